@@ -1,0 +1,58 @@
+// Lint enforces the layers of house-style.md: core imports no vscode (nor host/webview), shared imports
+// nothing, webview imports only shared, and nobody logs with console.*.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noVscode = { name: 'vscode', message: 'Only src/host may import vscode (house-style.md, Layering).' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', '*.vsix', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (house-style.md, Conventions 7).' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [{ group: ['**/host/**', '**/webview/**', '../host', '../webview'], message: 'core must not depend on host or webview.' }],
+      }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [{ group: ['*', '!./*'], message: 'shared imports nothing but its own files.' }],
+      }],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', acquireVsCodeApi: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [{ group: ['**/core/**', '**/host/**', '../core', '../host'], message: 'webview imports only shared (and browser libraries).' }],
+      }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The panel's HTML: strict CSP (`default-src 'none'`), scripts only by nonce from the extension's
+ * own dist/, styles from dist/ and media/, images only as data: or webview resources. No remote content.
+ */
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>${title}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}
