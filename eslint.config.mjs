@@ -2,6 +2,7 @@
 // nothing, webview imports only shared, and nobody logs with console.*.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const noVscode = { name: 'vscode', message: 'Only src/host may import vscode (house-style.md, Layering).' };
 
@@ -42,7 +43,7 @@ export default tseslint.config(
   },
   {
     files: ['src/webview/**/*.ts'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', acquireVsCodeApi: 'readonly' } },
+    languageOptions: { globals: { ...globals.browser } },
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [noVscode],
@@ -52,7 +53,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: { globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -6,6 +6,7 @@ import { setApiKey } from './commands/setApiKey';
 import { showLog } from './commands/showLog';
 import type { HostContext } from './context';
 import { commandIds, viewIds } from './ids';
+import { seedDevelopmentKey } from './devBootstrap';
 import { createLog } from './log';
 import { ChatViewProvider } from './views/chatViewProvider';
 
@@ -32,6 +33,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     vscode.commands.registerCommand(commandIds.showLog, () => showLog(host)),
     vscode.commands.registerCommand(commandIds.openChat, () => openChat()),
   );
+  void seedDevelopmentKey(extension, apiKey, log);
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   return { chatView };
 }

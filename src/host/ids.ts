@@ -1,4 +1,6 @@
-/** Command and view ids, declared once (house style). package.json contributes the same ids; a test checks. */
+// Kept free of `vscode` imports so the plain-Node unit test can check it against package.json.
+
+/** Command ids, declared once (house style); package.json contributes exactly these. */
 export const commandIds = {
   setApiKey: 'cadenza.setApiKey',
   clearApiKey: 'cadenza.clearApiKey',
@@ -6,6 +8,7 @@ export const commandIds = {
   openChat: 'cadenza.openChat',
 } as const;
 
+/** View and view-container ids; package.json contributes exactly these. */
 export const viewIds = {
   container: 'cadenza',
   chat: 'cadenza.chat',

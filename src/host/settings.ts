@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { settingDefaults } from './settingDefaults';
 
 /**
  * Typed getters for every `cadenza.*` setting, with the defaults declared in package.json.
@@ -18,15 +19,6 @@ export interface CadenzaSettings {
   readonly maxRetries: number;
   readonly modelOverrides: Readonly<Record<string, ModelOverride>>;
 }
-
-/** Defaults, mirrored from package.json (checked by test/unit/settingsManifest.test.ts). */
-export const settingDefaults = {
-  baseUrl: 'https://api.sambanova.ai',
-  chatBaseUrl: '',
-  requestTimeoutSeconds: 60,
-  maxRetries: 2,
-  'models.overrides': {},
-} as const;
 
 /** Reads all settings now; cheap, so callers read at the moment of use rather than caching. */
 export function readSettings(): CadenzaSettings {

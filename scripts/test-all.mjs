@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// `npm test`: everything, in order, from a fresh clone. It installs what it needs (npm packages, the
+// Debian packages and the offline VS Code the tiers use), then runs: type-check and lint, unit tests
+// (plain Node), integration tests (inside a real VS Code extension host), UI tests (the real workbench
+// in a real browser). It fails if any tier fails or runs no test, and ends with one line summing all
+// tiers: `N passed, N failed`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+/** Runs a command, echoing its output live, and resolves with its exit code and captured output. */
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const forward = (stream, target) => stream.on('data', (data) => { output += data; target.write(data); });
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+    child.on('error', (error) => { output += String(error); resolve({ code: 1, output }); });
+  });
+}
+
+/** The last `N passed, N failed` line a runner printed (our runners end with it). */
+function countsFrom(output) {
+  const matches = [...output.matchAll(/^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/gm)];
+  const last = matches.at(-1);
+  return last ? { passed: Number(last[1]), failed: Number(last[2]), skipped: Number(last[3] ?? 0) } : undefined;
+}
+
+/** Mocha's spec reporter summary: `N passing`, `N failing`, `N pending`. */
+function mochaCounts(output) {
+  const number = (word) => Number(output.match(new RegExp(`^\\s*(\\d+) ${word}`, 'm'))?.[1] ?? 0);
+  return { passed: number('passing'), failed: number('failing'), skipped: number('pending') };
+}
+
+const tiers = [];
+let totalPassed = 0;
+let totalFailed = 0;
+
+function record(name, seconds, counts, exitCode) {
+  const broken = exitCode !== 0 || !counts || counts.passed === 0 || counts.failed > 0 || counts.skipped > 0;
+  const passed = counts?.passed ?? 0;
+  // A tier that breaks without counting a failure (crash, no test run, a skip) still counts as one.
+  const failed = Math.max(counts?.failed ?? 0, broken ? 1 : 0);
+  const skipped = counts?.skipped ? `, ${counts.skipped} skipped (a skip is a failure here)` : '';
+  const line = `${name}: ${passed} passed, ${failed} failed${skipped} in ${seconds.toFixed(1)} s`;
+  tiers.push({ name, broken, line });
+  totalPassed += passed;
+  totalFailed += failed;
+  process.stdout.write(`\n[test] ${line}\n`);
+  return !broken;
+}
+
+async function timed(fn) {
+  const started = performance.now();
+  const result = await fn();
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+}
+
+function finish() {
+  process.stdout.write('\n[test] summary\n');
+  for (const tier of tiers) process.stdout.write(`[test]   ${tier.broken ? 'FAIL' : 'ok  '} ${tier.line}\n`);
+  process.stdout.write(`${totalPassed} passed, ${totalFailed} failed\n`);
+  process.exit(tiers.some((tier) => tier.broken) || totalFailed > 0 ? 1 : 0);
+}
+
+// --- 0. install: npm packages when node_modules is missing or older than the lockfile -------------
+const stamp = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs) {
+  process.stdout.write('[test] npm ci\n');
+  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (install.status !== 0) { process.stdout.write('[test] npm ci failed\n0 passed, 1 failed\n'); process.exit(1); }
+}
+
+// --- 1. machine set-up: Debian packages, Node 24 + code-server, test tools (idempotent) ------------
+const setups = ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh'].filter((file) => existsSync(file));
+for (const script of setups) {
+  const result = await timed(() => run('bash', [script]));
+  if (result.code !== 0) { record(`setup ${script}`, result.seconds, undefined, result.code); finish(); }
+  process.stdout.write(`[test] ${script} done in ${result.seconds.toFixed(1)} s\n`);
+}
+
+// --- 2. build, type-check and lint -----------------------------------------------------------------
+{
+  const checks = [
+    ['bundle (esbuild)', 'node', ['esbuild.js']],
+    ['type-check (extension, core, tests)', 'npx', ['tsc', '-p', 'tsconfig.json']],
+    ['type-check (webview)', 'npx', ['tsc', '-p', 'src/webview/tsconfig.json']],
+    ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ];
+  const started = performance.now();
+  let passed = 0;
+  let failed = 0;
+  for (const [label, command, args] of checks) {
+    process.stdout.write(`[test] ${label}\n`);
+    const { code } = await run(command, args);
+    if (code === 0) passed += 1; else { failed += 1; process.stdout.write(`[test] ${label} FAILED\n`); }
+  }
+  record('static', (performance.now() - started) / 1000, { passed, failed, skipped: 0 }, failed ? 1 : 0);
+}
+
+// --- 3. unit tests (plain Node) ----------------------------------------------------------------------
+{
+  const result = await timed(() => run('npx', ['mocha']));
+  record('unit', result.seconds, mochaCounts(result.output), result.code);
+}
+
+// --- 4. integration tests (inside a real VS Code extension host) ------------------------------------
+if (existsSync('test/harness/runIntegration.mjs')) {
+  const result = await timed(() => run('node', ['test/harness/runIntegration.mjs']));
+  record('integration', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('integration', 0, undefined, 1);
+}
+
+// --- 5. UI tests (the packaged .vsix in the real workbench, driven by a real browser) --------------
+if (existsSync('test/harness/runUi.mjs')) {
+  const pack = await timed(() => run('npm', ['run', '--silent', 'package']));
+  if (pack.code !== 0) record('package', pack.seconds, undefined, pack.code);
+  else {
+    const result = await timed(() => run('node', ['test/harness/runUi.mjs']));
+    record('ui', result.seconds, countsFrom(result.output), result.code);
+  }
+} else {
+  record('ui', 0, undefined, 1);
+}
+
+finish();

@@ -1,0 +1,222 @@
+// One typed error for everything the service client can fail with, and the reading of every error
+// body the real service sends (service-behaviour.md §7): the GeneralError object envelope, the
+// SimpleError `{"error": "text"}`, and text/plain bodies (5xx, and 400 "Invalid request body").
+
+/** Why a request failed; callers branch on this, never on message text. */
+export type ApiErrorReason =
+  | 'auth'
+  | 'notFound'
+  | 'badRequest'
+  /** Rejected by the client's own validation; nothing was sent. */
+  | 'invalid'
+  | 'contextTooLong'
+  | 'tooLarge'
+  | 'rateLimited'
+  | 'timeout'
+  | 'server'
+  | 'network'
+  | 'canceled'
+  | 'modelNotCompatible'
+  /** The server does not offer this operation (a self-hosted server without audio, for instance). */
+  | 'unsupported'
+  | 'malformedResponse';
+
+/** Everything an ApiError can carry besides its reason and message. */
+export interface ApiErrorDetails {
+  status?: number | undefined;
+  code?: string | undefined;
+  param?: string | undefined;
+  requestId?: string | undefined;
+  serverMessage?: string | undefined;
+  retryAfterMs?: number | undefined;
+  cause?: unknown;
+}
+
+/** The one error type of the service client. Its message never contains the API key. */
+export class ApiError extends Error {
+  readonly reason: ApiErrorReason;
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly param: string | undefined;
+  readonly requestId: string | undefined;
+  readonly serverMessage: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(reason: ApiErrorReason, message: string, details: ApiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'ApiError';
+    this.reason = reason;
+    this.status = details.status;
+    this.code = details.code;
+    this.param = details.param;
+    this.requestId = details.requestId;
+    this.serverMessage = details.serverMessage;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** Type guard for callers (chat router, index builder): is `value` an ApiError, optionally of `reason`? */
+  static is(value: unknown, reason?: ApiErrorReason): value is ApiError {
+    return value instanceof ApiError && (reason === undefined || value.reason === reason);
+  }
+}
+
+/** A client-side validation failure: reason `invalid`, `param` names the offending parameter. */
+export class ValidationError extends ApiError {
+  constructor(param: string, message: string) {
+    super('invalid', message, { param });
+    this.name = 'ValidationError';
+  }
+}
+
+/** The fields read from any of the service's error envelopes. */
+export interface ErrorBodyFields {
+  message: string | undefined;
+  type: string | undefined;
+  code: string | undefined;
+  param: string | undefined;
+  requestId: string | undefined;
+  /** Status carried inside a mid-stream error object, where there is no HTTP status of its own. */
+  status: number | undefined;
+  /** True when the body was a JSON error envelope (object or string form). */
+  structured: boolean;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Reads an error body of any shape; used by the HTTP layer (status errors) and the SSE layer (in-stream errors). */
+export function readErrorBody(text: string, contentType: string | undefined): ErrorBodyFields {
+  const fields: ErrorBodyFields = { message: undefined, type: undefined, code: undefined, param: undefined, requestId: undefined, status: undefined, structured: false };
+  const trimmed = text.trim();
+  const looksJson = trimmed.startsWith('{') || (contentType?.includes('json') ?? false);
+  if (looksJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return { ...fields, ...readErrorObject(parsed as Record<string, unknown>) };
+    }
+  }
+  // text/plain (the real 500/503 and "Invalid request body: ..." 400s), or an HTML page from a proxy.
+  fields.message = trimmed === '' ? undefined : trimmed.slice(0, 1000);
+  return fields;
+}
+
+/** Reads an already-parsed error envelope (`{error: {...}}` or `{error: "text"}`). */
+export function readErrorObject(body: Record<string, unknown>): ErrorBodyFields {
+  const error = body['error'];
+  const requestId = str(body['request_id']);
+  if (typeof error === 'string') {
+    return { message: error, type: undefined, code: undefined, param: undefined, requestId, status: undefined, structured: true };
+  }
+  if (typeof error === 'object' && error !== null && !Array.isArray(error)) {
+    const e = error as Record<string, unknown>;
+    const status = typeof e['status'] === 'number' ? e['status'] : undefined;
+    return { message: str(e['message']), type: str(e['type']), code: str(e['code']), param: str(e['param']), requestId, status, structured: true };
+  }
+  // Not an envelope we know (e.g. FastAPI's {"detail": "..."}); keep a message if there is one.
+  return { message: str(body['message']) ?? str(body['detail']), type: undefined, code: undefined, param: undefined, requestId, status: undefined, structured: false };
+}
+
+// Codes that mean "the input is too long for the model". The first is the service's documented
+// code; the second is what llama.cpp-style self-hosted servers put in `type`.
+const CONTEXT_CODES = new Set(['context_length_exceeded', 'exceed_context_size_error']);
+const TOO_LARGE_CODES = new Set(['request_too_large', 'file_too_large', 'payload_too_large']);
+// The service never documented a code for an over-long prompt from some backends (the message text
+// is NOT FOUND, service-behaviour.md §7). Only when there is NO code at all do we fall back on the
+// OpenAI-style wording; this is the single place the client looks at message text.
+const CONTEXT_MESSAGE = /maximum context length|context length exceeded|context window/i;
+
+/** Maps an HTTP status and the body's fields to a reason; used for every non-2xx answer. */
+export function reasonFor(status: number, fields: ErrorBodyFields, kind: 'operation' | 'modelLookup'): ApiErrorReason {
+  const code = fields.code ?? fields.type;
+  if (code !== undefined && CONTEXT_CODES.has(code)) return 'contextTooLong';
+  if (fields.code === 'model_not_compatible') return 'modelNotCompatible';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 408) return 'timeout';
+  if (status === 413 || (code !== undefined && TOO_LARGE_CODES.has(code))) return 'tooLarge';
+  if (status === 429) return 'rateLimited';
+  if (status === 404 || status === 410) {
+    // An unknown model comes back as an error envelope (code model_not_found, or the SimpleError
+    // "Not found" of /models/{id}); a route the server does not have comes back as a bare page.
+    if (kind === 'modelLookup' || fields.structured || fields.param === 'model') return 'notFound';
+    return 'unsupported';
+  }
+  if (status === 405 || status === 501) return 'unsupported';
+  if (status >= 500) return 'server';
+  if (status === 400 || status === 422) {
+    if (fields.code === undefined && fields.message !== undefined && CONTEXT_MESSAGE.test(fields.message)) return 'contextTooLong';
+    return 'badRequest';
+  }
+  return status >= 400 ? 'badRequest' : 'malformedResponse';
+}
+
+/** Removes every occurrence of `secret` from `text`, so no message or log can carry the API key. */
+export function redact(text: string, secret: string | undefined): string {
+  if (secret === undefined || secret.length < 4) return text;
+  return text.split(secret).join('[redacted]');
+}
+
+const SUMMARY: Record<ApiErrorReason, string> = {
+  auth: 'The service rejected the API key',
+  notFound: 'The model was not found',
+  badRequest: 'The service rejected the request',
+  invalid: 'The request is invalid',
+  contextTooLong: 'The input is too long for the model',
+  tooLarge: 'The upload is too large',
+  rateLimited: 'The service is rate limiting requests',
+  timeout: 'The request timed out',
+  server: 'The service failed',
+  network: 'The connection to the service failed',
+  canceled: 'The request was canceled',
+  modelNotCompatible: 'The model does not support this operation',
+  unsupported: 'The server does not offer this operation',
+  malformedResponse: 'The service sent a response the client cannot read',
+};
+
+/** Builds the ApiError for a non-2xx answer; `secret` is removed from every text it carries. */
+export function errorFromResponse(
+  status: number,
+  bodyText: string,
+  contentType: string | undefined,
+  headerRequestId: string | undefined,
+  kind: 'operation' | 'modelLookup',
+  secret: string | undefined,
+  retryAfterMs?: number,
+): ApiError {
+  const fields = readErrorBody(bodyText, contentType);
+  const reason = reasonFor(status, fields, kind);
+  const serverMessage = fields.message === undefined ? undefined : redact(fields.message, secret);
+  const message = `${SUMMARY[reason]} (HTTP ${status}${fields.code === undefined ? '' : `, ${fields.code}`})${serverMessage === undefined ? '' : `: ${serverMessage}`}`;
+  return new ApiError(reason, message, {
+    status,
+    code: fields.code,
+    param: fields.param,
+    requestId: fields.requestId ?? headerRequestId,
+    serverMessage,
+    retryAfterMs,
+  });
+}
+
+/** Builds the ApiError for an error event inside a 200 stream (`event: error`, `error_event`, or a data object with `error`). */
+export function errorFromStreamEvent(data: string, secret: string | undefined): ApiError {
+  const fields = readErrorBody(data, 'application/json');
+  // An in-stream error has no HTTP status; a status inside the object wins, else it is a server failure.
+  const status = fields.status ?? 500;
+  const reason = reasonFor(status, { ...fields, structured: true }, 'operation');
+  const serverMessage = fields.message === undefined ? undefined : redact(fields.message, secret);
+  return new ApiError(reason, `${SUMMARY[reason]} mid-stream${fields.code === undefined ? '' : ` (${fields.code})`}${serverMessage === undefined ? '' : `: ${serverMessage}`}`, {
+    status: fields.status,
+    code: fields.code,
+    param: fields.param,
+    requestId: fields.requestId,
+    serverMessage,
+  });
+}
+
+/** A short text for a reason, used when the client itself raises an error (time-outs, cancels). */
+export function summaryOf(reason: ApiErrorReason): string {
+  return SUMMARY[reason];
+}

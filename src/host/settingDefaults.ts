@@ -1,0 +1,10 @@
+// Kept free of `vscode` imports so the plain-Node unit test can check it against package.json.
+
+/** Defaults of every `cadenza.*` setting, keyed without the `cadenza.` prefix; package.json declares the same. */
+export const settingDefaults = {
+  baseUrl: 'https://api.sambanova.ai',
+  chatBaseUrl: '',
+  requestTimeoutSeconds: 60,
+  maxRetries: 2,
+  'models.overrides': {},
+} as const satisfies Record<string, unknown>;

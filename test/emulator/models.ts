@@ -1,0 +1,58 @@
+// The model catalogue of the spec era (service-behaviour.md §8, ~mid 2025) and its wire shape.
+
+/** Which operations a model serves; decides model_not_compatible answers. */
+export type ModelKind =
+  /** Text chat (and tool calling). */
+  | 'chat'
+  /** Chat that also accepts one image per request. */
+  | 'vision'
+  /** Qwen2-Audio style: audio reasoning, transcription and translation (30 s per file); also chat. */
+  | 'audioInstruct'
+  /** Whisper style: transcription and translation only (25 MB per file). */
+  | 'speechToText'
+  /** Embeddings only. */
+  | 'embeddings';
+
+/** One catalogue entry; mutate the emulator's list to add or retire models at run time. */
+export interface EmulatorModel {
+  id: string;
+  kind: ModelKind;
+  contextLength: number;
+  maxCompletionTokens: number;
+  /** USD per token, as the decimal strings the real listing sends. */
+  pricing: { prompt: string; completion: string };
+  /** Length of embedding vectors (embeddings models only). */
+  dimensions?: number;
+}
+
+/** The spec-era catalogue; a fresh copy on every call so runs never share state. */
+export function defaultCatalogue(): EmulatorModel[] {
+  return [
+    { id: 'Meta-Llama-3.1-8B-Instruct', kind: 'chat', contextLength: 16384, maxCompletionTokens: 4096, pricing: { prompt: '0.0000001', completion: '0.0000002' } },
+    { id: 'Meta-Llama-3.3-70B-Instruct', kind: 'chat', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.0000006', completion: '0.0000012' } },
+    { id: 'DeepSeek-R1', kind: 'chat', contextLength: 16384, maxCompletionTokens: 16384, pricing: { prompt: '0.000005', completion: '0.000007' } },
+    { id: 'Llama-4-Maverick-17B-128E-Instruct', kind: 'vision', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.00000063', completion: '0.0000018' } },
+    // Limits and prices of the two audio models and of E5 beyond its 4096-token context are NOT
+    // FOUND in any source (service-behaviour.md §8); these values are plausible placeholders.
+    { id: 'Qwen2-Audio-7B-Instruct', kind: 'audioInstruct', contextLength: 8192, maxCompletionTokens: 1000, pricing: { prompt: '0.0000005', completion: '0.0000005' } },
+    { id: 'Whisper-Large-v3', kind: 'speechToText', contextLength: 4096, maxCompletionTokens: 4096, pricing: { prompt: '0.0000005', completion: '0.0000005' } },
+    { id: 'E5-Mistral-7B-Instruct', kind: 'embeddings', contextLength: 4096, maxCompletionTokens: 1, pricing: { prompt: '0.0000001', completion: '0' }, dimensions: 4096 },
+  ];
+}
+
+/** The model object exactly as GET /v1/models sends it. */
+export function toWireModel(model: EmulatorModel): Record<string, unknown> {
+  return {
+    id: model.id,
+    object: 'model',
+    owned_by: 'no-reply@sambanova.ai',
+    context_length: model.contextLength,
+    max_completion_tokens: model.maxCompletionTokens,
+    pricing: { prompt: model.pricing.prompt, completion: model.pricing.completion },
+  };
+}
+
+/** Looks a model up by its exact (case-sensitive, as on the real service) id. */
+export function findModel(models: readonly EmulatorModel[], id: string): EmulatorModel | undefined {
+  return models.find((m) => m.id === id);
+}

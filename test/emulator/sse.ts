@@ -1,0 +1,131 @@
+// Writes a server-sent-event stream: `data: {json}\n\n` events, batched into large socket writes
+// with 'drain' backpressure (the client benchmark pushes 100,000 chunks through here), and the
+// stream faults (stall, mid-stream error, dropped socket) applied at chunk boundaries.
+import { type ServerResponse } from 'node:http';
+import { type StreamFault } from './faults';
+import { newRequestId } from './errors';
+
+/** A stream of pre-serialised SSE events (each a complete `data: ...\n\n` string). */
+export type EventSource = Iterable<string>;
+
+/** Options for one stream. */
+export interface StreamOptions {
+  chunkDelayMs: number;
+  faults: readonly StreamFault[];
+}
+
+/** Formats one data event. */
+export function dataEvent(json: string): string {
+  return `data: ${json}\n\n`;
+}
+
+/** The terminator every real stream ends with. */
+export const DONE_EVENT = 'data: [DONE]\n\n';
+
+// Batches of this size keep syscalls few without holding much memory.
+const BATCH_BYTES = 64 * 1024;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The in-stream error event of a streamError fault, in the chosen of the three observed forms. */
+export function streamErrorEvent(fault: Extract<StreamFault, { kind: 'streamError' }>): string {
+  const payload = JSON.stringify({
+    error: {
+      message: fault.message ?? 'The model server failed while generating the response.',
+      type: (fault.status ?? 500) >= 500 ? 'server_error' : 'invalid_request_error',
+      param: null,
+      code: fault.code ?? 'internal_server_error',
+      ...(fault.status === undefined ? {} : { status: fault.status }),
+    },
+    request_id: newRequestId(),
+  });
+  switch (fault.as ?? 'error') {
+    case 'error':
+      return `event: error\ndata: ${payload}\n\n`;
+    case 'error_event':
+      return `event: error_event\ndata: ${payload}\n\n`;
+    case 'dataError':
+      return dataEvent(payload);
+  }
+}
+
+/**
+ * Streams `events` into `res` (headers must already be set). Resolves when the stream has ended,
+ * been dropped, stalled (the socket then stays open until the client or close() ends it) or the
+ * client went away.
+ */
+export async function writeEventStream(res: ServerResponse, events: EventSource, options: StreamOptions): Promise<void> {
+  const { chunkDelayMs, faults } = options;
+  let closed = false;
+  res.once('close', () => {
+    closed = true;
+  });
+  res.writeHead(res.statusCode);
+  res.flushHeaders();
+
+  let buffer = '';
+  const flush = async (): Promise<void> => {
+    if (buffer === '' || closed) return;
+    const data = buffer;
+    buffer = '';
+    if (!res.write(data)) await waitForDrain(res);
+  };
+  // Earliest-acting fault wins; faults with afterChunks beyond the stream's length never fire.
+  const sorted = [...faults].sort((a, b) => (a.afterChunks ?? 0) - (b.afterChunks ?? 0));
+  const nextFault = sorted[0];
+  const faultAt = nextFault?.afterChunks ?? -1;
+
+  let count = 0;
+  for (const event of events) {
+    if (closed) return;
+    if (count === faultAt && nextFault !== undefined) {
+      await applyFault(res, nextFault, buffer);
+      return;
+    }
+    buffer += event;
+    count++;
+    if (chunkDelayMs > 0) {
+      await flush();
+      await sleep(chunkDelayMs);
+    } else if (buffer.length >= BATCH_BYTES) {
+      await flush();
+    }
+  }
+  if (count === faultAt && nextFault !== undefined && nextFault.kind !== 'streamError') {
+    // A stall or drop placed exactly at the end still acts (e.g. "stall after the last chunk, before nothing").
+    await applyFault(res, nextFault, buffer);
+    return;
+  }
+  if (closed) return;
+  res.end(buffer);
+}
+
+async function applyFault(res: ServerResponse, fault: StreamFault, pending: string): Promise<void> {
+  switch (fault.kind) {
+    case 'stall':
+      // Send what was promised, then keep the socket open without ending the response.
+      if (pending !== '') res.write(pending);
+      return;
+    case 'drop':
+      // Destroy only after the promised chunks reached the socket, so the client sees them first.
+      if (pending !== '') await new Promise<void>((resolve) => res.write(pending, () => resolve()));
+      res.socket?.destroy();
+      res.destroy();
+      return;
+    case 'streamError':
+      res.end(pending + streamErrorEvent(fault));
+      return;
+  }
+}
+
+function waitForDrain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
