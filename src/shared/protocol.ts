@@ -1,10 +1,12 @@
 /**
  * The typed message protocol between the host (extension) and the webview (chat panel).
  * `ToWebview` is sent by the host; `FromWebview` by the webview. Names are namespaced (`area/verb`).
- * The webview sends `ready` first; the host queues everything until then.
+ * The webview sends `ready` first; the host queues everything until then. A streamed answer is zero or
+ * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
+import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, UsageView } from './views';
 
-/** What the panel shows about the connection; sent by the host on `ready` and whenever it changes. */
+/** What the panel shows about the connection; sent on `ready` and whenever it changes. */
 export interface ConnectionState {
   /** The service's base address, as configured. */
   readonly baseUrl: string;
@@ -15,29 +17,157 @@ export interface ConnectionState {
 /** Host → webview. */
 export type ToWebview =
   /** The connection state changed (or the webview just said `ready`). */
-  | { readonly type: 'state/connection'; readonly state: ConnectionState };
+  | { readonly type: 'state/connection'; readonly state: ConnectionState }
+  /** The live model list (from GET /v1/models, with derived capabilities) and the conversation's model. */
+  | { readonly type: 'state/models'; readonly models: readonly ModelView[]; readonly selected: string | undefined; readonly loading: boolean; readonly error?: ErrorView }
+  /** The list of saved conversations and which one is open. */
+  | { readonly type: 'state/conversations'; readonly conversations: readonly ConversationSummary[]; readonly activeId: string }
+  /** The open conversation, whole: sent on switch, load, and after edits that change history. */
+  | { readonly type: 'conversation/show'; readonly conversation: ConversationView }
+  /** A message was added (the user's, or the assistant's placeholder before streaming starts). */
+  | { readonly type: 'message/add'; readonly message: MessageView }
+  /** More text for a streaming assistant message. Only the new text: the webview appends it. */
+  | { readonly type: 'chat/delta'; readonly messageId: string; readonly text: string }
+  /** The request is waiting before a retry (429, 5xx, network); `seconds` counts down in the panel. */
+  | { readonly type: 'chat/retrying'; readonly messageId: string; readonly seconds: number; readonly attempt: number }
+  /** The answer ended: complete, stopped by the user, or failed with an error and its fixing action. */
+  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView }
+  /** How full the model's context is for the next request; `dropped` turns were left out. */
+  | { readonly type: 'context/meter'; readonly usedTokens: number; readonly limitTokens: number; readonly droppedMessages: number }
+  /** Text to put into the composer as a quoted context block (from "Add selection to chat"). */
+  | { readonly type: 'composer/addContext'; readonly label: string; readonly text: string; readonly language: string }
+  /** An image chosen through the host's file picker, already checked and encoded. */
+  | { readonly type: 'composer/image'; readonly image: ImageAttachment }
+  /** A JSON schema picked from a workspace file for json_schema mode. */
+  | { readonly type: 'composer/schema'; readonly name: string; readonly schema: string }
+  /** A message to show in the panel that is not part of the conversation (e.g. a rejected image). */
+  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
+
+/** An image attached to a message: a base64 data URL of jpeg, png, webp or gif. */
+export interface ImageAttachment {
+  readonly name: string;
+  readonly dataUrl: string;
+  readonly bytes: number;
+}
+
+/** The result of checking a JSON-mode answer: parsed, and conforming to the schema when one was given. */
+export interface JsonCheckView {
+  readonly valid: boolean;
+  readonly pretty?: string;
+  readonly problems: readonly string[];
+}
 
 /** Webview → host. */
 export type FromWebview =
   /** The webview has loaded and can receive messages; sent once per load. */
   | { readonly type: 'ready' }
-  /** The user asked to run one of the panel's actions (e.g. set the key). */
+  /** Send a new user message (with an optional image) using the conversation's options. */
+  | { readonly type: 'chat/send'; readonly text: string; readonly image?: ImageAttachment; readonly options: ChatOptions }
+  /** Stop the answer being streamed now; the partial answer stays, marked as stopped. */
+  | { readonly type: 'chat/stop' }
+  /** Answer the last user message again, replacing the last answer. */
+  | { readonly type: 'chat/regenerate'; readonly options: ChatOptions }
+  /** Replace a user message's text, drop everything after it, and send again. */
+  | { readonly type: 'chat/editResend'; readonly messageId: string; readonly text: string; readonly options: ChatOptions }
+  /** Retry the failed last request (after an error), optionally trimming the oldest turns first. */
+  | { readonly type: 'chat/retry'; readonly trim: boolean; readonly options: ChatOptions }
+  /** Conversation list actions. */
+  | { readonly type: 'conversation/new' }
+  | { readonly type: 'conversation/switch'; readonly id: string }
+  | { readonly type: 'conversation/rename'; readonly id: string }
+  | { readonly type: 'conversation/delete'; readonly id: string }
+  | { readonly type: 'conversation/export'; readonly id: string }
+  /** Choose the model of the open conversation. */
+  | { readonly type: 'model/select'; readonly modelId: string }
+  /** Reload the model list from the service. */
+  | { readonly type: 'model/refresh' }
+  /** Code block and answer actions. */
+  | { readonly type: 'code/copy'; readonly code: string }
+  | { readonly type: 'code/insert'; readonly code: string }
+  | { readonly type: 'code/replaceSelection'; readonly code: string }
+  | { readonly type: 'code/open'; readonly code: string; readonly language: string }
+  /** Ask the host to pick an image file, or to check an image the user dropped or pasted. */
+  | { readonly type: 'image/pick' }
+  | { readonly type: 'image/check'; readonly image: ImageAttachment }
+  /** Ask the host to pick a JSON schema file from the workspace. */
+  | { readonly type: 'schema/pick' }
+  /** Run one of the panel's actions (each maps to a command). */
   | { readonly type: 'action/run'; readonly action: PanelAction };
 
-/** Actions the panel can ask the host to run; each maps to a contributed command. */
-export type PanelAction = 'setApiKey' | 'openSettings';
+/** Actions the panel can ask the host to run; each maps to a contributed command or setting. */
+export type PanelAction = 'setApiKey' | 'openSettings' | 'selectModel' | 'showLog';
 
-const panelActions: readonly string[] = ['setApiKey', 'openSettings'] satisfies readonly PanelAction[];
+const panelActions: readonly string[] = ['setApiKey', 'openSettings', 'selectModel', 'showLog'] satisfies readonly PanelAction[];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isImage(value: unknown): value is ImageAttachment {
+  return isRecord(value) && isString(value['name']) && isString(value['dataUrl']) && typeof value['bytes'] === 'number';
+}
+
+function isOptionalNumber(value: unknown): boolean {
+  return value === undefined || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** Checks the shape of per-conversation options; ranges are enforced again by the host before sending. */
+export function isChatOptions(value: unknown): value is ChatOptions {
+  if (!isRecord(value)) return false;
+  const json = value['jsonMode'];
+  return (
+    isOptionalNumber(value['temperature']) &&
+    isOptionalNumber(value['topP']) &&
+    isOptionalNumber(value['topK']) &&
+    isOptionalNumber(value['maxTokens']) &&
+    (value['stop'] === undefined || (Array.isArray(value['stop']) && value['stop'].every(isString))) &&
+    (value['systemPrompt'] === undefined || isString(value['systemPrompt'])) &&
+    (value['useWorkspace'] === undefined || typeof value['useWorkspace'] === 'boolean') &&
+    (json === undefined || json === 'off' || json === 'object' || json === 'schema') &&
+    (value['schema'] === undefined || isString(value['schema']))
+  );
+}
 
 /** Type guard for everything that arrives from the webview: it is untrusted input. */
 export function isFromWebview(value: unknown): value is FromWebview {
-  if (typeof value !== 'object' || value === null) return false;
-  const message = value as { type?: unknown; action?: unknown };
-  switch (message.type) {
+  if (!isRecord(value)) return false;
+  switch (value['type']) {
     case 'ready':
+    case 'chat/stop':
+    case 'conversation/new':
+    case 'model/refresh':
+    case 'image/pick':
+    case 'schema/pick':
       return true;
+    case 'chat/send':
+      return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image']));
+    case 'chat/regenerate':
+      return isChatOptions(value['options']);
+    case 'chat/editResend':
+      return isString(value['messageId']) && isString(value['text']) && isChatOptions(value['options']);
+    case 'chat/retry':
+      return typeof value['trim'] === 'boolean' && isChatOptions(value['options']);
+    case 'conversation/switch':
+    case 'conversation/rename':
+    case 'conversation/delete':
+    case 'conversation/export':
+      return isString(value['id']);
+    case 'model/select':
+      return isString(value['modelId']);
+    case 'code/copy':
+    case 'code/insert':
+    case 'code/replaceSelection':
+      return isString(value['code']);
+    case 'code/open':
+      return isString(value['code']) && isString(value['language']);
+    case 'image/check':
+      return isImage(value['image']);
     case 'action/run':
-      return typeof message.action === 'string' && panelActions.includes(message.action);
+      return isString(value['action']) && panelActions.includes(value['action']);
     default:
       return false;
   }

@@ -63,12 +63,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'action/run':
         if (message.action === 'setApiKey') await vscode.commands.executeCommand(commandIds.setApiKey);
+        else if (message.action === 'showLog') await vscode.commands.executeCommand(commandIds.showLog);
         else await vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza');
         return;
-      default: {
-        const unreachable: never = message;
-        return unreachable;
-      }
+      default:
+        this.host.log.debug(`Chat panel message ${message.type} is not handled yet.`);
+        return;
     }
   }
 

@@ -14,17 +14,19 @@ function sourceFiles(folder: string): string[] {
   return found;
 }
 
-/** Every module specifier a file imports or requires, including `import type` and dynamic imports. */
+/** Every module specifier a file imports, re-exports or requires, including `import type` and dynamic imports. */
 function importsOf(text: string): string[] {
-  const specifiers: string[] = [];
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
-  for (const match of text.matchAll(pattern)) if (match[1]) specifiers.push(match[1]);
-  return specifiers;
+  const patterns = [
+    /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
 describe('layers (house-style.md)', () => {
   it('finds the import scanner working on a known sample', () => {
-    assert.deepEqual(importsOf(`import type * as v from 'vscode';\nconst x = require("vscode");`), ['vscode', 'vscode']);
+    assert.deepEqual(importsOf(`import type * as v from 'vscode';\nimport {\n  a,\n} from './a';\n// text from "a comment"\nconst x = require("vscode");`), ['vscode', './a', 'vscode']);
   });
 
   for (const layer of ['core', 'shared', 'webview']) {

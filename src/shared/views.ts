@@ -1,0 +1,87 @@
+/**
+ * Plain data shapes the host renders into the chat panel. They carry only what the panel shows:
+ * never an API key, never an Authorization header.
+ */
+
+/** Capabilities a model can have; derived by the client, overridable in settings. */
+export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings';
+
+/** One model as the picker shows it. Prices are USD per million tokens. */
+export interface ModelView {
+  readonly id: string;
+  readonly capabilities: readonly Capability[];
+  readonly contextLength?: number;
+  readonly maxCompletionTokens?: number;
+  readonly pricePerMillionInput?: number;
+  readonly pricePerMillionOutput?: number;
+}
+
+/** The per-conversation request options the panel can change, within the spec's limits. */
+export interface ChatOptions {
+  /** 0 to 1. */
+  readonly temperature?: number;
+  /** 0 to 1. */
+  readonly topP?: number;
+  /** 1 to 100, whole. */
+  readonly topK?: number;
+  /** At least 1, at most the model's maximum completion tokens. */
+  readonly maxTokens?: number;
+  /** At most 4 sequences. */
+  readonly stop?: readonly string[];
+  readonly systemPrompt?: string;
+  /** Off, `json_object`, or `json_schema` with `schema` (the schema's JSON text). */
+  readonly jsonMode?: 'off' | 'object' | 'schema';
+  readonly schema?: string;
+  /** Put the top chunks of the workspace index into the prompt. */
+  readonly useWorkspace?: boolean;
+}
+
+/** The speed and cost of one answer; each figure says whether the service or the client measured it. */
+export interface UsageView {
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+  readonly timeToFirstTokenMs?: number;
+  readonly tokensPerSecond?: number;
+  readonly totalTimeMs?: number;
+  readonly costUsd?: number;
+  /** `service` when the figures came from the service's usage fields, `client` when measured locally. */
+  readonly source: 'service' | 'client' | 'mixed';
+}
+
+/** An error as the panel shows it: the service's message and the action that fixes it. */
+export interface ErrorView {
+  readonly message: string;
+  readonly reason: string;
+  readonly action?: 'setApiKey' | 'selectModel' | 'retry' | 'trimAndRetry' | 'openSettings';
+  /** Seconds until a retry is allowed (429), when known. */
+  readonly retryAfterSeconds?: number;
+}
+
+/** One message of a conversation as the panel shows it. */
+export interface MessageView {
+  readonly id: string;
+  readonly role: 'user' | 'assistant' | 'system' | 'note';
+  readonly text: string;
+  readonly imageDataUrl?: string;
+  readonly model?: string;
+  readonly streaming?: boolean;
+  readonly stopped?: boolean;
+  readonly usage?: UsageView;
+  readonly error?: ErrorView;
+}
+
+/** An entry of the conversation list. */
+export interface ConversationSummary {
+  readonly id: string;
+  readonly title: string;
+  readonly updatedAt: number;
+}
+
+/** The open conversation, whole. */
+export interface ConversationView {
+  readonly id: string;
+  readonly title: string;
+  readonly model?: string;
+  readonly options: ChatOptions;
+  readonly messages: readonly MessageView[];
+}

@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { conversationToMarkdown, newConversation, titleFromText } from '../../../src/core/chat/conversation';
+import { ConversationStore } from '../../../src/core/chat/conversationStore';
+
+describe('conversations', () => {
+  it('titles a conversation from the first line of its first message', () => {
+    assert.equal(titleFromText('  How do I retry uploads?\nmore'), 'How do I retry uploads?');
+    assert.equal(titleFromText(''), 'New chat');
+    assert.equal(titleFromText('x'.repeat(200)).length, 60);
+  });
+
+  it('exports a conversation as Markdown with roles, model and usage', () => {
+    const conversation = newConversation('Meta-Llama-3.3-70B-Instruct');
+    conversation.messages.push(
+      { id: 'a', role: 'user', text: 'Explain `map`', createdAt: 1 },
+      { id: 'b', role: 'assistant', text: '```ts\n[1].map(f)\n```', model: 'Meta-Llama-3.3-70B-Instruct', createdAt: 2, stopped: true,
+        usage: { promptTokens: 10, completionTokens: 5, totalTimeMs: 1200, tokensPerSecond: 50, timeToFirstTokenMs: 80, source: 'service' } },
+    );
+    const markdown = conversationToMarkdown(conversation);
+    assert.match(markdown, /^# /);
+    assert.match(markdown, /\*\*You\*\*/);
+    assert.match(markdown, /\*\*Meta-Llama-3.3-70B-Instruct\*\*/);
+    assert.match(markdown, /```ts\n\[1\]\.map\(f\)\n```/);
+    assert.match(markdown, /stopped/);
+    assert.match(markdown, /10 in, 5 out/);
+  });
+
+  describe('store', () => {
+    let folder: string;
+    beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'cadenza-conv-')); });
+    afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+    it('saves, lists (newest first), loads, renames and deletes', async () => {
+      const store = new ConversationStore(folder);
+      const first = newConversation('m');
+      first.messages.push({ id: '1', role: 'user', text: 'first question', createdAt: 1 });
+      first.updatedAt = 100;
+      const second = newConversation('m');
+      second.updatedAt = 200;
+      await store.save(first);
+      await store.save(second);
+      assert.deepEqual((await store.list()).map((entry) => entry.id), [second.id, first.id]);
+      const loaded = await store.load(first.id);
+      assert.deepEqual(loaded, first);
+      await store.rename(first.id, 'Renamed');
+      assert.equal((await store.load(first.id))?.title, 'Renamed');
+      await store.delete(first.id);
+      assert.equal(await store.load(first.id), undefined);
+      assert.deepEqual((await store.list()).map((entry) => entry.id), [second.id]);
+    });
+
+    it('writes atomically: no temporary files are left and a file is never half-written', async () => {
+      const store = new ConversationStore(folder);
+      const conversation = newConversation('m');
+      await Promise.all(Array.from({ length: 20 }, (_, i) => {
+        conversation.messages.push({ id: String(i), role: 'user', text: `message ${i}`, createdAt: i });
+        return store.save(conversation);
+      }));
+      assert.deepEqual(readdirSync(folder).filter((name) => name.includes('.tmp')), []);
+      const parsed: unknown = JSON.parse(readFileSync(join(folder, `${conversation.id}.json`), 'utf8'));
+      assert.ok(typeof parsed === 'object' && parsed !== null);
+    });
+
+    it('skips a corrupt file instead of failing the whole list, and refuses ids that are paths', async () => {
+      const store = new ConversationStore(folder);
+      await store.save(newConversation('m'));
+      writeFileSync(join(folder, 'broken.json'), '{ not json');
+      assert.equal((await store.list()).length, 1);
+      assert.equal(await store.load('broken'), undefined);
+      await assert.rejects(store.load('../etc/passwd'), /invalid conversation id/);
+    });
+  });
+});
