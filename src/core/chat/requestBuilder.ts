@@ -1,0 +1,125 @@
+import type { ChatMessage, ChatRequest, ContentPart, ModelInfo } from '../api/types';
+import { fitToContext, type BudgetResult } from './contextBudget';
+import type { Conversation, StoredMessage, StoredOptions } from './conversation';
+
+/** A per-conversation option that was out of the spec's limits and how it was corrected. */
+export interface OptionProblem {
+  readonly param: 'temperature' | 'topP' | 'topK' | 'maxTokens' | 'stop' | 'schema';
+  readonly message: string;
+}
+
+/** Answer length reserved when neither the user nor the model says otherwise. */
+export const defaultMaxTokens = 4096;
+
+/** Context assumed for a model the listing gives no length for (self-hosted servers often don't). */
+export const fallbackContextLength = 8192;
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+/**
+ * Brings options within the spec's limits (temperature and top_p 0–1, top_k 1–100 whole, max_tokens
+ * 1..the model's maximum, at most 4 non-empty stop sequences, a schema that parses) so the panel can
+ * never produce an invalid request. Returns the corrected options and what was corrected.
+ */
+export function normaliseOptions(options: StoredOptions, model: ModelInfo | undefined): { options: StoredOptions; problems: OptionProblem[] } {
+  const problems: OptionProblem[] = [];
+  const result: StoredOptions = { ...options };
+  const fix = <K extends 'temperature' | 'topP'>(key: K): void => {
+    const value = options[key];
+    if (value === undefined) return;
+    const fixed = Number.isFinite(value) ? clamp(value, 0, 1) : 0;
+    if (fixed !== value) problems.push({ param: key, message: `${key} must be between 0 and 1; used ${fixed}.` });
+    result[key] = fixed;
+  };
+  fix('temperature');
+  fix('topP');
+  if (options.topK !== undefined) {
+    const fixed = Number.isFinite(options.topK) ? clamp(Math.round(options.topK), 1, 100) : 50;
+    if (fixed !== options.topK) problems.push({ param: 'topK', message: `topK must be a whole number from 1 to 100; used ${fixed}.` });
+    result.topK = fixed;
+  }
+  if (options.maxTokens !== undefined) {
+    const ceiling = model?.maxCompletionTokens ?? Number.MAX_SAFE_INTEGER;
+    const fixed = Number.isFinite(options.maxTokens) ? clamp(Math.round(options.maxTokens), 1, ceiling) : Math.min(defaultMaxTokens, ceiling);
+    if (fixed !== options.maxTokens) problems.push({ param: 'maxTokens', message: `maxTokens must be from 1 to ${ceiling}; used ${fixed}.` });
+    result.maxTokens = fixed;
+  }
+  if (options.stop !== undefined) {
+    const stop = options.stop.filter((sequence) => sequence !== '');
+    if (stop.length > 4) problems.push({ param: 'stop', message: 'At most 4 stop sequences; the first 4 were kept.' });
+    result.stop = stop.slice(0, 4);
+  }
+  if (options.jsonMode === 'schema') {
+    if (parseSchema(options.schema) === undefined) {
+      problems.push({ param: 'schema', message: 'The JSON schema is missing or is not a JSON object; JSON mode without a schema was used.' });
+      result.jsonMode = 'object';
+    }
+  }
+  return { options: result, problems };
+}
+
+/** Parses a JSON schema's text; undefined unless it is a JSON object. */
+export function parseSchema(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The messages of a conversation that go to the service: not failed placeholders, not empty answers. */
+function sendable(messages: readonly StoredMessage[]): StoredMessage[] {
+  return messages.filter((message) => !(message.role === 'assistant' && (message.error !== undefined || message.text === '')));
+}
+
+/**
+ * Builds the chat request for a conversation: the system prompt, the history fitted into the model's
+ * context minus max_tokens, and the options. Only the newest image is sent (the service takes one image
+ * per request); older ones are replaced by a note.
+ */
+export function buildChatRequest(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions): { request: ChatRequest; budget: BudgetResult<ChatMessage & { role: 'system' | 'user' | 'assistant'; text: string; hasImage: boolean }> } {
+  const modelId = conversation.model ?? model?.id ?? '';
+  const maxTokens = options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens);
+  const history = sendable(conversation.messages);
+  let newestImage = -1;
+  history.forEach((message, index) => { if (message.imageDataUrl) newestImage = index; });
+
+  type Budgeted = ChatMessage & { role: 'system' | 'user' | 'assistant'; text: string; hasImage: boolean };
+  const budgeted: Budgeted[] = [];
+  const systemParts = [options.systemPrompt?.trim() ?? ''];
+  if (options.jsonMode === 'object' || options.jsonMode === 'schema') systemParts.push('Answer with a single JSON value and nothing else.');
+  const system = systemParts.filter((part) => part !== '').join('\n\n');
+  if (system) budgeted.push({ role: 'system', content: system, text: system, hasImage: false });
+  history.forEach((message, index) => {
+    if (message.role === 'system') {
+      budgeted.push({ role: 'system', content: message.text, text: message.text, hasImage: false });
+    } else if (message.role === 'assistant') {
+      budgeted.push({ role: 'assistant', content: message.text, text: message.text, hasImage: false });
+    } else if (message.imageDataUrl && index === newestImage) {
+      const parts: ContentPart[] = [{ type: 'text', text: message.text }, { type: 'image', dataUrl: message.imageDataUrl }];
+      budgeted.push({ role: 'user', content: parts, text: message.text, hasImage: true });
+    } else {
+      const text = message.imageDataUrl ? `${message.text}\n\n[An earlier image is not resent: the service takes one image per request.]` : message.text;
+      budgeted.push({ role: 'user', content: text, text, hasImage: false });
+    }
+  });
+
+  const budget = fitToContext(budgeted, model?.contextLength ?? fallbackContextLength, maxTokens);
+  const request: ChatRequest = {
+    model: modelId,
+    messages: budget.kept.map(({ role, content }) => ({ role, content }) as ChatMessage),
+    maxTokens,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.topP !== undefined ? { topP: options.topP } : {}),
+    ...(options.topK !== undefined ? { topK: options.topK } : {}),
+    ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
+    ...(options.jsonMode === 'object' ? { responseFormat: { type: 'json_object' as const } } : {}),
+    ...(options.jsonMode === 'schema' ? { responseFormat: { type: 'json_schema' as const, jsonSchema: { name: 'answer', schema: parseSchema(options.schema) ?? {} } } } : {}),
+    includeUsage: true,
+  };
+  return { request, budget };
+}
