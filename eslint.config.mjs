@@ -37,7 +37,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [noVscode],
-        patterns: [{ group: ['*', '!./*'], message: 'shared imports nothing but its own files.' }],
+        patterns: [{ regex: '^(?!\\./)', message: 'shared imports nothing but its own files.' }],
       }],
     },
   },

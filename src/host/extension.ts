@@ -1,18 +1,27 @@
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './apiKeyStore';
+import { ChatController } from './chat/chatController';
+import { ServiceConnection } from './chat/connection';
+import { ChatStatusBar } from './chat/statusBar';
+import { addSelectionToChat } from './commands/addSelectionToChat';
 import { clearApiKey } from './commands/clearApiKey';
+import { askAboutCode } from './commands/explainSelection';
 import { openChat } from './commands/openChat';
+import { ProposalProvider, proposalScheme, rewriteSelection } from './commands/rewriteSelection';
+import { selectModel } from './commands/selectModel';
 import { setApiKey } from './commands/setApiKey';
 import { showLog } from './commands/showLog';
 import type { HostContext } from './context';
-import { commandIds, viewIds } from './ids';
 import { seedDevelopmentKey } from './devBootstrap';
+import { commandIds, viewIds } from './ids';
 import { createLog } from './log';
 import { ChatViewProvider } from './views/chatViewProvider';
 
 /** What activate() returns: a small API for other extensions and the integration tests. */
 export interface CadenzaApi {
   readonly chatView: ChatViewProvider;
+  readonly chat: ChatController;
+  readonly connection: ServiceConnection;
 }
 
 /** The composition root: wires core and host, registers everything, and does nothing else. */
@@ -21,21 +30,41 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   const log = createLog();
   const apiKey = new ApiKeyStore(extension.secrets);
   const host: HostContext = { extension, log, apiKey };
+  const connection = new ServiceConnection(host);
   const chatView = new ChatViewProvider(host);
+  const chat = new ChatController(host, connection, (message) => chatView.post(message));
+  chatView.attach(chat);
+  const statusBar = new ChatStatusBar();
+  const proposals = new ProposalProvider();
 
   extension.subscriptions.push(
     log,
     apiKey,
+    connection,
     chatView,
+    chat,
+    statusBar,
+    proposals,
+    chat.onDidChangeModel((model) => statusBar.setModel(model)),
+    chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
+    vscode.workspace.registerTextDocumentContentProvider(proposalScheme, proposals),
     vscode.commands.registerCommand(commandIds.setApiKey, (key?: unknown) => setApiKey(host, key)),
     vscode.commands.registerCommand(commandIds.clearApiKey, () => clearApiKey(host)),
     vscode.commands.registerCommand(commandIds.showLog, () => showLog(host)),
     vscode.commands.registerCommand(commandIds.openChat, () => openChat()),
+    vscode.commands.registerCommand(commandIds.newChat, async () => { await openChat(); await chat.newConversation(); }),
+    vscode.commands.registerCommand(commandIds.selectModel, (model?: unknown) => selectModel(connection, chat, model)),
+    vscode.commands.registerCommand(commandIds.refreshModels, async () => (await connection.refreshModels()).map((model) => model.id)),
+    vscode.commands.registerCommand(commandIds.explainSelection, () => askAboutCode(chat, chatView, 'explain')),
+    vscode.commands.registerCommand(commandIds.askAboutSelection, (question?: unknown) => askAboutCode(chat, chatView, 'ask', question)),
+    vscode.commands.registerCommand(commandIds.rewriteSelection, (argument?: unknown) => rewriteSelection(connection, chat, proposals, argument)),
+    vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(chatView)),
   );
+  void chat.current().then((conversation) => statusBar.setModel(conversation.model));
   void seedDevelopmentKey(extension, apiKey, log);
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
-  return { chatView };
+  return { chatView, chat, connection };
 }
 
 export function deactivate(): void {

@@ -6,6 +6,13 @@ export const commandIds = {
   clearApiKey: 'cadenza.clearApiKey',
   showLog: 'cadenza.showLog',
   openChat: 'cadenza.openChat',
+  newChat: 'cadenza.newChat',
+  selectModel: 'cadenza.selectModel',
+  refreshModels: 'cadenza.refreshModels',
+  explainSelection: 'cadenza.explainSelection',
+  askAboutSelection: 'cadenza.askAboutSelection',
+  rewriteSelection: 'cadenza.rewriteSelection',
+  addSelectionToChat: 'cadenza.addSelectionToChat',
 } as const;
 
 /** View and view-container ids; package.json contributes exactly these. */

@@ -7,4 +7,11 @@ export const settingDefaults = {
   requestTimeoutSeconds: 60,
   maxRetries: 2,
   'models.overrides': {},
+  'chat.model': '',
+  'chat.temperature': null,
+  'chat.topP': null,
+  'chat.topK': null,
+  'chat.maxTokens': null,
+  'chat.stop': [],
+  'chat.systemPrompt': '',
 } as const satisfies Record<string, unknown>;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { settingDefaults } from './settingDefaults';
+import type { StoredOptions } from '../core/chat/conversation';
 
 /**
  * Typed getters for every `cadenza.*` setting, with the defaults declared in package.json.
@@ -29,5 +30,37 @@ export function readSettings(): CadenzaSettings {
     requestTimeoutSeconds: config.get<number>('requestTimeoutSeconds', settingDefaults.requestTimeoutSeconds),
     maxRetries: config.get<number>('maxRetries', settingDefaults.maxRetries),
     modelOverrides: config.get<Record<string, ModelOverride>>('models.overrides', {}),
+  };
+}
+
+/** Defaults for new conversations (`cadenza.chat.*`); null settings leave the service's default. */
+export interface ChatDefaults {
+  readonly model: string;
+  readonly options: StoredOptions;
+}
+
+/** Reads the chat defaults now. */
+export function readChatDefaults(): ChatDefaults {
+  const config = vscode.workspace.getConfiguration('cadenza.chat');
+  const number = (key: string): number | undefined => {
+    const value = config.get<number | null>(key, null);
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  };
+  const temperature = number('temperature');
+  const topP = number('topP');
+  const topK = number('topK');
+  const maxTokens = number('maxTokens');
+  const stop = config.get<string[]>('stop', []).filter((entry) => typeof entry === 'string' && entry !== '');
+  const systemPrompt = config.get<string>('systemPrompt', '');
+  return {
+    model: config.get<string>('model', '').trim(),
+    options: {
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(topP !== undefined ? { topP } : {}),
+      ...(topK !== undefined ? { topK } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(stop.length > 0 ? { stop } : {}),
+      ...(systemPrompt ? { systemPrompt } : {}),
+    },
   };
 }

@@ -28,8 +28,12 @@ export type ToWebview =
   | { readonly type: 'message/add'; readonly message: MessageView }
   /** More text for a streaming assistant message. Only the new text: the webview appends it. */
   | { readonly type: 'chat/delta'; readonly messageId: string; readonly text: string }
-  /** The request is waiting before a retry (429, 5xx, network); `seconds` counts down in the panel. */
-  | { readonly type: 'chat/retrying'; readonly messageId: string; readonly seconds: number; readonly attempt: number }
+  /**
+   * The request is waiting before a retry (429, 5xx, network); `seconds` counts down in the panel.
+   * `attempt` is 1 for the first retry. `reason` is the failed attempt's error reason (`rateLimited`,
+   * `server`, `network`, `timeout`); without it the panel says "Rate limited".
+   */
+  | { readonly type: 'chat/retrying'; readonly messageId: string; readonly seconds: number; readonly attempt: number; readonly reason?: string }
   /** The answer ended: complete, stopped by the user, or failed with an error and its fixing action. */
   | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView }
   /** How full the model's context is for the next request; `dropped` turns were left out. */

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
+import { conversationToMarkdown } from '../../core/chat/conversation';
 import { isFromWebview, type FromWebview, type ToWebview } from '../../shared/protocol';
+import type { ChatController } from '../chat/chatController';
+import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeActions';
+import { checkDataUrl, pickImage } from '../chat/images';
 import type { HostContext } from '../context';
 import { commandIds } from '../ids';
 import { readSettings } from '../settings';
@@ -13,16 +17,32 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private queue: ToWebview[] = [];
+  private controller: ChatController | undefined;
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+  private readonly sentEmitter = new vscode.EventEmitter<ToWebview>();
 
   /** Fires each time the view is resolved (tests wait on it). */
   readonly onDidResolve = this.resolvedEmitter.event;
+  /** Fires when the webview says `ready`. */
+  readonly onDidBecomeReady = this.readyEmitter.event;
+  /** Fires for every message posted to the webview (tests observe the panel's traffic). */
+  readonly onDidPost = this.sentEmitter.event;
 
   constructor(private readonly host: HostContext) {}
 
+  /** Connects the chat logic; done by the composition root once both exist. */
+  attach(controller: ChatController): void {
+    this.controller = controller;
+  }
+
   get isResolved(): boolean {
     return this.view !== undefined;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -46,30 +66,149 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.resolvedEmitter.fire();
   }
 
+  /** Reveals the panel (creating it if needed). */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand('cadenza.chat.focus');
+  }
+
   private receive(message: unknown): void {
     if (!isFromWebview(message)) {
       this.host.log.warn('Ignored a malformed message from the chat panel.');
       return;
     }
-    void this.route(message);
+    this.route(message).catch((error: unknown) => {
+      this.host.log.error(error instanceof Error ? error : String(error));
+      this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
+    });
   }
 
   private async route(message: FromWebview): Promise<void> {
+    const chat = this.controller;
     switch (message.type) {
       case 'ready':
         this.ready = true;
         await this.postConnectionState();
-        for (const queued of this.queue.splice(0)) void this.view?.webview.postMessage(queued);
+        for (const queued of this.queue.splice(0)) this.deliver(queued);
+        await chat?.showAll();
+        this.readyEmitter.fire();
+        return;
+      case 'chat/send':
+        await chat?.send(message.text, message.options, message.image);
+        return;
+      case 'chat/stop':
+        chat?.stop();
+        return;
+      case 'chat/regenerate':
+        await chat?.regenerate(message.options);
+        return;
+      case 'chat/editResend':
+        await chat?.editResend(message.messageId, message.text, message.options);
+        return;
+      case 'chat/retry':
+        await chat?.retry(message.trim, message.options);
+        return;
+      case 'conversation/new':
+        await chat?.newConversation();
+        return;
+      case 'conversation/switch':
+        await chat?.switchTo(message.id);
+        return;
+      case 'conversation/rename':
+        await chat?.rename(message.id);
+        return;
+      case 'conversation/delete':
+        await chat?.delete(message.id);
+        return;
+      case 'conversation/export':
+        await this.exportConversation(message.id);
+        return;
+      case 'model/select':
+        await chat?.selectModel(message.modelId);
+        return;
+      case 'model/refresh':
+        await vscode.commands.executeCommand(commandIds.refreshModels);
+        return;
+      case 'code/copy':
+        await copyCode(message.code);
+        return;
+      case 'code/insert':
+        await insertCode(message.code);
+        return;
+      case 'code/replaceSelection':
+        await replaceSelection(message.code);
+        return;
+      case 'code/open':
+        await openCode(message.code, message.language);
+        return;
+      case 'image/pick':
+        this.postImage(await pickImage());
+        return;
+      case 'image/check':
+        this.postImage(checkDataUrl(message.image));
+        return;
+      case 'schema/pick':
+        await this.pickSchema();
         return;
       case 'action/run':
-        if (message.action === 'setApiKey') await vscode.commands.executeCommand(commandIds.setApiKey);
-        else if (message.action === 'showLog') await vscode.commands.executeCommand(commandIds.showLog);
-        else await vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza');
+        await this.runAction(message.action);
         return;
-      default:
-        this.host.log.debug(`Chat panel message ${message.type} is not handled yet.`);
-        return;
+      default: {
+        const unreachable: never = message;
+        return unreachable;
+      }
     }
+  }
+
+  private async runAction(action: Extract<FromWebview, { type: 'action/run' }>['action']): Promise<void> {
+    switch (action) {
+      case 'setApiKey':
+        await vscode.commands.executeCommand(commandIds.setApiKey);
+        return;
+      case 'selectModel':
+        await vscode.commands.executeCommand(commandIds.selectModel);
+        return;
+      case 'showLog':
+        await vscode.commands.executeCommand(commandIds.showLog);
+        return;
+      case 'openSettings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza');
+        return;
+      default: {
+        const unreachable: never = action;
+        return unreachable;
+      }
+    }
+  }
+
+  private postImage(result: Awaited<ReturnType<typeof pickImage>>): void {
+    if (result === undefined) return;
+    if (typeof result === 'string') this.post({ type: 'notice', level: 'warning', text: result });
+    else this.post({ type: 'composer/image', image: result });
+  }
+
+  private async pickSchema(): Promise<void> {
+    const files = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
+    const picked = await vscode.window.showQuickPick(
+      files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      { title: 'JSON schema for the answer', placeHolder: 'Pick a .json schema file from the workspace' },
+    );
+    if (!picked) return;
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(picked.uri));
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      this.post({ type: 'composer/schema', name: picked.label, schema: text });
+    } catch {
+      this.post({ type: 'notice', level: 'warning', text: `${picked.label} is not a JSON schema object.` });
+    }
+  }
+
+  private async exportConversation(id: string): Promise<void> {
+    const conversation = await this.controller?.load(id);
+    if (!conversation) return;
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: conversationToMarkdown(conversation) });
+    await vscode.window.showTextDocument(document, { preview: false });
   }
 
   private async postConnectionState(): Promise<void> {
@@ -79,8 +218,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Sends a message now, or queues it until the webview is ready. */
   post(message: ToWebview): void {
-    if (this.view && this.ready) void this.view.webview.postMessage(message);
-    else this.queue.push(message);
+    if (this.view && this.ready) this.deliver(message);
+    else if (message.type !== 'chat/delta') this.queue.push(message);
+    // Deltas are not queued: a hidden panel gets the whole answer from `conversation/show` on `ready`.
+  }
+
+  private deliver(message: ToWebview): void {
+    void this.view?.webview.postMessage(message);
+    this.sentEmitter.fire(message);
   }
 
   private disposeView(): void {
@@ -92,5 +237,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.disposeView();
     this.resolvedEmitter.dispose();
+    this.readyEmitter.dispose();
+    this.sentEmitter.dispose();
   }
 }

@@ -1,0 +1,329 @@
+import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../core/api/errors';
+import type { ModelInfo } from '../../core/api/types';
+import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
+import { ConversationStore } from '../../core/chat/conversationStore';
+import { checkJsonAnswer } from '../../core/chat/jsonCheck';
+import { buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
+import type { ImageAttachment, ToWebview } from '../../shared/protocol';
+import type { ChatOptions, MessageView } from '../../shared/views';
+import type { HostContext } from '../context';
+import { readChatDefaults } from '../settings';
+import type { ServiceConnection } from './connection';
+import { errorView, modelView, storedUsage } from './presenters';
+
+/** Where the controller sends what the panel should show (the view provider queues until ready). */
+export type PanelSink = (message: ToWebview) => void;
+
+interface Running {
+  readonly messageId: string;
+  readonly controller: AbortController;
+  readonly done: Promise<string>;
+}
+
+const activeKey = 'cadenza.chat.activeConversation';
+
+function toView(message: StoredMessage): MessageView {
+  return {
+    id: message.id,
+    role: message.role,
+    text: message.text,
+    ...(message.imageDataUrl ? { imageDataUrl: message.imageDataUrl } : {}),
+    ...(message.model ? { model: message.model } : {}),
+    ...(message.stopped ? { stopped: true } : {}),
+    ...(message.usage ? { usage: message.usage } : {}),
+    ...(message.error ? { error: { message: message.error.message, reason: message.error.reason } } : {}),
+  };
+}
+
+/**
+ * The chat panel's logic: the open conversation, sending with the context budget, streaming answers
+ * to the panel, stop/regenerate/edit/retry, and persistence. The user's text is saved before anything
+ * is sent, so no error loses it.
+ */
+export class ChatController implements vscode.Disposable {
+  private readonly store: ConversationStore;
+  private conversation: Conversation | undefined;
+  private running: Running | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly answered = new vscode.EventEmitter<StoredUsage>();
+  private readonly modelChanged = new vscode.EventEmitter<string | undefined>();
+
+  /** Fires after each completed answer with its figures (the status bar sums the session's spend). */
+  readonly onDidAnswer = this.answered.event;
+  /** Fires when the open conversation's model changes (switch, select, new). */
+  readonly onDidChangeModel = this.modelChanged.event;
+
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
+    this.store = new ConversationStore(vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath);
+    this.disposables.push(this.answered, this.modelChanged, connection.onDidChangeModels(() => this.postModels()));
+  }
+
+  /** The open conversation, loading the last one (or starting a new one) on first use. */
+  async current(): Promise<Conversation> {
+    if (this.conversation) return this.conversation;
+    const id = this.host.extension.globalState.get<string>(activeKey);
+    this.conversation = (id ? await this.store.load(id) : undefined) ?? this.fresh();
+    return this.conversation;
+  }
+
+  private fresh(): Conversation {
+    const defaults = readChatDefaults();
+    const model = defaults.model || this.connection.models.models.find((entry) => entry.capabilities.includes('chat'))?.id;
+    const conversation = newConversation(model);
+    conversation.options = { ...defaults.options };
+    return conversation;
+  }
+
+  /** Sends everything the panel needs after it (re)loads. */
+  async showAll(): Promise<void> {
+    const conversation = await this.current();
+    this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
+    await this.postConversations();
+    this.postModels();
+    void this.connection.ensureModels();
+  }
+
+  private async postConversations(): Promise<void> {
+    const conversation = await this.current();
+    const saved = await this.store.list();
+    const list = saved.some((entry) => entry.id === conversation.id) ? saved : [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...saved];
+    this.sink({ type: 'state/conversations', conversations: list, activeId: conversation.id });
+  }
+
+  private postModels(): void {
+    const state = this.connection.models;
+    const selected = this.conversation?.model;
+    this.modelChanged.fire(selected);
+    this.sink({
+      type: 'state/models',
+      models: state.models.map(modelView),
+      selected,
+      loading: state.loading,
+      ...(state.error !== undefined ? { error: errorView(state.error) } : {}),
+    });
+    // A model the service no longer lists is reported, never silently replaced (models retire).
+    if (selected && !state.loading && state.models.length > 0 && !state.models.some((model) => model.id === selected)) {
+      this.sink({ type: 'notice', level: 'warning', text: `The model ${selected} is no longer offered by the service. Pick another model to continue this conversation.` });
+    }
+  }
+
+  private async save(conversation: Conversation): Promise<void> {
+    conversation.updatedAt = Date.now();
+    await this.store.save(conversation);
+    await this.host.extension.globalState.update(activeKey, conversation.id);
+  }
+
+  /** Adds a user message and streams the answer; resolves with the answer text (empty on error). */
+  async send(text: string, options: ChatOptions, image?: ImageAttachment): Promise<string> {
+    const conversation = await this.current();
+    const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}) };
+    conversation.messages.push(message);
+    if (!conversation.titleSetByUser && conversation.messages.filter((entry) => entry.role === 'user').length === 1) conversation.title = titleFromText(text);
+    this.applyOptions(conversation, options);
+    await this.save(conversation);
+    this.sink({ type: 'message/add', message: toView(message) });
+    await this.postConversations();
+    return this.answer(conversation);
+  }
+
+  /** Answers the last user message again, replacing the answer after it. */
+  async regenerate(options: ChatOptions): Promise<string> {
+    const conversation = await this.current();
+    this.applyOptions(conversation, options);
+    while (conversation.messages.at(-1)?.role === 'assistant') conversation.messages.pop();
+    await this.save(conversation);
+    this.postConversation(conversation);
+    return this.answer(conversation);
+  }
+
+  /** Replaces a user message's text, drops everything after it, and answers again. */
+  async editResend(messageId: string, text: string, options: ChatOptions): Promise<string> {
+    const conversation = await this.current();
+    const index = conversation.messages.findIndex((message) => message.id === messageId && message.role === 'user');
+    const target = conversation.messages[index];
+    if (!target) return '';
+    target.text = text;
+    conversation.messages.splice(index + 1);
+    this.applyOptions(conversation, options);
+    await this.save(conversation);
+    this.postConversation(conversation);
+    return this.answer(conversation);
+  }
+
+  /** Retries after an error (dropping the failed answer); `trim` first drops the oldest half of the history. */
+  async retry(trim: boolean, options: ChatOptions): Promise<string> {
+    const conversation = await this.current();
+    while (conversation.messages.at(-1)?.role === 'assistant') conversation.messages.pop();
+    if (trim) {
+      const droppable = conversation.messages.length - 1;
+      const drop = Math.max(1, Math.floor(droppable / 2));
+      if (droppable > 0) conversation.messages.splice(0, drop);
+    }
+    this.applyOptions(conversation, options);
+    await this.save(conversation);
+    this.postConversation(conversation);
+    return this.answer(conversation);
+  }
+
+  /** Stops the running answer at once; the partial text stays, marked as stopped. */
+  stop(): void {
+    this.running?.controller.abort();
+  }
+
+  private postConversation(conversation: Conversation): void {
+    this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
+  }
+
+  private applyOptions(conversation: Conversation, options: ChatOptions): void {
+    const { stop, ...rest } = options;
+    const stored: StoredOptions = { ...rest, ...(stop ? { stop: [...stop] } : {}) };
+    const { options: fixed, problems } = normaliseOptions(stored, this.connection.model(conversation.model));
+    conversation.options = fixed;
+    for (const problem of problems) this.sink({ type: 'notice', level: 'warning', text: problem.message });
+  }
+
+  /** Selects the conversation's model (from the panel or the quick pick). */
+  async selectModel(modelId: string): Promise<void> {
+    const conversation = await this.current();
+    conversation.model = modelId;
+    await this.save(conversation);
+    this.postModels();
+  }
+
+  private async answer(conversation: Conversation): Promise<string> {
+    if (this.running) {
+      this.running.controller.abort();
+      await this.running.done.catch(() => undefined);
+    }
+    const model: ModelInfo | undefined = this.connection.model(conversation.model);
+    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), ...(conversation.model ? { model: conversation.model } : {}) };
+    const controller = new AbortController();
+    const done = this.stream(conversation, model, reply, controller);
+    this.running = { messageId: reply.id, controller, done };
+    try {
+      return await done;
+    } finally {
+      if (this.running?.messageId === reply.id) this.running = undefined;
+    }
+  }
+
+  private async stream(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, controller: AbortController): Promise<string> {
+    if (!conversation.model) {
+      this.sink({ type: 'notice', level: 'error', text: 'No model is selected. Pick a model to chat with.' });
+      return '';
+    }
+    const { request, budget } = buildChatRequest(conversation, model, conversation.options);
+    this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
+    conversation.messages.push(reply);
+    this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
+    const parts: string[] = [];
+    let pending = '';
+    let flushTimer: NodeJS.Timeout | undefined;
+    // Deltas are coalesced for a frame (~16 ms) so a fast stream does not flood the webview.
+    const flush = (): void => {
+      flushTimer = undefined;
+      if (pending === '') return;
+      this.sink({ type: 'chat/delta', messageId: reply.id, text: pending });
+      pending = '';
+    };
+    try {
+      if (!budget.fits) {
+        throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
+      }
+      const stream = this.connection.client().streamChat(request, {
+        signal: controller.signal,
+        onRetry: (info) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt }),
+      });
+      for await (const event of stream) {
+        if (event.type !== 'text') continue;
+        parts.push(event.text);
+        pending += event.text;
+        flushTimer ??= setTimeout(flush, 16);
+      }
+      const result = await stream.result;
+      if (flushTimer) clearTimeout(flushTimer);
+      flush();
+      reply.text = parts.join('');
+      reply.usage = storedUsage(result.usage, model);
+      const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
+      const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? checkJsonAnswer(reply.text, schema) : undefined;
+      await this.save(conversation);
+      this.answered.fire(reply.usage);
+      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(jsonCheck ? { jsonCheck } : {}) });
+      return reply.text;
+    } catch (error) {
+      if (flushTimer) clearTimeout(flushTimer);
+      flush();
+      reply.text = parts.join('');
+      if (ApiError.is(error, 'canceled') || controller.signal.aborted) {
+        reply.stopped = true;
+        this.host.log.debug('Answer stopped by the user.');
+        await this.save(conversation);
+        this.sink({ type: 'chat/done', messageId: reply.id, stopped: true });
+        return reply.text;
+      }
+      const view = errorView(error);
+      reply.error = { message: view.message, reason: view.reason };
+      this.host.log.warn(`Chat request failed (${view.reason}): ${view.message}`);
+      await this.save(conversation);
+      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view });
+      return '';
+    }
+  }
+
+  /** Starts a new, empty conversation with the default model and options. */
+  async newConversation(): Promise<void> {
+    this.stop();
+    this.conversation = this.fresh();
+    await this.host.extension.globalState.update(activeKey, this.conversation.id);
+    await this.showAll();
+  }
+
+  /** Opens a saved conversation. */
+  async switchTo(id: string): Promise<void> {
+    const loaded = await this.store.load(id);
+    if (!loaded) return;
+    this.stop();
+    this.conversation = loaded;
+    await this.host.extension.globalState.update(activeKey, id);
+    await this.showAll();
+  }
+
+  /** Renames a conversation after asking for the title. */
+  async rename(id: string, title?: string): Promise<void> {
+    const conversation = id === this.conversation?.id ? this.conversation : await this.store.load(id);
+    if (!conversation) return;
+    const next = title ?? (await vscode.window.showInputBox({ title: 'Rename conversation', value: conversation.title, validateInput: (value) => (value.trim() ? undefined : 'The title cannot be empty.') }));
+    if (!next?.trim()) return;
+    conversation.title = next.trim();
+    conversation.titleSetByUser = true;
+    await this.save(conversation);
+    await this.postConversations();
+  }
+
+  /** Deletes a conversation after confirmation (skipped when `confirmed`). */
+  async delete(id: string, confirmed = false): Promise<void> {
+    if (!confirmed) {
+      const answer = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true }, 'Delete');
+      if (answer !== 'Delete') return;
+    }
+    await this.store.delete(id);
+    if (id === this.conversation?.id) {
+      this.stop();
+      this.conversation = this.fresh();
+    }
+    await this.showAll();
+  }
+
+  /** The stored conversation, for export. */
+  async load(id: string): Promise<Conversation | undefined> {
+    return id === this.conversation?.id ? this.conversation : this.store.load(id);
+  }
+
+  dispose(): void {
+    this.stop();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}

@@ -1,0 +1,120 @@
+import * as vscode from 'vscode';
+import { InferenceClient } from '../../core/api/client';
+import type { Capability, CapabilityOverrides, ModelInfo } from '../../core/api/types';
+import type { HostContext } from '../context';
+import { affectsConnection, readTransportOptions } from '../network';
+import { readSettings } from '../settings';
+
+const capabilityNames: readonly string[] = ['chat', 'vision', 'tools', 'json', 'audioReasoning', 'transcription', 'embeddings'] satisfies readonly Capability[];
+
+function toOverrides(raw: ReturnType<typeof readSettings>['modelOverrides']): CapabilityOverrides {
+  const overrides: Record<string, CapabilityOverrides[string]> = {};
+  for (const [id, entry] of Object.entries(raw)) {
+    overrides[id] = {
+      ...(entry.capabilities ? { capabilities: entry.capabilities.filter((name): name is Capability => capabilityNames.includes(name)) } : {}),
+      ...(entry.contextLength !== undefined ? { contextLength: entry.contextLength } : {}),
+      ...(entry.maxCompletionTokens !== undefined ? { maxCompletionTokens: entry.maxCompletionTokens } : {}),
+      ...(entry.family !== undefined ? { family: entry.family } : {}),
+    };
+  }
+  return overrides;
+}
+
+/** The model list as last read from the service, and how that went. */
+export interface ModelCatalogState {
+  readonly models: readonly ModelInfo[];
+  readonly loading: boolean;
+  readonly error?: unknown;
+}
+
+/**
+ * The service connection: one InferenceClient built from the settings (address, time-outs, retries,
+ * overrides, proxy and certificates), rebuilt when they change, and the live model list from
+ * GET /v1/models, cached and refreshed on demand and when the address changes.
+ */
+export class ServiceConnection implements vscode.Disposable {
+  private current: InferenceClient | undefined;
+  private catalog: ModelCatalogState = { models: [], loading: false };
+  private loadingList: Promise<readonly ModelInfo[]> | undefined;
+  private readonly changedModels = new vscode.EventEmitter<ModelCatalogState>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  /** Fires when the model list (or its loading state) changes. */
+  readonly onDidChangeModels = this.changedModels.event;
+
+  constructor(private readonly host: HostContext) {
+    this.disposables.push(
+      this.changedModels,
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!affectsConnection(event)) return;
+        void this.current?.close();
+        this.current = undefined;
+        if (event.affectsConfiguration('cadenza.baseUrl')) void this.refreshModels();
+      }),
+      host.apiKey.onDidChange(() => void this.refreshModels()),
+    );
+  }
+
+  /** The client for the current settings. */
+  client(): InferenceClient {
+    if (this.current) return this.current;
+    const settings = readSettings();
+    const timeoutMs = settings.requestTimeoutSeconds * 1000;
+    this.current = new InferenceClient({
+      baseUrl: settings.baseUrl,
+      ...(settings.chatBaseUrl ? { chatBaseUrl: settings.chatBaseUrl } : {}),
+      apiKey: () => this.host.apiKey.get(),
+      timeoutMs,
+      firstTokenTimeoutMs: timeoutMs,
+      idleTimeoutMs: timeoutMs,
+      maxRetries: settings.maxRetries,
+      logger: this.host.log,
+      transport: readTransportOptions(),
+      capabilities: toOverrides(settings.modelOverrides),
+      userAgent: `cadenza-vscode/${String(this.host.extension.extension.packageJSON['version'] ?? '0')} vscode/${vscode.version}`,
+    });
+    return this.current;
+  }
+
+  /** The model list as last loaded (possibly empty while loading or after an error). */
+  get models(): ModelCatalogState {
+    return this.catalog;
+  }
+
+  /** The listing entry of a model id, if the service listed it. */
+  model(id: string | undefined): ModelInfo | undefined {
+    return id === undefined ? undefined : this.catalog.models.find((model) => model.id === id);
+  }
+
+  /** Loads the model list once (cached); concurrent callers share one request. */
+  async ensureModels(): Promise<readonly ModelInfo[]> {
+    if (this.catalog.models.length > 0) return this.catalog.models;
+    return this.refreshModels();
+  }
+
+  /** Reads GET /v1/models again. Never throws: the error is kept in the state for the UI. */
+  refreshModels(): Promise<readonly ModelInfo[]> {
+    this.loadingList ??= (async () => {
+      this.catalog = { models: this.catalog.models, loading: true };
+      this.changedModels.fire(this.catalog);
+      try {
+        const models = await this.client().listModels();
+        this.catalog = { models, loading: false };
+        this.host.log.info(`Listed ${models.length} models from the service.`);
+      } catch (error) {
+        this.catalog = { models: [], loading: false, error };
+        this.host.log.warn(`Could not list models: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.loadingList = undefined;
+      }
+      this.changedModels.fire(this.catalog);
+      return this.catalog.models;
+    })();
+    return this.loadingList;
+  }
+
+  dispose(): void {
+    void this.current?.close();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}

@@ -1,0 +1,60 @@
+import { ApiError } from '../../core/api/errors';
+import type { ModelInfo, UsageReport } from '../../core/api/types';
+import { costOf } from '../../core/api/usage';
+import type { StoredUsage } from '../../core/chat/conversation';
+import type { ErrorView, ModelView } from '../../shared/views';
+
+/** A listed model as the picker shows it (prices per million tokens). */
+export function modelView(model: ModelInfo): ModelView {
+  return {
+    id: model.id,
+    capabilities: model.capabilities,
+    ...(model.contextLength !== undefined ? { contextLength: model.contextLength } : {}),
+    ...(model.maxCompletionTokens !== undefined ? { maxCompletionTokens: model.maxCompletionTokens } : {}),
+    ...(model.pricing ? { pricePerMillionInput: model.pricing.promptPerToken * 1e6, pricePerMillionOutput: model.pricing.completionPerToken * 1e6 } : {}),
+  };
+}
+
+/** The figures kept with an answer; `source` says whether the service or the client measured them. */
+export function storedUsage(usage: UsageReport, model: ModelInfo | undefined): StoredUsage {
+  const sources = [usage.source.timeToFirstToken, usage.source.tokensPerSecond, usage.source.totalTime, usage.source.tokens === 'service' ? 'service' : 'client'];
+  const source = sources.every((value) => value === 'service') ? 'service' : sources.every((value) => value === 'client') ? 'client' : 'mixed';
+  const cost = model ? costOf(usage, model) : undefined;
+  return {
+    ...(usage.promptTokens !== undefined ? { promptTokens: usage.promptTokens } : {}),
+    ...(usage.completionTokens !== undefined ? { completionTokens: usage.completionTokens } : {}),
+    timeToFirstTokenMs: usage.timeToFirstTokenMs,
+    tokensPerSecond: usage.tokensPerSecond,
+    totalTimeMs: usage.totalTimeMs,
+    ...(cost !== undefined ? { costUsd: cost } : {}),
+    source,
+  };
+}
+
+/** An error as the panel shows it: what happened, and the action that fixes it. */
+export function errorView(error: unknown): ErrorView {
+  if (!ApiError.is(error)) {
+    return { reason: 'unknown', message: error instanceof Error ? error.message : String(error), action: 'retry' };
+  }
+  const message = error.message;
+  switch (error.reason) {
+    case 'auth':
+      return { reason: error.reason, message, action: 'setApiKey' };
+    case 'notFound':
+    case 'modelNotCompatible':
+      return { reason: error.reason, message, action: 'selectModel' };
+    case 'contextTooLong':
+      return { reason: error.reason, message, action: 'trimAndRetry' };
+    case 'rateLimited':
+      return { reason: error.reason, message, action: 'retry', ...(error.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) } : {}) };
+    case 'timeout':
+    case 'network':
+    case 'server':
+    case 'malformedResponse':
+      return { reason: error.reason, message, action: 'retry' };
+    case 'unsupported':
+      return { reason: error.reason, message, action: 'openSettings' };
+    default:
+      return { reason: error.reason, message };
+  }
+}

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import type { StoredUsage } from '../../core/chat/conversation';
+import { commandIds } from '../ids';
+
+/** The status bar item: the conversation's model and what this session's answers cost. */
+export class ChatStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('cadenza.status', vscode.StatusBarAlignment.Right, 100);
+  private model: string | undefined;
+  private spend = 0;
+  private answers = 0;
+
+  constructor() {
+    this.item.name = 'Cadenza';
+    this.item.command = commandIds.selectModel;
+    this.render();
+    this.item.show();
+  }
+
+  setModel(model: string | undefined): void {
+    this.model = model;
+    this.render();
+  }
+
+  addUsage(usage: StoredUsage): void {
+    this.answers += 1;
+    this.spend += usage.costUsd ?? 0;
+    this.render();
+  }
+
+  private render(): void {
+    const cost = this.spend === 0 ? '$0' : this.spend < 0.01 ? `$${this.spend.toFixed(4)}` : `$${this.spend.toFixed(2)}`;
+    this.item.text = `$(comment-discussion) ${this.model ?? 'no model'} · ${cost}`;
+    this.item.tooltip = `Cadenza: ${this.model ?? 'no model selected'}. This session: ${this.answers} answers, ${cost}. Click to pick a model.`;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import type { ChatController } from '../chat/chatController';
+import type { ChatViewProvider } from '../views/chatViewProvider';
+import { codeContext, fenced } from './editorContext';
+
+/**
+ * `cadenza.explainSelection` / `cadenza.askAboutSelection`: asks about the selection (or the function
+ * around the cursor) in the chat panel, streaming the answer there. Returns the answer text. The
+ * question may be given as the argument; otherwise askAboutSelection asks for it.
+ */
+export async function askAboutCode(chat: ChatController, view: ChatViewProvider, mode: 'explain' | 'ask', questionArgument?: unknown): Promise<string | undefined> {
+  const context = await codeContext();
+  if (!context) return undefined;
+  let question = typeof questionArgument === 'string' ? questionArgument : undefined;
+  if (mode === 'ask') {
+    question ??= await vscode.window.showInputBox({ title: 'Cadenza: ask about the selection', prompt: `About ${context.fileName}`, ignoreFocusOut: true });
+    if (!question?.trim()) return undefined;
+  }
+  const prompt = mode === 'explain'
+    ? `Explain this code: what it does, how, and anything surprising.\n\n${fenced(context)}`
+    : `${question ?? ''}\n\n${fenced(context)}`;
+  await view.reveal();
+  const conversation = await chat.current();
+  return chat.send(prompt, conversation.options);
+}

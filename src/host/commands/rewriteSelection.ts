@@ -1,0 +1,137 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../core/api/errors';
+import type { ChatController } from '../chat/chatController';
+import type { ServiceConnection } from '../chat/connection';
+import { errorView } from '../chat/presenters';
+import { codeContext, fenced } from './editorContext';
+
+export const proposalScheme = 'cadenza-proposal';
+
+/** Serves the texts of rewrite proposals to the diff editor, and updates them while they stream. */
+export class ProposalProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  set(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    this.texts.delete(uri.toString());
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.texts.clear();
+  }
+}
+
+/** Models often wrap the whole answer in one code fence even when asked not to; take what is inside. */
+export function unwrapFence(text: string): string {
+  const match = /^\s*(```|~~~~)[\w+-]*\n([\s\S]*?)\n\1\s*$/.exec(text);
+  return match?.[2] ?? text;
+}
+
+/** Options for callers and tests: the instruction, and an automatic answer to the accept prompt. */
+interface RewriteArguments {
+  readonly instruction?: string;
+  readonly accept?: boolean;
+}
+
+function readArguments(value: unknown): RewriteArguments {
+  if (typeof value === 'string') return { instruction: value };
+  if (typeof value !== 'object' || value === null) return {};
+  const record = value as Record<string, unknown>;
+  return {
+    ...(typeof record['instruction'] === 'string' ? { instruction: record['instruction'] } : {}),
+    ...(typeof record['accept'] === 'boolean' ? { accept: record['accept'] } : {}),
+  };
+}
+
+/**
+ * `cadenza.rewriteSelection`: asks for an instruction, streams the rewritten code into a diff against
+ * the selection, and applies it as one undoable edit when accepted — unless the document changed
+ * meanwhile. Returns the proposed text (applied or not), or undefined when nothing was proposed.
+ */
+export async function rewriteSelection(connection: ServiceConnection, chat: ChatController, proposals: ProposalProvider, argument?: unknown): Promise<string | undefined> {
+  const args = readArguments(argument);
+  const context = await codeContext();
+  if (!context) return undefined;
+  const instruction = args.instruction ?? (await vscode.window.showInputBox({ title: 'Cadenza: rewrite the selection', prompt: 'How should the code change?', ignoreFocusOut: true }));
+  if (!instruction?.trim()) return undefined;
+  const conversation = await chat.current();
+  const model = conversation.model;
+  if (!model) {
+    void vscode.window.showErrorMessage('Pick a model first.', 'Select Model').then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
+    return undefined;
+  }
+  const document = context.editor.document;
+  const version = document.version;
+  const id = `${Date.now()}`;
+  const original = vscode.Uri.from({ scheme: proposalScheme, path: `/${id}/original/${context.fileName}` });
+  const proposed = vscode.Uri.from({ scheme: proposalScheme, path: `/${id}/proposed/${context.fileName}` });
+  proposals.set(original, context.text);
+  proposals.set(proposed, '');
+  // Beside the editor, so the user's own editor stays open and editable while the proposal streams in.
+  await vscode.commands.executeCommand('vscode.diff', original, proposed, `Cadenza rewrite: ${context.fileName}`, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+
+  let text = '';
+  try {
+    text = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cadenza is rewriting the selection', cancellable: true }, async (_progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      try {
+        const stream = connection.client().streamChat({
+          model,
+          messages: [
+            { role: 'system', content: 'You rewrite code. Answer with the rewritten code only: no explanation, no Markdown fence.' },
+            { role: 'user', content: `Instruction: ${instruction}\n\n${fenced(context)}` },
+          ],
+          maxTokens: Math.min(4096, connection.model(model)?.maxCompletionTokens ?? 4096),
+          includeUsage: true,
+        }, { signal: controller.signal });
+        const parts: string[] = [];
+        let last = 0;
+        for await (const event of stream) {
+          if (event.type !== 'text') continue;
+          parts.push(event.text);
+          // Update the diff at most every 100 ms: re-diffing on every token is wasted work.
+          if (Date.now() - last > 100) {
+            last = Date.now();
+            proposals.set(proposed, unwrapFence(parts.join('')));
+          }
+        }
+        await stream.result;
+        return unwrapFence(parts.join(''));
+      } finally {
+        subscription.dispose();
+      }
+    });
+  } catch (error) {
+    proposals.delete(original);
+    proposals.delete(proposed);
+    if (!ApiError.is(error, 'canceled')) void vscode.window.showErrorMessage(`Rewrite failed: ${errorView(error).message}`);
+    return undefined;
+  }
+  proposals.set(proposed, text);
+
+  const accepted = args.accept ?? (await vscode.window.showInformationMessage('Apply the rewrite to the selection?', 'Accept', 'Reject')) === 'Accept';
+  proposals.delete(original);
+  if (!accepted) return text;
+  if (document.version !== version) {
+    void vscode.window.showWarningMessage(`${context.fileName} changed while the rewrite was being written; it was not applied. The proposal is still open in the diff.`);
+    return text;
+  }
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, context.range, text);
+  const applied = await vscode.workspace.applyEdit(edit);
+  proposals.delete(proposed);
+  if (!applied) void vscode.window.showWarningMessage('The rewrite could not be applied.');
+  return text;
+}

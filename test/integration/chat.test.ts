@@ -1,0 +1,186 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ToWebview } from '../../src/shared/protocol';
+import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+
+type Done = Extract<ToWebview, { type: 'chat/done' }>;
+const chatModel = 'Meta-Llama-3.3-70B-Instruct';
+
+function lastDone(panel: PanelRecorder): Done | undefined {
+  return panel.messages.filter((message): message is Done => message.type === 'chat/done').at(-1);
+}
+
+async function waitForDone(panel: PanelRecorder, what: string): Promise<Done> {
+  await waitFor(() => lastDone(panel) !== undefined, () => `chat/done (${what}); saw ${panel.messages.map((m) => m.type).join(', ')}`);
+  const done = lastDone(panel);
+  if (!done) throw new Error('unreachable');
+  return done;
+}
+
+suite('Chat: key, models, streaming, errors', () => {
+  let panel: PanelRecorder;
+  suiteSetup(async () => {
+    panel = recordPanel(await cadenzaApi());
+  });
+  const emulator = useEmulator();
+  suiteSetup(async () => {
+    const api = await cadenzaApi();
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    await openChatView(api);
+    await api.chat.newConversation();
+  });
+  setup(() => {
+    emulator().reset();
+    panel.clear();
+  });
+  suiteTeardown(async () => {
+    panel.dispose();
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+  });
+
+  test('lists the live models with limits and prices, and selects one by argument', async () => {
+    const ids = await vscode.commands.executeCommand<string[]>('cadenza.refreshModels');
+    assert.ok(ids.includes(chatModel), `models: ${ids.join(', ')}`);
+    const api = await cadenzaApi();
+    const listed = api.connection.model(chatModel);
+    assert.equal(listed?.contextLength, 131072);
+    assert.equal(listed?.maxCompletionTokens, 16384);
+    assert.ok(listed?.pricing && Math.abs(listed.pricing.promptPerToken * 1e6 - 0.6) < 1e-9);
+    assert.ok(listed?.capabilities.includes('tools'));
+    assert.equal(await vscode.commands.executeCommand('cadenza.selectModel', chatModel), chatModel);
+    assert.equal((await api.chat.current()).model, chatModel);
+  });
+
+  test('streams an answer into the panel with the service usage and cost, and saves it', async () => {
+    const api = await cadenzaApi();
+    emulator().scriptChat({ content: 'Streaming works: one, two, three, four, five, six, seven.' });
+    const answer = await api.chat.send('Count to seven', { temperature: 0.2 });
+    assert.equal(answer, 'Streaming works: one, two, three, four, five, six, seven.');
+    const deltas = panel.messages.filter((message) => message.type === 'chat/delta');
+    assert.ok(deltas.length >= 1);
+    const done = await waitForDone(panel, 'streamed answer');
+    assert.equal(done.stopped, false);
+    assert.equal(done.error, undefined);
+    assert.equal(done.usage?.source, 'service');
+    assert.ok((done.usage?.costUsd ?? 0) > 0, 'cost from the model price');
+    const request = emulator().requests.find((entry) => entry.path === '/v1/chat/completions');
+    const body = request?.body as { model?: string; stream?: boolean; temperature?: number; stream_options?: { include_usage?: boolean } };
+    assert.equal(body.model, chatModel);
+    assert.equal(body.stream, true);
+    assert.equal(body.temperature, 0.2);
+    assert.equal(body.stream_options?.include_usage, true);
+    const saved = await api.chat.current();
+    assert.equal(saved.messages.at(-1)?.text, answer);
+  });
+
+  test('Stop aborts at once and keeps the partial answer, marked as stopped', async () => {
+    const api = await cadenzaApi();
+    emulator().scriptChat({ content: 'partial answer that stalls here and never finishes the sentence', chunkCount: 8 });
+    emulator().injectFault({ kind: 'stall', afterChunks: 3 }, { path: '/v1/chat/completions' });
+    const answering = api.chat.send('Tell me a long story', {});
+    await waitFor(() => panel.messages.some((message) => message.type === 'chat/delta'), 'the first delta');
+    const stoppedAt = Date.now();
+    api.chat.stop();
+    const text = await answering;
+    assert.ok(Date.now() - stoppedAt < 2000, 'stop is immediate');
+    const done = await waitForDone(panel, 'stopped answer');
+    assert.equal(done.stopped, true);
+    assert.ok(text.length > 0 && text.startsWith('partial'), `partial text kept: ${JSON.stringify(text)}`);
+    const saved = (await api.chat.current()).messages.at(-1);
+    assert.equal(saved?.stopped, true);
+    assert.equal(saved?.text, text);
+  });
+
+  test('a wrong key shows the service message with the Set API key action, and keeps the question', async () => {
+    const api = await cadenzaApi();
+    await vscode.commands.executeCommand('cadenza.setApiKey', 'wrong-key');
+    try {
+      await api.chat.send('Will this work?', {});
+      const done = await waitForDone(panel, '401');
+      assert.equal(done.error?.action, 'setApiKey');
+      assert.match(done.error?.message ?? '', /API key/i);
+      assert.doesNotMatch(done.error?.message ?? '', /wrong-key/);
+      const messages = (await api.chat.current()).messages;
+      assert.equal(messages.at(-2)?.text, 'Will this work?');
+    } finally {
+      await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    }
+  });
+
+  test('a model the service does not have gives the pick-another-model action', async () => {
+    const api = await cadenzaApi();
+    await api.chat.selectModel('No-Such-Model');
+    try {
+      await api.chat.send('hello', {});
+      const done = await waitForDone(panel, '404');
+      assert.equal(done.error?.action, 'selectModel');
+    } finally {
+      await api.chat.selectModel(chatModel);
+    }
+  });
+
+  test('a 429 is retried after the service says, with a countdown, then answers', async () => {
+    const api = await cadenzaApi();
+    emulator().injectFault({ kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"Rate limit exceeded","type":"rate_limit_exceeded","code":"insufficient_quota","param":null}}', contentType: 'application/json' }, { path: '/v1/chat/completions' });
+    emulator().scriptChat({ content: 'after the rate limit' });
+    const answer = await api.chat.send('again please', {});
+    assert.equal(answer, 'after the rate limit');
+    const retrying = panel.messages.find((message) => message.type === 'chat/retrying');
+    assert.ok(retrying && retrying.type === 'chat/retrying' && retrying.seconds >= 1, 'a countdown was shown');
+  });
+
+  test('a retired model is reported, and the conversation keeps the user\'s choice', async () => {
+    const api = await cadenzaApi();
+    const catalogue = emulator().models;
+    const index = catalogue.findIndex((model) => model.id === chatModel);
+    const [removed] = catalogue.splice(index, 1);
+    try {
+      await vscode.commands.executeCommand('cadenza.refreshModels');
+      await waitFor(() => panel.messages.some((message) => message.type === 'notice' && message.text.includes('no longer offered')), 'the retirement notice');
+      assert.equal((await api.chat.current()).model, chatModel, 'not silently switched');
+    } finally {
+      if (removed) catalogue.splice(index, 0, removed);
+      await vscode.commands.executeCommand('cadenza.refreshModels');
+    }
+  });
+
+  test('the context budget drops the oldest turns, shows the meter, and keeps the newest turn', async () => {
+    const api = await cadenzaApi();
+    await vscode.workspace.getConfiguration('cadenza').update('models.overrides', { [chatModel]: { contextLength: 2000 } }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await waitFor(async () => (await api.connection.refreshModels()).some((model) => model.id === chatModel && model.contextLength === 2000), 'the override');
+      const long = 'lorem ipsum dolor sit amet '.repeat(60);
+      for (let turn = 0; turn < 4; turn += 1) await api.chat.send(`${turn}: ${long}`, { maxTokens: 500 });
+      panel.clear();
+      await api.chat.send('the newest question', { maxTokens: 500 });
+      const meter = panel.messages.find((message) => message.type === 'context/meter');
+      assert.ok(meter && meter.type === 'context/meter');
+      assert.ok(meter.droppedMessages > 0, `dropped ${meter.droppedMessages}`);
+      assert.ok(meter.usedTokens <= meter.limitTokens);
+      const sent = emulator().requests.filter((entry) => entry.path === '/v1/chat/completions').at(-1)?.body as { messages: { content: string }[] };
+      assert.equal(sent.messages.at(-1)?.content, 'the newest question');
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza').update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
+      await api.connection.refreshModels();
+    }
+  });
+
+  test('a conversation survives a reload of the panel and can be switched, renamed and deleted', async () => {
+    const api = await cadenzaApi();
+    await api.chat.newConversation();
+    await api.chat.send('remember this conversation', {});
+    const saved = await api.chat.current();
+    panel.clear();
+    await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
+    await waitFor(() => panel.messages.some((message) => message.type === 'conversation/show' && message.conversation.id === saved.id
+      && message.conversation.messages.some((entry) => entry.text === 'remember this conversation')), 'the conversation after the reload');
+    await api.chat.newConversation();
+    assert.notEqual((await api.chat.current()).id, saved.id);
+    await api.chat.switchTo(saved.id);
+    assert.equal((await api.chat.current()).id, saved.id);
+    await api.chat.rename(saved.id, 'Renamed chat');
+    assert.equal((await api.chat.current()).title, 'Renamed chat');
+    await api.chat.delete(saved.id, true);
+    assert.equal(await api.chat.load(saved.id), undefined);
+  });
+});
