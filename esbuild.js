@@ -35,6 +35,8 @@ const webview = {
 
 async function main() {
   const fs = require('fs');
+  // A production build starts from an empty dist/, so no stale source maps end up in the .vsix.
+  if (production) fs.rmSync('dist', { recursive: true, force: true });
   const builds = [extension];
   if (fs.existsSync('src/webview/main.ts')) builds.push(webview);
   if (watch) {

@@ -4,7 +4,6 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
-import { checkJsonAnswer } from '../../core/chat/jsonCheck';
 import { buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
 import type { ImageAttachment, ToWebview } from '../../shared/protocol';
 import type { ChatOptions, MessageView } from '../../shared/views';
@@ -232,7 +231,7 @@ export class ChatController implements vscode.Disposable {
       if (!budget.fits) {
         throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
       }
-      const stream = this.connection.client().streamChat(request, {
+      const stream = (await this.connection.client()).streamChat(request, {
         signal: controller.signal,
         onRetry: (info) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt }),
       });
@@ -248,7 +247,8 @@ export class ChatController implements vscode.Disposable {
       reply.text = parts.join('');
       reply.usage = storedUsage(result.usage, model);
       const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
-      const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? checkJsonAnswer(reply.text, schema) : undefined;
+      // Ajv is loaded only when a JSON-mode answer needs checking.
+      const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
       await this.save(conversation);
       this.answered.fire(reply.usage);
       this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(jsonCheck ? { jsonCheck } : {}) });

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { InferenceClient } from '../../core/api/client';
+import type { InferenceClient } from '../../core/api/client';
 import type { Capability, CapabilityOverrides, ModelInfo } from '../../core/api/types';
 import type { HostContext } from '../context';
 import { affectsConnection, readTransportOptions } from '../network';
@@ -55,12 +55,17 @@ export class ServiceConnection implements vscode.Disposable {
     );
   }
 
-  /** The client for the current settings. */
-  client(): InferenceClient {
+  /**
+   * The client for the current settings. The client module (undici, the SSE parser) is loaded on first
+   * use, not at activation: activation stays cheap for windows that never talk to the service.
+   */
+  async client(): Promise<InferenceClient> {
+    if (this.current) return this.current;
+    const { InferenceClient: Client } = await import('../../core/api/client');
     if (this.current) return this.current;
     const settings = readSettings();
     const timeoutMs = settings.requestTimeoutSeconds * 1000;
-    this.current = new InferenceClient({
+    const client = new Client({
       baseUrl: settings.baseUrl,
       ...(settings.chatBaseUrl ? { chatBaseUrl: settings.chatBaseUrl } : {}),
       apiKey: () => this.host.apiKey.get(),
@@ -73,7 +78,8 @@ export class ServiceConnection implements vscode.Disposable {
       capabilities: toOverrides(settings.modelOverrides),
       userAgent: `cadenza-vscode/${String(this.host.extension.extension.packageJSON['version'] ?? '0')} vscode/${vscode.version}`,
     });
-    return this.current;
+    this.current = client;
+    return client;
   }
 
   /** The model list as last loaded (possibly empty while loading or after an error). */
@@ -98,7 +104,7 @@ export class ServiceConnection implements vscode.Disposable {
       this.catalog = { models: this.catalog.models, loading: true };
       this.changedModels.fire(this.catalog);
       try {
-        const models = await this.client().listModels();
+        const models = await (await this.client()).listModels();
         this.catalog = { models, loading: false };
         this.host.log.info(`Listed ${models.length} models from the service.`);
       } catch (error) {

@@ -87,7 +87,7 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
       const controller = new AbortController();
       const subscription = token.onCancellationRequested(() => controller.abort());
       try {
-        const stream = connection.client().streamChat({
+        const stream = (await connection.client()).streamChat({
           model,
           messages: [
             { role: 'system', content: 'You rewrite code. Answer with the rewritten code only: no explanation, no Markdown fence.' },
