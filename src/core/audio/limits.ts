@@ -1,0 +1,104 @@
+// The service's audio rules (inference-api.md, Limits; service-behaviour.md §6, §10.5), checked on
+// the client so a user hears what to fix before an upload is spent on a refusal.
+
+import { type AudioFormat } from './sniff';
+
+/** Model families with different audio limits. */
+export type AudioFamily = 'speechToText' | 'audioInstruct';
+
+/** File extensions the service lists for audio uploads. */
+export const acceptedAudioExtensions = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'wav', 'webm'] as const;
+
+/** Containers the service accepts (every {@link AudioFormat}). */
+export const acceptedAudioFormats: readonly AudioFormat[] = ['flac', 'mp3', 'mp4', 'm4a', 'ogg', 'wav', 'webm'];
+
+/**
+ * Upload limit of the speech-to-text family. The docs say "25 MB" without saying whether that is
+ * 10^6 or 2^20 bytes; the smaller reading (25,000,000) never lets through a file the server refuses.
+ */
+export const speechToTextMaxBytes = 25_000_000;
+
+/** The most audio, in seconds, that an audio-instruct model takes per file. */
+export const audioInstructMaxSeconds = 30;
+
+/** What the checker knows about a file (see `inspectAudio` in audioFile.ts to build one). */
+export interface AudioFacts {
+  /** The sniffed container, or `undefined` when the bytes are not audio the service takes. */
+  readonly format: AudioFormat | undefined;
+  /** File size in bytes. */
+  readonly bytes: number;
+  /** Measured duration, when it could be measured. */
+  readonly seconds?: number | undefined;
+  /** The file ends before its headers say it should. */
+  readonly truncated?: boolean | undefined;
+  /** `seconds` is an estimate from an average bitrate (VBR MP3 without a header, read by head and tail). */
+  readonly estimated?: boolean | undefined;
+}
+
+// An estimate can be off by several percent; one this close under the limit proves nothing.
+const estimateMargin = 0.9;
+
+/** Why a file cannot be sent as it is, with the numbers that were measured. */
+export type AudioProblem =
+  | { readonly kind: 'notAudio' }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'truncated'; readonly format: AudioFormat }
+  | { readonly kind: 'tooLarge'; readonly bytes: number; readonly limit: number; readonly format: AudioFormat }
+  | { readonly kind: 'tooLong'; readonly seconds: number; readonly limit: number; readonly format: AudioFormat }
+  | { readonly kind: 'unknownDuration'; readonly format: AudioFormat; readonly limit: number };
+
+/** Checks a file against one family's rules; `undefined` when it may be sent. */
+export function checkAudioForFamily(facts: AudioFacts, family: AudioFamily): AudioProblem | undefined {
+  const { format } = facts;
+  if (format === undefined) return { kind: 'notAudio' };
+  // A header with no samples behind it is a damaged file, not a silent one.
+  if (facts.truncated === true && facts.seconds === 0) return { kind: 'truncated', format };
+  if (facts.bytes === 0 || facts.seconds === 0) return { kind: 'empty' };
+  if (family === 'speechToText' && facts.bytes > speechToTextMaxBytes) {
+    return { kind: 'tooLarge', bytes: facts.bytes, limit: speechToTextMaxBytes, format };
+  }
+  if (family === 'audioInstruct') {
+    const unsure = facts.estimated === true && facts.seconds !== undefined && facts.seconds > audioInstructMaxSeconds * estimateMargin;
+    if (facts.seconds === undefined || (unsure && facts.seconds <= audioInstructMaxSeconds)) {
+      return { kind: 'unknownDuration', format, limit: audioInstructMaxSeconds };
+    }
+    // Any amount over counts: the server measures the same samples and does not round in our favour.
+    if (facts.seconds > audioInstructMaxSeconds) {
+      return { kind: 'tooLong', seconds: facts.seconds, limit: audioInstructMaxSeconds, format };
+    }
+  }
+  // Checked last so the hard limits, which no re-export fixes by itself, are reported first.
+  if (facts.truncated === true) return { kind: 'truncated', format };
+  return undefined;
+}
+
+/** A sentence for the user: what is wrong and what they can do about it. */
+export function describeAudioProblem(problem: AudioProblem): string {
+  switch (problem.kind) {
+    case 'notAudio':
+      return `This file is not audio the service accepts. Use ${acceptedAudioExtensions.join(', ')}.`;
+    case 'empty':
+      return 'This audio file holds no sound. Record or pick another file.';
+    case 'truncated':
+      return `This ${problem.format.toUpperCase()} file ends before its header says it should, so it is probably cut short or damaged. Re-export or re-record it.`;
+    case 'tooLarge':
+      return `This file is ${megabytes(problem.bytes)}; the transcription model takes at most ${megabytes(problem.limit)}. ` +
+        'Compress it to MP3 or Ogg (for example `ffmpeg -i in.wav -ac 1 -b:a 64k out.mp3`) or cut it into parts.';
+    case 'tooLong':
+      return `This recording is ${seconds(problem.seconds)} long; this model takes at most ${problem.limit} s per file. ` +
+        (problem.format === 'wav'
+          ? `Cadenza can split it into parts of up to ${problem.limit} s and send each.`
+          : `Convert it to WAV so Cadenza can split it into ${problem.limit} s parts, or cut it with a tool (for example \`ffmpeg -i in -f segment -segment_time ${problem.limit - 1} -c copy part%03d.${problem.format}\`).`);
+    case 'unknownDuration':
+      return `Cadenza could not tell how long this ${problem.format.toUpperCase()} file is, and this model takes at most ${problem.limit} s. ` +
+        'Convert it to WAV (for example `ffmpeg -i in -ac 1 -ar 16000 out.wav`) and try again.';
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+function seconds(value: number): string {
+  return value >= 90 ? `${Math.floor(value / 60)} min ${Math.round(value % 60)} s` : `${value.toFixed(1)} s`;
+}
