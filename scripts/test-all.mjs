@@ -112,7 +112,7 @@ for (const script of setups) {
 
 // --- 4. integration tests (inside a real VS Code extension host) ------------------------------------
 if (existsSync('test/harness/runIntegration.mjs')) {
-  const result = await timed(() => run('node', ['test/harness/runIntegration.mjs']));
+  const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build']));
   record('integration', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('integration', 0, undefined, 1);

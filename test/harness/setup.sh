@@ -54,7 +54,9 @@ if [ ! -f "$H/code-server/$(stamp code-server)" ] || [ ! -f "$H/code-server/.nod
   (cd "$H/code-server" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
      npm ci --no-audit --no-fund --loglevel=error --foreground-scripts > "$H/code-server-install.log" 2>&1) \
      || { say "code-server install FAILED, see $H/code-server-install.log"; tail -40 "$H/code-server-install.log"; exit 1; }
-  "$N24/bin/node" "$CS/out/node/entry.js" --version
+  # Any code-server start without --config writes ~/.config/code-server/config.yaml: point XDG elsewhere.
+  XDG_CONFIG_HOME="$H/code-server/.xdg-config" XDG_DATA_HOME="$H/code-server/.xdg-data" \
+    "$N24/bin/node" "$CS/out/node/entry.js" --version
   touch "$H/code-server/$(stamp code-server)" "$H/code-server/.node24-$(stamp node24)"
 fi
 

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// `npm start`: a real VS Code with the freshly built Cadenza, connected to a service, until Ctrl-C.
+//
+//   node scripts/start.mjs [--web] [--folder <path>] [--port <n>] [--watch]
+//
+// 1. Installs npm packages when node_modules is missing or older than package-lock.json.
+// 2. Builds the extension (node esbuild.js; with --watch it keeps rebuilding: reload the window to pick
+//    changes up).
+// 3. The service: CADENZA_BASE_URL + CADENZA_API_KEY when both are set, otherwise the project's emulator
+//    (test/emulator, compiled by tsc) started in this process on a free loopback port.
+// 4. VS Code: the desktop `code` on PATH when there is one (and --web is not given), as its own instance
+//    with a scratch user-data-dir, the repo as --extensionDevelopmentPath and cadenza.baseUrl in its user
+//    settings. Otherwise the offline code-server workbench (test/harness/setup.sh installs it) on
+//    127.0.0.1, loading the extension in development mode through the URL payload; the URL is printed.
+//    The folder opened is a scratch copy of test/fixtures/workspace unless --folder is given.
+// 5. Ctrl-C (or closing the desktop window) stops VS Code, the emulator and the watcher; nothing is left.
+//
+// The API key: VS Code keeps it in SecretStorage, which a script cannot write from outside. It is passed
+// to VS Code as CADENZA_API_KEY; the extension, loaded in development mode, stores it once when no key is
+// stored yet (src/host/devBootstrap.ts). The emulator's key is also printed, to paste by hand if needed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import {
+  cleanup, copyFixtureWorkspace, harnessEnv, makeLog, onCleanup, remoteUri, repoRoot, scratchDir, spawnOwned,
+  startCodeServer, workbenchUrl, writeSettings,
+} from '../test/harness/workbench.mjs';
+
+const log = makeLog('start');
+const { values: options } = parseArgs({
+  options: {
+    web: { type: 'boolean', default: false },
+    folder: { type: 'string' },
+    port: { type: 'string' },
+    watch: { type: 'boolean', default: false },
+  },
+});
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let tmp;
+let stopping = false;
+/** Stops everything we started, removes the scratch folder and exits. */
+async function stop(code, reason) {
+  if (stopping) return;
+  stopping = true;
+  if (reason) log(reason);
+  await cleanup();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  log('stopped; no process left behind');
+  process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => void stop(0, `${signal}: stopping`));
+
+/** Runs a command in the repo with inherited output; returns its exit code. */
+function run(command, args, quiet = false) {
+  return spawnSync(command, args, { cwd: repoRoot, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit' }).status;
+}
+
+/** The first executable called `name` on PATH, or undefined. */
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+// --- 1. install --------------------------------------------------------------------------------------
+const installed = path.join(repoRoot, 'node_modules', '.package-lock.json');
+if (!fs.existsSync(installed) || fs.statSync(installed).mtimeMs < fs.statSync(path.join(repoRoot, 'package-lock.json')).mtimeMs) {
+  log('npm ci (node_modules is missing or older than package-lock.json)');
+  if (run(npm, ['ci', '--no-audit', '--no-fund']) !== 0) await stop(1, 'npm ci failed');
+}
+
+// --- 2. build ------------------------------------------------------------------------------------------
+log('building the extension (node esbuild.js)');
+if (run('node', ['esbuild.js']) !== 0) await stop(1, 'the build failed');
+if (options.watch) {
+  spawnOwned('node', ['esbuild.js', '--watch'], { cwd: repoRoot, stdio: 'inherit' });
+  log('esbuild is watching src/: reload the VS Code window (Developer: Reload Window) after a change');
+}
+
+// --- 3. the service --------------------------------------------------------------------------------------
+let service;
+if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
+  service = { baseUrl: process.env.CADENZA_BASE_URL, key: process.env.CADENZA_API_KEY, emulated: false };
+  log(`service: ${service.baseUrl} (from CADENZA_BASE_URL; key from CADENZA_API_KEY)`);
+} else {
+  const entry = path.join(repoRoot, 'out', 'test', 'emulator', 'index.js');
+  log('compiling the emulator (npx tsc -p tsconfig.json)');
+  // tsc emits even when some other folder has type errors; only a missing emulator stops us.
+  if (run(npx, ['tsc', '-p', 'tsconfig.json'], true) !== 0) log('tsc reported type errors; continuing with what it emitted');
+  if (!fs.existsSync(entry)) await stop(1, `no emulator at ${path.relative(repoRoot, entry)} after tsc`);
+  const { startEmulator } = createRequire(import.meta.url)(entry);
+  const emulator = await startEmulator({});
+  onCleanup(() => emulator.close());
+  service = { baseUrl: emulator.baseUrl, key: emulator.key, emulated: true };
+  log(`service: the emulator at ${service.baseUrl}`);
+}
+
+// --- 4. VS Code ------------------------------------------------------------------------------------------
+tmp = scratchDir('cadenza-start-');
+const folder = options.folder ? path.resolve(options.folder) : copyFixtureWorkspace(tmp);
+// Reaches the extension host, which stores it in development mode when no key is stored yet.
+const keyEnv = { CADENZA_API_KEY: service.key };
+const keyHint = `The key reaches SecretStorage by itself (CADENZA_API_KEY, development mode). If the panel still asks,\n  run "Cadenza: Set API Key" and paste ${service.emulated ? service.key : 'your key (CADENZA_API_KEY)'}`;
+
+const code = options.web ? undefined : onPath(process.platform === 'win32' ? 'code.cmd' : 'code');
+if (code) {
+  // Its own instance (own user-data-dir): the settings below stay out of the user's profile, and --wait
+  // keeps the CLI alive until the window closes, so Ctrl-C here ends it.
+  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, 'workbench.startupEditor': 'none' });
+  const child = spawnOwned(code, [
+    '--wait', '--new-window', '--disable-workspace-trust',
+    '--user-data-dir', path.join(tmp, 'user-data'),
+    '--extensions-dir', path.join(tmp, 'extensions'),
+    `--extensionDevelopmentPath=${repoRoot}`,
+    folder,
+  ], { env: { ...process.env, ...keyEnv }, stdio: 'inherit' });
+  child.on('exit', () => void stop(0, 'the VS Code window was closed'));
+  log(`desktop VS Code (${code}) opened ${folder} with Cadenza from ${repoRoot}`);
+} else {
+  const harness = harnessEnv();
+  // cadenza.* are machine-overridable: code-server (a remote host) reads them from Machine settings.
+  writeSettings(tmp, 'Machine', { 'cadenza.baseUrl': service.baseUrl });
+  writeSettings(tmp, 'User', { 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' });
+  const server = await startCodeServer({
+    env: harness, tmp, workspace: folder, log, extraEnv: keyEnv,
+    port: options.port ? Number(options.port) : undefined,
+    // The payload below (load the extension from the repo, in development mode) needs the smoke-test driver.
+    smokeTestDriver: true,
+  });
+  server.child.on('exit', (status) => void stop(1, `code-server exited (${status}); see its log in ${tmp}`));
+  const url = workbenchUrl(server, folder, [['extensionDevelopmentPath', remoteUri(server, repoRoot)]]);
+  log('no desktop `code` on PATH (or --web): the offline code-server workbench is running');
+  console.log(`\n  Open in a browser:\n  ${url}\n`);
+}
+console.log(`  Cadenza -> ${service.baseUrl}\n  ${keyHint}\n  Ctrl-C stops everything.\n`);

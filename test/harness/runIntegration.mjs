@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// Runs the integration suites (test/integration/**/*.test.ts, compiled to out/test/integration) inside
+// the extension host of a real VS Code 1.139 — code-server — driven by headless chromium.
+//
+//   node test/harness/runIntegration.mjs [--no-build] [--grep <pattern>]
+//
+// How: code-server starts with --vscode-option enable-smoke-test-driver, which makes its built workbench
+// honour the URL's `payload` (extensionDevelopmentPath = this repo, extensionTestsPath = the mocha runner
+// out/test/integration/index.js). VS Code loads the extension from the repo, calls the runner's run() in
+// the extension host, and when it settles calls window.codeAutomationExit(code), which we expose through
+// playwright. The runner also writes a results JSON to $HARNESS_RESULTS (the server's environment reaches
+// the extension host).
+//
+// Exit code 0 only if the extension host exited 0 AND the results show ≥1 passed and 0 failed. The last
+// line printed is always `N passed, N failed` (a run that never produced results counts as 1 failed).
+//
+// Environment: HARNESS_TIMEOUT_MS (default 300000), SCREENSHOT=path.png (taken at the end), VERBOSE=1
+// (echo the workbench and extension-host console), HARNESS_RESULTS (default test-results/integration.json),
+// HARNESS_TMP (scratch root), KEEP_TMP=1 (keep the scratch folder after a passing run), CS_EXTRA_ARGS.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import util from 'node:util';
+import {
+  cleanup, copyFixtureWorkspace, exitOnSignals, harnessEnv, launchBrowser, makeLog, remoteUri, repoRoot,
+  scratchDir, startCodeServer, workbenchUrl,
+} from './workbench.mjs';
+
+const log = makeLog('integration');
+const args = process.argv.slice(2);
+const build = !args.includes('--no-build');
+const grepAt = args.indexOf('--grep');
+const grep = grepAt >= 0 ? args[grepAt + 1] : process.env.MOCHA_GREP;
+const timeoutMs = Number(process.env.HARNESS_TIMEOUT_MS || 300_000);
+const resultsFile = path.resolve(process.env.HARNESS_RESULTS || path.join(repoRoot, 'test-results', 'integration.json'));
+const testsEntry = path.join(repoRoot, 'out', 'test', 'integration', 'index'); // VS Code appends .js
+
+let tmp;
+/** Prints the closing line (always last) and exits. */
+function finish(code, reason, counts = { passed: 0, failed: 1 }) {
+  if (reason) console.log(`[integration] ${reason}`);
+  if (tmp && (code !== 0 || process.env.KEEP_TMP)) console.log(`[integration] logs kept in ${tmp} (code-server.log, window.log, user-data/logs)`);
+  else if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  process.exit(code);
+}
+exitOnSignals(finish);
+
+async function main() {
+  const harness = harnessEnv();
+
+  if (build) {
+    // The extension is loaded from dist/ (package.json "main"); the suites from out/. tsc emits even when
+    // another folder has type errors, so a non-zero tsc is reported but does not stop the run.
+    log('building: node esbuild.js; npx tsc -p tsconfig.json');
+    if (spawnSync('node', ['esbuild.js'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) return finish(1, 'esbuild failed');
+    if (spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) {
+      log('warning: tsc reported type errors (output was still emitted)');
+    }
+  }
+  for (const required of [path.join(repoRoot, 'dist', 'extension.js'), `${testsEntry}.js`]) {
+    if (!fs.existsSync(required)) return finish(1, `missing ${path.relative(repoRoot, required)}: build first (node esbuild.js && npx tsc -p tsconfig.json)`);
+  }
+
+  tmp = scratchDir('cadenza-it-');
+  const workspace = copyFixtureWorkspace(tmp);
+  fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+  fs.rmSync(resultsFile, { force: true });
+
+  const server = await startCodeServer({
+    env: harness, tmp, workspace, smokeTestDriver: true, log,
+    // A developer's CADENZA_API_KEY would be seeded into SecretStorage by the extension in development
+    // and test mode, and the suites expect to start without a key: keep it (and the base URL) out.
+    extraEnv: { HARNESS_RESULTS: resultsFile, CADENZA_API_KEY: undefined, CADENZA_BASE_URL: undefined, ...(grep ? { MOCHA_GREP: grep } : {}) },
+  });
+
+  const { page } = await launchBrowser(harness, { tmp, viewport: { width: 1280, height: 800 } });
+  let resolveExit;
+  const exited = new Promise((resolve) => { resolveExit = resolve; });
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+  const windowLog = fs.createWriteStream(path.join(tmp, 'window.log'));
+  await page.exposeFunction('codeAutomationLog', (type, parts) => {
+    const line = util.format(...(parts ?? []));
+    windowLog.write(`[${type}] ${line}\n`);
+    if (process.env.VERBOSE) console.log(`[vscode ${type}]`, line);
+  });
+
+  const payload = [
+    ['extensionDevelopmentPath', remoteUri(server, repoRoot)],
+    ['extensionTestsPath', remoteUri(server, testsEntry)],
+  ];
+  log('opening the workbench with the extension-development payload');
+  await page.goto(workbenchUrl(server, workspace, payload));
+
+  let timer;
+  const timedOut = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+  const code = await Promise.race([exited, timedOut]);
+  clearTimeout(timer);
+  if (process.env.SCREENSHOT) await page.screenshot({ path: path.resolve(process.env.SCREENSHOT) }).catch(() => {});
+  await new Promise((resolve) => windowLog.end(resolve));
+  await cleanup();
+  if (code === 'timeout') return finish(124, `no result from the extension host within ${timeoutMs} ms`);
+  log(`extension host exited with code ${code}`);
+
+  let results;
+  try {
+    results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  } catch {
+    const errors = fs.readFileSync(path.join(tmp, 'window.log'), 'utf8').split('\n').filter((line) => line.startsWith('[error]'));
+    if (errors.length) console.log(`[integration] last errors from the workbench / extension host:\n${errors.slice(-8).join('\n')}`);
+    return finish(code || 1, `no results file at ${resultsFile}`);
+  }
+
+  const env = results.environment ?? {};
+  console.log(`[integration] ran inside ${env.appName} ${env.vscode} (${env.appHost}, uiKind ${env.uiKind}), extension host Node ${env.node}`);
+  for (const test of results.tests) {
+    const mark = test.state === 'passed' ? 'ok  ' : test.state === 'pending' ? 'skip' : 'FAIL';
+    console.log(`  ${mark} ${test.fullTitle} (${test.durationMs ?? 0} ms)`);
+    if (test.error) console.log(test.error.replace(/^/gm, '       '));
+  }
+  const ok = code === 0 && results.passed > 0 && results.failed === 0;
+  const skipped = results.pending ? `; ${results.pending} skipped` : '';
+  return finish(ok ? 0 : code || 1, `results: ${resultsFile}${skipped}`, { passed: results.passed, failed: results.failed });
+}
+
+main().catch(async (error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  await cleanup();
+  finish(1, 'harness error');
+});

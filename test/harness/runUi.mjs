@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// Runs the UI tests (test/ui/*.ui.mjs): the PACKAGED extension (cadenza.vsix) installed into a real
+// VS Code 1.139 (code-server), the workbench driven by headless chromium through playwright, as a user
+// would — clicks, the command palette, typing into input boxes — and a screenshot after every test in
+// test-results/screenshots/.
+//
+//   npm run package && npx tsc -p tsconfig.json && node test/harness/runUi.mjs [--grep <pattern>]
+//
+// It builds nothing: it needs cadenza.vsix (npm run package) and the compiled emulator
+// (out/test/emulator/index.js, from tsc). The emulator runs in this process; its address goes into the
+// settings of a fresh user-data-dir before code-server starts, so the installed extension talks to it
+// (the server's Machine settings: cadenza.* are machine-overridable, and code-server ignores such settings
+// in User settings). Unlike runIntegration.mjs, there is no development payload: what runs is what ships.
+//
+// Each *.ui.mjs exports `tests`: an array of { name, run(ui) } run in file order, then array order, in one
+// workbench session (later tests may rely on earlier ones). `ui` is { page, webview (the chat view's content
+// frame), emulator, log, shot(label) }. The last line printed is `N passed, N failed`.
+//
+// Environment: VSIX (default cadenza.vsix), SHOTS (default test-results/screenshots), HARNESS_TMP,
+// KEEP_TMP=1, CS_EXTRA_ARGS.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import {
+  cleanup, codeServerDirs, codeServerEnv, copyFixtureWorkspace, exitOnSignals, harnessEnv, launchBrowser, makeLog,
+  onCleanup, quietWorkbenchSettings, repoRoot, scratchDir, startCodeServer, webviewFrame, workbenchUrl, writeSettings,
+} from './workbench.mjs';
+
+const log = makeLog('ui');
+const args = process.argv.slice(2);
+const grepAt = args.indexOf('--grep');
+const grep = grepAt >= 0 ? new RegExp(args[grepAt + 1], 'i') : undefined;
+const vsix = path.resolve(process.env.VSIX || path.join(repoRoot, 'cadenza.vsix'));
+const emulatorModule = path.join(repoRoot, 'out', 'test', 'emulator', 'index.js');
+const shots = path.resolve(process.env.SHOTS || path.join(repoRoot, 'test-results', 'screenshots'));
+
+let tmp;
+let counts = { passed: 0, failed: 0 };
+/** Prints the closing line (always last) and exits. */
+function finish(code, reason) {
+  if (reason) console.log(`[ui] ${reason}`);
+  if (tmp && (code !== 0 || process.env.KEEP_TMP)) console.log(`[ui] logs kept in ${tmp} (code-server.log, user-data/logs)`);
+  else if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  // A run that broke before or outside the tests still counts as one failure.
+  const failed = code !== 0 && counts.failed === 0 ? 1 : counts.failed;
+  console.log(`${counts.passed} passed, ${failed} failed`);
+  process.exit(code);
+}
+exitOnSignals(finish);
+
+/** The UI test files and their tests, in a stable order. */
+async function loadTests() {
+  const dir = path.join(repoRoot, 'test', 'ui');
+  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ui.mjs')).sort();
+  const tests = [];
+  for (const file of files) {
+    const module = await import(pathToFileURL(path.join(dir, file)).href);
+    for (const test of module.tests) tests.push({ ...test, file: file.replace(/\.ui\.mjs$/, '') });
+  }
+  return grep ? tests.filter((test) => grep.test(`${test.file} ${test.name}`)) : tests;
+}
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+
+async function main() {
+  for (const [file, hint] of [[vsix, 'npm run package'], [emulatorModule, 'npx tsc -p tsconfig.json']]) {
+    if (!fs.existsSync(file)) return finish(1, `missing ${path.relative(repoRoot, file)}: run \`${hint}\` first`);
+  }
+  const tests = await loadTests();
+  if (tests.length === 0) return finish(1, 'no UI tests found');
+  const harness = harnessEnv();
+
+  // The emulator is CommonJS (compiled by tsc); require it rather than import it.
+  const { startEmulator } = createRequire(import.meta.url)(emulatorModule);
+  const emulator = await startEmulator({});
+  onCleanup(() => emulator.close());
+  log(`emulator at ${emulator.baseUrl}`);
+
+  tmp = scratchDir('cadenza-ui-');
+  writeSettings(tmp, 'User', quietWorkbenchSettings);
+  writeSettings(tmp, 'Machine', { 'cadenza.baseUrl': emulator.baseUrl }); // machine-overridable: see writeSettings
+
+  const workspace = copyFixtureWorkspace(tmp);
+
+  log(`installing ${path.relative(repoRoot, vsix)} into a fresh extensions dir`);
+  const installed = execFileSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], {
+    env: codeServerEnv(tmp),
+  });
+  log(installed.toString().trim().split('\n').at(-1));
+
+  const server = await startCodeServer({ env: harness, tmp, workspace, log });
+  const { page } = await launchBrowser(harness, { tmp });
+  await page.goto(workbenchUrl(server, workspace));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  log('workbench loaded');
+
+  // Old screenshots would mix with this run's: remove them (only .png files, SHOTS may be any folder).
+  fs.mkdirSync(shots, { recursive: true });
+  for (const file of fs.readdirSync(shots)) if (file.endsWith('.png')) fs.rmSync(path.join(shots, file));
+  for (const [index, test] of tests.entries()) {
+    const title = `${test.file}: ${test.name}`;
+    const prefix = path.join(shots, `${String(index + 1).padStart(2, '0')}-${slug(test.name)}`);
+    // `shot(label)` lets a test also capture a moment mid-way (a prompt that closes before the end).
+    const shot = async (label) => {
+      await page.waitForTimeout(250); // a quick input fades in: capture it settled
+      await page.screenshot({ path: `${prefix}-${slug(label)}.png` });
+    };
+    const ui = { page, webview: webviewFrame(page), emulator, log, shot };
+    const testStarted = Date.now();
+    try {
+      await test.run(ui);
+      counts.passed += 1;
+      console.log(`  ok   ${title} (${Date.now() - testStarted} ms)`);
+    } catch (error) {
+      counts.failed += 1;
+      console.log(`  FAIL ${title} (${Date.now() - testStarted} ms)\n${String(error?.stack ?? error).replace(/^/gm, '       ')}`);
+    }
+    await page.waitForTimeout(300); // let closing quick inputs and toasts finish their animation
+    await page.screenshot({ path: `${prefix}.png` }).catch((error) => log(`screenshot failed: ${error.message}`));
+  }
+  log(`screenshots in ${path.relative(repoRoot, shots)}/`);
+  await cleanup();
+  return finish(counts.failed === 0 && counts.passed > 0 ? 0 : 1);
+}
+
+main().catch(async (error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  await cleanup();
+  finish(1, 'harness error');
+});

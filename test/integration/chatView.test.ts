@@ -1,0 +1,34 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { cadenzaApi, openChatView, recordPanel, useEmulator, type PanelRecorder } from './helpers';
+
+suite('Chat view', () => {
+  let panel: PanelRecorder;
+  // The recorder is attached before useEmulator() sets cadenza.baseUrl, so the state the host posts for
+  // that change (or on the view's first `ready`) is recorded whichever suite resolved the view first.
+  suiteSetup(async () => {
+    panel = recordPanel(await cadenzaApi());
+  });
+  const emulator = useEmulator();
+  suiteTeardown(() => panel.dispose());
+
+  test('openChat resolves the webview view (onDidResolve / isResolved)', async () => {
+    const api = await cadenzaApi();
+    await openChatView(api);
+    assert.equal(api.chatView.isResolved, true);
+  });
+
+  test('the panel is told the configured service address and that no key is set', async () => {
+    const state = await panel.connectionState((s) => s.baseUrl === emulator().baseUrl, `baseUrl ${emulator().baseUrl}`);
+    assert.equal(state.hasKey, false);
+  });
+
+  test('changing cadenza.baseUrl updates the panel', async () => {
+    const moved = `${emulator().baseUrl}/moved`;
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', moved, vscode.ConfigurationTarget.Workspace);
+    await panel.connectionState((s) => s.baseUrl === moved, `baseUrl ${moved}`);
+    panel.clear();
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator().baseUrl, vscode.ConfigurationTarget.Workspace);
+    await panel.connectionState((s) => s.baseUrl === emulator().baseUrl, `baseUrl ${emulator().baseUrl} again`);
+  });
+});

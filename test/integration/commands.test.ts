@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { cadenzaApi, manifestCommands, openChatView, useEmulator, waitFor } from './helpers';
+import type { RunningEmulator } from '../emulator/index';
+
+/** How a command is run here without a user: its arguments, what it must return, what it needs first. */
+interface CommandRun {
+  readonly args?: (emulator: RunningEmulator) => readonly unknown[];
+  /** Checks the command's result; absent means "it resolves without throwing". */
+  readonly check?: (result: unknown, emulator: RunningEmulator) => void;
+  /** Puts the workbench into the state the command works on (an editor with a selection). */
+  readonly before?: () => Promise<void>;
+}
+
+const chatModel = 'Meta-Llama-3.1-8B-Instruct';
+
+/** Opens a fixture file and selects all of it: the selection commands work on it. */
+async function selectFixtureFile(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the fixture workspace is not open');
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'src', 'greeting.ts')));
+  const editor = await vscode.window.showTextDocument(document);
+  editor.selection = new vscode.Selection(0, 0, document.lineCount, 0);
+}
+
+function isNonEmptyString(result: unknown, what: string): void {
+  assert.equal(typeof result, 'string', `${what} returned ${JSON.stringify(result)}`);
+  assert.ok((result as string).length > 0, `${what} returned an empty string`);
+}
+
+/**
+ * Every contributed command, in the order they run here (later ones need the key and model set by
+ * earlier ones). A command added to package.json without an entry fails "every contributed command has
+ * a run"; its entry may stay minimal when a dedicated suite tests it in depth.
+ */
+const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
+  ['cadenza.setApiKey', { args: (emulator) => [emulator.key], check: (result) => assert.equal(result, true) }],
+  ['cadenza.showLog', {}],
+  ['cadenza.openChat', {}],
+  ['cadenza.newChat', {}],
+  ['cadenza.refreshModels', {
+    check: (result, emulator) => {
+      assert.ok(Array.isArray(result), `returned ${JSON.stringify(result)}`);
+      for (const model of emulator.models) assert.ok(result.includes(model.id), `${model.id} missing from ${JSON.stringify(result)}`);
+    },
+  }],
+  ['cadenza.selectModel', { args: () => [chatModel], check: (result) => assert.equal(result, chatModel) }],
+  ['cadenza.addSelectionToChat', { before: selectFixtureFile, check: (result) => assert.match(String(result), /export function greeting/) }],
+  ['cadenza.explainSelection', { before: selectFixtureFile, check: (result) => isNonEmptyString(result, 'explainSelection') }],
+  ['cadenza.askAboutSelection', {
+    before: selectFixtureFile,
+    args: () => ['What does this return?'],
+    check: (result) => isNonEmptyString(result, 'askAboutSelection'),
+  }],
+  ['cadenza.rewriteSelection', {
+    before: selectFixtureFile,
+    // accept: false answers the "Apply the rewrite?" prompt, so the fixture file is left unchanged.
+    args: () => [{ instruction: 'Rename the parameter to person.', accept: false }],
+    check: (result) => isNonEmptyString(result, 'rewriteSelection'),
+  }],
+  ['cadenza.clearApiKey', {}],
+]);
+
+suite('Commands', () => {
+  const emulator = useEmulator();
+  suiteSetup(async () => {
+    await cadenzaApi();
+  });
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('every contributed command has a run here, and has the "Cadenza" category', () => {
+    const contributed = manifestCommands().map((command) => command.command).sort();
+    assert.deepEqual(contributed, [...runs.keys()].sort());
+    for (const command of manifestCommands()) assert.equal(command.category, 'Cadenza', `${command.command} has no "Cadenza" category`);
+  });
+
+  test('every contributed command is registered', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = manifestCommands().map((command) => command.command).filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `not registered: ${missing.join(', ')}`);
+  });
+
+  for (const [id, run] of runs) {
+    test(`${id} runs`, async () => {
+      await run.before?.();
+      const result: unknown = await vscode.commands.executeCommand(id, ...(run.args?.(emulator()) ?? []));
+      run.check?.(result, emulator());
+    });
+  }
+
+  test('cadenza.openChat reveals the chat view', async () => {
+    const api = await cadenzaApi();
+    await openChatView(api);
+    assert.equal(api.chatView.isResolved, true);
+  });
+
+  test('cadenza.showLog opens the "Cadenza" output channel', async () => {
+    await vscode.commands.executeCommand('cadenza.showLog');
+    // An output channel shown in the Output panel is backed by a text document of scheme "output".
+    const isCadenzaLog = (document: vscode.TextDocument): boolean =>
+      document.uri.scheme === 'output' && /cadenza/i.test(document.uri.toString());
+    await waitFor(
+      () => vscode.workspace.textDocuments.some(isCadenzaLog),
+      () => `a Cadenza output document among: ${vscode.workspace.textDocuments.map((document) => document.uri.toString()).join(', ')}`,
+      10_000,
+    );
+  });
+
+  test('the fixture file is unchanged after the rejected rewrite', async () => {
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.path.endsWith('src/greeting.ts'));
+    assert.ok(document, 'src/greeting.ts is not open');
+    assert.equal(document.isDirty, false);
+    assert.match(document.getText(), /export function greeting\(name: string\)/);
+  });
+});

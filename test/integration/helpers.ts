@@ -1,0 +1,120 @@
+// Shared helpers for the integration suites: reach the extension and its activate() API, wait for things
+// with a deadline, start the service emulator for a suite, and watch what the host posts to the chat panel.
+import * as vscode from 'vscode';
+import type { CadenzaApi } from '../../src/host/extension';
+import type { ConnectionState, ToWebview } from '../../src/shared/protocol';
+import { startEmulator, type RunningEmulator } from '../emulator/index';
+
+/** `<publisher>.<name>` from package.json. */
+export const extensionId = 'cadenza.cadenza';
+
+/** The contributed-commands part of package.json that the suites check against. */
+export interface ManifestCommand {
+  readonly command: string;
+  readonly title: string;
+  readonly category?: string;
+}
+
+/** The extension as VS Code knows it; fails the test when it is not installed. */
+export function cadenzaExtension(): vscode.Extension<CadenzaApi> {
+  const extension = vscode.extensions.getExtension<CadenzaApi>(extensionId);
+  if (!extension) throw new Error(`${extensionId} is not loaded in this VS Code`);
+  return extension;
+}
+
+/** The commands package.json contributes. */
+export function manifestCommands(): readonly ManifestCommand[] {
+  const manifest: unknown = cadenzaExtension().packageJSON;
+  const contributes = (manifest as { contributes?: { commands?: ManifestCommand[] } }).contributes;
+  return contributes?.commands ?? [];
+}
+
+/** activate()'s API (activates the extension if its activation event has not fired yet). */
+export async function cadenzaApi(): Promise<CadenzaApi> {
+  return cadenzaExtension().activate();
+}
+
+/**
+ * Polls `condition` every 50 ms until it holds; fails after `timeoutMs` naming `what` (a function is
+ * called at that moment, so the message can show the last state seen).
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Reveals the chat view through the extension's own command and waits until its webview is resolved and
+ * has said `ready` (before that, the host queues messages and drops streamed deltas).
+ */
+export async function openChatView(api: CadenzaApi, timeoutMs = 20_000): Promise<void> {
+  await vscode.commands.executeCommand('cadenza.openChat');
+  await waitFor(() => api.chatView.isResolved && api.chatView.isReady, 'the chat view to resolve and its webview to say ready', timeoutMs);
+}
+
+/**
+ * Starts the service emulator for the enclosing suite and points `cadenza.baseUrl` (workspace settings)
+ * at it; resets the setting and closes the emulator afterwards. Call it at the top of a `suite` body;
+ * the returned getter works from the suite's tests and later hooks.
+ */
+export function useEmulator(): () => RunningEmulator {
+  let emulator: RunningEmulator | undefined;
+  suiteSetup(async () => {
+    emulator = await startEmulator();
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator.baseUrl, vscode.ConfigurationTarget.Workspace);
+  });
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await emulator?.close();
+  });
+  return () => {
+    if (!emulator) throw new Error('the emulator is not running (useEmulator() must be called in a suite body)');
+    return emulator;
+  };
+}
+
+/** What the host delivered to the chat panel while a recorder was attached. */
+export interface PanelRecorder {
+  readonly messages: readonly ToWebview[];
+  /** Resolves with the first connection state (already recorded or still to come) that satisfies `match`. */
+  connectionState(match: (state: ConnectionState) => boolean, what: string, timeoutMs?: number): Promise<ConnectionState>;
+  /** Forgets what was recorded so far. */
+  clear(): void;
+  /** Stops recording. */
+  dispose(): void;
+}
+
+/**
+ * Records every message the host delivers to the chat panel, through the provider's `onDidPost` event
+ * (messages queued until the webview is ready are recorded when they are delivered). This is how the
+ * suites see what the panel shows without reading the webview's DOM; test/ui checks the DOM itself.
+ */
+export function recordPanel(api: CadenzaApi): PanelRecorder {
+  const messages: ToWebview[] = [];
+  const subscription = api.chatView.onDidPost((message) => messages.push(message));
+  const states = (): ConnectionState[] => messages.flatMap((message) => (message.type === 'state/connection' ? [message.state] : []));
+  return {
+    messages,
+    async connectionState(match, what, timeoutMs = 15_000) {
+      let found: ConnectionState | undefined;
+      await waitFor(() => (found = states().find(match)) !== undefined, () => `a panel state with ${what} (seen: ${JSON.stringify(states())})`, timeoutMs);
+      if (!found) throw new Error('unreachable');
+      return found;
+    },
+    clear() {
+      messages.splice(0);
+    },
+    dispose() {
+      subscription.dispose();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { cadenzaApi, openChatView, recordPanel, useEmulator, type PanelRecorder } from './helpers';
+
+// The key lives only in SecretStorage. The suite observes it the way the panel does: through the
+// connection state (`hasKey`) the host posts to the chat view after SecretStorage signals a change.
+suite('SecretStorage: the API key', () => {
+  const emulator = useEmulator();
+  let panel: PanelRecorder;
+
+  suiteSetup(async () => {
+    const api = await cadenzaApi();
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    await openChatView(api);
+    panel = recordPanel(api);
+  });
+  suiteTeardown(async () => {
+    panel.dispose();
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+  });
+  setup(() => panel.clear());
+
+  test('setApiKey with the key as argument stores it; the extension sees hasKey', async () => {
+    const stored = await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', emulator().key);
+    assert.equal(stored, true);
+    const state = await panel.connectionState((s) => s.hasKey, 'hasKey: true');
+    assert.equal(state.baseUrl, emulator().baseUrl);
+  });
+
+  test('the key itself never reaches the panel', () => {
+    assert.ok(!JSON.stringify(panel.messages).includes(emulator().key));
+  });
+
+  test('clearApiKey removes it; the extension sees no key', async () => {
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    await panel.connectionState((s) => !s.hasKey, 'hasKey: false');
+  });
+
+  test('a blank key is refused and nothing is stored', async () => {
+    const stored = await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', '   ');
+    assert.equal(stored, false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(!panel.messages.some((message) => message.type === 'state/connection' && message.state.hasKey));
+  });
+
+  test('setting the key again after a clear works (round trip twice)', async () => {
+    assert.equal(await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', `${emulator().key}-2`), true);
+    await panel.connectionState((s) => s.hasKey, 'hasKey: true');
+    panel.clear();
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    await panel.connectionState((s) => !s.hasKey, 'hasKey: false');
+  });
+});
