@@ -129,9 +129,8 @@ if (code) {
   log(`desktop VS Code (${code}) opened ${folder} with Cadenza from ${repoRoot}`);
 } else {
   const harness = harnessEnv();
-  // cadenza.* are machine-overridable: code-server (a remote host) reads them from Machine settings.
-  writeSettings(tmp, 'Machine', { 'cadenza.baseUrl': service.baseUrl });
-  writeSettings(tmp, 'User', { 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' });
+  // cadenza.baseUrl is application-scoped (a user setting only), so it goes to the User settings.
+  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' });
   const server = await startCodeServer({
     env: harness, tmp, workspace: folder, log, extraEnv: keyEnv,
     port: options.port ? Number(options.port) : undefined,

@@ -76,6 +76,11 @@ export class FaultBook {
   private readonly runFaults: RunFault[];
 
   constructor(runFaults: readonly RunFault[]) {
+    for (const fault of runFaults) {
+      // Run faults may come from the CLI as JSON; refuse a malformed one at start rather than misbehave later.
+      const problem = parseFault(fault);
+      if (typeof problem === 'string') throw new Error(`Invalid run fault ${JSON.stringify(fault)}: ${problem}`);
+    }
     this.runFaults = runFaults.filter((f) => f.kind !== 'rateLimit');
     this.runLimits = runFaults.flatMap((f) => (f.kind === 'rateLimit' ? [{ fault: f, path: f.path, used: 0, windowEnd: 0 }] : []));
   }

@@ -24,7 +24,12 @@ export interface EmulatorOptions {
   models?: EmulatorModel[];
 }
 
-/** A way for the emulator to misbehave, as the real service sometimes does. */
+/**
+ * A way for the emulator to misbehave, as the real service sometimes does. For stream faults a
+ * "chunk" is one SSE event, the role chunk included; a fault placed beyond the stream's end acts
+ * just before `data: [DONE]`. On a non-streamed answer, stall withholds the body after the headers
+ * and drop-after-chunks cuts the body in half; streamError does nothing there.
+ */
 export type Fault =
   /** Delay before the response headers. */
   | { kind: 'latency'; ms: number }
@@ -92,7 +97,7 @@ export interface RunningEmulator {
   setLatency(ms: number): void;
   /** Change the delay between streamed chunks. */
   setChunkDelay(ms: number): void;
-  /** Clear queues, injected faults, recorded requests and counters (run faults and the catalogue stay). */
+  /** Clear queues, injected faults, recorded requests and counters; latency and chunk delay return to the start options (run faults and the catalogue stay). */
   reset(): void;
   /** Close the server and every open socket, including stalled streams. */
   close(): Promise<void>;

@@ -70,7 +70,7 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
     buffer = '';
     if (!res.write(data)) await waitForDrain(res);
   };
-  // Earliest-acting fault wins; faults with afterChunks beyond the stream's length never fire.
+  // The earliest-acting fault wins; "chunks" are SSE events, the role chunk included.
   const sorted = [...faults].sort((a, b) => (a.afterChunks ?? 0) - (b.afterChunks ?? 0));
   const nextFault = sorted[0];
   const faultAt = nextFault?.afterChunks ?? -1;
@@ -78,7 +78,8 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
   let count = 0;
   for (const event of events) {
     if (closed) return;
-    if (count === faultAt && nextFault !== undefined) {
+    // A fault placed beyond the stream's length acts just before [DONE], so an injected fault always shows.
+    if (nextFault !== undefined && (count === faultAt || (event === DONE_EVENT && count < faultAt))) {
       await applyFault(res, nextFault, buffer);
       return;
     }
@@ -90,11 +91,6 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
     } else if (buffer.length >= BATCH_BYTES) {
       await flush();
     }
-  }
-  if (count === faultAt && nextFault !== undefined && nextFault.kind !== 'streamError') {
-    // A stall or drop placed exactly at the end still acts (e.g. "stall after the last chunk, before nothing").
-    await applyFault(res, nextFault, buffer);
-    return;
   }
   if (closed) return;
   res.end(buffer);

@@ -79,8 +79,8 @@ async function main() {
   log(`emulator at ${emulator.baseUrl}`);
 
   tmp = scratchDir('cadenza-ui-');
-  writeSettings(tmp, 'User', quietWorkbenchSettings);
-  writeSettings(tmp, 'Machine', { 'cadenza.baseUrl': emulator.baseUrl }); // machine-overridable: see writeSettings
+  // cadenza.baseUrl is application-scoped (a user setting only), so it goes to the User settings.
+  writeSettings(tmp, 'User', { ...quietWorkbenchSettings, 'cadenza.baseUrl': emulator.baseUrl });
 
   const workspace = copyFixtureWorkspace(tmp);
 

@@ -214,8 +214,8 @@ export function codeServerEnv(tmp, extraEnv = {}) {
 /**
  * Writes a settings.json that code-server reads at start: `User` (the browser-side user settings) or
  * `Machine` (the server's "Remote" settings). In code-server the extension host is remote, so settings with
- * scope `machine` or `machine-overridable` (all of cadenza.*) are IGNORED in User settings and must go to
- * Machine (or to the workspace).
+ * scope `machine` or `machine-overridable` are ignored in User settings and must go to Machine; Cadenza's
+ * base URLs are `application`-scoped and belong in User.
  */
 export function writeSettings(tmp, target, settings) {
   const dir = path.join(tmp, 'user-data', target);

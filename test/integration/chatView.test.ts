@@ -25,10 +25,10 @@ suite('Chat view', () => {
 
   test('changing cadenza.baseUrl updates the panel', async () => {
     const moved = `${emulator().baseUrl}/moved`;
-    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', moved, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', moved, vscode.ConfigurationTarget.Global);
     await panel.connectionState((s) => s.baseUrl === moved, `baseUrl ${moved}`);
     panel.clear();
-    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator().baseUrl, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator().baseUrl, vscode.ConfigurationTarget.Global);
     await panel.connectionState((s) => s.baseUrl === emulator().baseUrl, `baseUrl ${emulator().baseUrl} again`);
   });
 });

@@ -62,7 +62,7 @@ export async function openChatView(api: CadenzaApi, timeoutMs = 20_000): Promise
 }
 
 /**
- * Starts the service emulator for the enclosing suite and points `cadenza.baseUrl` (workspace settings)
+ * Starts the service emulator for the enclosing suite and points `cadenza.baseUrl` (user settings: it is application-scoped)
  * at it; resets the setting and closes the emulator afterwards. Call it at the top of a `suite` body;
  * the returned getter works from the suite's tests and later hooks.
  */
@@ -70,10 +70,10 @@ export function useEmulator(): () => RunningEmulator {
   let emulator: RunningEmulator | undefined;
   suiteSetup(async () => {
     emulator = await startEmulator();
-    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator.baseUrl, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator.baseUrl, vscode.ConfigurationTarget.Global);
   });
   suiteTeardown(async () => {
-    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('cadenza').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await emulator?.close();
   });
   return () => {

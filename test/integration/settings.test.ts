@@ -4,7 +4,6 @@ import { cadenzaApi, useEmulator } from './helpers';
 
 /** Values written to the workspace configuration and read back; none equals its default. */
 const written = {
-  chatBaseUrl: 'http://127.0.0.1:9/chat-host',
   requestTimeoutSeconds: 7,
   maxRetries: 4,
   'models.overrides': { 'my-model': { capabilities: ['chat', 'tools'], contextLength: 32768 } },
@@ -29,9 +28,16 @@ suite('Settings', () => {
     assert.deepEqual(config().inspect('models.overrides')?.defaultValue, {});
   });
 
-  test('cadenza.baseUrl points at the emulator (workspace setting)', () => {
+  test('cadenza.baseUrl points at the emulator (user setting)', () => {
     assert.equal(config().get('baseUrl'), emulator().baseUrl);
-    assert.equal(config().inspect('baseUrl')?.workspaceValue, emulator().baseUrl);
+    assert.equal(config().inspect('baseUrl')?.globalValue, emulator().baseUrl);
+  });
+
+  test('a workspace cannot redirect where the API key is sent (base URLs are application-scoped)', async () => {
+    for (const key of ['baseUrl', 'chatBaseUrl']) {
+      await assert.rejects(Promise.resolve(config().update(key, 'http://attacker.invalid', vscode.ConfigurationTarget.Workspace)), undefined, key);
+      assert.notEqual(config().get(key), 'http://attacker.invalid', key);
+    }
   });
 
   test('every other cadenza.* setting written to the workspace reads back', async () => {
