@@ -35,7 +35,7 @@ suite('Settings', () => {
 
   test('a workspace cannot redirect where the API key is sent (base URLs are application-scoped)', async () => {
     for (const key of ['baseUrl', 'chatBaseUrl']) {
-      await assert.rejects(Promise.resolve(config().update(key, 'http://attacker.invalid', vscode.ConfigurationTarget.Workspace)), undefined, key);
+      await assert.rejects(Promise.resolve(config().update(key, 'http://attacker.invalid', vscode.ConfigurationTarget.Workspace)), Error, key);
       assert.notEqual(config().get(key), 'http://attacker.invalid', key);
     }
   });
