@@ -138,10 +138,12 @@ export function reasonFor(status: number, fields: ErrorBodyFields, kind: 'operat
   if (status === 408) return 'timeout';
   if (status === 413 || (code !== undefined && TOO_LARGE_CODES.has(code))) return 'tooLarge';
   if (status === 429) return 'rateLimited';
+  // The service's unknown-model answer: 404 (current) or 400 (older docs) with code model_not_found.
+  if (fields.code === 'model_not_found' || fields.code === 'model_deprecated') return 'notFound';
   if (status === 404 || status === 410) {
-    // An unknown model comes back as an error envelope (code model_not_found, or the SimpleError
-    // "Not found" of /models/{id}); a route the server does not have comes back as a bare page.
-    if (kind === 'modelLookup' || fields.structured || fields.param === 'model') return 'notFound';
+    // On a model lookup a 404 is "no such model". On an operation, an unknown model always names
+    // itself (code or param "model", above); a bare 404 there means the server lacks the route.
+    if (kind === 'modelLookup' || fields.param === 'model' || status === 410) return 'notFound';
     return 'unsupported';
   }
   if (status === 405 || status === 501) return 'unsupported';

@@ -1,0 +1,80 @@
+// What each model can do. GET /v1/models lists ids, limits and prices but no capabilities, so they
+// are derived: a table of the spec-era models (service-behaviour.md §2d, §6, §8), name heuristics
+// for ids we have never seen, the host's overrides (`cadenza.models.overrides`) on top, and what
+// the service itself told us (a 400 model_not_compatible removes the capability for this client's
+// lifetime).
+import { type AudioFamily, type Capability, type CapabilityOverrides } from './types';
+
+/** What the client knows about one model id, before or without the listing. */
+export interface DerivedCapabilities {
+  capabilities: Capability[];
+  family: AudioFamily | undefined;
+  contextLength: number | undefined;
+  maxCompletionTokens: number | undefined;
+}
+
+interface KnownModel {
+  capabilities: Capability[];
+  family?: AudioFamily;
+}
+
+// Tools: §2d recommends 3.1-8B and 3.3-70B for the spec's era, and lists Maverick from 2026 on;
+// the brief adopts all three. DeepSeek-R1 was never listed. JSON mode works on the chat models.
+const KNOWN: Readonly<Record<string, KnownModel>> = {
+  'Meta-Llama-3.1-8B-Instruct': { capabilities: ['chat', 'tools', 'json'] },
+  'Meta-Llama-3.3-70B-Instruct': { capabilities: ['chat', 'tools', 'json'] },
+  'DeepSeek-R1': { capabilities: ['chat', 'json'] },
+  'Llama-4-Maverick-17B-128E-Instruct': { capabilities: ['chat', 'vision', 'tools', 'json'] },
+  // Qwen2-Audio serves audio reasoning, transcription and translation (30 s per file), and chat.
+  'Qwen2-Audio-7B-Instruct': { capabilities: ['chat', 'audioReasoning', 'transcription'], family: 'audioInstruct' },
+  'Whisper-Large-v3': { capabilities: ['transcription'], family: 'speechToText' },
+  'E5-Mistral-7B-Instruct': { capabilities: ['embeddings'] },
+};
+
+/** Derives capabilities from an id we have no table entry for. */
+export function heuristicCapabilities(id: string): { capabilities: Capability[]; family: AudioFamily | undefined } {
+  const name = id.toLowerCase();
+  if (name.includes('whisper')) return { capabilities: ['transcription'], family: 'speechToText' };
+  if (name.includes('audio')) return { capabilities: ['chat', 'audioReasoning', 'transcription'], family: 'audioInstruct' };
+  if (/e5|embed|bge|gte/.test(name)) return { capabilities: ['embeddings'], family: undefined };
+  const capabilities: Capability[] = ['chat', 'json'];
+  // "vl" only as its own name piece (Qwen2-VL-7B), so an id like "devlin-7b" is not taken for vision.
+  if (/vision|(^|[-_.])vl([-_.]|$)|llava|maverick|scout/.test(name)) capabilities.push('vision');
+  return { capabilities, family: undefined };
+}
+
+/**
+ * The capability registry of one InferenceClient: table + heuristics + overrides + what the
+ * service refused. The client consults it for ModelInfo and for request shaping.
+ */
+export class CapabilityRegistry {
+  private readonly removed = new Map<string, Set<Capability>>();
+
+  constructor(private readonly overrides: CapabilityOverrides = {}) {}
+
+  /** Capabilities, family and limits for `id`; overrides win over the table, the table over heuristics. */
+  derive(id: string): DerivedCapabilities {
+    const known = KNOWN[id];
+    const base = known === undefined ? heuristicCapabilities(id) : { capabilities: [...known.capabilities], family: known.family };
+    const override = this.overrides[id];
+    let capabilities = override?.capabilities === undefined ? base.capabilities : [...override.capabilities];
+    const gone = this.removed.get(id);
+    if (gone !== undefined) capabilities = capabilities.filter((c) => !gone.has(c));
+    return {
+      capabilities,
+      family: override?.family ?? base.family,
+      contextLength: override?.contextLength,
+      maxCompletionTokens: override?.maxCompletionTokens,
+    };
+  }
+
+  /** Records the service's 400 model_not_compatible: `capability` is gone for `id` in this client's lifetime. */
+  markIncompatible(id: string, capability: Capability): void {
+    let set = this.removed.get(id);
+    if (set === undefined) {
+      set = new Set();
+      this.removed.set(id, set);
+    }
+    set.add(capability);
+  }
+}

@@ -1,0 +1,208 @@
+// Chat completions on the wire: the request body (plain string content for text models, part
+// arrays only for images and audio, service-behaviour.md §10.3), and the accumulator that turns
+// streamed chunks, or one whole completion, into events and a ChatResult. Tool calls are gathered
+// by `index` whether they arrive whole or in fragments, with `arguments` as a string or an object.
+import { ApiError } from './errors';
+import { readServiceUsage } from './usage';
+import { type ChatMessage, type ChatRequest, type ChatStreamEvent, type FinishReason, type ServiceUsage, type ToolCall } from './types';
+
+type WirePart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } } | { type: 'audio_content'; audio_content: { content: string } };
+
+/** A message as the service expects it. */
+export type WireMessage = Record<string, unknown>;
+
+/** Maps one message; used for chat and for the history of audio reasoning. */
+export function toWireMessage(message: ChatMessage): WireMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user': {
+      if (typeof message.content === 'string') return { role: 'user', content: message.content };
+      // Text models may refuse content arrays (LiteLLM: "SambaNova API doesn't support content as a
+      // list"), so a message of text parts alone is flattened to one string.
+      if (message.content.every((p) => p.type === 'text')) {
+        return { role: 'user', content: message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n') };
+      }
+      const parts: WirePart[] = message.content.map((p) =>
+        p.type === 'text' ? { type: 'text', text: p.text }
+        : p.type === 'image' ? { type: 'image_url', image_url: { url: p.dataUrl } }
+        : { type: 'audio_content', audio_content: { content: p.dataUrl } },
+      );
+      return { role: 'user', content: parts };
+    }
+    case 'assistant': {
+      const wire: WireMessage = { role: 'assistant', content: message.content ?? '' };
+      if (message.toolCalls !== undefined && message.toolCalls.length > 0) {
+        wire['tool_calls'] = message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      }
+      return wire;
+    }
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+/** Builds the JSON body of POST /v1/chat/completions; InferenceClient sends it as is (and re-sends it on retries). */
+export function buildChatBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, messages: request.messages.map(toWireMessage) };
+  if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
+  if (request.temperature !== undefined) body['temperature'] = request.temperature;
+  if (request.topP !== undefined) body['top_p'] = request.topP;
+  if (request.topK !== undefined) body['top_k'] = request.topK;
+  if (request.stop !== undefined) body['stop'] = request.stop;
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body['tools'] = request.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, ...(t.description === undefined ? {} : { description: t.description }), ...(t.parameters === undefined ? {} : { parameters: t.parameters }) },
+    }));
+  }
+  const choice = request.toolChoice;
+  if (choice !== undefined) body['tool_choice'] = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+  const format = request.responseFormat;
+  // `{type: "text"}` is never sent: the service rejects it ("not supported yet", service-behaviour.md §3).
+  if (format?.type === 'json_object') body['response_format'] = { type: 'json_object' };
+  if (format?.type === 'json_schema') {
+    const { name, description, schema, strict } = format.jsonSchema;
+    body['response_format'] = {
+      type: 'json_schema',
+      json_schema: { name, ...(description === undefined ? {} : { description }), ...(schema === undefined ? {} : { schema }), ...(strict === undefined ? {} : { strict }) },
+    };
+  }
+  if (stream) {
+    body['stream'] = true;
+    if (request.includeUsage !== false) body['stream_options'] = { include_usage: true };
+  }
+  return body;
+}
+
+/** Characters of the prompt, for the token estimate when the service sends no counts. */
+export function promptChars(messages: readonly ChatMessage[]): number {
+  let n = 0;
+  for (const m of messages) {
+    if (typeof m.content === 'string') n += m.content.length;
+    else if (Array.isArray(m.content)) for (const p of m.content) if (p.type === 'text') n += p.text.length;
+  }
+  return n;
+}
+
+interface PendingCall {
+  id: string | undefined;
+  name: string | undefined;
+  args: string[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Gathers one answer from chunks (or a whole completion). Text goes into an array joined once at
+ * the end, so a 100,000-chunk answer costs no quadratic string building.
+ */
+export class ChatAccumulator {
+  id = '';
+  model = '';
+  finishReason: FinishReason = 'unknown';
+  usage: ServiceUsage | undefined;
+  /** performance.now() of the first text or tool-call fragment. */
+  firstTokenAt: number | undefined;
+  outputChars = 0;
+  private readonly texts: string[] = [];
+  private readonly calls: PendingCall[] = [];
+
+  /** Reads one streamed chunk, appending the events it makes to `out`; `now` is the arrival time. */
+  pushChunk(chunk: unknown, out: ChatStreamEvent[], now: number): void {
+    if (!isRecord(chunk)) throw new ApiError('malformedResponse', 'The stream carried a chunk that is not an object');
+    if (this.id === '' && typeof chunk['id'] === 'string') this.id = chunk['id'];
+    if (this.model === '' && typeof chunk['model'] === 'string') this.model = chunk['model'];
+    const usage = chunk['usage'];
+    if (usage != null) this.usage = readServiceUsage(usage) ?? this.usage;
+    // `choices` may be missing, [] (the usage chunk) or null (service-behaviour.md §5).
+    const choices = chunk['choices'];
+    if (!Array.isArray(choices)) return;
+    for (const choice of choices) {
+      if (!isRecord(choice)) continue;
+      // The service holds a single completion; any other index is ignored.
+      if (typeof choice['index'] === 'number' && choice['index'] !== 0) continue;
+      const delta = choice['delta'] ?? choice['message'];
+      if (isRecord(delta)) this.pushDelta(delta, out, now);
+      const finish = choice['finish_reason'];
+      if (typeof finish === 'string' && finish !== '') {
+        this.finishReason = finish;
+        out.push({ type: 'finish', reason: finish });
+      }
+    }
+  }
+
+  /** Reads a non-streamed chat.completion (or a JSON body that came back for a streamed request). */
+  pushCompletion(value: unknown, now: number): ChatStreamEvent[] {
+    const out: ChatStreamEvent[] = [];
+    if (!isRecord(value) || !Array.isArray(value['choices'])) {
+      throw new ApiError('malformedResponse', 'The service sent a completion without choices');
+    }
+    this.pushChunk(value, out, now);
+    return out;
+  }
+
+  private pushDelta(delta: Record<string, unknown>, out: ChatStreamEvent[], now: number): void {
+    const content = delta['content'];
+    if (typeof content === 'string' && content !== '') {
+      this.firstTokenAt ??= now;
+      this.texts.push(content);
+      this.outputChars += content.length;
+      out.push({ type: 'text', text: content });
+    }
+    const toolCalls = delta['tool_calls'];
+    if (!Array.isArray(toolCalls)) return;
+    toolCalls.forEach((raw, position) => {
+      if (!isRecord(raw)) return;
+      // Whole calls of non-streamed answers carry index null; then the position is the index.
+      const index = typeof raw['index'] === 'number' ? raw['index'] : position;
+      let call = this.calls[index];
+      if (call === undefined) {
+        call = { id: undefined, name: undefined, args: [] };
+        this.calls[index] = call;
+      }
+      const event: Extract<ChatStreamEvent, { type: 'toolCall' }> = { type: 'toolCall', index, argumentsDelta: '' };
+      if (typeof raw['id'] === 'string' && raw['id'] !== '') {
+        call.id ??= raw['id'];
+        event.id = raw['id'];
+      }
+      const fn = raw['function'];
+      if (isRecord(fn)) {
+        if (typeof fn['name'] === 'string' && fn['name'] !== '') {
+          call.name ??= fn['name'];
+          event.name = fn['name'];
+        }
+        const args = fn['arguments'];
+        // An older backend sent arguments as a JSON object (service-behaviour.md §2a); stringify it.
+        const text = typeof args === 'string' ? args : isRecord(args) || Array.isArray(args) ? JSON.stringify(args) : '';
+        if (text !== '') {
+          call.args.push(text);
+          this.outputChars += text.length;
+          event.argumentsDelta = text;
+        }
+      }
+      this.firstTokenAt ??= now;
+      out.push(event);
+    });
+  }
+
+  /** True once any text or tool-call fragment arrived (output that can reach the caller). */
+  get hasOutput(): boolean {
+    return this.firstTokenAt !== undefined;
+  }
+
+  /** The answer's text, joined once. */
+  text(): string {
+    return this.texts.join('');
+  }
+
+  /** The finished tool calls; a call without a name is a malformedResponse. */
+  toolCalls(): ToolCall[] {
+    const calls: ToolCall[] = [];
+    this.calls.forEach((call, index) => {
+      if (call.name === undefined) throw new ApiError('malformedResponse', `Tool call ${index} has no function name`);
+      calls.push({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.args.join('') });
+    });
+    return calls;
+  }
+}

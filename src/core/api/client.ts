@@ -1,0 +1,291 @@
+// InferenceClient: the one object the chat panel, the agent and the index use to reach the
+// service. It validates before sending, shapes each operation's request (chat.ts, audio.ts,
+// embeddings.ts), sends through HttpCore (retries, time-outs, the shared rate-limit gate) over the
+// transport (proxy, CA), and keeps the capability registry and the known model limits.
+import { type Logger, silentLogger } from '../logger';
+import { buildAudioReasoningBody, buildTranscriptionForm } from './audio';
+import { CapabilityRegistry } from './capabilities';
+import { buildChatBody, ChatAccumulator, promptChars } from './chat';
+import { embedMany, embedOnce } from './embeddings';
+import { ApiError } from './errors';
+import { HttpCore, type HttpRequest } from './http';
+import { readModel, readModelList } from './models';
+import { DEFAULT_RETRY_POLICY, RateLimitGate } from './retry';
+import { driveStream, mapStream, ResultStream } from './stream';
+import { createTransport, type Transport, type TransportOptions } from './transport';
+import {
+  type AudioReasoningRequest,
+  type CallOptions,
+  type Capability,
+  type CapabilityOverrides,
+  type ChatRequest,
+  type ChatResult,
+  type ChatStream,
+  type ChatStreamEvent,
+  type EmbeddingResult,
+  type EmbedManyOptions,
+  type ModelInfo,
+  type TextStream,
+  type TextStreamEvent,
+  type TranscriptionRequest,
+  type TranscriptionResult,
+} from './types';
+import { buildUsageReport } from './usage';
+import { validateAudio, validateAudioSampling, validateChatRequest } from './validation';
+
+// The issue places costOf beside the client; it lives with the rest of the usage arithmetic.
+export { costOf } from './usage';
+
+/** How to reach the service; the host builds this from settings and SecretStorage. */
+export interface ClientOptions {
+  /** e.g. https://api.sambanova.ai (requests go to /v1/... below it). */
+  baseUrl: string;
+  /** Alternative host for chat completions; default baseUrl. */
+  chatBaseUrl?: string;
+  /** The key, or a function asked before every request (so a changed key applies at once). */
+  apiKey: string | (() => Promise<string | undefined> | string | undefined);
+  /** Connect + first byte (headers), ms; default 60,000. */
+  timeoutMs?: number;
+  /** From the headers of a stream to its first text or tool call, ms; default timeoutMs. */
+  firstTokenTimeoutMs?: number;
+  /** Longest pause between two chunks of a stream, ms; default timeoutMs. */
+  idleTimeoutMs?: number;
+  /** Retries of time-outs, 408, 429 and 5xx; default 2. */
+  maxRetries?: number;
+  logger?: Logger;
+  transport?: TransportOptions;
+  capabilities?: CapabilityOverrides;
+  userAgent?: string;
+}
+
+type Operation = 'chat' | 'audioReasoning' | 'transcription' | 'translation';
+
+function trimBase(url: string): string {
+  // Accept a base with or without a trailing /v1: every path below starts with /v1.
+  return url.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** The service client. One per configuration; close() releases its connections. */
+export class InferenceClient {
+  private readonly http: HttpCore;
+  private readonly transport: Transport;
+  private readonly registry: CapabilityRegistry;
+  private readonly known = new Map<string, ModelInfo>();
+  private readonly timeouts: { firstTokenMs: number; idleMs: number };
+
+  constructor(options: ClientOptions) {
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const logger = options.logger ?? silentLogger;
+    this.transport = createTransport(options.transport, Math.min(timeoutMs, 30_000));
+    this.registry = new CapabilityRegistry(options.capabilities);
+    const baseUrl = trimBase(options.baseUrl);
+    const chatBase = options.chatBaseUrl === undefined || options.chatBaseUrl.trim() === '' ? baseUrl : trimBase(options.chatBaseUrl);
+    this.http = new HttpCore({
+      baseUrl,
+      chatBaseUrl: chatBase,
+      apiKey: options.apiKey,
+      timeoutMs,
+      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries) },
+      gate: new RateLimitGate(),
+      dispatcher: this.transport.dispatcher,
+      logger,
+      userAgent: options.userAgent ?? `Cadenza (node ${process.version})`,
+    });
+    this.timeouts = { firstTokenMs: options.firstTokenTimeoutMs ?? timeoutMs, idleMs: options.idleTimeoutMs ?? timeoutMs };
+    logger.debug(`service client for ${baseUrl}${chatBase === baseUrl ? '' : ` (chat: ${chatBase})`} via ${this.transport.description}`);
+  }
+
+  /** Lists the models with derived capabilities; remembers their limits for validation. Called by the model picker. */
+  async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup' });
+    const models = readModelList(value, this.registry);
+    for (const model of models) this.known.set(model.id, model);
+    return models;
+  }
+
+  /** One model; rejects with reason notFound for an unknown id. */
+  async getModel(id: string, signal?: AbortSignal): Promise<ModelInfo> {
+    const { value } = await this.http.fetchJson({ method: 'GET', path: `/v1/models/${encodeURIComponent(id)}`, signal, kind: 'modelLookup' });
+    const model = readModel(value, this.registry);
+    this.known.set(model.id, model);
+    return model;
+  }
+
+  /** What the client currently believes `id` can do (table, heuristics, overrides, refusals). */
+  capabilitiesOf(id: string): readonly Capability[] {
+    return this.registry.derive(id).capabilities;
+  }
+
+  /** A non-streamed chat completion; validated before sending. */
+  async chat(request: ChatRequest, options: CallOptions = {}): Promise<ChatResult> {
+    validateChatRequest(request, this.maxTokensOf(request.model));
+    const req = this.jsonRequest('/v1/chat/completions', buildChatBody(request, false), options, 'chat');
+    return this.completion(req, request.model, promptChars(request.messages), this.capabilityOfChat(request));
+  }
+
+  /** A streamed chat completion: events as they form, then `result`. Validation failures surface on first iteration (or `result`). */
+  streamChat(request: ChatRequest, options: CallOptions = {}): ChatStream {
+    return new ResultStream<ChatStreamEvent, ChatResult>(
+      this.stream(() => {
+        validateChatRequest(request, this.maxTokensOf(request.model));
+        return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true), options, 'chat');
+      }, request.model, promptChars(request.messages), this.capabilityOfChat(request)),
+    );
+  }
+
+  /** Audio analysed with an instruction (POST /v1/audio/reasoning), non-streamed. */
+  async audioReasoning(request: AudioReasoningRequest, options: CallOptions = {}): Promise<ChatResult> {
+    const body = this.audioReasoningBody(request, false);
+    const req = this.jsonRequest('/v1/audio/reasoning', body, options, 'default');
+    return this.completion(req, request.model, (request.instruction ?? '').length, 'audioReasoning');
+  }
+
+  /** Audio reasoning, streamed. */
+  streamAudioReasoning(request: AudioReasoningRequest, options: CallOptions = {}): ChatStream {
+    return new ResultStream<ChatStreamEvent, ChatResult>(
+      this.stream(() => this.jsonRequest('/v1/audio/reasoning', this.audioReasoningBody(request, true), options, 'default'), request.model, (request.instruction ?? '').length, 'audioReasoning'),
+    );
+  }
+
+  /** Speech to text in the spoken language. */
+  transcribe(request: TranscriptionRequest, options: CallOptions = {}): Promise<TranscriptionResult> {
+    return this.audioText('transcription', request, options);
+  }
+
+  /** Speech to text in the target language. */
+  translate(request: TranscriptionRequest, options: CallOptions = {}): Promise<TranscriptionResult> {
+    return this.audioText('translation', request, options);
+  }
+
+  /** Transcription streamed as text fragments. */
+  streamTranscription(request: TranscriptionRequest, options: CallOptions = {}): TextStream {
+    return this.audioTextStream('transcription', request, options);
+  }
+
+  /** Translation streamed as text fragments. */
+  streamTranslation(request: TranscriptionRequest, options: CallOptions = {}): TextStream {
+    return this.audioTextStream('translation', request, options);
+  }
+
+  /** Embeds one text or a few (one request); vectors in input order. */
+  async embed(input: string | string[], model: string, options: CallOptions = {}): Promise<EmbeddingResult> {
+    const texts = typeof input === 'string' ? [input] : input;
+    return this.remember(model, 'embeddings', embedOnce(this.http, texts, model, options.signal));
+  }
+
+  /** Embeds many texts in batches with bounded concurrency and shared rate-limit back-off; vectors in input order. */
+  embedMany(texts: readonly string[], model: string, options: EmbedManyOptions = {}): Promise<Float32Array[]> {
+    return this.remember(model, 'embeddings', embedMany(this.http, texts, model, options));
+  }
+
+  /** Closes the client's connections; in-flight requests fail. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private maxTokensOf(model: string): number | undefined {
+    return this.registry.derive(model).maxCompletionTokens ?? this.known.get(model)?.maxCompletionTokens;
+  }
+
+  private capabilityOfChat(request: ChatRequest): Capability {
+    const hasImage = request.messages.some((m) => m.role === 'user' && typeof m.content !== 'string' && m.content.some((p) => p.type === 'image'));
+    if (hasImage) return 'vision';
+    if (request.tools !== undefined && request.tools.length > 0) return 'tools';
+    if (request.responseFormat !== undefined) return 'json';
+    return 'chat';
+  }
+
+  /** Forgets a capability the service refused with 400 model_not_compatible. */
+  private noteError(model: string, capability: Capability, error: unknown): void {
+    if (ApiError.is(error, 'modelNotCompatible')) {
+      this.registry.markIncompatible(model, capability);
+      const known = this.known.get(model);
+      if (known !== undefined) this.known.set(model, { ...known, capabilities: this.registry.derive(model).capabilities });
+    }
+  }
+
+  private async remember<T>(model: string, capability: Capability, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      this.noteError(model, capability, error);
+      throw error;
+    }
+  }
+
+  private jsonRequest(path: string, body: Record<string, unknown>, options: CallOptions, host: 'chat' | 'default'): HttpRequest {
+    return { method: 'POST', path, host, body: JSON.stringify(body), contentType: 'application/json', signal: options.signal, onRetry: options.onRetry };
+  }
+
+  private audioReasoningBody(request: AudioReasoningRequest, stream: boolean): Record<string, unknown> {
+    const sniffed = validateAudio(request.audio, this.registry.derive(request.model).family ?? 'audioInstruct', 'audio');
+    validateAudioSampling(request.temperature, request.maxTokens, this.maxTokensOf(request.model));
+    return buildAudioReasoningBody(request, sniffed, stream);
+  }
+
+  private async completion(req: HttpRequest, model: string, prompt: number, capability: Capability): Promise<ChatResult> {
+    const response = await this.remember(model, capability, this.http.fetchJson(req));
+    const acc = new ChatAccumulator();
+    acc.pushCompletion(response.value, response.headersAt);
+    return {
+      id: acc.id,
+      model: acc.model,
+      text: acc.text(),
+      toolCalls: acc.toolCalls(),
+      finishReason: acc.finishReason,
+      usage: buildUsageReport(acc.usage, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: acc.outputChars, promptChars: prompt }),
+    };
+  }
+
+  /** Builds the request lazily, inside the stream, so validation errors reach the caller through the stream. */
+  private async *stream(build: () => HttpRequest | Promise<HttpRequest>, model: string, prompt: number, capability: Capability): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
+    const request = await build();
+    return yield* driveStream({
+      http: this.http,
+      request,
+      timeouts: this.timeouts,
+      promptChars: prompt,
+      onError: (error) => this.noteError(model, capability, error),
+    });
+  }
+
+  private async audioUpload(operation: Operation, request: TranscriptionRequest, options: CallOptions, stream: boolean): Promise<HttpRequest> {
+    const family = this.registry.derive(request.model).family;
+    const sniffed = validateAudio(request.audio, family, 'file');
+    if (family !== 'speechToText') validateAudioSampling(request.temperature, request.maxTokens, this.maxTokensOf(request.model));
+    const form = await buildTranscriptionForm(request, sniffed, family, stream);
+    const path = operation === 'translation' ? '/v1/audio/translations' : '/v1/audio/transcriptions';
+    return { method: 'POST', path, body: form.bytes, contentType: form.contentType, signal: options.signal, onRetry: options.onRetry, accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json' };
+  }
+
+  private async audioText(operation: Operation, request: TranscriptionRequest, options: CallOptions): Promise<TranscriptionResult> {
+    const req = await this.audioUpload(operation, request, options, false);
+    const response = await this.remember(request.model, 'transcription', this.http.fetchText(req));
+    let text = response.text;
+    // The json format is {"text": ...}; the text format is the bare text. Trust the body over the request.
+    if ((response.contentType ?? '').includes('json') || (request.responseFormat !== 'text' && text.trimStart().startsWith('{'))) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (cause) {
+        throw new ApiError('malformedResponse', 'The transcription reply is not JSON', { cause });
+      }
+      const field = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['text'] : undefined;
+      if (typeof field !== 'string') throw new ApiError('malformedResponse', 'The transcription reply has no text');
+      text = field;
+    }
+    const usage = buildUsageReport(undefined, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: text.length, promptChars: (request.prompt ?? '').length });
+    return { text, model: request.model, usage };
+  }
+
+  private audioTextStream(operation: Operation, request: TranscriptionRequest, options: CallOptions): TextStream {
+    const source = this.stream(() => this.audioUpload(operation, request, options, true), request.model, (request.prompt ?? '').length, 'transcription');
+    return new ResultStream<TextStreamEvent, TranscriptionResult>(
+      mapStream(
+        source,
+        (event): TextStreamEvent | undefined => (event.type === 'toolCall' ? undefined : event),
+        (result): TranscriptionResult => ({ text: result.text, model: result.model === '' ? request.model : result.model, usage: result.usage }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,64 @@
+// GET /v1/models and GET /v1/models/{id}: the wire model object (service-behaviour.md §8) read into
+// ModelInfo, with prices as numbers whether the service sent decimal strings or numbers.
+import { type CapabilityRegistry } from './capabilities';
+import { ApiError } from './errors';
+import { type ModelInfo } from './types';
+
+function positiveInt(value: unknown): number | undefined {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
+}
+
+/** A price as a number; the listing sends "0.00000500" (docs) or 5e-6 (2026 OpenAPI). */
+export function readPrice(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  }
+  return undefined;
+}
+
+/** Reads one wire model object; the listing and getModel call it. Throws malformedResponse when there is no id. */
+export function readModel(raw: unknown, registry: CapabilityRegistry): ModelInfo {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ApiError('malformedResponse', 'The model listing contains an entry that is not an object');
+  }
+  const m = raw as Record<string, unknown>;
+  const id = m['id'];
+  if (typeof id !== 'string' || id === '') throw new ApiError('malformedResponse', 'The model listing contains an entry without an id');
+  const derived = registry.derive(id);
+  const pricing = m['pricing'];
+  let prices: ModelInfo['pricing'];
+  if (typeof pricing === 'object' && pricing !== null) {
+    const p = pricing as Record<string, unknown>;
+    const prompt = readPrice(p['prompt']);
+    const completion = readPrice(p['completion']);
+    if (prompt !== undefined || completion !== undefined) prices = { promptPerToken: prompt ?? 0, completionPerToken: completion ?? 0 };
+  }
+  return {
+    id,
+    ownedBy: typeof m['owned_by'] === 'string' ? m['owned_by'] : undefined,
+    // Overrides correct what the service reports (a self-hosted server may report nothing).
+    contextLength: derived.contextLength ?? positiveInt(m['context_length']),
+    maxCompletionTokens: derived.maxCompletionTokens ?? positiveInt(m['max_completion_tokens']),
+    pricing: prices,
+    capabilities: derived.capabilities,
+    family: derived.family,
+  };
+}
+
+/** Reads the `{object: "list", data: [...]}` listing; entries that cannot be read are skipped, not fatal. */
+export function readModelList(raw: unknown, registry: CapabilityRegistry): ModelInfo[] {
+  const data = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>)['data'] : raw;
+  if (!Array.isArray(data)) throw new ApiError('malformedResponse', 'The model listing has no data array');
+  const models: ModelInfo[] = [];
+  for (const entry of data) {
+    try {
+      models.push(readModel(entry, registry));
+    } catch {
+      // One odd entry (a self-hosted server's alias, say) must not hide every other model.
+    }
+  }
+  return models;
+}

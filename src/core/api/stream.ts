@@ -1,0 +1,229 @@
+// Streamed answers: the driver that opens a streamed request, reads it through the SSE layer into
+// a ChatAccumulator and retries it while nothing has reached the caller yet; and ResultStream, the
+// AsyncIterable-with-a-result that the chat panel consumes. Chat, audio reasoning and the
+// transcription streams all run through here.
+import { performance } from 'node:perf_hooks';
+import { ChatAccumulator } from './chat';
+import { ApiError } from './errors';
+import { headerValue, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
+import { canceledError } from './retry';
+import { parseDataEvent, readSse, Watchdog } from './sse';
+import { buildUsageReport } from './usage';
+import { type ChatResult, type ChatStreamEvent } from './types';
+
+/** Watchdog limits of one streamed request, in ms. */
+export interface StreamTimeouts {
+  /** From the response headers to the first text or tool-call fragment. */
+  firstTokenMs: number;
+  /** Longest silence between two network reads once output flows. */
+  idleMs: number;
+}
+
+/** Everything the driver needs for one streamed operation. */
+export interface StreamJob {
+  http: HttpCore;
+  request: HttpRequest;
+  timeouts: StreamTimeouts;
+  /** Prompt size for the token estimate. */
+  promptChars: number;
+  /** Called with every error before it reaches the caller (capability bookkeeping). */
+  onError?: (error: ApiError) => void;
+}
+
+/**
+ * Runs a streamed request and yields batches of events; returns the ChatResult. Retries (via
+ * HttpCore.backOff) only while no text or tool call has been handed to the caller: once output has
+ * reached the caller a failure is final. Ends with one `usage` event.
+ */
+export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
+  const { http, request, timeouts } = job;
+  let startedAt: number | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const acc = new ChatAccumulator();
+    let delivered = false;
+    let response: OpenResponse | undefined;
+    const idle = new Watchdog((error) => response?.fail(error));
+    let firstToken: NodeJS.Timeout | undefined;
+    try {
+      response = await http.open(request);
+      const open = response;
+      startedAt ??= open.startedAt;
+      firstToken = setTimeout(
+        () => open.fail(new ApiError('timeout', `The service sent no output within ${timeouts.firstTokenMs} ms of answering`)),
+        timeouts.firstTokenMs,
+      );
+      const contentType = headerValue(open.headers, 'content-type') ?? '';
+      if (!contentType.includes('text/event-stream')) {
+        // A server that ignores `stream: true` answers with one JSON completion; take it whole.
+        const text = await open.body.text();
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (cause) {
+          throw new ApiError('malformedResponse', `Expected an event stream, got ${contentType || 'no content type'}`, { cause });
+        }
+        const events = acc.pushCompletion(value, performance.now());
+        if (events.length > 0) {
+          delivered = true;
+          yield events;
+        }
+      } else {
+        for await (const batch of readSse(open.body, { secret: open.secret, watchdog: idle })) {
+          const now = performance.now();
+          let events: ChatStreamEvent[] = [];
+          for (const data of batch) {
+            acc.pushChunk(parseDataEvent(data, open.secret), events, now);
+            if (firstToken !== undefined && acc.hasOutput) {
+              // The first token goes to the caller before the rest of its network read is parsed.
+              clearTimeout(firstToken);
+              firstToken = undefined;
+              idle.arm(timeouts.idleMs, () => new ApiError('timeout', `The stream stalled: nothing arrived for ${timeouts.idleMs} ms`));
+              delivered = true;
+              yield events;
+              events = [];
+            }
+          }
+          if (events.length > 0) yield events;
+        }
+      }
+      const endedAt = performance.now();
+      const result: ChatResult = {
+        id: acc.id,
+        model: acc.model,
+        text: acc.text(),
+        toolCalls: acc.toolCalls(),
+        finishReason: acc.finishReason,
+        usage: buildUsageReport(acc.usage, {
+          startedAt,
+          firstTokenAt: acc.firstTokenAt,
+          endedAt,
+          outputChars: acc.outputChars,
+          promptChars: job.promptChars,
+        }),
+      };
+      yield [{ type: 'usage', usage: result.usage }];
+      return result;
+    } catch (error) {
+      const apiError = response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
+      job.onError?.(apiError);
+      if (delivered) throw apiError;
+      await http.backOff(apiError, attempt, request);
+    } finally {
+      clearTimeout(firstToken);
+      idle.stop();
+      if (response !== undefined) {
+        response.release();
+        // Ends the socket of an unfinished stream (consumer stopped early, error): no half-read
+        // body may stay in the keep-alive pool.
+        if (!response.body.ended) response.body.destroy();
+      }
+    }
+  }
+}
+
+/**
+ * An AsyncIterable of events with a `result` promise. Iterate it for events as they form, or
+ * just await `result` (which then drains the stream itself). Stopping the iteration early cancels
+ * the request and rejects `result` with a canceled ApiError.
+ */
+export class ResultStream<E, R> implements AsyncIterable<E> {
+  private started = false;
+  private readonly settled: Promise<R>;
+  private resolve!: (value: R) => void;
+  private reject!: (error: unknown) => void;
+
+  constructor(private readonly source: AsyncGenerator<E[], R, undefined>) {
+    this.settled = new Promise<R>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // The caller may only iterate and never look at `result`; its rejection is then not "unhandled".
+    this.settled.catch(() => undefined);
+  }
+
+  /** The whole answer; settles when the stream ends. Awaiting it without iterating drains the stream. */
+  get result(): Promise<R> {
+    if (!this.started) void this.drain();
+    return this.settled;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for await (const _ of this) {
+        // Only the result is wanted.
+      }
+    } catch {
+      // Already delivered through `settled`.
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<E> {
+    if (this.started) throw new Error('A stream can be iterated only once');
+    this.started = true;
+    const { source } = this;
+    let buffer: E[] = [];
+    let index = 0;
+    let finished = false;
+    const pull = async (): Promise<IteratorResult<E>> => {
+      for (;;) {
+        let step: IteratorResult<E[], R>;
+        try {
+          step = await source.next();
+        } catch (error) {
+          finished = true;
+          this.reject(error);
+          throw error;
+        }
+        if (step.done === true) {
+          finished = true;
+          this.resolve(step.value);
+          return { done: true, value: undefined };
+        }
+        if (step.value.length > 0) {
+          buffer = step.value;
+          index = 1;
+          return { done: false, value: step.value[0] as E };
+        }
+      }
+    };
+    return {
+      // Events of a batch are handed out without touching the source: one await per network read.
+      next: (): Promise<IteratorResult<E>> => {
+        if (index < buffer.length) return Promise.resolve({ done: false, value: buffer[index++] as E });
+        if (finished) return Promise.resolve({ done: true, value: undefined });
+        return pull();
+      },
+      return: async (): Promise<IteratorResult<E>> => {
+        if (!finished) {
+          finished = true;
+          this.reject(canceledError());
+          await source.return(undefined as never);
+        }
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}
+
+/** Maps a stream's events and result (transcription streams reuse the chat machinery). */
+export async function* mapStream<E, R, F, S>(source: AsyncGenerator<E[], R, undefined>, event: (e: E) => F | undefined, result: (r: R) => S): AsyncGenerator<F[], S, undefined> {
+  let done = false;
+  try {
+    for (;;) {
+      const step = await source.next();
+      if (step.done === true) {
+        done = true;
+        return result(step.value);
+      }
+      const out: F[] = [];
+      for (const e of step.value) {
+        const mapped = event(e);
+        if (mapped !== undefined) out.push(mapped);
+      }
+      if (out.length > 0) yield out;
+    }
+  } finally {
+    // A consumer that stops early must end the underlying request too.
+    if (!done) await source.return(undefined as never);
+  }
+}
