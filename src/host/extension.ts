@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './apiKeyStore';
+import { askAboutAudio } from './audio/askAboutAudio';
+import { transcribeCommand } from './audio/transcribeCommand';
 import { ChatController } from './chat/chatController';
 import { ServiceConnection } from './chat/connection';
 import { ChatStatusBar } from './chat/statusBar';
@@ -60,6 +62,9 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     vscode.commands.registerCommand(commandIds.askAboutSelection, (question?: unknown) => askAboutCode(chat, chatView, 'ask', question)),
     vscode.commands.registerCommand(commandIds.rewriteSelection, (argument?: unknown) => rewriteSelection(connection, chat, proposals, argument)),
     vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(chatView)),
+    vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second)),
+    vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
+    vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));
   void seedDevelopmentKey(extension, apiKey, log);

@@ -13,6 +13,9 @@ export const commandIds = {
   askAboutSelection: 'cadenza.askAboutSelection',
   rewriteSelection: 'cadenza.rewriteSelection',
   addSelectionToChat: 'cadenza.addSelectionToChat',
+  transcribeAudio: 'cadenza.transcribeAudio',
+  translateAudio: 'cadenza.translateAudio',
+  askAboutAudio: 'cadenza.askAboutAudio',
 } as const;
 
 /** View and view-container ids; package.json contributes exactly these. */

@@ -14,4 +14,6 @@ export const settingDefaults = {
   'chat.maxTokens': null,
   'chat.stop': [],
   'chat.systemPrompt': '',
+  'audio.output': 'document',
+  'audio.concurrency': 2,
 } as const satisfies Record<string, unknown>;

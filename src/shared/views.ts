@@ -63,6 +63,8 @@ export interface MessageView {
   readonly role: 'user' | 'assistant' | 'system' | 'note';
   readonly text: string;
   readonly imageDataUrl?: string;
+  /** The name of an attached audio file (the audio itself stays in the host). */
+  readonly audioName?: string;
   readonly model?: string;
   readonly streaming?: boolean;
   readonly stopped?: boolean;

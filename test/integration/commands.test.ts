@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cadenzaApi, manifestCommands, openChatView, useEmulator, waitFor } from './helpers';
 import type { RunningEmulator } from '../emulator/index';
+import { loadFixtures } from '../unit/audio/fixtures';
 
 /** How a command is run here without a user: its arguments, what it must return, what it needs first. */
 interface CommandRun {
@@ -59,8 +60,27 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
     args: () => [{ instruction: 'Rename the parameter to person.', accept: false }],
     check: (result) => isNonEmptyString(result, 'rewriteSelection'),
   }],
+  ['cadenza.transcribeAudio', {
+    args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
+    check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
+  }],
+  ['cadenza.translateAudio', {
+    args: () => [[audioFixture()], { model: 'Qwen2-Audio-7B-Instruct', language: 'de', output: 'none' }],
+    check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
+  }],
+  ['cadenza.askAboutAudio', {
+    args: () => [audioFixture(), { model: 'Qwen2-Audio-7B-Instruct', question: 'What is said?' }],
+    check: (result) => isNonEmptyString(result, 'askAboutAudio'),
+  }],
   ['cadenza.clearApiKey', {}],
 ]);
+
+/** A generated speech fixture (test/fixtures/audio, cached outside the repo). */
+function audioFixture(): vscode.Uri {
+  const entry = loadFixtures().files.find((candidate) => candidate.name === 'wav-pcm16-mono-16k.wav');
+  assert.ok(entry, 'the audio fixtures were not generated');
+  return vscode.Uri.file(entry.path);
+}
 
 suite('Commands', () => {
   const emulator = useEmulator();

@@ -10,7 +10,7 @@ import { embedMany, embedOnce } from './embeddings';
 import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
 import { readModel, readModelList } from './models';
-import { DEFAULT_RETRY_POLICY, RateLimitGate } from './retry';
+import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
 import { driveStream, mapStream, ResultStream } from './stream';
 import { createTransport, type Transport, type TransportOptions } from './transport';
 import {
@@ -25,12 +25,13 @@ import {
   type EmbeddingResult,
   type EmbedManyOptions,
   type ModelInfo,
+  type ServiceUsage,
   type TextStream,
   type TextStreamEvent,
   type TranscriptionRequest,
   type TranscriptionResult,
 } from './types';
-import { buildUsageReport } from './usage';
+import { buildUsageReport, readServiceUsage } from './usage';
 import { validateAudio, validateAudioSampling, validateChatRequest } from './validation';
 
 // The issue places costOf beside the client; it lives with the rest of the usage arithmetic.
@@ -72,6 +73,8 @@ export class InferenceClient {
   private readonly registry: CapabilityRegistry;
   private readonly known = new Map<string, ModelInfo>();
   private readonly timeouts: { firstTokenMs: number; idleMs: number };
+  /** Set once the server refused the text transcription format (see audioText). */
+  private textFormatRefused = false;
 
   constructor(options: ClientOptions) {
     const timeoutMs = options.timeoutMs ?? 60_000;
@@ -86,7 +89,7 @@ export class InferenceClient {
       apiKey: options.apiKey,
       timeoutMs,
       retry: { ...DEFAULT_RETRY_POLICY, maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries) },
-      gate: new RateLimitGate(),
+      gate: new RateLimitGates(),
       dispatcher: this.transport.dispatcher,
       logger,
       userAgent: options.userAgent ?? `Cadenza (node ${process.version})`,
@@ -214,7 +217,8 @@ export class InferenceClient {
   }
 
   private jsonRequest(path: string, body: Record<string, unknown>, options: CallOptions, host: 'chat' | 'default'): HttpRequest {
-    return { method: 'POST', path, host, body: JSON.stringify(body), contentType: 'application/json', signal: options.signal, onRetry: options.onRetry };
+    const model = typeof body['model'] === 'string' ? body['model'] : undefined;
+    return { method: 'POST', path, host, rateLimitKey: model, body: JSON.stringify(body), contentType: 'application/json', signal: options.signal, onRetry: options.onRetry };
   }
 
   private audioReasoningBody(request: AudioReasoningRequest, stream: boolean): Record<string, unknown> {
@@ -255,13 +259,29 @@ export class InferenceClient {
     if (family !== 'speechToText') validateAudioSampling(request.temperature, request.maxTokens, this.maxTokensOf(request.model));
     const form = await buildTranscriptionForm(request, sniffed, family, stream);
     const path = operation === 'translation' ? '/v1/audio/translations' : '/v1/audio/transcriptions';
-    return { method: 'POST', path, body: form.bytes, contentType: form.contentType, signal: options.signal, onRetry: options.onRetry, accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json' };
+    return { method: 'POST', path, rateLimitKey: request.model, body: form.bytes, contentType: form.contentType, signal: options.signal, onRetry: options.onRetry, accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json' };
   }
 
   private async audioText(operation: Operation, request: TranscriptionRequest, options: CallOptions): Promise<TranscriptionResult> {
-    const req = await this.audioUpload(operation, request, options, false);
-    const response = await this.remember(request.model, 'transcription', this.http.fetchText(req));
+    // The text format changes only the wire shape: the caller gets plain text either way. A server that
+    // refused it once (llama-server accepts only json) is asked for json from then on.
+    if (request.responseFormat === 'text' && this.textFormatRefused) return this.audioText(operation, { ...request, responseFormat: 'json' }, options);
+    let response: Awaited<ReturnType<HttpCore['fetchText']>>;
+    try {
+      const req = await this.audioUpload(operation, request, options, false);
+      response = await this.remember(request.model, 'transcription', this.http.fetchText(req));
+    } catch (error) {
+      if (request.responseFormat !== 'text' || !ApiError.is(error, 'badRequest')) throw error;
+      // llama-server: 400 "Only 'json' response_format is supported for transcription". Ask again for
+      // json; when that fails too, the first refusal is the error to report.
+      const result = await this.audioText(operation, { ...request, responseFormat: 'json' }, options).catch(() => {
+        throw error;
+      });
+      this.textFormatRefused = true;
+      return result;
+    }
     let text = response.text;
+    let service: ServiceUsage | undefined;
     // The json format is {"text": ...}; the text format is the bare text. Trust the body over the request.
     if ((response.contentType ?? '').includes('json') || (request.responseFormat !== 'text' && text.trimStart().startsWith('{'))) {
       let value: unknown;
@@ -270,11 +290,15 @@ export class InferenceClient {
       } catch (cause) {
         throw new ApiError('malformedResponse', 'The transcription reply is not JSON', { cause });
       }
-      const field = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['text'] : undefined;
+      // llama-server's reply is {"type":"transcript.text.done","text":...,"usage":{"input_tokens":...}}:
+      // the text field is the same, and its usage is read too.
+      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      const field = record['text'];
       if (typeof field !== 'string') throw new ApiError('malformedResponse', 'The transcription reply has no text');
       text = field;
+      service = readServiceUsage(record['usage']);
     }
-    const usage = buildUsageReport(undefined, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: text.length, promptChars: (request.prompt ?? '').length });
+    const usage = buildUsageReport(service, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: text.length, promptChars: (request.prompt ?? '').length });
     return { text, model: request.model, usage };
   }
 

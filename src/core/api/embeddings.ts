@@ -71,6 +71,7 @@ export async function embedOnce(http: HttpCore, input: readonly string[], model:
   const { value } = await http.fetchJson({
     method: 'POST',
     path: '/v1/embeddings',
+    rateLimitKey: model,
     body: JSON.stringify({ model, input }),
     contentType: 'application/json',
     signal,

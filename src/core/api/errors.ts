@@ -128,6 +128,21 @@ const TOO_LARGE_CODES = new Set(['request_too_large', 'file_too_large', 'payload
 // is NOT FOUND, service-behaviour.md §7). Only when there is NO code at all do we fall back on the
 // OpenAI-style wording; this is the single place the client looks at message text.
 const CONTEXT_MESSAGE = /maximum context length|context length exceeded|context window/i;
+// llama-server without a multimodal projector answers an image part with 500 server_error "image input
+// is not supported - hint: ... mmproj" (ARCHITECTURE.md, llama-server differences). That is a missing
+// capability, not a failing server: taken for a 5xx it would be retried and reported as a crash. The
+// body has no code to go by, so, as with CONTEXT_MESSAGE, this is read from the text.
+const MISSING_INPUT_MESSAGE = /\b(image|audio) input is not supported\b/i;
+
+/** What a request to `path` does, in words, for the message of an `unsupported` error. */
+const OPERATION_NAMES: Readonly<Record<string, string>> = {
+  '/v1/chat/completions': 'chat completions',
+  '/v1/embeddings': 'embeddings',
+  '/v1/audio/transcriptions': 'audio transcription',
+  '/v1/audio/translations': 'audio translation',
+  '/v1/audio/reasoning': 'audio reasoning',
+  '/v1/models': 'a model listing',
+};
 
 /** Maps an HTTP status and the body's fields to a reason; used for every non-2xx answer. */
 export function reasonFor(status: number, fields: ErrorBodyFields, kind: 'operation' | 'modelLookup'): ApiErrorReason {
@@ -147,6 +162,7 @@ export function reasonFor(status: number, fields: ErrorBodyFields, kind: 'operat
     return 'unsupported';
   }
   if (status === 405 || status === 501) return 'unsupported';
+  if (status === 500 && fields.code === undefined && fields.message !== undefined && MISSING_INPUT_MESSAGE.test(fields.message)) return 'unsupported';
   if (status >= 500) return 'server';
   if (status === 400 || status === 422) {
     if (fields.code === undefined && fields.message !== undefined && CONTEXT_MESSAGE.test(fields.message)) return 'contextTooLong';
@@ -178,7 +194,20 @@ const SUMMARY: Record<ApiErrorReason, string> = {
   malformedResponse: 'The service sent a response the client cannot read',
 };
 
-/** Builds the ApiError for a non-2xx answer; `secret` is removed from every text it carries. */
+/**
+ * What an `unsupported` answer says the server lacks: an input kind the server named ("image input"),
+ * else the operation of `path` ("audio translation"); undefined when neither is known.
+ */
+export function missingFeature(path: string | undefined, serverMessage: string | undefined): string | undefined {
+  const input = serverMessage === undefined ? null : MISSING_INPUT_MESSAGE.exec(serverMessage);
+  if (input !== null) return `${(input[1] ?? '').toLowerCase()} input`;
+  return path === undefined ? undefined : OPERATION_NAMES[path.split('?')[0] ?? ''];
+}
+
+/**
+ * Builds the ApiError for a non-2xx answer; `secret` is removed from every text it carries. `path`
+ * (the request's) lets an `unsupported` error name what the server does not offer.
+ */
 export function errorFromResponse(
   status: number,
   bodyText: string,
@@ -187,11 +216,15 @@ export function errorFromResponse(
   kind: 'operation' | 'modelLookup',
   secret: string | undefined,
   retryAfterMs?: number,
+  path?: string,
 ): ApiError {
   const fields = readErrorBody(bodyText, contentType);
   const reason = reasonFor(status, fields, kind);
   const serverMessage = fields.message === undefined ? undefined : redact(fields.message, secret);
-  const message = `${SUMMARY[reason]} (HTTP ${status}${fields.code === undefined ? '' : `, ${fields.code}`})${serverMessage === undefined ? '' : `: ${serverMessage}`}`;
+  // A self-hosted server (llama-server, say) lacks routes the service has: say which, not just "not found".
+  const missing = reason === 'unsupported' ? missingFeature(path, serverMessage) : undefined;
+  const summary = missing === undefined ? SUMMARY[reason] : `This server does not offer ${missing}`;
+  const message = `${summary} (HTTP ${status}${fields.code === undefined ? '' : `, ${fields.code}`}${missing !== undefined && path !== undefined ? ` from ${path}` : ''})${serverMessage === undefined ? '' : `: ${serverMessage}`}`;
   return new ApiError(reason, message, {
     status,
     code: fields.code,

@@ -1,6 +1,6 @@
 // One HTTP exchange with the service, and the retry loop around it: the key and user agent on every
 // request, the connect/first-byte watchdog, cancellation that closes the socket, non-2xx answers
-// turned into ApiErrors, and back-off through the shared RateLimitGate.
+// turned into ApiErrors, and back-off through the per-model rate-limit gates.
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher } from 'undici';
 import { ResponseBody } from './body';
@@ -12,8 +12,8 @@ import {
   canceledError,
   isRetryable,
   serverRetryDelayMs,
-  type RateLimitGate,
   type RetryPolicy,
+  type RateLimitGates,
 } from './retry';
 import { type RetryInfo } from './types';
 
@@ -25,7 +25,7 @@ export interface HttpSettings {
   /** Connect + first byte (response headers). */
   timeoutMs: number;
   retry: RetryPolicy;
-  gate: RateLimitGate;
+  gate: RateLimitGates;
   dispatcher: Dispatcher;
   logger: Logger;
   userAgent: string;
@@ -44,6 +44,8 @@ export interface HttpRequest {
   signal?: AbortSignal | undefined;
   /** A 404 on a model lookup means "no such model"; on an operation it may mean "no such route". */
   kind?: 'operation' | 'modelLookup';
+  /** The model a request is for: rate limits, and so back-off pauses, are per model. */
+  rateLimitKey?: string | undefined;
   /** Told before each retry (the chat panel shows "retrying in N s"). */
   onRetry?: ((info: RetryInfo) => void) | undefined;
 }
@@ -107,7 +109,7 @@ export class HttpCore {
   async open(req: HttpRequest): Promise<OpenResponse> {
     const { settings } = this;
     const startedAt = performance.now();
-    await settings.gate.wait(req.signal);
+    await settings.gate.for(req.rateLimitKey).wait(req.signal);
     const secret = await this.resolveKey();
     const controller = new AbortController();
     const onCallerAbort = (): void => controller.abort(canceledError());
@@ -183,6 +185,7 @@ export class HttpCore {
         req.kind ?? 'operation',
         secret,
         serverRetryDelayMs(lookup, response.statusCode),
+        req.path,
       );
       settings.logger.debug(`${req.method} ${req.path} -> ${response.statusCode} ${error.code ?? ''} in ${Math.round(headersAt - startedAt)} ms`);
       throw error;
@@ -196,7 +199,7 @@ export class HttpCore {
   /**
    * Decides what to do after attempt `attempt` (0-based) failed with `error`: resolves after the
    * back-off when it should be retried, or rethrows. A server wait beyond the cap fails at once
-   * with `retryAfterMs` set; a 429's wait pauses every request through the gate.
+   * with `retryAfterMs` set; a 429's wait pauses every request for the same model through its gate.
    */
   async backOff(error: ApiError, attempt: number, req: HttpRequest): Promise<void> {
     const { retry, gate, logger } = this.settings;
@@ -214,7 +217,7 @@ export class HttpCore {
     }
     if (attempt >= retry.maxRetries) throw error;
     const delay = hinted ?? backoffDelayMs(attempt, retry);
-    if (error.reason === 'rateLimited' || hinted !== undefined) gate.pause(delay);
+    if (error.reason === 'rateLimited' || hinted !== undefined) gate.for(req.rateLimitKey).pause(delay);
     req.onRetry?.({ attempt: attempt + 1, delayMs: delay, error });
     logger.debug(`retrying after ${error.reason}${error.status === undefined ? '' : ` (HTTP ${error.status})`} in ${delay} ms (attempt ${attempt + 2} of ${retry.maxRetries + 1})`);
     // With the gate paused the wait happens in open(); otherwise sleep here.

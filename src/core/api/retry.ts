@@ -25,6 +25,8 @@ const RETRY_REASONS = new Set<ApiErrorReason>(['rateLimited', 'server', 'network
 
 /** Called by the request loop: may `error` be retried? (Never 400/401/404, never a cancel.) */
 export function isRetryable(error: ApiError): boolean {
+  // A missing capability stays missing, whatever the status (llama-server says so with a 500).
+  if (error.reason === 'unsupported') return false;
   if (error.status !== undefined) return RETRY_STATUSES.has(error.status);
   return RETRY_REASONS.has(error.reason);
 }
@@ -140,6 +142,25 @@ export function abortableSleep(ms: number, signal: AbortSignal | undefined): Pro
  * with retry-after), the others wait too instead of hammering the service. embedMany's batches
  * rely on it.
  */
+/**
+ * One gate per model: the service's rate limits are per model (service-behaviour.md §9), so a 429 on
+ * the transcription model must not pause chat. Requests without a model share the '' gate.
+ */
+export class RateLimitGates {
+  private readonly gates = new Map<string, RateLimitGate>();
+
+  /** The gate of `key` (a model id), created on first use. */
+  for(key: string | undefined): RateLimitGate {
+    const name = key ?? '';
+    let gate = this.gates.get(name);
+    if (gate === undefined) {
+      gate = new RateLimitGate();
+      this.gates.set(name, gate);
+    }
+    return gate;
+  }
+}
+
 export class RateLimitGate {
   private resumeAt = 0;
 

@@ -26,8 +26,9 @@ export function readServiceUsage(raw: unknown): ServiceUsage | undefined {
   const set = <K extends keyof ServiceUsage>(key: K, value: number | undefined): void => {
     if (value !== undefined) out[key] = value;
   };
-  set('promptTokens', num(u['prompt_tokens']));
-  set('completionTokens', num(u['completion_tokens']));
+  // input_tokens/output_tokens: OpenAI's transcription usage, which llama-server sends (ARCHITECTURE.md).
+  set('promptTokens', num(u['prompt_tokens']) ?? num(u['input_tokens']));
+  set('completionTokens', num(u['completion_tokens']) ?? num(u['output_tokens']));
   set('totalTokens', num(u['total_tokens']));
   set('timeToFirstToken', num(u['time_to_first_token']));
   set('completionTokensAfterFirstPerSec', num(u['completion_tokens_after_first_per_sec']));

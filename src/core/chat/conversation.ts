@@ -18,6 +18,8 @@ export interface StoredMessage {
   text: string;
   readonly createdAt: number;
   imageDataUrl?: string;
+  /** An audio file attached for audio reasoning, as a `data:audio/...;base64,` URL. */
+  audio?: { readonly name: string; readonly dataUrl: string };
   model?: string;
   stopped?: boolean;
   usage?: StoredUsage;
@@ -83,6 +85,7 @@ export function conversationToMarkdown(conversation: Conversation): string {
     const who = message.role === 'user' ? 'You' : message.role === 'system' ? 'System' : (message.model ?? 'Assistant');
     lines.push(`**${who}**${message.stopped ? ' (stopped)' : ''}`, '', message.text, '');
     if (message.imageDataUrl) lines.push('_(an image was attached)_', '');
+    if (message.audio) lines.push(`_(audio attached: ${message.audio.name})_`, '');
     if (message.error) lines.push(`> Error: ${message.error.message}`, '');
     if (message.usage) lines.push(`<sub>${usageLine(message.usage)}</sub>`, '');
     lines.push('---', '');

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ContentPart, ModelInfo } from '../api/types';
+import type { AudioReasoningRequest, ChatMessage, ChatRequest, ContentPart, ModelInfo } from '../api/types';
 import { fitToContext, type BudgetResult } from './contextBudget';
 import type { Conversation, StoredMessage, StoredOptions } from './conversation';
 
@@ -122,4 +122,41 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
     includeUsage: true,
   };
   return { request, budget };
+}
+
+/** The newest audio attachment of a conversation, if any: such a conversation is answered by audio reasoning. */
+export function newestAudio(conversation: Conversation): { readonly name: string; readonly dataUrl: string } | undefined {
+  return [...conversation.messages].reverse().find((message) => message.audio !== undefined)?.audio;
+}
+
+function bytesOfDataUrl(dataUrl: string): Uint8Array {
+  const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  return Buffer.from(base64, 'base64');
+}
+
+/**
+ * Builds the audio-reasoning request of a conversation with audio: the newest audio is sent again with
+ * every turn (the service keeps no state), the last user message is the instruction, earlier turns are
+ * the history as text.
+ */
+export function buildAudioReasoningRequest(conversation: Conversation, options: StoredOptions): AudioReasoningRequest | undefined {
+  const audio = newestAudio(conversation);
+  if (!audio || !conversation.model) return undefined;
+  const history = sendable(conversation.messages);
+  const last = history.at(-1);
+  const earlier: ChatMessage[] = [];
+  if (options.systemPrompt?.trim()) earlier.push({ role: 'system', content: options.systemPrompt.trim() });
+  for (const message of history.slice(0, -1)) {
+    if (message.role === 'user') earlier.push({ role: 'user', content: message.text });
+    else if (message.role === 'assistant') earlier.push({ role: 'assistant', content: message.text });
+  }
+  return {
+    model: conversation.model,
+    audio: bytesOfDataUrl(audio.dataUrl),
+    ...(last?.role === 'user' ? { instruction: last.text } : {}),
+    ...(earlier.length > 0 ? { history: earlier } : {}),
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    includeUsage: true,
+  };
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
-import { buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
+import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
 import type { ImageAttachment, ToWebview } from '../../shared/protocol';
 import type { ChatOptions, MessageView } from '../../shared/views';
 import type { HostContext } from '../context';
@@ -29,6 +29,7 @@ function toView(message: StoredMessage): MessageView {
     role: message.role,
     text: message.text,
     ...(message.imageDataUrl ? { imageDataUrl: message.imageDataUrl } : {}),
+    ...(message.audio ? { audioName: message.audio.name } : {}),
     ...(message.model ? { model: message.model } : {}),
     ...(message.stopped ? { stopped: true } : {}),
     ...(message.usage ? { usage: message.usage } : {}),
@@ -124,6 +125,24 @@ export class ChatController implements vscode.Disposable {
     await this.save(conversation);
     this.sink({ type: 'message/add', message: toView(message) });
     await this.postConversations();
+    return this.answer(conversation);
+  }
+
+  /**
+   * Starts a conversation about an audio file with an audio-reasoning model, and streams the answer to
+   * the question; later messages in the same conversation go on with the same audio.
+   */
+  async askAboutAudio(model: string, audio: { name: string; dataUrl: string }, question: string): Promise<string> {
+    this.stop();
+    const conversation = this.fresh();
+    conversation.model = model;
+    conversation.title = titleFromText(`${audio.name}: ${question}`);
+    conversation.titleSetByUser = true;
+    const message: StoredMessage = { id: randomUUID(), role: 'user', text: question, audio, createdAt: Date.now() };
+    conversation.messages.push(message);
+    this.conversation = conversation;
+    await this.save(conversation);
+    await this.showAll();
     return this.answer(conversation);
   }
 
@@ -231,10 +250,14 @@ export class ChatController implements vscode.Disposable {
       if (!budget.fits) {
         throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
       }
-      const stream = (await this.connection.client()).streamChat(request, {
+      const client = await this.connection.client();
+      const callOptions = {
         signal: controller.signal,
-        onRetry: (info) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt }),
-      });
+        onRetry: (info: { attempt: number; delayMs: number }) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt }),
+      };
+      // A conversation about an audio file is answered by audio reasoning, the audio sent with every turn.
+      const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
+      const stream = audioRequest ? client.streamAudioReasoning(audioRequest, callOptions) : client.streamChat(request, callOptions);
       for await (const event of stream) {
         if (event.type !== 'text') continue;
         parts.push(event.text);

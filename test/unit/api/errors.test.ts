@@ -157,6 +157,20 @@ describe('api/errors: against the emulator', function () {
     await client.close();
   });
 
+  it('a 429 pauses only the model it was for: another model is not held back', async () => {
+    const client = clientFor(ctx.emu);
+    ctx.emu.injectFault({ kind: 'rateLimit', afterRequests: 0, retryAfter: '2' }, { path: CHAT });
+    const started = Date.now();
+    const limited = client.chat(hello);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The chat model's gate is paused for 2 s; embeddings (another model) go through at once.
+    await client.embed('not held back', 'E5-Mistral-7B-Instruct');
+    assert.ok(Date.now() - started < 1500, `embeddings waited ${Date.now() - started} ms`);
+    await limited;
+    assert.ok(Date.now() - started >= 1900, 'the chat request itself did wait');
+    await client.close();
+  });
+
   it('honours retry-after-ms on a 429', async () => {
     const client = clientFor(ctx.emu);
     ctx.emu.injectFault({ kind: 'rateLimit', afterRequests: 0, retryAfterMs: '150', reset: '1s' }, { path: CHAT });

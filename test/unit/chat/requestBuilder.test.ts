@@ -80,3 +80,29 @@ describe('JSON check', () => {
     assert.equal(checkJsonAnswer('```json\n{"a":1}\n```').valid, true);
   });
 });
+
+describe('audio reasoning request', () => {
+  it('resends the newest audio with the last question as the instruction and earlier turns as history', async () => {
+    const { buildAudioReasoningRequest } = await import('../../../src/core/chat/requestBuilder');
+    const conversation = newConversation('Qwen2-Audio-7B-Instruct');
+    const dataUrl = `data:audio/wav;base64,${Buffer.from('RIFFdata').toString('base64')}`;
+    conversation.messages.push(
+      { id: '1', role: 'user', text: 'What is said?', audio: { name: 'a.wav', dataUrl }, createdAt: 1 },
+      { id: '2', role: 'assistant', text: 'Hello world.', createdAt: 2 },
+      { id: '3', role: 'user', text: 'In which language?', createdAt: 3 },
+    );
+    const request = buildAudioReasoningRequest(conversation, { temperature: 0 });
+    assert.equal(request?.model, 'Qwen2-Audio-7B-Instruct');
+    assert.equal(Buffer.from(request?.audio ?? []).toString(), 'RIFFdata');
+    assert.equal(request?.instruction, 'In which language?');
+    assert.deepEqual(request?.history, [{ role: 'user', content: 'What is said?' }, { role: 'assistant', content: 'Hello world.' }]);
+    assert.equal(request?.temperature, 0);
+  });
+
+  it('is not used for a conversation without audio', async () => {
+    const { buildAudioReasoningRequest } = await import('../../../src/core/chat/requestBuilder');
+    const conversation = newConversation('m');
+    conversation.messages.push({ id: '1', role: 'user', text: 'hi', createdAt: 1 });
+    assert.equal(buildAudioReasoningRequest(conversation, {}), undefined);
+  });
+});

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { inspectAudio } from '../../core/audio/audioFile';
+import { toAudioDataUrl } from '../../core/audio/dataUrl';
+import { checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
+import type { ChatController } from '../chat/chatController';
+import type { ServiceConnection } from '../chat/connection';
+import type { ChatViewProvider } from '../views/chatViewProvider';
+import { pickAudioFiles } from './audioPickers';
+import { urisFrom } from './transcribeCommand';
+
+/**
+ * `cadenza.askAboutAudio`: asks a question about one audio file, sends the audio inline as an
+ * `audio_content` part to the audio-reasoning operation, and streams the answer into the chat panel,
+ * where the conversation can go on. Arguments: (Uri, { question?, model? }). Returns the answer text.
+ */
+export async function askAboutAudio(connection: ServiceConnection, chat: ChatController, view: ChatViewProvider, first?: unknown, second?: unknown): Promise<string | undefined> {
+  const options = typeof second === 'object' && second !== null && !Array.isArray(second) ? (second as Record<string, unknown>) : {};
+  const uri = urisFrom(first, Array.isArray(second) ? second : undefined)[0] ?? (await pickAudioFiles())[0];
+  if (!uri) return undefined;
+  const models = (await connection.ensureModels()).filter((model) => model.capabilities.includes('audioReasoning'));
+  const modelId = typeof options['model'] === 'string' ? options['model'] : models[0]?.id;
+  if (!modelId) {
+    void vscode.window.showErrorMessage('The service lists no model that reasons about audio.');
+    return undefined;
+  }
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  const name = uri.path.split('/').pop() ?? 'audio';
+  const facts = inspectAudio(bytes);
+  const problem = checkAudioForFamily(facts, 'audioInstruct');
+  if (problem || !facts.format) {
+    void vscode.window.showErrorMessage(`${name}: ${problem ? describeAudioProblem(problem) : 'not an audio file the service takes.'}`);
+    return undefined;
+  }
+  const question = typeof options['question'] === 'string'
+    ? options['question']
+    : await vscode.window.showInputBox({ title: `Cadenza: ask about ${name}`, prompt: 'What do you want to know about this audio?', ignoreFocusOut: true });
+  if (!question?.trim()) return undefined;
+  await view.reveal();
+  return chat.askAboutAudio(modelId, { name, dataUrl: toAudioDataUrl(bytes, facts.format) }, question.trim());
+}

@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import type { ModelInfo } from '../../core/api/types';
+import { findLanguage, languages } from '../../core/audio/languages';
+import { acceptedAudioExtensions } from '../../core/audio/limits';
+import type { ServiceConnection } from '../chat/connection';
+
+const lastModelKey = 'cadenza.audio.lastModel';
+const lastLanguageKey = 'cadenza.audio.lastLanguage';
+
+/** Asks for audio files when a command was run without any (command palette). */
+export async function pickAudioFiles(): Promise<vscode.Uri[]> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: true,
+    openLabel: 'Select audio',
+    filters: { Audio: [...acceptedAudioExtensions] },
+  });
+  return picked ?? [];
+}
+
+/** The models that transcribe, from the live list (the capability table decides). */
+export async function transcriptionModels(connection: ServiceConnection): Promise<readonly ModelInfo[]> {
+  const models = await connection.ensureModels();
+  return models.filter((model) => model.capabilities.includes('transcription'));
+}
+
+/** Picks the transcription model (the last one used first), or takes the one given. */
+export async function pickTranscriptionModel(connection: ServiceConnection, memento: vscode.Memento, given?: string): Promise<ModelInfo | undefined> {
+  const models = await transcriptionModels(connection);
+  if (given) return models.find((model) => model.id === given) ?? connection.model(given) ?? { id: given, ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities: ['transcription'], family: undefined };
+  if (models.length === 0) {
+    void vscode.window.showErrorMessage('The service lists no model that transcribes audio. Check the service address and key.', 'Open Settings').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.baseUrl');
+    });
+    return undefined;
+  }
+  const last = memento.get<string>(lastModelKey);
+  const ordered = [...models].sort((a, b) => Number(b.id === last) - Number(a.id === last));
+  const picked = models.length === 1 ? models[0] : (await vscode.window.showQuickPick(
+    ordered.map((model) => ({
+      label: model.id,
+      description: model.id === last ? '(last used)' : '',
+      detail: model.family === 'speechToText' ? 'Speech to text: files up to 25 MB; language = the language spoken' : 'Audio instruct: files up to 30 s; language = the language of the result',
+      model,
+    })),
+    { title: 'Cadenza: transcription model' },
+  ))?.model;
+  if (picked) await memento.update(lastModelKey, picked.id);
+  return picked;
+}
+
+/**
+ * Picks the language: for the speech-to-text family it is the language spoken in the audio, for the
+ * audio-instruct family the language of the result (inference-api.md). Returns '' for "detect".
+ */
+export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mode: 'transcribe' | 'translate', given?: string): Promise<string | undefined> {
+  if (given !== undefined) return findLanguage(given)?.code ?? given;
+  const last = memento.get<string>(lastLanguageKey);
+  const spoken = model.family !== 'audioInstruct';
+  const title = spoken ? 'Language spoken in the audio' : `Language of the ${mode === 'translate' ? 'translation' : 'transcript'}`;
+  const items = [
+    { label: spoken ? 'Detect automatically' : 'Same as the audio', description: '', code: '' },
+    ...languages.map((language) => ({ label: language.name, description: language.code, code: language.code })),
+  ].sort((a, b) => Number(b.code === last && last !== undefined) - Number(a.code === last && last !== undefined));
+  const picked = await vscode.window.showQuickPick(items, { title: `Cadenza: ${title}`, matchOnDescription: true });
+  if (!picked) return undefined;
+  await memento.update(lastLanguageKey, picked.code);
+  return picked.code;
+}

@@ -1,0 +1,183 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../core/api/errors';
+import type { ModelInfo } from '../../core/api/types';
+import { inspectAudio, inspectAudioFile, type AudioInspection } from '../../core/audio/audioFile';
+import { runBatch, type BatchResult } from '../../core/audio/batch';
+import { checkAudioForFamily, describeAudioProblem, type AudioFamily } from '../../core/audio/limits';
+import { splitWav } from '../../core/audio/wavSplit';
+import type { ServiceConnection } from '../chat/connection';
+import { errorView } from '../chat/presenters';
+import type { HostContext } from '../context';
+import { pickAudioFiles, pickLanguage, pickTranscriptionModel } from './audioPickers';
+import { clipboardSink, cursorSink, documentSink, type TranscriptDestination, type TranscriptSink } from './transcriptOutput';
+
+/** Options a caller (another extension, a test) can pass instead of answering the pickers. */
+export interface AudioCommandOptions {
+  readonly model?: string;
+  readonly language?: string;
+  readonly prompt?: string;
+  readonly output?: TranscriptDestination | 'none';
+  /** Split over-long WAV audio into ≤30 s parts without asking. */
+  readonly split?: boolean;
+  /** Cancels the batch, for callers in the same extension host (arguments are passed by reference there). */
+  readonly signal?: AbortSignal;
+}
+
+/** What the command returns for each file. */
+export interface AudioFileResult {
+  readonly file: string;
+  readonly status: 'done' | 'failed' | 'canceled';
+  readonly text?: string;
+  readonly error?: string;
+  readonly seconds?: number;
+}
+
+function readOptions(value: unknown): AudioCommandOptions {
+  if (typeof value !== 'object' || value === null || value instanceof vscode.Uri || Array.isArray(value)) return {};
+  const record = value as Record<string, unknown>;
+  const text = (key: string): string | undefined => (typeof record[key] === 'string' ? record[key] : undefined);
+  const output = text('output');
+  return {
+    ...(text('model') !== undefined ? { model: text('model') as string } : {}),
+    ...(text('language') !== undefined ? { language: text('language') as string } : {}),
+    ...(text('prompt') !== undefined ? { prompt: text('prompt') as string } : {}),
+    ...(output === 'document' || output === 'cursor' || output === 'clipboard' || output === 'none' ? { output } : {}),
+    ...(typeof record['split'] === 'boolean' ? { split: record['split'] } : {}),
+    ...(record['signal'] instanceof AbortSignal ? { signal: record['signal'] } : {}),
+  };
+}
+
+/** Explorer passes (clicked, selected[]); the palette passes nothing; callers pass a Uri or Uri[]. */
+export function urisFrom(first: unknown, second: unknown): vscode.Uri[] {
+  if (Array.isArray(second) && second.every((entry) => entry instanceof vscode.Uri) && second.length > 0) return second;
+  if (Array.isArray(first) && first.every((entry) => entry instanceof vscode.Uri)) return first;
+  if (first instanceof vscode.Uri) return [first];
+  return [];
+}
+
+function baseName(uri: vscode.Uri): string {
+  return uri.path.split('/').pop() ?? uri.toString();
+}
+
+async function inspect(uri: vscode.Uri): Promise<AudioInspection> {
+  // A local file is judged from its head and tail, so a 500 MB recording is refused without reading it.
+  if (uri.scheme === 'file') return inspectAudioFile(uri.fsPath);
+  return inspectAudio(await vscode.workspace.fs.readFile(uri));
+}
+
+/**
+ * `cadenza.transcribeAudio` / `cadenza.translateAudio`: checks every file before anything is uploaded,
+ * runs the files with bounded concurrency under one cancellable progress notification, writes each result
+ * where `cadenza.audio.output` says, and returns the per-file results (transcripts done before a cancel
+ * are kept). Arguments: (Uri | Uri[], options?) or the explorer's (clicked, selected[]).
+ */
+export async function transcribeCommand(host: HostContext, connection: ServiceConnection, mode: 'transcribe' | 'translate', first?: unknown, second?: unknown): Promise<AudioFileResult[]> {
+  const options = readOptions(Array.isArray(second) ? undefined : second ?? (first instanceof vscode.Uri || Array.isArray(first) ? undefined : first));
+  let uris = urisFrom(first, second);
+  if (uris.length === 0) uris = await pickAudioFiles();
+  if (uris.length === 0) return [];
+  const model = await pickTranscriptionModel(connection, host.extension.globalState, options.model);
+  if (!model) return [];
+  const language = await pickLanguage(host.extension.globalState, model, mode, options.language);
+  if (language === undefined) return [];
+  const family: AudioFamily = model.family ?? 'speechToText';
+  const destination = options.output ?? vscode.workspace.getConfiguration('cadenza.audio').get<TranscriptDestination>('output', 'document');
+  const concurrency = Math.max(1, vscode.workspace.getConfiguration('cadenza.audio').get<number>('concurrency', 2));
+  const client = await connection.client();
+  let splitApproved = options.split;
+
+  const one = async (uri: vscode.Uri, signal: AbortSignal): Promise<{ text: string; seconds: number | undefined }> => {
+    const facts = await inspect(uri);
+    let parts: Uint8Array[] | undefined;
+    const problem = checkAudioForFamily(facts, family);
+    if (problem?.kind === 'tooLong' && problem.format === 'wav') {
+      if (splitApproved === undefined) {
+        const choice = await vscode.window.showWarningMessage(
+          `${baseName(uri)} is ${problem.seconds.toFixed(1)} s long; ${model.id} takes at most ${problem.limit} s per file.`,
+          { modal: true, detail: 'Cadenza can cut it into parts of at most 30 s and join their transcripts.' },
+          'Split into 30 s parts',
+        );
+        splitApproved = choice !== undefined;
+      }
+      if (!splitApproved) throw new Error(describeAudioProblem(problem));
+      parts = splitWav(await vscode.workspace.fs.readFile(uri));
+    } else if (problem) {
+      throw new Error(describeAudioProblem(problem));
+    }
+    const audios = parts ?? [await vscode.workspace.fs.readFile(uri)];
+    let sink: TranscriptSink | undefined;
+    if (destination === 'document') sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds: facts.seconds, mode });
+    const texts: string[] = [];
+    try {
+      for (const [index, audio] of audios.entries()) {
+        const request = { model: model.id, audio, fileName: baseName(uri), ...(language ? { language } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) };
+        const stream = mode === 'translate' ? client.streamTranslation(request, { signal }) : client.streamTranscription(request, { signal });
+        if (index > 0) sink?.append(' ');
+        for await (const event of stream) if (event.type === 'text') sink?.append(event.text);
+        texts.push((await stream.result).text.trim());
+      }
+      const text = texts.join(' ');
+      await sink?.finish(text);
+      return { text, seconds: facts.seconds };
+    } catch (error) {
+      await sink?.fail(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  };
+
+  const results = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Cadenza: ${mode === 'translate' ? 'translating' : 'transcribing'} ${uris.length} file${uris.length === 1 ? '' : 's'}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      const external = options.signal;
+      if (external?.aborted) controller.abort();
+      external?.addEventListener('abort', () => controller.abort(), { once: true });
+      let settled = 0;
+      try {
+        return await runBatch(uris, (uri, signal) => one(uri, signal), {
+          concurrency,
+          signal: controller.signal,
+          onSettled: (index) => {
+            settled += 1;
+            progress.report({ increment: 100 / uris.length, message: `${settled}/${uris.length}: ${baseName(uris[index] as vscode.Uri)}` });
+          },
+        });
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+  return finish(host, uris, results, destination, mode);
+}
+
+async function finish(host: HostContext, uris: readonly vscode.Uri[], results: readonly BatchResult<{ text: string; seconds: number | undefined }>[], destination: TranscriptDestination | 'none', mode: 'transcribe' | 'translate'): Promise<AudioFileResult[]> {
+  const out: AudioFileResult[] = results.map((result, index) => {
+    const file = (uris[index] as vscode.Uri).fsPath || (uris[index] as vscode.Uri).toString();
+    if (result.status === 'done') return { file, status: 'done', text: result.value.text, ...(result.value.seconds !== undefined ? { seconds: result.value.seconds } : {}) };
+    if (result.status === 'canceled') return { file, status: 'canceled' };
+    const message = ApiError.is(result.error) ? errorView(result.error).message : result.error instanceof Error ? result.error.message : String(result.error);
+    host.log.warn(`${mode} failed for ${file}: ${message}`);
+    return { file, status: 'failed', error: message };
+  });
+  const done = out.filter((result) => result.status === 'done');
+  if (destination === 'cursor' || destination === 'clipboard') {
+    const joined = done.length === 1 ? (done[0]?.text ?? '') : done.map((result) => `${result.file}:\n${result.text ?? ''}`).join('\n\n');
+    if (done.length > 0) await (destination === 'cursor' ? cursorSink() : clipboardSink()).finish(joined);
+  }
+  const failed = out.filter((result) => result.status === 'failed');
+  const canceled = out.filter((result) => result.status === 'canceled');
+  if (failed.length > 0 || canceled.length > 0 || out.length > 1) {
+    const summary = [`${done.length} of ${out.length} done`];
+    if (canceled.length > 0) summary.push(`${canceled.length} canceled`);
+    for (const result of failed) summary.push(`${result.file.split('/').pop() ?? result.file}: ${result.error ?? 'failed'}`);
+    const show = failed.length > 0 ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    void show(`Cadenza ${mode}: ${summary.join(' · ')}`, 'Show Log').then((choice) => choice && host.log.show(true));
+  }
+  return out;
+}
+
+/** The transcription models' family decides which limit applies; exported for the ask command. */
+export function familyOf(model: ModelInfo): AudioFamily {
+  return model.family ?? 'speechToText';
+}

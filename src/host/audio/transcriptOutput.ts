@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+
+/** Where transcripts go (`cadenza.audio.output`). */
+export type TranscriptDestination = 'document' | 'cursor' | 'clipboard';
+
+/** What the heading of a transcript document says. */
+export interface TranscriptHeading {
+  readonly fileName: string;
+  readonly model: string;
+  readonly language: string;
+  readonly seconds: number | undefined;
+  readonly mode: 'transcribe' | 'translate';
+}
+
+function formatDuration(seconds: number | undefined): string {
+  if (seconds === undefined) return 'unknown';
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** The Markdown heading of a transcript: file, model, language and duration. */
+export function transcriptHeading(heading: TranscriptHeading): string {
+  const title = heading.mode === 'translate' ? 'Translation' : 'Transcript';
+  return [`# ${title}: ${heading.fileName}`, '', `- Model: ${heading.model}`, `- Language: ${heading.language || 'detected'}`, `- Duration: ${formatDuration(heading.seconds)}`, '', ''].join('\n');
+}
+
+/** Receives a transcript as it streams in, then the whole of it. */
+export interface TranscriptSink {
+  append(text: string): void;
+  finish(fullText: string): Promise<void>;
+  /** A failure after the sink was opened: the document says so instead of staying half-written. */
+  fail(message: string): Promise<void>;
+}
+
+/**
+ * A new Markdown document per file, with the heading, into which the transcript streams as it arrives
+ * (appends are coalesced to one edit every ~100 ms).
+ */
+export async function documentSink(heading: TranscriptHeading): Promise<TranscriptSink> {
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: transcriptHeading(heading) });
+  await vscode.window.showTextDocument(document, { preview: false, preserveFocus: true });
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  let writing = Promise.resolve();
+  const flush = (): Promise<void> => {
+    timer = undefined;
+    const text = pending;
+    pending = '';
+    if (!text) return writing;
+    writing = writing.then(async () => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, text);
+      await vscode.workspace.applyEdit(edit);
+    });
+    return writing;
+  };
+  return {
+    append(text) {
+      pending += text;
+      timer ??= setTimeout(() => void flush(), 100);
+    },
+    async finish() {
+      if (timer) clearTimeout(timer);
+      await flush();
+      if (!document.getText().endsWith('\n')) {
+        pending = '\n';
+        await flush();
+      }
+    },
+    async fail(message) {
+      if (timer) clearTimeout(timer);
+      pending += `\n\n> Transcription stopped: ${message}\n`;
+      await flush();
+    },
+  };
+}
+
+/** Inserts the finished transcript at the cursor of the active editor (one edit). */
+export function cursorSink(): TranscriptSink {
+  return {
+    append: () => undefined,
+    async finish(fullText) {
+      const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+      if (!editor) {
+        await vscode.env.clipboard.writeText(fullText);
+        void vscode.window.showWarningMessage('No editor was open, so the transcript was copied to the clipboard instead.');
+        return;
+      }
+      await editor.edit((builder) => builder.insert(editor.selection.active, fullText));
+    },
+    fail: async () => undefined,
+  };
+}
+
+/** Copies the finished transcript to the clipboard. */
+export function clipboardSink(): TranscriptSink {
+  return {
+    append: () => undefined,
+    async finish(fullText) {
+      await vscode.env.clipboard.writeText(fullText);
+    },
+    fail: async () => undefined,
+  };
+}

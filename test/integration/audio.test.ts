@@ -1,0 +1,156 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AudioFileResult } from '../../src/host/audio/transcribeCommand';
+import { loadFixtures, type FixtureManifest } from '../unit/audio/fixtures';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+
+const whisper = 'Whisper-Large-v3';
+const qwen = 'Qwen2-Audio-7B-Instruct';
+
+suite('Audio: transcribe, translate, ask', () => {
+  const emulator = useEmulator();
+  let fixtures: FixtureManifest;
+  const file = (name: string): vscode.Uri => {
+    const entry = fixtures.files.find((candidate) => candidate.name === name);
+    if (!entry) throw new Error(`no audio fixture ${name}`);
+    return vscode.Uri.file(entry.path);
+  };
+  const audioRequests = (): { path: string; body: Record<string, unknown> }[] =>
+    emulator().requests.filter((request) => request.path.startsWith('/v1/audio/')).map((request) => ({ path: request.path, body: request.body as Record<string, unknown> }));
+
+  suiteSetup(async function () {
+    this.timeout(120_000);
+    // Real speech made by Debian's TTS and converted by sox/ffmpeg; generated once per machine, cached.
+    fixtures = loadFixtures();
+    await cadenzaApi();
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    await vscode.commands.executeCommand('cadenza.refreshModels');
+  });
+  setup(() => emulator().reset());
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+  });
+
+  test('transcribes one file with the chosen model and language, and returns the transcript', async () => {
+    emulator().scriptTranscript('Hello from the test audio.');
+    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('mp3-cbr128-info-id3.mp3'), { model: whisper, language: 'en', output: 'none' });
+    assert.equal(results.length, 1);
+    assert.equal(results[0]?.status, 'done');
+    assert.equal(results[0]?.text, 'Hello from the test audio.');
+    assert.ok(Math.abs((results[0]?.seconds ?? 0) - 12.7) < 0.2, `duration ${results[0]?.seconds}`);
+    const [request] = audioRequests();
+    assert.equal(request?.path, '/v1/audio/transcriptions');
+    assert.equal(request?.body['model'], whisper);
+    assert.equal(request?.body['language'], 'en');
+    assert.equal((request?.body['file'] as { size?: number }).size, 204426);
+  });
+
+  test('opens the transcript as a Markdown document headed with file, model, language and duration', async () => {
+    emulator().scriptTranscript('Streamed into a document.');
+    await vscode.commands.executeCommand('cadenza.transcribeAudio', file('flac-sox.flac'), { model: whisper, language: 'en', output: 'document' });
+    await waitFor(() => vscode.workspace.textDocuments.some((document) => document.getText().includes('Streamed into a document.')), 'the transcript document');
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.getText().includes('Streamed into a document.'));
+    const text = document?.getText() ?? '';
+    assert.equal(document?.languageId, 'markdown');
+    assert.match(text, /^# Transcript: .*flac-sox\.flac/);
+    assert.match(text, /Model: Whisper-Large-v3/);
+    assert.match(text, /Language: en/);
+    assert.match(text, /Duration: 0:13/);
+  });
+
+  test('a batch goes on past a bad file, checks before uploading, and reports each file', async () => {
+    emulator().scriptTranscript('first', { times: 1 });
+    emulator().scriptTranscript('third', { times: 1 });
+    const uris = [file('ogg-vorbis-sox.ogg'), file('notaudio-png.mp3'), file('webm-opus.webm')];
+    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', uris, { model: whisper, language: '', output: 'none' });
+    assert.deepEqual(results.map((result) => result.status), ['done', 'failed', 'done']);
+    assert.match(results[1]?.error ?? '', /not .*audio/i);
+    assert.equal(audioRequests().length, 2, 'the file that is not audio was never uploaded');
+    assert.deepEqual(results.filter((result) => result.status === 'done').map((result) => result.text).sort(), ['first', 'third']);
+  });
+
+  test('a file over 25 MB is refused for speech-to-text with its measured size, before any upload', async () => {
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('large-26mb.wav'), { model: whisper, language: 'en', output: 'none' });
+    assert.equal(result?.status, 'failed');
+    assert.match(result?.error ?? '', /26\.9 MB|26,880,044|25 MB/);
+    assert.equal(audioRequests().length, 0);
+  });
+
+  test('audio over 30 s for the audio-instruct family is split (WAV) and the transcripts joined', async () => {
+    emulator().scriptTranscript('part one.', { times: 1 });
+    emulator().scriptTranscript('part two.', { times: 1 });
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('long-45s.wav'), { model: qwen, language: 'en', output: 'none', split: true });
+    assert.equal(result?.status, 'done', result?.error);
+    assert.equal(result?.text, 'part one. part two.');
+    assert.equal(audioRequests().length, 2);
+  });
+
+  test('audio over 30 s that cannot be cut here says what to do instead', async () => {
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('long-95s.ogg'), { model: qwen, language: 'en', output: 'none', split: true });
+    assert.equal(result?.status, 'failed');
+    assert.match(result?.error ?? '', /1 min 35 s/);
+    assert.match(result?.error ?? '', /WAV|ffmpeg|cut/i);
+    assert.equal(audioRequests().length, 0);
+  });
+
+  test('translates with the audio-instruct family into the chosen target language', async () => {
+    emulator().scriptTranscript('Hallo aus dem Test.');
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', [file('wav-pcm16-mono-16k.wav')], { model: qwen, language: 'German', output: 'none' });
+    assert.equal(result?.text, 'Hallo aus dem Test.');
+    const [request] = audioRequests();
+    assert.equal(request?.path, '/v1/audio/translations');
+    assert.equal(request?.body['language'], 'de');
+  });
+
+  test('a service error shows with the file it concerns, and the others still finish', async () => {
+    emulator().injectFault({ kind: 'status', status: 400, body: '{"error":{"message":"Unsupported audio","type":"invalid_request_error","code":"invalid_value","param":"file"}}', contentType: 'application/json' }, { path: '/v1/audio/transcriptions' });
+    emulator().scriptTranscript('fine');
+    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', [file('m4a-aac.m4a'), file('mp3-sox.mp3')], { model: whisper, language: 'en', output: 'none' });
+    const failed = results.filter((result) => result.status === 'failed');
+    assert.equal(failed.length, 1);
+    assert.match(failed[0]?.error ?? '', /Unsupported audio/);
+    assert.equal(results.filter((result) => result.status === 'done').length, 1);
+  });
+
+  test('cancel keeps the transcripts already done', async () => {
+    const controller = new AbortController();
+    emulator().scriptTranscript('done before the cancel', { times: 1 });
+    // The first upload goes through; the next ones get 429 with a long retry-after, so the second file is
+    // waiting in back-off when the cancel comes.
+    emulator().injectFault({ kind: 'rateLimit', afterRequests: 1, retryAfter: '30' }, { path: '/v1/audio/transcriptions', times: 5 });
+    await vscode.workspace.getConfiguration('cadenza.audio').update('concurrency', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const first = file('wav-u8-mono-8k.wav');
+      const running = vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', [first, file('wav-alaw-8k.wav'), file('wav-mulaw-8k.wav')], { model: whisper, language: 'en', output: 'none', signal: controller.signal });
+      await waitFor(() => audioRequests().length >= 2, 'the second upload');
+      const canceledAt = Date.now();
+      controller.abort();
+      const results = await running;
+      assert.ok(Date.now() - canceledAt < 2000, 'cancel is prompt');
+      assert.deepEqual(results.map((result) => result.status), ['done', 'canceled', 'canceled']);
+      assert.equal(results[0]?.text, 'done before the cancel');
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza.audio').update('concurrency', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('Ask About This Audio sends the audio inline to audio reasoning and the chat goes on about it', async () => {
+    const api = await cadenzaApi();
+    await openChatView(api);
+    emulator().scriptChat({ content: 'Someone reads a test sentence.' });
+    const answer = await vscode.commands.executeCommand<string>('cadenza.askAboutAudio', file('wav-pcm16-mono-16k.wav'), { question: 'What is said?', model: qwen });
+    assert.equal(answer, 'Someone reads a test sentence.');
+    const first = emulator().requests.find((request) => request.path === '/v1/audio/reasoning');
+    assert.ok(first, 'audio reasoning was called');
+    assert.match(JSON.stringify(first.body), /"audio_content":\{"content":"data:audio\/wav;base64,UklGR/);
+    assert.match(JSON.stringify(first.body), /What is said\?/);
+    emulator().scriptChat({ content: 'It is English.' });
+    const followUp = await api.chat.send('Which language is it?', {});
+    assert.equal(followUp, 'It is English.');
+    const reasoning = emulator().requests.filter((request) => request.path === '/v1/audio/reasoning');
+    assert.equal(reasoning.length, 2, 'the follow-up went to audio reasoning with the audio again');
+    assert.match(JSON.stringify(reasoning[1]?.body), /Which language is it\?/);
+    assert.match(JSON.stringify(reasoning[1]?.body), /data:audio\/wav;base64/);
+  });
+});

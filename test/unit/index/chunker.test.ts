@@ -1,0 +1,93 @@
+import * as assert from 'node:assert/strict';
+import { chunkerVersion, chunkText, estimateTokens } from '../../../src/core/index/chunker';
+import { codeFile } from './helpers';
+
+function lines(text: string): string[] {
+  return text.split('\n');
+}
+
+describe('index/chunker', () => {
+  it('estimates tokens as a quarter of the characters after indentation, plus one a line', () => {
+    assert.equal(estimateTokens('abcd'), 2);
+    assert.equal(estimateTokens('        abcdefgh'), 3);
+    assert.equal(estimateTokens('a\n\nb'), 5);
+  });
+
+  it('keeps a small file in one chunk with its exact line range', () => {
+    const text = '\n\nfunction a() {\n  return 1;\n}\n\n';
+    const chunks = chunkText(text);
+    assert.equal(chunks.length, 1);
+    assert.equal(chunks[0]?.startLine, 3);
+    assert.equal(chunks[0]?.endLine, 5);
+    assert.equal(chunks[0]?.text, 'function a() {\n  return 1;\n}');
+  });
+
+  it('cuts at top-level declarations, keeping chunks within the size bounds and without overlap there', () => {
+    const text = codeFile('alpha', 12);
+    const chunks = chunkText(text, { targetTokens: 200 });
+    assert.ok(chunks.length >= 4, `${chunks.length} chunks`);
+    const all = lines(text);
+    for (const chunk of chunks) {
+      assert.ok(chunk.tokens <= 320, `chunk of ${chunk.tokens} tokens`);
+      const first = all[chunk.startLine - 1] ?? '';
+      assert.match(first, /^(export function|\/\/)/, `chunk starts at a declaration: ${first}`);
+      assert.equal(chunk.text, all.slice(chunk.startLine - 1, chunk.endLine).join('\n'));
+    }
+    for (let i = 1; i < chunks.length; i++) assert.ok((chunks[i]?.startLine ?? 0) > (chunks[i - 1]?.endLine ?? 0), 'no overlap at clean cuts');
+    const last = chunks[chunks.length - 1];
+    assert.equal(last?.endLine, all.length - 1, 'covers the file to its last non-blank line');
+  });
+
+  it('overlaps a few lines when it must cut inside a structure', () => {
+    const body = Array.from({ length: 300 }, (_, i) => `    total += values[${i}] * weight; // accumulate ${i}`);
+    const text = ['function huge() {', ...body, '}'].join('\n');
+    const chunks = chunkText(text, { targetTokens: 150, overlapLines: 2 });
+    assert.ok(chunks.length > 3);
+    for (let i = 1; i < chunks.length; i++) {
+      assert.equal(chunks[i]?.startLine, (chunks[i - 1]?.endLine ?? 0) - 1, 'two lines of overlap');
+    }
+    assert.equal(chunks[0]?.startLine, 1);
+    assert.equal(chunks[chunks.length - 1]?.endLine, 302);
+  });
+
+  it('prefers blank-line boundaries to arbitrary lines and keeps doc comments with their declaration', () => {
+    const para = (n: number): string[] => Array.from({ length: 8 }, (_, i) => `  statement${n}_${i}(argument, another, third);`);
+    const text = ['/** Documented. */', 'export class Thing {', ...para(1), '', ...para(2), '', ...para(3), '}', '', '/** Next. */', 'export function next() {', ...para(4), '}'].join('\n');
+    const chunks = chunkText(text, { targetTokens: 100 });
+    const all = lines(text);
+    chunks.forEach((chunk, i) => {
+      const previous = chunks[i - 1];
+      if (!previous) return assert.equal(chunk.startLine, 1);
+      // Each cut is at a blank line (then the next chunk repeats two lines of text) or at a declaration.
+      const cutAfter = chunk.startLine <= previous.endLine ? previous.endLine : chunk.startLine - 1;
+      const startsDeclaration = (all[chunk.startLine - 1] ?? '').startsWith('/**');
+      assert.ok(startsDeclaration || all[cutAfter] === '', `cut after line ${cutAfter}`);
+      if (!startsDeclaration) assert.equal(all.slice(chunk.startLine - 1, previous.endLine).filter((l) => l !== '').length, 2);
+    });
+    assert.ok(chunks.some((c) => (all[c.startLine - 1] ?? '') === '/** Next. */'), 'the doc comment starts the chunk of its function');
+  });
+
+  it('splits an overlong line by characters', () => {
+    const text = `const data = "${'x'.repeat(20000)}";\nconst after = 1;`;
+    const chunks = chunkText(text, { targetTokens: 256 });
+    assert.ok(chunks.length >= 10);
+    assert.ok(chunks.every((c) => c.tokens <= 410));
+    assert.equal(chunks.map((c) => c.text).join('').replace('\n', '').length, text.length - 1);
+    assert.equal(chunks[chunks.length - 1]?.endLine, 2);
+  });
+
+  it('is deterministic, hashes text only, and ignores CRLF line endings', () => {
+    const text = codeFile('beta', 6);
+    const a = chunkText(text);
+    const b = chunkText(text.replace(/\n/g, '\r\n'));
+    assert.deepEqual(a, b);
+    assert.equal(new Set(a.map((c) => c.hash)).size, a.length);
+    assert.deepEqual(chunkText(''), []);
+    assert.deepEqual(chunkText('\n  \n\t\n'), []);
+  });
+
+  it('changes its version when options change', () => {
+    assert.equal(chunkerVersion(), chunkerVersion({ targetTokens: 320 }));
+    assert.notEqual(chunkerVersion(), chunkerVersion({ targetTokens: 200 }));
+  });
+});

@@ -1,0 +1,286 @@
+import * as assert from 'node:assert/strict';
+import { renameSync } from 'node:fs';
+import * as path from 'node:path';
+import { chunkText } from '../../../src/core/index/chunker';
+import type { EmbedFunction } from '../../../src/core/index/embedQueue';
+import { nodeFileSource, type FileSource } from '../../../src/core/index/fileSource';
+import { WorkspaceIndex, indexFilePath, type WorkspaceIndexOptions } from '../../../src/core/index/workspaceIndex';
+import { CollectingLogger, Fixture, codeFile, fakeEmbedding, recordingEmbedder } from './helpers';
+
+const DIM = 64;
+
+function files(count: number, functions = 4): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < count; i++) out[`src/file${i}.ts`] = codeFile(`mod${i}`, functions);
+  return out;
+}
+
+describe('index/workspaceIndex', () => {
+  let fx: Fixture;
+  let storage: string;
+  const open = async (embed: EmbedFunction, extra: Partial<WorkspaceIndexOptions> = {}): Promise<WorkspaceIndex> => {
+    const { index } = await WorkspaceIndex.open({
+      roots: [{ name: 'ws', path: fx.path('ws') }],
+      storagePath: storage,
+      modelId: 'E5-Mistral-7B-Instruct',
+      dimension: DIM,
+      embed,
+      chunking: { targetTokens: 120 },
+      embedding: { batchSize: 4, concurrency: 2 },
+      ...extra,
+    });
+    return index;
+  };
+
+  beforeEach(() => {
+    fx = new Fixture();
+    storage = indexFilePath(fx.path('storage'), 'E5-Mistral-7B-Instruct');
+  });
+  afterEach(() => fx.dispose());
+
+  it('builds, then re-embeds only the changed chunks of a changed file', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(6)).map(([k, v]) => [`ws/${k}`, v])));
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed);
+    const first = await index.sync();
+    assert.equal(first.status, 'complete');
+    const total = index.stats().chunks;
+    assert.equal(fake.texts().length, total);
+    assert.ok(total >= 12);
+
+    const original = codeFile('mod2', 4);
+    fx.write({ 'ws/src/file2.ts': original.replace('mod2Step3', 'mod2StepRenamedThree') });
+    fake.batches.length = 0;
+    const second = await index.sync();
+    const changedChunks = chunkText(original.replace('mod2Step3', 'mod2StepRenamedThree'), { targetTokens: 120 }).filter((c) => !chunkText(original, { targetTokens: 120 }).some((o) => o.hash === c.hash));
+    assert.equal(second.filesChanged, 1);
+    assert.equal(second.filesUnchanged, 5);
+    assert.deepEqual(fake.texts(), changedChunks.map((c) => c.text));
+    assert.ok(fake.texts().length < 3);
+    await index.close();
+  });
+
+  it('a rename costs no embedding; a delete removes the file; both survive a restart', async () => {
+    fx.write({ 'ws/a.ts': codeFile('a', 3), 'ws/b.ts': codeFile('b', 3) });
+    const fake = recordingEmbedder(DIM);
+    let index = await open(fake.embed);
+    await index.sync();
+    renameSync(fx.path('ws/a.ts'), fx.path('ws/renamed.ts'));
+    fx.remove('ws/b.ts');
+    fake.batches.length = 0;
+    const result = await index.sync();
+    assert.equal(fake.batches.length, 0);
+    assert.equal(result.filesDeleted, 2);
+    assert.ok(result.chunksReused > 0);
+    await index.close();
+    index = await open(fake.embed);
+    assert.equal(index.stats().files, 1);
+    // Before this session's first sync only vectors are searchable (chunk texts are not stored).
+    const hits = index.search({ text: 'aStep1', vector: fakeEmbedding('export function aStep1(input: number): number', DIM) });
+    assert.equal(hits[0]?.relPath, 'renamed.ts');
+    assert.equal(hits[0]?.matched, 'semantic');
+    assert.equal(hits[0]?.absPath, fx.path('ws/renamed.ts'));
+    await index.close();
+  });
+
+  it('resumes an interrupted build without re-embedding what was done (embedder dies after N batches)', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(8)).map(([k, v]) => [`ws/${k}`, v])));
+    const embedded: string[] = [];
+    let calls = 0;
+    const flaky: EmbedFunction = async (texts) => {
+      calls++;
+      if (calls > 3) throw Object.assign(new Error('connect ECONNREFUSED'), { reason: 'network' });
+      embedded.push(...texts);
+      return texts.map((t) => fakeEmbedding(t, DIM));
+    };
+    const logger = new CollectingLogger();
+    const index = await open(flaky, { logger, embedding: { batchSize: 4, concurrency: 1, maxConsecutiveFailures: 2 } });
+    const first = await index.sync();
+    assert.equal(first.status, 'incomplete');
+    assert.equal(first.chunksEmbedded, 12);
+    assert.ok(first.chunksPending > 0);
+    assert.match(first.stopReason ?? '', /tooManyFailures/);
+    assert.ok(logger.has('warn', /failed.*stay pending/));
+    await index.close(); // a reload
+
+    const fake = recordingEmbedder(DIM);
+    const resumed = await open(fake.embed);
+    const second = await resumed.sync();
+    assert.equal(second.status, 'complete');
+    assert.equal(fake.texts().filter((t) => embedded.includes(t)).length, 0, 'nothing embedded twice');
+    assert.equal(embedded.length + fake.texts().length, resumed.stats().chunks);
+    await resumed.close();
+  });
+
+  it('cancels cleanly on abort and keeps the batches that finished', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(8)).map(([k, v]) => [`ws/${k}`, v])));
+    const controller = new AbortController();
+    const done: string[] = [];
+    const slow: EmbedFunction = async (texts, signal) => {
+      if (done.length >= 8) controller.abort();
+      if (signal.aborted) throw new Error('The operation was aborted');
+      done.push(...texts);
+      return texts.map((t) => fakeEmbedding(t, DIM));
+    };
+    const index = await open(slow, { embedding: { batchSize: 4, concurrency: 1 } });
+    const result = await index.sync({ signal: controller.signal });
+    assert.equal(result.status, 'cancelled');
+    await index.close();
+    const fake = recordingEmbedder(DIM);
+    const again = await open(fake.embed);
+    const finished = await again.sync();
+    assert.equal(finished.status, 'complete');
+    assert.equal(fake.texts().filter((t) => done.includes(t)).length, 0);
+    await again.close();
+  });
+
+  it('rejects replies with the wrong count or dimension without storing anything', async () => {
+    fx.write({ 'ws/a.ts': codeFile('a', 2) });
+    for (const bad of [
+      (texts: readonly string[]): Float32Array[] => texts.slice(1).map((t) => fakeEmbedding(t, DIM)),
+      (texts: readonly string[]): Float32Array[] => texts.map((t) => fakeEmbedding(t, DIM + 1)),
+      (texts: readonly string[]): Float32Array[] => texts.map(() => new Float32Array(DIM).fill(NaN)),
+    ]) {
+      const logger = new CollectingLogger();
+      const index = await open(async (texts) => bad(texts), { logger });
+      const result = await index.sync();
+      assert.equal(result.status, 'incomplete');
+      assert.equal(index.stats().vectors, 0);
+      assert.equal(index.stats().files, 0);
+      assert.ok(logger.has('warn', /EmbedReplyError/));
+      // Keyword search still works for the file that could not be embedded.
+      assert.equal(index.search({ text: 'aStep1' })[0]?.matched, 'keyword');
+      await index.close();
+    }
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed);
+    assert.equal((await index.sync()).status, 'complete');
+    await index.close();
+  });
+
+  it('stops at once on an auth error and splits a rejected batch to isolate a bad input', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(3)).map(([k, v]) => [`ws/${k}`, v])));
+    let calls = 0;
+    const auth = await open(async () => {
+      calls++;
+      throw Object.assign(new Error('invalid key'), { reason: 'auth' });
+    });
+    const r1 = await auth.sync();
+    assert.match(r1.stopReason ?? '', /fatal: invalid key/);
+    assert.ok(calls <= 2, `${calls} calls after an auth error`);
+    await auth.close();
+
+    const poison = chunkText(codeFile('mod1', 4), { targetTokens: 120 })[1]?.text ?? '';
+    const picky = await open(async (texts) => {
+      if (texts.includes(poison)) throw Object.assign(new Error('input too long'), { reason: 'badRequest' });
+      return texts.map((t) => fakeEmbedding(t, DIM));
+    });
+    const r2 = await picky.sync();
+    assert.equal(r2.status, 'incomplete');
+    assert.equal(r2.chunksPending, 1);
+    assert.equal(picky.stats().files, 2, 'only the file with the bad chunk waits');
+    await picky.close();
+  });
+
+  it('turns a storm of changes into one batch of work (a branch switch)', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(40, 2)).map(([k, v]) => [`ws/${k}`, v])));
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed, { embedding: { batchSize: 32, concurrency: 1 } });
+    await index.sync();
+    fake.batches.length = 0;
+    const changed: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const p = `ws/src/file${i}.ts`;
+      if (i % 2 === 0) fx.write({ [p]: codeFile(`branch${i}`, 2) });
+      else fx.remove(p);
+      changed.push(fx.path(p));
+    }
+    fx.write({ 'ws/node_modules/x/index.js': 'ignored' });
+    changed.push(fx.path('ws/node_modules/x/index.js'));
+    const calls = changed.map((p, i) => index.applyChanges(i % 2 ? { deleted: [p] } : { changed: [p] }));
+    const results = await Promise.all(calls);
+    const worked = results.filter((r) => r.filesSeen > 0 || r.filesDeleted > 0);
+    assert.equal(worked.length, 1, 'one run did all the work');
+    assert.equal(worked[0]?.filesDeleted, 20);
+    assert.equal(index.stats().files, 20);
+    assert.ok(fake.batches.length <= 2, `${fake.batches.length} embedding batches`);
+    assert.ok(!index.search({ text: 'mod1Step0' }).some((r) => r.relPath === 'src/file1.ts'));
+    await index.close();
+  });
+
+  it('handles folders in change events and re-walks when an ignore file changes', async () => {
+    fx.write({ 'ws/a.ts': codeFile('a', 1), 'ws/lib/b.ts': codeFile('b', 1), 'ws/lib/c.ts': codeFile('c', 1) });
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed);
+    await index.sync();
+    fx.remove('ws/lib');
+    await index.applyChanges({ deleted: [fx.path('ws/lib')] });
+    assert.equal(index.stats().files, 1);
+    fx.write({ 'ws/lib/d.ts': codeFile('d', 1) });
+    await index.applyChanges({ changed: [fx.path('ws/lib')] });
+    assert.equal(index.stats().files, 2);
+    fx.write({ 'ws/.cadenzaignore': 'lib/\n' });
+    const r = await index.applyChanges({ changed: [fx.path('ws/.cadenzaignore')] });
+    assert.equal(r.filesDeleted, 1);
+    assert.ok(!index.search({ text: 'dStep0' }).some((h) => h.relPath === 'lib/d.ts'));
+    await index.close();
+  });
+
+  it('logs and survives unreadable files, files vanishing mid-read, binaries and non-UTF-8 text', async () => {
+    fx.write({
+      'ws/ok.ts': codeFile('ok', 1),
+      'ws/gone.ts': codeFile('gone', 1),
+      'ws/locked.ts': codeFile('locked', 1),
+      'ws/blob.dat2': Buffer.from([1, 2, 3, 0, 4, 5]),
+      'ws/latin.txt': Buffer.from('Déjà vu: façade naïve\n'.repeat(5), 'latin1'),
+      'ws/bundle.js': `var x=${'1+'.repeat(3000)}1;`,
+    });
+    const source: FileSource = {
+      stat: nodeFileSource.stat,
+      read: async (p, max) => {
+        if (p.endsWith('gone.ts')) return undefined;
+        if (p.endsWith('locked.ts')) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        return nodeFileSource.read(p, max);
+      },
+    };
+    const logger = new CollectingLogger();
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed, { fileSource: source, logger });
+    const result = await index.sync();
+    assert.equal(result.status, 'complete');
+    assert.deepEqual(index.search({ text: 'façade' }).map((h) => h.relPath), ['latin.txt']);
+    assert.equal(index.stats().files, 2);
+    assert.ok(logger.has('warn', /Cannot read .*locked\.ts/));
+    assert.ok(logger.has('debug', /bundle\.js: minified/));
+    assert.ok(logger.has('debug', /blob\.dat2: binary/));
+    assert.ok(logger.has('debug', /latin\.txt is not valid UTF-8; decoded as windows-1252/));
+    await index.close();
+  });
+
+  it('re-chunks when chunking options change but reuses every unchanged chunk vector', async () => {
+    fx.write({ 'ws/a.ts': codeFile('a', 6) });
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed, { chunking: { targetTokens: 120 } });
+    await index.sync();
+    await index.close();
+    const before = fake.texts().length;
+    const other = await open(fake.embed, { chunking: { targetTokens: 400 } });
+    const r = await other.sync();
+    assert.equal(r.filesChanged, 1);
+    assert.ok(fake.texts().length > before, 'bigger chunks are new texts');
+    await other.close();
+    const third = await open(fake.embed, { chunking: { targetTokens: 400 } });
+    const r3 = await third.sync();
+    assert.equal(r3.filesChanged, 0, 'the new chunker version was stored');
+    await third.close();
+  });
+
+  it('reports a corrupt index file and rebuilds it', async () => {
+    fx.write({ 'ws/a.ts': codeFile('a', 1), 'storage/.keep': '' });
+    fx.write({ [path.relative(fx.root, storage)]: 'not an index at all' });
+    const { index, status } = await WorkspaceIndex.open({ roots: [{ name: 'ws', path: fx.path('ws') }], storagePath: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, embed: recordingEmbedder(DIM).embed });
+    assert.equal(status.kind === 'discarded' && status.reason, 'corrupt');
+    assert.equal((await index.sync()).status, 'complete');
+    await index.close();
+  });
+});
