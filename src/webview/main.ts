@@ -1,45 +1,29 @@
-import type { FromWebview, ToWebview } from '../shared/protocol';
-import './style.css';
+/**
+ * The chat panel's entry point: creates the panel, routes the host's messages to it, and says
+ * `ready` once so the host sends the connection, the models and the open conversation.
+ */
+import type { ToWebview } from '../shared/protocol';
+import { App } from './app';
+import { Host } from './vscodeApi';
+import './base.css';
+import './messages.css';
+import './composer.css';
+import './highlight.css';
 
-interface VsCodeApi {
-  postMessage(message: FromWebview): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const app = document.getElementById('app');
-
-function render(message: ToWebview): void {
-  if (!app) return;
-  switch (message.type) {
-    case 'state/connection': {
-      app.replaceChildren();
-      const heading = document.createElement('h2');
-      heading.textContent = 'Cadenza';
-      const service = document.createElement('p');
-      service.className = 'service';
-      service.textContent = `Service: ${message.state.baseUrl}`;
-      app.append(heading, service);
-      if (!message.state.hasKey) {
-        const note = document.createElement('p');
-        note.textContent = 'No API key is set.';
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.textContent = 'Set API key';
-        button.addEventListener('click', () => vscode.postMessage({ type: 'action/run', action: 'setApiKey' }));
-        app.append(note, button);
-      } else {
-        const note = document.createElement('p');
-        note.className = 'key-ok';
-        note.textContent = 'API key set.';
-        app.append(note);
-      }
-      return;
-    }
-  }
+const root = document.getElementById('app');
+if (root) {
+  const host = new Host();
+  const app = new App(host, root);
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (isHostMessage(event.data)) app.receive(event.data);
+  });
+  host.post({ type: 'ready' });
 }
 
-window.addEventListener('message', (event: MessageEvent<ToWebview>) => render(event.data));
-vscode.postMessage({ type: 'ready' });
+/**
+ * Messages come from our own host through VS Code, so a shape check is enough; anything without a
+ * string `type` is not ours, and types the panel does not know are ignored by the router.
+ */
+function isHostMessage(value: unknown): value is ToWebview {
+  return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string';
+}

@@ -239,7 +239,8 @@ export class ChatController implements vscode.Disposable {
     const parts: string[] = [];
     let pending = '';
     let flushTimer: NodeJS.Timeout | undefined;
-    // Deltas are coalesced for a frame (~16 ms) so a fast stream does not flood the webview.
+    // Deltas are coalesced for two frames (~32 ms): every postMessage costs the webview a task, so a fast
+    // stream of thousands of deltas becomes a few hundred messages (bench/render.mjs measures the cost).
     const flush = (): void => {
       flushTimer = undefined;
       if (pending === '') return;
@@ -253,7 +254,7 @@ export class ChatController implements vscode.Disposable {
       const client = await this.connection.client();
       const callOptions = {
         signal: controller.signal,
-        onRetry: (info: { attempt: number; delayMs: number }) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt }),
+        onRetry: (info: { attempt: number; delayMs: number; error: ApiError }) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) }),
       };
       // A conversation about an audio file is answered by audio reasoning, the audio sent with every turn.
       const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
@@ -262,7 +263,7 @@ export class ChatController implements vscode.Disposable {
         if (event.type !== 'text') continue;
         parts.push(event.text);
         pending += event.text;
-        flushTimer ??= setTimeout(flush, 16);
+        flushTimer ??= setTimeout(flush, 32);
       }
       const result = await stream.result;
       if (flushTimer) clearTimeout(flushTimer);

@@ -26,7 +26,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
 <title>${title}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"></main>
+<main id="app"></main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

@@ -1,0 +1,205 @@
+/**
+ * The chat panel: builds the layout, routes every host message to its part with an exhaustive switch,
+ * and holds what the parts share (the connection, the open conversation, the options to send).
+ */
+import type { FromWebview, ImageAttachment, ToWebview } from '../shared/protocol';
+import type { ChatOptions, ConversationView } from '../shared/views';
+import { Composer } from './composer';
+import { ContextMeter } from './contextMeter';
+import { ConversationList } from './conversationList';
+import { button, el, show } from './dom';
+import { ImageAttach } from './imageAttach';
+import { MessageList } from './messageList';
+import { ModelPicker } from './modelPicker';
+import { Announcer, KeyBanner, Notices } from './notices';
+import { supportsVision } from './optionRules';
+import { OptionsPanel } from './optionsPanel';
+import type { PanelContext } from './panelContext';
+import type { Host } from './vscodeApi';
+
+/** The whole panel. */
+export class App implements PanelContext {
+  private readonly announcer = new Announcer();
+  private readonly notices = new Notices();
+  private readonly banner: KeyBanner;
+  private readonly conversations: ConversationList;
+  private readonly messages: MessageList;
+  private readonly meter = new ContextMeter();
+  private readonly picker: ModelPicker;
+  private readonly image: ImageAttach;
+  private readonly composer: Composer;
+  private readonly options: OptionsPanel;
+  private readonly optionsToggle: HTMLButtonElement;
+  private hasKey: boolean | undefined;
+  private conversationId: string | undefined;
+  private scrollRestored = false;
+
+  constructor(private readonly host: Host, root: HTMLElement) {
+    const post = this.post.bind(this);
+    this.banner = new KeyBanner(post);
+    this.conversations = new ConversationList(post);
+    this.messages = new MessageList(this, (streaming) => this.composer.setStreaming(streaming), (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }));
+    this.picker = new ModelPicker((modelId) => post({ type: 'model/select', modelId }), () => post({ type: 'model/refresh' }), () => this.applyModel());
+    this.image = new ImageAttach({ post, warn: (text) => this.notices.add('warning', text), onChange: () => this.composer.update() });
+    this.composer = new Composer({
+      send: (text, image) => this.send(text, image),
+      stop: () => post({ type: 'chat/stop' }),
+      saveDraft: (draft) => this.host.save({ draft }),
+    }, this.image, host.state.draft);
+    this.options = new OptionsPanel({
+      onChange: (options, schemaName) => this.optionsChanged(options, schemaName),
+      pickSchema: () => post({ type: 'schema/pick' }),
+    });
+    this.optionsToggle = button({ label: 'Conversation options', icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
+    this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
+    this.composer.toolbar.append(this.image.button, this.picker.select, this.picker.refresh, this.optionsToggle, this.composer.actions);
+    this.composer.element.append(this.picker.facts);
+    const footer = el('div', { className: 'panel-footer' }, this.notices.element, this.meter.element, this.composer.element, this.options.element);
+    // The shell marks the whole panel aria-live; that would read out every streamed token. Answers are
+    // announced once, when done, through the announcer instead.
+    root.setAttribute('aria-live', 'off');
+    root.replaceChildren(this.conversations.header, this.conversations.list, this.banner.element, this.messages.element, footer, this.announcer.element);
+    this.setOptionsOpen(host.state.optionsOpen);
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && this.messages.streaming) {
+        event.preventDefault();
+        post({ type: 'chat/stop' });
+      }
+    });
+    this.applyModel();
+  }
+
+  /** Sends a message to the host. */
+  post(message: FromWebview): void {
+    this.host.post(message);
+  }
+
+  /** Says something once through the live region. */
+  announce(text: string): void {
+    this.announcer.say(text);
+  }
+
+  /** The options for a request, or undefined (and the reason shown) when they cannot be sent. */
+  requestOptions(): ChatOptions | undefined {
+    const prepared = this.options.prepared();
+    const problem = prepared.problems[0];
+    if (problem === undefined) return prepared.options;
+    this.notices.add('warning', problem);
+    this.setOptionsOpen(true);
+    return undefined;
+  }
+
+  /** Handles one message from the host. */
+  receive(message: ToWebview): void {
+    switch (message.type) {
+      case 'state/connection':
+        this.hasKey = message.state.hasKey;
+        this.banner.update(message.state);
+        this.refreshComposer();
+        return;
+      case 'state/models':
+        this.picker.update(message.models, message.selected, message.loading, message.error);
+        return;
+      case 'state/conversations':
+        this.conversations.update(message.conversations, message.activeId);
+        return;
+      case 'conversation/show':
+        this.showConversation(message.conversation);
+        return;
+      case 'message/add':
+        this.messages.add(message.message, this.options.prepared().options.jsonMode ?? 'off');
+        if (message.message.role === 'user') this.composer.confirmSent();
+        return;
+      case 'chat/delta':
+      case 'chat/retrying':
+        this.messages.stream(message);
+        return;
+      case 'chat/done':
+        this.messages.stream(message);
+        if (message.error) this.composer.sendFailed();
+        return;
+      case 'context/meter':
+        this.meter.update(message.usedTokens, message.limitTokens, message.droppedMessages);
+        return;
+      case 'composer/addContext':
+        this.composer.addContext(message.label, message.text, message.language);
+        return;
+      case 'composer/image':
+        this.image.accept(message.image);
+        return;
+      case 'composer/schema':
+        this.options.setSchema(message.name, message.schema);
+        this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
+        return;
+      case 'notice':
+        this.notices.add(message.level, message.text);
+        this.image.rejected();
+        if (message.level === 'error') this.composer.sendFailed();
+        return;
+      default:
+        ignoreUnknown(message);
+    }
+  }
+
+  private showConversation(conversation: ConversationView): void {
+    const switched = conversation.id !== this.conversationId;
+    this.conversationId = conversation.id;
+    this.conversations.setTitle(conversation.title);
+    this.messages.show(conversation);
+    this.composer.confirmIfShown(conversation.messages.filter((message) => message.role === 'user').map((message) => message.text));
+    const pending = this.host.state.options;
+    if (pending?.conversationId === conversation.id) this.options.load(pending.options, pending.schemaName);
+    else if (switched || !pending) this.options.load(conversation.options, undefined);
+    if (!this.scrollRestored) {
+      this.scrollRestored = true;
+      const saved = this.host.state;
+      if (saved.conversationId === conversation.id) this.messages.restoreScroll(saved.scrollTop, saved.atBottom);
+    }
+    this.host.save({ conversationId: conversation.id });
+    this.refreshComposer();
+  }
+
+  private send(text: string, image: ImageAttachment | undefined): boolean {
+    const options = this.requestOptions();
+    if (!options) return false;
+    this.post(image ? { type: 'chat/send', text, image, options } : { type: 'chat/send', text, options });
+    return true;
+  }
+
+  private optionsChanged(options: ChatOptions, schemaName: string | undefined): void {
+    if (this.conversationId !== undefined) {
+      this.host.save({ options: { conversationId: this.conversationId, options, ...(schemaName !== undefined ? { schemaName } : {}) } });
+    }
+    this.refreshComposer();
+  }
+
+  /** The selected model changed (or the list did): its limits and capabilities apply. */
+  private applyModel(): void {
+    const model = this.picker.model;
+    this.options.setModel(model);
+    const id = this.picker.modelId;
+    const reason = id === undefined ? 'Choose a model first.' : `${id} cannot read images. Pick a model with vision to attach one.`;
+    this.image.setAllowed(supportsVision(model), reason);
+    this.refreshComposer();
+  }
+
+  private setOptionsOpen(open: boolean): void {
+    show(this.options.element, open);
+    this.optionsToggle.setAttribute('aria-expanded', String(open));
+    this.optionsToggle.classList.toggle('active', open);
+    if (this.host.state.optionsOpen !== open) this.host.save({ optionsOpen: open });
+  }
+
+  private refreshComposer(): void {
+    const problem = this.options.prepared().problems[0];
+    const reason = this.hasKey === false ? 'Set an API key first.'
+      : this.picker.modelId === undefined ? 'Choose a model first.'
+      : problem;
+    this.composer.setBlocked(reason);
+  }
+}
+
+/** Compile-time exhaustiveness; at run time a message from a newer host is ignored. */
+function ignoreUnknown(_message: never): void {
+  // Nothing to do.
+}

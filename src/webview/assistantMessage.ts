@@ -1,0 +1,177 @@
+/**
+ * One answer: streamed Markdown (or JSON), its status while streaming (waiting, retrying, stopped),
+ * an inline error with its action, the JSON check, the usage line, and Copy / Regenerate.
+ */
+import type { JsonCheckView } from '../shared/protocol';
+import type { ErrorView, MessageView, UsageView } from '../shared/views';
+import { flash } from './codeBlocks';
+import { button, el, show } from './dom';
+import { errorBlock, retryStatus } from './errorView';
+import { MarkdownBody, type BodyKind } from './markdownBody';
+import type { PanelContext } from './panelContext';
+import { jsonCheckBlock, usageLine } from './usageLine';
+
+/** The end of a streamed answer, as `chat/done` reports it. */
+export interface AnswerEnd {
+  readonly stopped: boolean;
+  readonly usage?: UsageView;
+  readonly error?: ErrorView;
+  readonly jsonCheck?: JsonCheckView;
+}
+
+/** An assistant message in the conversation. */
+export class AssistantMessage {
+  readonly element: HTMLElement;
+  private readonly body: MarkdownBody;
+  private readonly status = el('div', { className: 'message-status' });
+  private readonly extras = el('div', { className: 'message-extras' });
+  private readonly footer = el('div', { className: 'message-footer' });
+  private readonly regenerate: HTMLButtonElement;
+  private readonly copy: HTMLButtonElement;
+  private streamingNow = false;
+  private last = false;
+  private error: ErrorView | undefined;
+  /** Stops the status countdown. */
+  private statusDisposers: (() => void)[] = [];
+  /** Stops the error's retry countdown. */
+  private errorDisposers: (() => void)[] = [];
+
+  /** `kind` is `json` for answers requested in JSON mode; `withSchema` when a schema was given. */
+  constructor(
+    readonly id: string,
+    private readonly context: PanelContext,
+    kind: BodyKind,
+    private readonly withSchema: boolean,
+    model: string | undefined,
+  ) {
+    this.body = new MarkdownBody(kind);
+    this.element = el('article', { className: 'message assistant', attrs: { 'aria-label': model ? `Answer from ${model}` : 'Answer' } });
+    const header = el('div', { className: 'message-header' }, el('span', { className: 'message-role', text: 'Cadenza' }));
+    if (model) header.append(el('span', { className: 'message-model', text: model }));
+    this.copy = button({
+      label: 'Copy the whole answer as Markdown',
+      icon: 'copy',
+      onClick: () => {
+        this.context.post({ type: 'code/copy', code: this.body.text });
+        flash(this.copy);
+      },
+    });
+    this.regenerate = button({
+      label: 'Regenerate this answer',
+      icon: 'refresh',
+      onClick: () => {
+        const options = this.context.requestOptions();
+        if (options) this.context.post({ type: 'chat/regenerate', options });
+      },
+    });
+    const actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Answer actions' } }, this.copy, this.regenerate);
+    this.footer.append(actions);
+    this.element.append(header, this.body.element, this.status, this.extras, this.footer);
+  }
+
+  /** Shows a finished message (from `conversation/show`). */
+  showFinished(message: MessageView, kind: BodyKind): void {
+    if (message.streaming === true) {
+      this.body.restart(message.text);
+      this.setStreaming(true);
+      return;
+    }
+    this.body.setText(message.text, kind);
+    this.setStreaming(false);
+    this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}) }, false);
+  }
+
+  /** Starts streaming (a placeholder arrived): shows the waiting indicator. */
+  startStreaming(): void {
+    this.setStreaming(true);
+  }
+
+  /** Appends streamed text. */
+  append(text: string): void {
+    this.clearStatus();
+    this.body.append(text);
+  }
+
+  /** Shows the countdown before the host retries. */
+  retrying(seconds: number, attempt: number, reason: string | undefined): void {
+    this.clearStatus();
+    const status = retryStatus(seconds, attempt, reason);
+    this.statusDisposers.push(status.dispose);
+    this.status.replaceChildren(status.element);
+  }
+
+  /** Ends the answer: final render, stopped mark, error, JSON check, usage. */
+  finish(end: AnswerEnd): void {
+    this.clearStatus();
+    this.body.finish();
+    if (end.jsonCheck?.pretty !== undefined) this.body.setText(end.jsonCheck.pretty, 'json');
+    this.setStreaming(false);
+    this.renderEnd(end, true);
+    // From the source text: the last blocks may still be rendering over the next frames.
+    const excerpt = this.body.text.slice(0, 2000).replace(/[`*_#>|~]+/g, '').replace(/\s+/g, ' ').trim().slice(0, 400);
+    // A failed answer's error block is an alert already.
+    if (!end.error) this.context.announce(`${end.stopped ? 'Answer stopped.' : 'Answer complete.'} ${excerpt}`.trim());
+  }
+
+  /** Whether this is the conversation's last answer (only it offers Regenerate and error actions). */
+  setLast(last: boolean): void {
+    if (this.last === last) return;
+    this.last = last;
+    this.updateActions();
+    if (this.error) this.renderError(this.error, false);
+  }
+
+  /** Stops timers and frames. */
+  dispose(): void {
+    this.body.dispose();
+    this.clearStatus();
+    for (const dispose of this.errorDisposers.splice(0)) dispose();
+  }
+
+  private setStreaming(streaming: boolean): void {
+    this.streamingNow = streaming;
+    this.element.classList.toggle('streaming', streaming);
+    this.element.setAttribute('aria-busy', String(streaming));
+    if (streaming && this.status.childElementCount === 0) {
+      const dots = el('span', { className: 'typing', attrs: { 'aria-hidden': 'true' } }, el('span'), el('span'), el('span'));
+      this.status.replaceChildren(el('p', { className: 'waiting' }, dots, el('span', { className: 'visually-hidden', text: 'Generating' })));
+    }
+    this.updateActions();
+  }
+
+  private updateActions(): void {
+    show(this.footer, !this.streamingNow);
+    show(this.regenerate, this.last && !this.streamingNow);
+    show(this.copy, this.body.text !== '');
+  }
+
+  /** Runs for every delta: cheap when there is nothing to clear. */
+  private clearStatus(): void {
+    for (const dispose of this.statusDisposers.splice(0)) dispose();
+    if (this.status.firstChild) this.status.replaceChildren();
+  }
+
+  private renderEnd(end: AnswerEnd, live: boolean): void {
+    this.extras.replaceChildren();
+    this.footer.querySelector('.usage-line')?.remove();
+    this.error = end.error;
+    if (end.stopped) this.extras.append(el('p', { className: 'stopped-mark', text: 'Stopped \u2014 the answer above is partial.' }));
+    if (end.error) this.renderError(end.error, live);
+    if (end.jsonCheck) this.extras.append(jsonCheckBlock(end.jsonCheck, this.withSchema));
+    if (end.usage) this.footer.prepend(usageLine(end.usage));
+  }
+
+  private renderError(error: ErrorView, live: boolean): void {
+    this.extras.querySelector('.error-block')?.remove();
+    for (const dispose of this.errorDisposers.splice(0)) dispose();
+    const block = errorBlock(error, this.last, live, {
+      post: (message) => this.context.post(message),
+      retry: (trim) => {
+        const options = this.context.requestOptions();
+        if (options) this.context.post({ type: 'chat/retry', trim, options });
+      },
+    });
+    this.errorDisposers.push(block.dispose);
+    this.extras.append(block.element);
+  }
+}

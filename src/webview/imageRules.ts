@@ -1,0 +1,27 @@
+/**
+ * What the panel accepts as an image before asking the host to check it. Pure (no DOM): unit-tested
+ * in plain Node. The host checks again (it sniffs the bytes); this only spares a pointless round trip.
+ */
+
+/** The image types the service accepts. */
+export const acceptedImageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+
+/** The largest image the service accepts, in bytes. */
+export const maxImageBytes = 20 * 1024 * 1024;
+
+/** Why an image cannot be attached, or undefined when it can. */
+export function imageProblem(type: string, bytes: number): string | undefined {
+  if (!acceptedImageTypes.includes(type.toLowerCase())) {
+    return `Only JPEG, PNG, WebP and GIF images can be attached${type ? ` (this one is ${type})` : ''}.`;
+  }
+  if (bytes > maxImageBytes) return `The image is ${formatBytes(bytes)}; the limit is 20 MB.`;
+  if (bytes === 0) return 'The image is empty.';
+  return undefined;
+}
+
+/** A byte count for people: `512 B`, `3.4 KB`, `12.0 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,54 @@
+/**
+ * Things the panel says outside the conversation: the "No API key is set" banner, notices from the
+ * host (`notice`), and the polite live region that announces finished answers once.
+ */
+import type { ConnectionState, FromWebview } from '../shared/protocol';
+import { button, el, show } from './dom';
+
+/** The banner shown while no API key is stored. */
+export class KeyBanner {
+  readonly element: HTMLElement;
+  private readonly text = el('p', { className: 'banner-text' });
+
+  constructor(post: (message: FromWebview) => void) {
+    const set = button({ text: 'Set API key', label: 'Set API key', className: 'text-button', onClick: () => post({ type: 'action/run', action: 'setApiKey' }) });
+    this.element = el('div', { className: 'banner', attrs: { role: 'region', 'aria-label': 'API key' } },
+      el('p', { className: 'banner-title', text: 'No API key is set' }), this.text, set);
+    show(this.element, false);
+  }
+
+  /** Shows or hides the banner for a connection state. */
+  update(state: ConnectionState): void {
+    this.text.textContent = `Cadenza needs an API key for ${state.baseUrl} before it can answer. The key is kept in VS Code\u2019s secret storage.`;
+    show(this.element, !state.hasKey);
+  }
+}
+
+const infoLifetimeMs = 8000;
+
+/** Notices from the host (and the panel's own warnings), newest last, each dismissible. */
+export class Notices {
+  readonly element = el('div', { className: 'notices' });
+
+  /** Shows a notice; info notices go away by themselves, warnings and errors stay until dismissed. */
+  add(level: 'info' | 'warning' | 'error', text: string): void {
+    const notice = el('div', { className: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status' } });
+    const dismiss = button({ label: 'Dismiss', icon: 'close', onClick: () => notice.remove() });
+    notice.append(el('p', { text }), dismiss);
+    for (const old of Array.from(this.element.children)) if (old.textContent === text) old.remove();
+    this.element.append(notice);
+    if (level === 'info') window.setTimeout(() => notice.remove(), infoLifetimeMs);
+  }
+}
+
+/** A visually hidden polite live region: each call is read out once. */
+export class Announcer {
+  readonly element = el('div', { className: 'visually-hidden', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+
+  /** Reads `text` out (replacing what was pending). */
+  say(text: string): void {
+    // Clearing first makes a repeated text count as a change.
+    this.element.textContent = '';
+    window.setTimeout(() => { this.element.textContent = text; }, 50);
+  }
+}

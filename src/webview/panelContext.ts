@@ -1,0 +1,19 @@
+/**
+ * What the parts of the panel need from each other, so they depend on this small interface rather
+ * than on the panel object.
+ */
+import type { FromWebview } from '../shared/protocol';
+import type { ChatOptions } from '../shared/views';
+
+/** Services the panel offers its parts. */
+export interface PanelContext {
+  /** Sends a message to the extension host. */
+  post(message: FromWebview): void;
+  /**
+   * The conversation's options ready for a request, or undefined when they cannot be sent as they
+   * are (the panel then says why and opens the options).
+   */
+  requestOptions(): ChatOptions | undefined;
+  /** Says something once through the panel's polite live region. */
+  announce(text: string): void;
+}

@@ -1,0 +1,94 @@
+/**
+ * A message the user sent: its text (as Markdown, so quoted code reads well), its image, and Edit,
+ * which turns it into an inline editor whose "Save and resend" posts `chat/editResend`.
+ */
+import type { MessageView } from '../shared/views';
+import { button, el, show } from './dom';
+import { MarkdownBody } from './markdownBody';
+import type { PanelContext } from './panelContext';
+
+/** A user message in the conversation. */
+export class UserMessage {
+  readonly element: HTMLElement;
+  private readonly body: MarkdownBody;
+  private readonly actions: HTMLElement;
+  private editor: HTMLElement | undefined;
+  private text: string;
+
+  constructor(message: MessageView, private readonly context: PanelContext, private readonly canEdit: () => boolean) {
+    this.text = message.text;
+    this.body = new MarkdownBody('markdown');
+    this.body.setText(message.text);
+    this.element = el('article', { className: 'message user', attrs: { 'aria-label': 'Your message' } });
+    this.element.dataset['id'] = message.id;
+    const header = el('div', { className: 'message-header' }, el('span', { className: 'message-role', text: 'You' }));
+    const edit = button({ label: 'Edit this message and resend', icon: 'edit', onClick: () => this.startEdit() });
+    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Message actions' } }, edit);
+    header.append(this.actions);
+    this.element.append(header);
+    if (message.imageDataUrl) {
+      const image = el('img', { className: 'message-image', attrs: { alt: 'Attached image' } });
+      image.src = message.imageDataUrl;
+      this.element.append(image);
+    }
+    this.element.append(this.body.element);
+  }
+
+  /** The message's id. */
+  get id(): string {
+    return this.element.dataset['id'] ?? '';
+  }
+
+  /** Whether Edit is offered (not while an answer streams). */
+  setEditable(editable: boolean): void {
+    show(this.actions, editable && !this.editor);
+  }
+
+  /** Stops pending work. */
+  dispose(): void {
+    this.body.dispose();
+  }
+
+  private startEdit(): void {
+    if (this.editor || !this.canEdit()) return;
+    const input = el('textarea', { className: 'edit-input', attrs: { 'aria-label': 'Edit your message', rows: '4' } });
+    input.value = this.text;
+    const save = button({ text: 'Save and resend', label: 'Save and resend', className: 'text-button', onClick: () => this.submit(input.value) });
+    const cancel = button({ text: 'Cancel', label: 'Cancel editing', className: 'text-button secondary', onClick: () => this.endEdit() });
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        this.endEdit();
+      } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit(input.value);
+      }
+    });
+    this.editor = el('div', { className: 'message-editor' }, input, el('div', { className: 'editor-buttons' }, save, cancel));
+    show(this.body.element, false);
+    show(this.actions, false);
+    this.element.append(this.editor);
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }
+
+  private submit(text: string): void {
+    if (text.trim() === '' || !this.canEdit()) return;
+    const options = this.context.requestOptions();
+    if (!options) return;
+    this.context.post({ type: 'chat/editResend', messageId: this.id, text, options });
+    // The host answers with the edited conversation; show the new text until then.
+    this.text = text;
+    this.body.setText(text);
+    this.endEdit();
+  }
+
+  private endEdit(): void {
+    this.editor?.remove();
+    this.editor = undefined;
+    show(this.body.element, true);
+    show(this.actions, true);
+    this.actions.querySelector('button')?.focus();
+  }
+}

@@ -1,0 +1,318 @@
+/* global window, document, location */
+// The sandbox's scripted host: on `ready` it replays a scenario (?scenario=conversation, streaming,
+// errors, options, nokey, bench) and then answers the panel's messages roughly like the real host
+// (send → user message, placeholder, streamed deltas, done with usage; stop; regenerate; conversations;
+// models; images; schemas). Knobs for tests: __sandbox.failNextSend, __sandbox.holdStream.
+(() => {
+  const sandbox = window.__sandbox;
+  const scenario = new URLSearchParams(location.search).get('scenario') ?? 'conversation';
+  const send = (message) => sandbox.send(message);
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const models = [
+    { id: 'Meta-Llama-3.3-70B-Instruct', capabilities: ['chat', 'tools', 'json'], contextLength: 131072, maxCompletionTokens: 4096, pricePerMillionInput: 0.6, pricePerMillionOutput: 1.2 },
+    { id: 'Llama-4-Maverick-17B-128E-Instruct', capabilities: ['chat', 'vision', 'tools', 'json'], contextLength: 131072, maxCompletionTokens: 4096, pricePerMillionInput: 0.63, pricePerMillionOutput: 1.8 },
+    { id: 'DeepSeek-R1-0528', capabilities: ['chat'], contextLength: 32768, maxCompletionTokens: 8192, pricePerMillionInput: 5, pricePerMillionOutput: 7 },
+    { id: 'Whisper-Large-v3', capabilities: ['transcription'] },
+    { id: 'E5-Mistral-7B-Instruct', capabilities: ['embeddings'], contextLength: 4096 },
+  ];
+  let selected = scenario === 'options' ? 'Llama-4-Maverick-17B-128E-Instruct' : 'Meta-Llama-3.3-70B-Instruct';
+  const now = Date.now();
+  const conversations = [
+    { id: 'c1', title: 'Debounce fires twice', updatedAt: now - 4 * 60_000 },
+    { id: 'c2', title: 'Extract invoice fields', updatedAt: now - 3 * 3600_000 },
+    { id: 'c3', title: 'Explain the retry policy', updatedAt: now - 2 * 86_400_000 },
+    { id: 'c4', title: 'SQL: latest order per customer', updatedAt: now - 20 * 86_400_000 },
+  ];
+
+  /** A small generated PNG (a gradient with a shape), as the data URL an attachment would carry. */
+  function sampleImage() {
+    const canvas = document.createElement('canvas');
+    canvas.width = 160;
+    canvas.height = 100;
+    const context = canvas.getContext('2d');
+    const gradient = context.createLinearGradient(0, 0, 160, 100);
+    gradient.addColorStop(0, '#3a7bd5');
+    gradient.addColorStop(1, '#00d2ff');
+    context.fillStyle = gradient;
+    context.fillRect(0, 0, 160, 100);
+    context.fillStyle = '#ffffff';
+    context.fillRect(20, 20, 70, 12);
+    context.fillRect(20, 40, 110, 8);
+    context.fillRect(20, 56, 90, 8);
+    const dataUrl = canvas.toDataURL('image/png');
+    return { name: 'screenshot.png', dataUrl, bytes: Math.round((dataUrl.length - 22) * 0.75) };
+  }
+
+  const debounceQuestion = 'Why does this debounce fire twice when I type fast?\n\nsrc/search.ts:\n```ts\nexport function debounce(fn: () => void, ms: number) {\n  let timer: number | undefined;\n  return () => {\n    timer = setTimeout(fn, ms);\n  };\n}\n```\n';
+  const debounceAnswer = [
+    'The timer is **never cleared**, so every keystroke schedules its own call: typing fast queues several `fn` calls instead of one.',
+    '',
+    'Fix it by cancelling the pending timer before starting a new one:',
+    '',
+    '```ts',
+    'export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms: number) {',
+    '  let timer: ReturnType<typeof setTimeout> | undefined;',
+    '  return (...args: T): void => {',
+    '    clearTimeout(timer); // drop the previous call',
+    '    timer = setTimeout(() => fn(...args), ms);',
+    '  };',
+    '}',
+    '```',
+    '',
+    'What changes:',
+    '',
+    '1. `clearTimeout` cancels the call scheduled by the previous keystroke.',
+    '2. The arguments of the *last* call are the ones used.',
+    '3. `ReturnType<typeof setTimeout>` works in Node and in browsers.',
+    '',
+    '| Typing | Before | After |',
+    '| --- | :---: | ---: |',
+    '| 5 keys in 200 ms | 5 calls | 1 call |',
+    '| 1 key | 1 call | 1 call |',
+    '',
+    '> Tip: see [MDN on clearTimeout](https://developer.mozilla.org/docs/Web/API/clearTimeout).',
+  ].join('\n');
+
+  const image = sampleImage();
+  const mainConversation = {
+    id: 'c1',
+    title: 'Debounce fires twice',
+    model: 'Meta-Llama-3.3-70B-Instruct',
+    options: { temperature: 0.2 },
+    messages: [
+      { id: 'u1', role: 'user', text: debounceQuestion },
+      {
+        id: 'a1', role: 'assistant', model: 'Meta-Llama-3.3-70B-Instruct', text: debounceAnswer,
+        usage: { promptTokens: 1240, completionTokens: 312, timeToFirstTokenMs: 410, tokensPerSecond: 268.4, totalTimeMs: 1570, costUsd: 0.00112, source: 'service' },
+      },
+      { id: 'u2', role: 'user', text: 'What is in this screenshot?', imageDataUrl: image.dataUrl },
+      {
+        id: 'a2', role: 'assistant', model: 'Llama-4-Maverick-17B-128E-Instruct', text: 'A blue gradient with **three white bars**, like a wireframe of a heading and two lines of text.',
+        usage: { promptTokens: 812, completionTokens: 24, timeToFirstTokenMs: 930, tokensPerSecond: 41.2, totalTimeMs: 1510, costUsd: 0.000555, source: 'client' },
+      },
+      { id: 'n1', role: 'note', text: 'Model changed to Meta-Llama-3.3-70B-Instruct.' },
+      { id: 'u3', role: 'user', text: 'Now add a `cancel()` method and tests.' },
+      {
+        id: 'a3', role: 'assistant', model: 'Meta-Llama-3.3-70B-Instruct', text: '',
+        error: { message: 'Rate limited: the service allows 20 requests per minute for this key.', reason: 'rateLimited', action: 'retry', retryAfterSeconds: 12 },
+      },
+    ],
+  };
+
+  const conversationsById = new Map([['c1', mainConversation]]);
+  for (const summary of conversations.slice(1)) {
+    conversationsById.set(summary.id, { id: summary.id, title: summary.title, model: selected, options: {}, messages: [
+      { id: `${summary.id}-u`, role: 'user', text: summary.title },
+      { id: `${summary.id}-a`, role: 'assistant', model: selected, text: `Here is a short answer about *${summary.title.toLowerCase()}*.`, usage: { completionTokens: 12, promptTokens: 40, source: 'service' } },
+    ] });
+  }
+  let active = mainConversation;
+  let nextId = 100;
+  let streamTimer;
+  let streamingId;
+
+  function showModels(loading = false) {
+    send({ type: 'state/models', models: loading ? [] : models, selected, loading });
+  }
+
+  function showConversation(conversation) {
+    active = conversation;
+    send({ type: 'conversation/show', conversation });
+    send({ type: 'state/conversations', conversations, activeId: conversation.id });
+  }
+
+  /** Streams `text` as `count` deltas `intervalMs` apart, then done (unless __sandbox.holdStream). */
+  function streamAnswer(id, text, { count = 40, intervalMs = 30, usage, jsonCheck, holdAt } = {}) {
+    streamingId = id;
+    const size = Math.ceil(text.length / count);
+    let offset = 0;
+    const step = () => {
+      if (holdAt !== undefined && offset >= text.length * holdAt) return;
+      if (offset >= text.length) {
+        streamingId = undefined;
+        send({ type: 'chat/done', messageId: id, stopped: false, usage, ...(jsonCheck ? { jsonCheck } : {}) });
+        return;
+      }
+      send({ type: 'chat/delta', messageId: id, text: text.slice(offset, offset + size) });
+      offset += size;
+      streamTimer = setTimeout(step, intervalMs);
+    };
+    step();
+  }
+
+  async function answer(text) {
+    const id = `a${nextId++}`;
+    send({ type: 'message/add', message: { id, role: 'assistant', model: selected, text: '', streaming: true } });
+    await wait(250);
+    streamAnswer(id, text, { usage: { promptTokens: 1530, completionTokens: 280, timeToFirstTokenMs: 250, tokensPerSecond: 312, totalTimeMs: 1150, costUsd: 0.0013, source: 'mixed' } });
+  }
+
+  const scenarios = {
+    async conversation() {
+      showConversation(mainConversation);
+      send({ type: 'context/meter', usedTokens: 18_240, limitTokens: 131_072, droppedMessages: 0 });
+    },
+    async streaming() {
+      const conversation = { ...mainConversation, messages: mainConversation.messages.slice(0, 1) };
+      showConversation(conversation);
+      send({ type: 'context/meter', usedTokens: 104_800, limitTokens: 131_072, droppedMessages: 3 });
+      send({ type: 'message/add', message: { id: 'live', role: 'assistant', model: selected, text: '', streaming: true } });
+      await wait(200);
+      streamAnswer('live', debounceAnswer, { count: 60, intervalMs: 10, holdAt: 0.5 });
+    },
+    async errors() {
+      showConversation({
+        id: 'c3', title: 'Explain the retry policy', model: selected, options: {},
+        messages: [
+          { id: 'e1', role: 'user', text: 'Explain the retry policy.' },
+          { id: 'e2', role: 'assistant', model: selected, text: '', error: { message: 'The API key was rejected (401). Set a valid key to continue.', reason: 'auth', action: 'setApiKey' } },
+          { id: 'e3', role: 'user', text: 'Try with the other model.' },
+          { id: 'e4', role: 'assistant', model: 'Llama-3.1-405B-Instruct', text: '', error: { message: 'Model Llama-3.1-405B-Instruct is not available (404).', reason: 'notFound', action: 'selectModel' } },
+          { id: 'e5', role: 'user', text: 'Summarise everything we discussed.' },
+        ],
+      });
+      send({ type: 'context/meter', usedTokens: 131_000, limitTokens: 131_072, droppedMessages: 0 });
+      send({ type: 'message/add', message: { id: 'e6', role: 'assistant', model: selected, text: '', streaming: true } });
+      send({ type: 'chat/done', messageId: 'e6', stopped: false, error: { message: 'The conversation is too long for the model\u2019s context (131,072 tokens).', reason: 'tooLarge', action: 'trimAndRetry' } });
+      send({ type: 'notice', level: 'warning', text: 'The image is 24.3 MB; the limit is 20 MB.' });
+    },
+    async retrying() {
+      showConversation({ id: 'c3', title: 'Explain the retry policy', model: selected, options: {}, messages: [{ id: 'r1', role: 'user', text: 'Explain the retry policy in two sentences.' }] });
+      send({ type: 'context/meter', usedTokens: 1_900, limitTokens: 131_072, droppedMessages: 0 });
+      send({ type: 'message/add', message: { id: 'r2', role: 'assistant', model: selected, text: '', streaming: true } });
+      send({ type: 'chat/delta', messageId: 'r2', text: 'Requests that fail with a time-out, a **429** or a server error are retried ' });
+      await wait(100);
+      streamingId = 'r2';
+      send({ type: 'chat/retrying', messageId: 'r2', seconds: 9, attempt: 1, reason: 'rateLimited' });
+    },
+    async options() {
+      const schema = JSON.stringify({ title: 'Invoice', type: 'object', required: ['number', 'total'], properties: { number: { type: 'string' }, total: { type: 'number' } } });
+      const json = '{"number":"INV-0042","total":"129.90","currency":"EUR"}';
+      showConversation({
+        id: 'c2', title: 'Extract invoice fields', model: selected,
+        options: { temperature: 0.1, maxTokens: 1024, stop: ['###', 'END'], jsonMode: 'schema', schema, systemPrompt: 'You extract invoice fields as JSON.' },
+        messages: [{ id: 'j1', role: 'user', text: 'Extract the invoice number and total from the attached text.' }],
+      });
+      send({ type: 'context/meter', usedTokens: 2_300, limitTokens: 131_072, droppedMessages: 0 });
+      send({ type: 'message/add', message: { id: 'j2', role: 'assistant', model: selected, text: '', streaming: true } });
+      streamAnswer('j2', json, {
+        count: 6, intervalMs: 10,
+        usage: { promptTokens: 310, completionTokens: 22, timeToFirstTokenMs: 180, tokensPerSecond: 190, totalTimeMs: 300, costUsd: 0.00023, source: 'service' },
+        jsonCheck: { valid: false, pretty: JSON.stringify(JSON.parse(json), null, 2), problems: ['/total: must be number', '/currency: additional property not allowed'] },
+      });
+      send({ type: 'composer/image', image: sampleImage() });
+    },
+    async nokey() {
+      send({ type: 'state/connection', state: { baseUrl: 'https://api.sambanova.ai', hasKey: false } });
+      showModels(true);
+      showConversation({ id: 'c9', title: 'New chat', options: {}, messages: [] });
+    },
+    async authError() {
+      send({ type: 'state/connection', state: { baseUrl: 'https://api.sambanova.ai', hasKey: false } });
+      showModels();
+      showConversation({ id: 'c9', title: 'Hello', options: {}, messages: [
+        { id: 'k1', role: 'user', text: 'Hello!' },
+        { id: 'k2', role: 'assistant', model: selected, text: '', error: { message: 'No API key is set for https://api.sambanova.ai.', reason: 'auth', action: 'setApiKey' } },
+      ] });
+    },
+    async bench() {
+      // The question has a little of everything the answer will have, so fonts and caches are warm
+      // (an open conversation usually has content already).
+      showConversation({ id: 'bench', title: 'Benchmark', model: selected, options: {}, messages: [
+        { id: 'bu', role: 'user', text: 'Write a long answer about this, with **tables** and `code`:\n\n```ts\nconst x: number = 1; // one\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n' },
+      ] });
+    },
+  };
+
+  async function onReady() {
+    if (scenario !== 'nokey' && scenario !== 'authError') {
+      send({ type: 'state/connection', state: { baseUrl: 'https://api.sambanova.ai', hasKey: true } });
+      showModels();
+    }
+    await (scenarios[scenario] ?? scenarios.conversation)();
+  }
+
+  sandbox.onPost = async (message) => {
+    switch (message.type) {
+      case 'ready':
+        await onReady();
+        return;
+      case 'chat/send': {
+        if (sandbox.failNextSend) {
+          sandbox.failNextSend = false;
+          send({ type: 'notice', level: 'error', text: 'Could not reach https://api.sambanova.ai (network error).' });
+          return;
+        }
+        send({ type: 'message/add', message: { id: `u${nextId++}`, role: 'user', text: message.text, ...(message.image ? { imageDataUrl: message.image.dataUrl } : {}) } });
+        if (!sandbox.holdStream) await answer(debounceAnswer);
+        return;
+      }
+      case 'chat/stop':
+        clearTimeout(streamTimer);
+        if (streamingId) send({ type: 'chat/done', messageId: streamingId, stopped: true, usage: { completionTokens: 40, totalTimeMs: 800, source: 'client' } });
+        streamingId = undefined;
+        return;
+      case 'chat/regenerate':
+      case 'chat/retry':
+        await answer(debounceAnswer);
+        return;
+      case 'conversation/new': {
+        const fresh = { id: `c${nextId++}`, title: 'New chat', options: {}, messages: [] };
+        conversationsById.set(fresh.id, fresh);
+        conversations.unshift({ id: fresh.id, title: fresh.title, updatedAt: Date.now() });
+        showConversation(fresh);
+        return;
+      }
+      case 'conversation/switch':
+        showConversation(conversationsById.get(message.id) ?? active);
+        return;
+      case 'model/select':
+        selected = message.modelId;
+        showModels();
+        return;
+      case 'model/refresh':
+        send({ type: 'state/models', models, selected, loading: true });
+        await wait(600);
+        showModels();
+        return;
+      case 'image/pick':
+        send({ type: 'composer/image', image: sampleImage() });
+        return;
+      case 'image/check':
+        send({ type: 'composer/image', image: message.image });
+        return;
+      case 'schema/pick':
+        send({ type: 'composer/schema', name: 'invoice.schema.json', schema: '{"type":"object"}' });
+        return;
+      default:
+        return;
+    }
+  };
+
+  /**
+   * For bench/render.mjs: streams `text` as `count` deltas at `perSecond` deltas a second into a new
+   * answer, and resolves when `chat/done` has been sent and the panel has painted it.
+   */
+  sandbox.streamForBench = (text, count, perSecond) => new Promise((resolve) => {
+    const id = `bench-${nextId++}`;
+    send({ type: 'message/add', message: { id, role: 'assistant', model: selected, text: '', streaming: true } });
+    const size = Math.ceil(text.length / count);
+    const chunks = [];
+    for (let offset = 0; offset < text.length; offset += size) chunks.push(text.slice(offset, offset + size));
+    const started = performance.now();
+    let sent = 0;
+    const pump = () => {
+      // Like the host's messages, deltas arrive in separate tasks: at most 100 per task even in a burst.
+      const due = Math.min(chunks.length, sent + 100, Math.floor(((performance.now() - started) / 1000) * perSecond) + 1);
+      for (; sent < due; sent += 1) send({ type: 'chat/delta', messageId: id, text: chunks[sent] });
+      if (sent < chunks.length) {
+        setTimeout(pump, perSecond > 10_000 ? 0 : 4);
+        return;
+      }
+      send({ type: 'chat/done', messageId: id, stopped: false, usage: { completionTokens: 20_000, source: 'client' } });
+      setTimeout(() => window.requestAnimationFrame(() => window.requestAnimationFrame(() => resolve({ deltas: chunks.length, ms: performance.now() - started }))), 0);
+    };
+    pump();
+  });
+})();

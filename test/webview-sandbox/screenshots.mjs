@@ -1,0 +1,269 @@
+#!/usr/bin/env node
+/* global window, document, DataTransfer, ClipboardEvent -- the page.evaluate callbacks run in the browser */
+// Screenshots of the chat panel in the sandbox (dark, light, high contrast × each scenario) and a few
+// interaction checks against the real bundle, in Debian's headless Chromium. Build first:
+//   node esbuild.js && node test/webview-sandbox/screenshots.mjs [--only=scenario] [--no-checks]
+// PNGs go to test-results/screenshots/ (git-ignored). Prints one line per check and CSP violations.
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startSandbox } from './server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outDir = join(root, 'test-results', 'screenshots');
+mkdirSync(outDir, { recursive: true });
+
+/** The launch options every helper uses for Debian's Chromium. */
+export const chromiumOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const runChecks = !process.argv.includes('--no-checks');
+
+const scenarios = [
+  { name: 'conversation', height: 1500 },
+  { name: 'list', scenario: 'conversation', height: 700, prepare: (page) => page.getByRole('button', { name: 'Show conversations' }).click() },
+  { name: 'streaming', height: 800, prepare: (page) => page.waitForTimeout(700) },
+  { name: 'retrying', height: 560, prepare: (page) => page.waitForTimeout(300) },
+  { name: 'errors', height: 900 },
+  { name: 'options', height: 1100, prepare: (page) => page.getByRole('button', { name: 'Conversation options' }).click() },
+  { name: 'nokey', height: 560 },
+  {
+    name: 'keyboard', scenario: 'conversation', height: 700,
+    prepare: async (page) => {
+      await page.getByRole('textbox', { name: 'Message to Cadenza' }).focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+    },
+  },
+  { name: 'authError', height: 600 },
+];
+const themes = ['dark', 'light', 'hc'];
+
+const sandbox = await startSandbox();
+const browser = await chromium.launch(chromiumOptions);
+const violations = [];
+let failures = 0;
+
+async function open(context, scenario, theme = 'dark') {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => violations.push(`page error (${scenario}): ${error.message}`));
+  await page.goto(`${sandbox.url}?theme=${theme}&scenario=${scenario}`);
+  await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'ready'));
+  await page.waitForTimeout(400);
+  return page;
+}
+
+async function collectViolations(page, label) {
+  const seen = await page.evaluate(() => window.__sandbox.cspViolations);
+  for (const violation of seen) violations.push(`${label}: ${violation}`);
+}
+
+try {
+  for (const theme of themes) {
+    for (const { name, scenario = name, height, prepare } of scenarios) {
+      if (only && only !== name) continue;
+      const context = await browser.newContext({ viewport: { width: 420, height }, deviceScaleFactor: 1 });
+      const page = await open(context, scenario, theme);
+      if (prepare) await prepare(page);
+      await page.waitForTimeout(150);
+      const file = join(outDir, `${name}-${theme}.png`);
+      await page.screenshot({ path: file });
+      await collectViolations(page, `${name}/${theme}`);
+      process.stdout.write(`screenshot: ${file}\n`);
+      await context.close();
+    }
+  }
+
+  if (runChecks) {
+    const check = async (label, fn) => {
+      const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+      try {
+        const detail = await fn(context);
+        process.stdout.write(`check ok: ${label}${detail ? ` (${detail})` : ''}\n`);
+      } catch (error) {
+        failures += 1;
+        process.stdout.write(`check FAILED: ${label}: ${error instanceof Error ? error.message : String(error)}\n`);
+      } finally {
+        await context.close();
+      }
+    };
+    const posted = (page, type) => page.evaluate((wanted) => window.__sandbox.posted.filter((message) => message.type === wanted), type);
+    const expect = (condition, message) => {
+      if (!condition) throw new Error(message);
+    };
+
+    await check('ready is posted exactly once', async (context) => {
+      const page = await open(context, 'conversation');
+      expect((await posted(page, 'ready')).length === 1, 'ready count');
+    });
+    await check('Enter sends; the draft clears only when the host adds the message', async (context) => {
+      const page = await open(context, 'bench');
+      const input = page.getByRole('textbox', { name: 'Message to Cadenza' });
+      await page.evaluate(() => { window.__sandbox.holdStream = true; });
+      await input.fill('First line');
+      await input.press('Shift+Enter');
+      await input.pressSequentially('second line');
+      expect((await posted(page, 'chat/send')).length === 0, 'Shift+Enter sent');
+      await input.press('Enter');
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'chat/send'));
+      const [sent] = await posted(page, 'chat/send');
+      expect(sent.text === 'First line\nsecond line', `text was ${JSON.stringify(sent.text)}`);
+      await page.waitForFunction(() => document.querySelector('.composer-input').value === '');
+      return JSON.stringify(sent.options);
+    });
+    await check('a failed send keeps the text', async (context) => {
+      const page = await open(context, 'bench');
+      await page.evaluate(() => { window.__sandbox.failNextSend = true; });
+      const input = page.getByRole('textbox', { name: 'Message to Cadenza' });
+      await input.fill('Do not lose me');
+      await input.press('Enter');
+      await page.waitForSelector('.notice.error');
+      expect(await input.inputValue() === 'Do not lose me', 'text lost');
+      expect(!(await input.evaluate((element) => element.readOnly)), 'still read-only');
+    });
+    await check('the draft survives a reload (setState)', async (context) => {
+      const page = await open(context, 'bench');
+      await page.getByRole('textbox', { name: 'Message to Cadenza' }).fill('half-written thought');
+      await page.reload();
+      await page.waitForTimeout(400);
+      const value = await page.getByRole('textbox', { name: 'Message to Cadenza' }).inputValue();
+      expect(value === 'half-written thought', `after reload: ${JSON.stringify(value)}`);
+      expect((await posted(page, 'ready')).length === 1, 'ready after reload');
+    });
+    await check('Escape stops a streaming answer, which stays and is marked stopped', async (context) => {
+      const page = await open(context, 'streaming');
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('.stopped-mark');
+      expect((await posted(page, 'chat/stop')).length === 1, 'no chat/stop');
+      const text = await page.locator('.message.assistant .markdown').last().textContent();
+      expect(text.length > 20, 'partial answer gone');
+    });
+    await check('code block Copy posts the code', async (context) => {
+      const page = await open(context, 'conversation');
+      await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Copy code' }).click();
+      const [copy] = await posted(page, 'code/copy');
+      expect(copy?.code.startsWith('export function debounce<T'), `code was ${JSON.stringify(copy?.code.slice(0, 40))}`);
+      expect(!copy.code.endsWith('\n'), 'trailing newline');
+      await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Open code in a new editor' }).click();
+      const [opened] = await posted(page, 'code/open');
+      expect(opened?.language === 'ts', `language ${opened?.language}`);
+    });
+    await check('only the last answer offers Regenerate', async (context) => {
+      const page = await open(context, 'bench');
+      await page.getByRole('textbox', { name: 'Message to Cadenza' }).fill('Go');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.message.assistant .usage-line');
+      await page.getByRole('textbox', { name: 'Message to Cadenza' }).fill('Again');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelectorAll('.message.assistant .usage-line').length === 2);
+      const visible = await page.getByRole('button', { name: 'Regenerate this answer' }).count();
+      expect(visible === 1, `${visible} visible`);
+      await page.getByRole('button', { name: 'Regenerate this answer' }).click();
+      expect((await posted(page, 'chat/regenerate')).length === 1, 'no chat/regenerate');
+    });
+    await check('options are clamped and the fifth stop sequence is disabled', async (context) => {
+      const page = await open(context, 'conversation');
+      await page.getByRole('button', { name: 'Conversation options' }).click();
+      const temperature = page.getByRole('spinbutton', { name: /Temperature/ });
+      await temperature.fill('5');
+      await temperature.press('Tab');
+      expect(await temperature.inputValue() === '1', `temperature ${await temperature.inputValue()}`);
+      const topK = page.getByRole('spinbutton', { name: /Top K/ });
+      await topK.fill('2.6');
+      await topK.press('Tab');
+      expect(await topK.inputValue() === '3', `top_k ${await topK.inputValue()}`);
+      const maxTokens = page.getByRole('spinbutton', { name: /Max tokens/ });
+      await maxTokens.fill('999999');
+      await maxTokens.press('Tab');
+      expect(await maxTokens.inputValue() === '4096', `max_tokens ${await maxTokens.inputValue()}`);
+      const add = page.getByRole('button', { name: 'Add stop sequence' });
+      for (let index = 0; index < 4; index += 1) {
+        await add.click();
+        await page.getByRole('textbox', { name: `Stop sequence ${index + 1}` }).fill(`STOP${index}`);
+      }
+      expect(await add.isDisabled(), 'add enabled after 4');
+      await page.getByRole('textbox', { name: 'Message to Cadenza' }).fill('Go');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'chat/send'));
+      const [sent] = await posted(page, 'chat/send');
+      expect(sent.options.temperature === 1 && sent.options.topK === 3 && sent.options.maxTokens === 4096 && sent.options.stop.length === 4, JSON.stringify(sent.options));
+      return JSON.stringify(sent.options);
+    });
+    await check('attach is disabled, with the reason, for a model without vision', async (context) => {
+      const page = await open(context, 'conversation');
+      const attach = page.locator('.composer-toolbar button[title*="image" i]').first();
+      expect(await attach.isDisabled(), 'attach enabled');
+      const title = await attach.getAttribute('title');
+      expect(/cannot read images/.test(title ?? ''), `title ${title}`);
+      await page.getByRole('combobox', { name: 'Model' }).selectOption('Llama-4-Maverick-17B-128E-Instruct');
+      await page.waitForTimeout(100);
+      expect(!(await attach.isDisabled()), 'attach still disabled for a vision model');
+      await attach.click();
+      await page.waitForSelector('.image-thumbnail');
+      return title;
+    });
+    await check('error actions post the right message', async (context) => {
+      const page = await open(context, 'errors');
+      await page.getByRole('button', { name: 'Drop oldest messages and retry' }).click();
+      const [retry] = await posted(page, 'chat/retry');
+      expect(retry?.trim === true, JSON.stringify(retry));
+      const page2 = await open(context, 'authError');
+      await page2.locator('.error-block').getByRole('button', { name: 'Set API key' }).click();
+      const [action] = await posted(page2, 'action/run');
+      expect(action?.action === 'setApiKey', JSON.stringify(action));
+    });
+    await check('a pasted image goes to the host for checking; one over 20 MB is refused in the panel', async (context) => {
+      const page = await open(context, 'conversation');
+      await page.getByRole('combobox', { name: 'Model' }).selectOption('Llama-4-Maverick-17B-128E-Instruct');
+      await page.evaluate(async () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 8;
+        canvas.height = 8;
+        const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+        const paste = (file) => {
+          const data = new DataTransfer();
+          data.items.add(file);
+          document.querySelector('.composer-input').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        };
+        paste(new File([new Uint8Array(21 * 1024 * 1024)], 'huge.png', { type: 'image/png' }));
+        paste(new File([blob], 'small.png', { type: 'image/png' }));
+      });
+      await page.waitForSelector('.image-thumbnail');
+      const checks = await posted(page, 'image/check');
+      expect(checks.length === 1 && checks[0].image.name === 'small.png' && checks[0].image.dataUrl.startsWith('data:image/png;base64,'), JSON.stringify(checks.map((c) => c.image.name)));
+      expect(await page.locator('.notice.warning').count() === 1, 'no warning for the huge image');
+    });
+    await check('composer/addContext inserts a fenced block', async (context) => {
+      const page = await open(context, 'bench');
+      await page.evaluate(() => window.__sandbox.send({ type: 'composer/addContext', label: 'src/a.ts:1-2', text: 'const a = 1;\nconst b = 2;', language: 'typescript' }));
+      await page.waitForTimeout(100);
+      const value = await page.getByRole('textbox', { name: 'Message to Cadenza' }).inputValue();
+      expect(value.includes('src/a.ts:1-2:\n```typescript\nconst a = 1;\nconst b = 2;\n```'), JSON.stringify(value));
+    });
+    await check('edit and resend posts chat/editResend', async (context) => {
+      const page = await open(context, 'conversation');
+      await page.getByRole('button', { name: 'Edit this message and resend' }).last().click();
+      const editor = page.getByRole('textbox', { name: 'Edit your message' });
+      await editor.fill('Now add a cancel() method.');
+      await editor.press('Enter');
+      const [edit] = await posted(page, 'chat/editResend');
+      expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
+    });
+  }
+} finally {
+  await browser.close();
+  await sandbox.close();
+}
+
+if (violations.length > 0) {
+  failures += violations.length;
+  for (const violation of violations) process.stdout.write(`CSP/page problem: ${violation}\n`);
+} else {
+  process.stdout.write('no CSP violations and no page errors\n');
+}
+process.exitCode = failures > 0 ? 1 : 0;

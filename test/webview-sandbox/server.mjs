@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// A static server for the chat panel sandbox: the real dist/webview.js and dist/webview.css inside a
+// page with the same CSP as the extension's webview shell, VS Code's default webview styles and theme
+// variables (dark, light, high contrast), a fake `acquireVsCodeApi` and a scripted host.
+// Loopback only, on a free port. Run it directly to open the sandbox in a browser:
+//   node test/webview-sandbox/server.mjs   →  prints http://127.0.0.1:PORT/?theme=dark&scenario=conversation
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+
+const themes = {
+  dark: { className: 'vscode-dark', css: 'theme-dark.css' },
+  light: { className: 'vscode-light', css: 'theme-light.css' },
+  hc: { className: 'vscode-high-contrast', css: 'theme-hc.css' },
+};
+
+const types = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.html': 'text/html' };
+
+function page(url) {
+  const theme = themes[url.searchParams.get('theme') ?? 'dark'] ?? themes.dark;
+  const nonce = randomBytes(16).toString('base64');
+  const origin = `http://${url.host}`;
+  // The same policy as src/host/views/webviewHtml.ts, with this server standing in for webview.cspSource.
+  const csp = [
+    "default-src 'none'",
+    `style-src ${origin}`,
+    `font-src ${origin}`,
+    `img-src ${origin} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  const html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="/sandbox/${theme.css}">
+<link rel="stylesheet" href="/sandbox/vscode-defaults.css">
+<link rel="stylesheet" href="/dist/webview.css">
+<title>Cadenza sandbox</title>
+</head>
+<body class="${theme.className}">
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" src="/sandbox/fakeVscode.js"></script>
+<script nonce="${nonce}" src="/sandbox/scenarios.js"></script>
+<script nonce="${nonce}" src="/dist/webview.js"></script>
+</body>
+</html>`;
+  return { html, csp };
+}
+
+async function handle(request, response) {
+  const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+  try {
+    if (url.pathname === '/' || url.pathname === '/index.html') {
+      const { html, csp } = page(url);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-store' });
+      response.end(html);
+      return;
+    }
+    let file;
+    if (url.pathname.startsWith('/dist/')) file = join(root, normalize(url.pathname));
+    else if (url.pathname.startsWith('/sandbox/')) file = join(here, 'page', normalize(url.pathname.slice('/sandbox/'.length)));
+    if (!file || !(file.startsWith(join(root, 'dist')) || file.startsWith(join(here, 'page')))) {
+      response.writeHead(404).end();
+      return;
+    }
+    const body = await readFile(file);
+    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    response.end(body);
+  } catch {
+    response.writeHead(404).end();
+  }
+}
+
+/** Starts the sandbox on a free loopback port; resolves with its address and a close function. */
+export function startSandbox() {
+  return new Promise((resolve, reject) => {
+    const server = createServer((request, response) => void handle(request, response));
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
+  const { url } = await startSandbox();
+  process.stdout.write(`Cadenza webview sandbox: ${url}?theme=dark&scenario=conversation (themes: dark, light, hc)\n`);
+}
