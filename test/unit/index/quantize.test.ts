@@ -78,6 +78,24 @@ describe('index/simdKernel', () => {
     });
   }
 
+  it('computes signed block sums (the sketch projection) identically in both kernels', () => {
+    const results: number[][] = [];
+    for (const simd of [true, false]) {
+      const rand = random(5);
+      const arena = new VectorArena(40, { preferSimd: simd });
+      for (let r = 0; r < 9; r++) arena.setFloat(arena.allocate(), Float32Array.from({ length: 40 }, () => gaussian(rand)));
+      const signs = Int8Array.from({ length: arena.stride }, (_, i) => (i < 40 ? (i % 3 === 0 ? -1 : 1) : 0));
+      const sums = Array.from(arena.blockSums(2, 5, signs));
+      assert.equal(sums.length, 5 * (arena.stride / 16));
+      let expected = 0;
+      const row = arena.row(3);
+      for (let j = 16; j < 32; j++) expected += (row[j] ?? 0) * (signs[j] ?? 0);
+      assert.equal(sums[1 * 3 + 1], expected);
+      results.push(sums);
+    }
+    assert.deepEqual(results[0], results[1]);
+  });
+
   it('grows the arena without losing rows and reuses freed slots', () => {
     const arena = new VectorArena(20, { initialCapacity: 2 });
     const slots = Array.from({ length: 100 }, (_, i) => {

@@ -214,6 +214,21 @@ describe('index/store', () => {
     await s.close();
   });
 
+  it('keeps changes made while a compaction is writing', async () => {
+    const store = await populated(file);
+    const writing = store.compact();
+    await new Promise((resolve) => setImmediate(resolve)); // the snapshot write is now under way
+    const { record, vectors } = fileWith('w/during.ts', ['alpha one']); // its vector already exists
+    store.addVectors(vectors);
+    store.putFile(record);
+    store.deleteFile('w/b.ts');
+    assert.equal(await writing, true);
+    await store.close();
+    const { store: s } = await IndexStore.open({ path: file, modelId: MODEL, dimension: DIM });
+    assert.deepEqual([...s.files()].map((f) => f.path).sort(), ['w/a.ts', 'w/during.ts']);
+    await s.close();
+  });
+
   it('learns the dimension from the first vectors when none was given', async () => {
     const { store } = await IndexStore.open({ path: file, modelId: MODEL });
     assert.equal(store.dimension, 0);

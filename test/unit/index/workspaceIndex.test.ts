@@ -112,6 +112,30 @@ describe('index/workspaceIndex', () => {
     await resumed.close();
   });
 
+  it('pauses on a 429 storm after the client gave up, keeping the index loadable and intact', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(8)).map(([k, v]) => [`ws/${k}`, v])));
+    let calls = 0;
+    const storm: EmbedFunction = async (texts) => {
+      calls++;
+      if (calls % 2 === 0) throw Object.assign(new Error('429 Too Many Requests'), { reason: 'rateLimited' });
+      if (calls > 4) throw Object.assign(new Error('429 Too Many Requests'), { reason: 'rateLimited' });
+      return texts.map((t) => fakeEmbedding(t, DIM));
+    };
+    const logger = new CollectingLogger();
+    const index = await open(storm, { logger, embedding: { batchSize: 4, concurrency: 1, maxConsecutiveFailures: 3 } });
+    const result = await index.sync();
+    assert.equal(result.status, 'incomplete');
+    assert.equal(result.chunksEmbedded, 8);
+    assert.ok(logger.has('warn', /paused after 3 failed batches/));
+    const filesBefore = index.stats().files;
+    await index.close();
+    const { index: reopened, status } = await WorkspaceIndex.open({ roots: [{ name: 'ws', path: fx.path('ws') }], storagePath: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, embed: recordingEmbedder(DIM).embed, chunking: { targetTokens: 120 } });
+    assert.equal(status.kind, 'loaded');
+    assert.equal(reopened.stats().files, filesBefore);
+    assert.equal((await reopened.sync()).status, 'complete');
+    await reopened.close();
+  });
+
   it('cancels cleanly on abort and keeps the batches that finished', async () => {
     fx.write(Object.fromEntries(Object.entries(files(8)).map(([k, v]) => [`ws/${k}`, v])));
     const controller = new AbortController();
