@@ -18,12 +18,16 @@ import { seedDevelopmentKey } from './devBootstrap';
 import { commandIds, viewIds } from './ids';
 import { createLog } from './log';
 import { ChatViewProvider } from './views/chatViewProvider';
+import { IndexService } from './index/indexService';
+import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands';
+import { searchCommand } from './commands/search';
 
 /** What activate() returns: a small API for other extensions and the integration tests. */
 export interface CadenzaApi {
   readonly chatView: ChatViewProvider;
   readonly chat: ChatController;
   readonly connection: ServiceConnection;
+  readonly index: IndexService;
 }
 
 /** The composition root: wires core and host, registers everything, and does nothing else. */
@@ -38,6 +42,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   chatView.attach(chat);
   const statusBar = new ChatStatusBar();
   const proposals = new ProposalProvider();
+  const index = new IndexService(host, connection);
+  chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
 
   extension.subscriptions.push(
     log,
@@ -47,6 +53,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     chat,
     statusBar,
     proposals,
+    index,
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
@@ -64,12 +71,18 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(chatView)),
     vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second)),
     vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
+    vscode.commands.registerCommand(commandIds.search, (query?: unknown) => searchCommand(index, query)),
+    vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument)),
+    vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
+    vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
     vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));
   void seedDevelopmentKey(extension, apiKey, log);
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
-  return { chatView, chat, connection };
+  // The index starts after activation has returned, so activation stays light.
+  setTimeout(() => void index.start(), 0);
+  return { chatView, chat, connection, index };
 }
 
 export function deactivate(): void {

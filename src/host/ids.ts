@@ -16,6 +16,10 @@ export const commandIds = {
   transcribeAudio: 'cadenza.transcribeAudio',
   translateAudio: 'cadenza.translateAudio',
   askAboutAudio: 'cadenza.askAboutAudio',
+  search: 'cadenza.search',
+  indexRebuild: 'cadenza.index.rebuild',
+  indexPause: 'cadenza.index.pause',
+  indexStatus: 'cadenza.index.status',
 } as const;
 
 /** View and view-container ids; package.json contributes exactly these. */

@@ -16,4 +16,10 @@ export const settingDefaults = {
   'chat.systemPrompt': '',
   'audio.output': 'document',
   'audio.concurrency': 2,
+  'index.mode': 'ask',
+  'index.model': 'E5-Mistral-7B-Instruct',
+  'index.maxFileSizeKB': 1024,
+  'index.batchSize': 32,
+  'index.concurrency': 2,
+  'index.debounceMs': 1500,
 } as const satisfies Record<string, unknown>;

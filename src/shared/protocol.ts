@@ -4,7 +4,7 @@
  * The webview sends `ready` first; the host queues everything until then. A streamed answer is zero or
  * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
-import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, UsageView } from './views';
+import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, UsageView } from './views';
 
 /** What the panel shows about the connection; sent on `ready` and whenever it changes. */
 export interface ConnectionState {
@@ -35,7 +35,7 @@ export type ToWebview =
    */
   | { readonly type: 'chat/retrying'; readonly messageId: string; readonly seconds: number; readonly attempt: number; readonly reason?: string }
   /** The answer ended: complete, stopped by the user, or failed with an error and its fixing action. */
-  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView }
+  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[] }
   /** How full the model's context is for the next request; `dropped` turns were left out. */
   | { readonly type: 'context/meter'; readonly usedTokens: number; readonly limitTokens: number; readonly droppedMessages: number }
   /** Text to put into the composer as a quoted context block (from "Add selection to chat"). */
@@ -95,6 +95,8 @@ export type FromWebview =
   | { readonly type: 'image/check'; readonly image: ImageAttachment }
   /** Ask the host to pick a JSON schema file from the workspace. */
   | { readonly type: 'schema/pick' }
+  /** Open a workspace location the answer cited (a `sources` link). */
+  | { readonly type: 'source/open'; readonly uri: string; readonly startLine: number }
   /** Run one of the panel's actions (each maps to a command). */
   | { readonly type: 'action/run'; readonly action: PanelAction };
 
@@ -170,6 +172,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isString(value['code']) && isString(value['language']);
     case 'image/check':
       return isImage(value['image']);
+    case 'source/open':
+      return isString(value['uri']) && typeof value['startLine'] === 'number';
     case 'action/run':
       return isString(value['action']) && panelActions.includes(value['action']);
     default:

@@ -57,6 +57,15 @@ export interface ErrorView {
   readonly retryAfterSeconds?: number;
 }
 
+/** A workspace location the answer drew on (the chat's "workspace" toggle); shown as a link. */
+export interface SourceView {
+  /** e.g. `src/upload.ts:10-42`. */
+  readonly label: string;
+  readonly uri: string;
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
 /** One message of a conversation as the panel shows it. */
 export interface MessageView {
   readonly id: string;
@@ -70,6 +79,7 @@ export interface MessageView {
   readonly stopped?: boolean;
   readonly usage?: UsageView;
   readonly error?: ErrorView;
+  readonly sources?: readonly SourceView[];
 }
 
 /** An entry of the conversation list. */

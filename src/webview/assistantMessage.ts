@@ -3,7 +3,7 @@
  * an inline error with its action, the JSON check, the usage line, and Copy / Regenerate.
  */
 import type { JsonCheckView } from '../shared/protocol';
-import type { ErrorView, MessageView, UsageView } from '../shared/views';
+import type { ErrorView, MessageView, SourceView, UsageView } from '../shared/views';
 import { flash } from './codeBlocks';
 import { button, el, show } from './dom';
 import { errorBlock, retryStatus } from './errorView';
@@ -17,6 +17,7 @@ export interface AnswerEnd {
   readonly usage?: UsageView;
   readonly error?: ErrorView;
   readonly jsonCheck?: JsonCheckView;
+  readonly sources?: readonly SourceView[];
 }
 
 /** An assistant message in the conversation. */
@@ -78,7 +79,7 @@ export class AssistantMessage {
     }
     this.body.setText(message.text, kind);
     this.setStreaming(false);
-    this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}) }, false);
+    this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}), ...(message.sources ? { sources: message.sources } : {}) }, false);
   }
 
   /** Starts streaming (a placeholder arrived): shows the waiting indicator. */
@@ -158,7 +159,18 @@ export class AssistantMessage {
     if (end.stopped) this.extras.append(el('p', { className: 'stopped-mark', text: 'Stopped \u2014 the answer above is partial.' }));
     if (end.error) this.renderError(end.error, live);
     if (end.jsonCheck) this.extras.append(jsonCheckBlock(end.jsonCheck, this.withSchema));
+    if (end.sources && end.sources.length > 0) this.extras.append(this.sourcesBlock(end.sources));
     if (end.usage) this.footer.prepend(usageLine(end.usage));
+  }
+
+  /** The workspace locations the answer drew on, numbered as the prompt numbered them; each opens its place. */
+  private sourcesBlock(sources: readonly SourceView[]): HTMLElement {
+    const list = el('ol', { className: 'sources-list' });
+    for (const source of sources) {
+      const link = button({ text: source.label, label: `Open ${source.label}`, className: 'source-link', onClick: () => this.context.post({ type: 'source/open', uri: source.uri, startLine: source.startLine }) });
+      list.append(el('li', {}, link));
+    }
+    return el('div', { className: 'sources', attrs: { role: 'group', 'aria-label': 'Workspace sources' } }, el('p', { className: 'sources-title', text: 'Workspace sources' }), list);
   }
 
   private renderError(error: ErrorView, live: boolean): void {

@@ -79,6 +79,8 @@ export class MessageList {
     for (const item of this.items.values()) item.view.dispose();
     this.items.clear();
     this.content.replaceChildren(this.welcome);
+    // An empty conversation (New chat) shows the welcome again; add() hides it for the first message.
+    this.welcome.hidden = false;
     this.setStreaming(undefined);
     const jsonMode = conversation.options.jsonMode ?? 'off';
     for (const message of conversation.messages) this.add(message, jsonMode);
@@ -124,6 +126,7 @@ export class MessageList {
           ...(message.usage ? { usage: message.usage } : {}),
           ...(message.error ? { error: message.error } : {}),
           ...(message.jsonCheck ? { jsonCheck: message.jsonCheck } : {}),
+          ...(message.sources ? { sources: message.sources } : {}),
         });
         if (this.streamingId === message.messageId) this.setStreaming(undefined);
         this.updateLast();

@@ -72,6 +72,14 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
     args: () => [audioFixture(), { model: 'Qwen2-Audio-7B-Instruct', question: 'What is said?' }],
     check: (result) => isNonEmptyString(result, 'askAboutAudio'),
   }],
+  ['cadenza.index.rebuild', { check: (result) => assert.equal((result as { status?: string }).status, 'complete', JSON.stringify(result)) }],
+  ['cadenza.index.status', { check: (result) => assert.ok((result as { chunks?: number }).chunks !== undefined, JSON.stringify(result)) }],
+  ['cadenza.search', {
+    args: () => ['greeting'],
+    check: (result) => assert.ok(Array.isArray(result) && result.some((hit: { path?: string }) => hit.path?.endsWith('greeting.ts') === true), JSON.stringify(result)),
+  }],
+  // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it.
+  ['cadenza.index.pause', { check: (result) => assert.equal(typeof result, 'boolean') }],
   ['cadenza.clearApiKey', {}],
 ]);
 

@@ -23,6 +23,8 @@ export interface StoredMessage {
   model?: string;
   stopped?: boolean;
   usage?: StoredUsage;
+  /** Workspace locations put into the prompt for this answer (the workspace toggle). */
+  sources?: { readonly label: string; readonly uri: string; readonly startLine: number; readonly endLine: number }[];
   error?: { readonly message: string; readonly reason: string };
 }
 

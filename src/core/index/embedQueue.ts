@@ -47,6 +47,11 @@ export interface EmbedQueueOptions {
   readonly concurrency?: number | undefined;
   /** Stop after this many failed batches in a row (default 3): the network is down or the quota is gone. */
   readonly maxConsecutiveFailures?: number | undefined;
+  /**
+   * First wait before a failed batch is tried again in the same run (default 1,000 ms, doubling, capped at
+   * 30 s; a server's `retryAfterMs` wins): a 429 storm or a network blip must not end the build.
+   */
+  readonly retryDelayMs?: number | undefined;
   /** Texts are cut to this many characters before sending (default 16,000; chunks are far smaller). */
   readonly maxInputChars?: number | undefined;
   /** The required dimension, 0 when the first good reply decides. */
@@ -169,7 +174,11 @@ export class EmbedQueue {
         this.logger.debug('Index embedding cancelled.');
         return;
       }
-      this.handleFailure(batch, error);
+      const delay = this.handleFailure(batch, error);
+      if (delay !== undefined) {
+        await abortableDelay(delay, signal);
+        if (!this.stopped) this.retry.push(batch);
+      }
       return;
     }
     this.consecutiveFailures = 0;
@@ -209,32 +218,53 @@ export class EmbedQueue {
     return out;
   }
 
-  private handleFailure(batch: Item[], error: unknown): void {
+  /** Decides what a failed batch does; returns the wait before trying it again, or undefined when it is done with. */
+  private handleFailure(batch: Item[], error: unknown): number | undefined {
     const action = EmbedReplyError.is(error) ? 'skip' : (this.options.failureAction ?? defaultFailureAction)(error);
     const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     if (action === 'fatal') {
       this.stop ??= { why: 'fatal', error };
       this.failedCount += batch.length;
       this.logger.error(`Index embedding stopped: ${what}`);
-      return;
+      return undefined;
     }
     if (action === 'split' && batch.length > 1) {
       const half = Math.ceil(batch.length / 2);
       this.retry.push(batch.slice(0, half), batch.slice(half));
       this.logger.debug(`Embedding batch of ${batch.length} rejected (${what}); retrying in halves.`);
-      return;
+      return undefined;
     }
-    this.failedCount += batch.length;
     if (action === 'split') {
+      this.failedCount += batch.length;
       this.logger.warn(`A chunk could not be embedded and is left out for now: ${what}`);
-      return;
+      return undefined;
     }
     this.consecutiveFailures++;
-    this.logger.warn(`Embedding batch of ${batch.length} failed (${what}); its chunks stay pending.`);
     const max = this.options.maxConsecutiveFailures ?? 3;
     if (this.consecutiveFailures >= max) {
+      this.failedCount += batch.length;
       this.stop ??= { why: 'tooManyFailures', error };
-      this.logger.warn(`Index embedding paused after ${max} failed batches in a row; the next run continues where this one stopped.`);
+      this.logger.warn(`Embedding batch of ${batch.length} failed (${what}). Index embedding paused after ${max} failed attempts in a row; its chunks stay pending and the next run continues where this one stopped.`);
+      return undefined;
     }
+    const hinted = typeof error === 'object' && error !== null ? (error as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+    const base = this.options.retryDelayMs ?? 1000;
+    const delay = typeof hinted === 'number' && hinted >= 0 ? hinted : Math.min(30_000, base * 2 ** (this.consecutiveFailures - 1));
+    this.logger.warn(`Embedding batch of ${batch.length} failed (${what}); trying it again in ${Math.round(delay)} ms.`);
+    return delay;
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts (never rejects: the caller checks the signal). */
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -34,6 +34,8 @@ export interface WorkspaceIndexOptions {
     readonly batchSize?: number | undefined;
     readonly concurrency?: number | undefined;
     readonly maxConsecutiveFailures?: number | undefined;
+    /** First wait before a failed batch is retried within the run (default 1 s, doubling). */
+    readonly retryDelayMs?: number | undefined;
     readonly failureAction?: ((error: unknown) => FailureAction) | undefined;
   } | undefined;
   /** Keep a BM25 index for hybrid search (default true; costs one read of every file per session). */

@@ -4,13 +4,22 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
-import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
+import { buildAudioReasoningRequest, buildChatRequest, defaultMaxTokens, fallbackContextLength, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
 import type { ImageAttachment, ToWebview } from '../../shared/protocol';
 import type { ChatOptions, MessageView } from '../../shared/views';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
 import { errorView, modelView, storedUsage } from './presenters';
+
+/** Workspace context for a question: prompt text (numbered excerpts) and the locations it cites. */
+export interface WorkspaceContext {
+  readonly text: string;
+  readonly sources: NonNullable<StoredMessage['sources']>;
+}
+
+/** Finds workspace context for a question within a token budget (the index's hybrid search). */
+export type WorkspaceContextProvider = (query: string, budgetTokens: number, signal: AbortSignal) => Promise<WorkspaceContext | string>;
 
 /** Where the controller sends what the panel should show (the view provider queues until ready). */
 export type PanelSink = (message: ToWebview) => void;
@@ -34,6 +43,7 @@ function toView(message: StoredMessage): MessageView {
     ...(message.stopped ? { stopped: true } : {}),
     ...(message.usage ? { usage: message.usage } : {}),
     ...(message.error ? { error: { message: message.error.message, reason: message.error.reason } } : {}),
+    ...(message.sources ? { sources: message.sources } : {}),
   };
 }
 
@@ -46,6 +56,7 @@ export class ChatController implements vscode.Disposable {
   private readonly store: ConversationStore;
   private conversation: Conversation | undefined;
   private running: Running | undefined;
+  private workspaceContext: WorkspaceContextProvider | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly answered = new vscode.EventEmitter<StoredUsage>();
   private readonly modelChanged = new vscode.EventEmitter<string | undefined>();
@@ -58,6 +69,11 @@ export class ChatController implements vscode.Disposable {
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
     this.store = new ConversationStore(vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath);
     this.disposables.push(this.answered, this.modelChanged, connection.onDidChangeModels(() => this.postModels()));
+  }
+
+  /** Connects the workspace index, used when a conversation's "workspace" toggle is on. */
+  attachWorkspaceContext(provider: WorkspaceContextProvider): void {
+    this.workspaceContext = provider;
   }
 
   /** The open conversation, loading the last one (or starting a new one) on first use. */
@@ -232,7 +248,8 @@ export class ChatController implements vscode.Disposable {
       this.sink({ type: 'notice', level: 'error', text: 'No model is selected. Pick a model to chat with.' });
       return '';
     }
-    const { request, budget } = buildChatRequest(conversation, model, conversation.options);
+    const options = await this.withWorkspaceContext(conversation, model, reply, controller.signal);
+    const { request, budget } = buildChatRequest(conversation, model, options);
     this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
     conversation.messages.push(reply);
     this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
@@ -275,7 +292,7 @@ export class ChatController implements vscode.Disposable {
       const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
       await this.save(conversation);
       this.answered.fire(reply.usage);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(jsonCheck ? { jsonCheck } : {}) });
+      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}) });
       return reply.text;
     } catch (error) {
       if (flushTimer) clearTimeout(flushTimer);
@@ -295,6 +312,29 @@ export class ChatController implements vscode.Disposable {
       this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view });
       return '';
     }
+  }
+
+  /**
+   * With the workspace toggle on, puts the index's top chunks for the question into the system prompt,
+   * within about a third of the room the context leaves, and keeps their locations for the answer's links.
+   */
+  private async withWorkspaceContext(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, signal: AbortSignal): Promise<StoredOptions> {
+    const options = conversation.options;
+    const question = [...conversation.messages].reverse().find((message) => message.role === 'user')?.text;
+    if (!options.useWorkspace || !question) return options;
+    if (!this.workspaceContext) {
+      this.sink({ type: 'notice', level: 'warning', text: 'Workspace context is not available here (no folder is open).' });
+      return options;
+    }
+    const room = (model?.contextLength ?? fallbackContextLength) - (options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens));
+    const found = await this.workspaceContext(question, Math.max(256, Math.floor(room / 3)), signal).catch((error: unknown) => `Workspace search failed: ${errorView(error).message}`);
+    if (typeof found === 'string') {
+      this.sink({ type: 'notice', level: 'warning', text: found });
+      return options;
+    }
+    if (found.sources.length === 0) return options;
+    reply.sources = [...found.sources];
+    return { ...options, systemPrompt: [options.systemPrompt?.trim() ?? '', found.text].filter((part) => part !== '').join('\n\n') };
   }
 
   /** Starts a new, empty conversation with the default model and options. */

@@ -36,6 +36,8 @@ export class ServiceConnection implements vscode.Disposable {
   private current: InferenceClient | undefined;
   private catalog: ModelCatalogState = { models: [], loading: false };
   private loadingList: Promise<readonly ModelInfo[]> | undefined;
+  /** Bumped when the connection settings change, so a listing begun for the old address is dropped. */
+  private generation = 0;
   private readonly changedModels = new vscode.EventEmitter<ModelCatalogState>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -49,9 +51,15 @@ export class ServiceConnection implements vscode.Disposable {
         if (!affectsConnection(event)) return;
         void this.current?.close();
         this.current = undefined;
+        this.generation += 1;
+        this.loadingList = undefined;
         if (event.affectsConfiguration('cadenza.baseUrl')) void this.refreshModels();
       }),
-      host.apiKey.onDidChange(() => void this.refreshModels()),
+      host.apiKey.onDidChange(() => {
+        this.generation += 1;
+        this.loadingList = undefined;
+        void this.refreshModels();
+      }),
     );
   }
 
@@ -100,23 +108,29 @@ export class ServiceConnection implements vscode.Disposable {
 
   /** Reads GET /v1/models again. Never throws: the error is kept in the state for the UI. */
   refreshModels(): Promise<readonly ModelInfo[]> {
-    this.loadingList ??= (async () => {
+    if (this.loadingList) return this.loadingList;
+    const generation = this.generation;
+    const loading = (async (): Promise<readonly ModelInfo[]> => {
       this.catalog = { models: this.catalog.models, loading: true };
       this.changedModels.fire(this.catalog);
+      let next: ModelCatalogState;
       try {
         const models = await (await this.client()).listModels();
-        this.catalog = { models, loading: false };
+        next = { models, loading: false };
         this.host.log.info(`Listed ${models.length} models from the service.`);
       } catch (error) {
-        this.catalog = { models: [], loading: false, error };
+        next = { models: [], loading: false, error };
         this.host.log.warn(`Could not list models: ${error instanceof Error ? error.message : String(error)}`);
-      } finally {
-        this.loadingList = undefined;
       }
+      // The address or key changed while this listing ran: its answer is about the old service.
+      if (generation !== this.generation) return this.refreshModels();
+      this.loadingList = undefined;
+      this.catalog = next;
       this.changedModels.fire(this.catalog);
       return this.catalog.models;
     })();
-    return this.loadingList;
+    this.loadingList = loading;
+    return loading;
   }
 
   dispose(): void {

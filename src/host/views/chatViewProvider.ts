@@ -9,6 +9,16 @@ import { commandIds } from '../ids';
 import { readSettings } from '../settings';
 import { webviewHtml } from './webviewHtml';
 
+/** Opens a cited workspace location; the URI comes from the webview, so only files inside the workspace open. */
+async function openSource(uriText: string, startLine: number): Promise<void> {
+  const uri = vscode.Uri.parse(uriText, true);
+  if (uri.scheme !== 'file' || vscode.workspace.getWorkspaceFolder(uri) === undefined) return;
+  const line = Math.max(0, Math.floor(startLine) - 1);
+  const document = await vscode.workspace.openTextDocument(uri);
+  const position = new vscode.Position(Math.min(line, document.lineCount - 1), 0);
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: true, viewColumn: vscode.ViewColumn.One });
+}
+
 /**
  * The chat panel: a webview view in Cadenza's activity-bar container. Messages to the webview are
  * queued until it says `ready`; every incoming message is validated before it is routed.
@@ -149,6 +159,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'schema/pick':
         await this.pickSchema();
+        return;
+      case 'source/open':
+        await openSource(message.uri, message.startLine);
         return;
       case 'action/run':
         await this.runAction(message.action);

@@ -112,6 +112,23 @@ describe('index/workspaceIndex', () => {
     await resumed.close();
   });
 
+  it('retries a batch that failed in a short 429 storm within the same run, and completes', async () => {
+    fx.write(Object.fromEntries(Object.entries(files(8)).map(([k, v]) => [`ws/${k}`, v])));
+    let calls = 0;
+    const blip: EmbedFunction = async (texts) => {
+      calls++;
+      if (calls === 2 || calls === 3) throw Object.assign(new Error('429 Too Many Requests'), { reason: 'rateLimited', retryAfterMs: 20 });
+      return texts.map((t) => fakeEmbedding(t, DIM));
+    };
+    const logger = new CollectingLogger();
+    const index = await open(blip, { logger, embedding: { batchSize: 4, concurrency: 1, maxConsecutiveFailures: 3 } });
+    const result = await index.sync();
+    assert.equal(result.status, 'complete', JSON.stringify(result));
+    assert.equal(result.chunksPending, 0);
+    assert.ok(logger.has('warn', /trying it again in 20 ms/));
+    await index.close();
+  });
+
   it('pauses on a 429 storm after the client gave up, keeping the index loadable and intact', async () => {
     fx.write(Object.fromEntries(Object.entries(files(8)).map(([k, v]) => [`ws/${k}`, v])));
     let calls = 0;
@@ -122,11 +139,11 @@ describe('index/workspaceIndex', () => {
       return texts.map((t) => fakeEmbedding(t, DIM));
     };
     const logger = new CollectingLogger();
-    const index = await open(storm, { logger, embedding: { batchSize: 4, concurrency: 1, maxConsecutiveFailures: 3 } });
+    const index = await open(storm, { logger, embedding: { batchSize: 4, concurrency: 1, maxConsecutiveFailures: 3, retryDelayMs: 10 } });
     const result = await index.sync();
     assert.equal(result.status, 'incomplete');
     assert.equal(result.chunksEmbedded, 8);
-    assert.ok(logger.has('warn', /paused after 3 failed batches/));
+    assert.ok(logger.has('warn', /paused after 3 failed attempts in a row/));
     const filesBefore = index.stats().files;
     await index.close();
     const { index: reopened, status } = await WorkspaceIndex.open({ roots: [{ name: 'ws', path: fx.path('ws') }], storagePath: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, embed: recordingEmbedder(DIM).embed, chunking: { targetTokens: 120 } });

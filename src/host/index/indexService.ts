@@ -1,0 +1,336 @@
+import * as vscode from 'vscode';
+import { e5QueryText } from '../../core/index/search';
+import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
+import type { LoadStatus } from '../../core/index/types';
+import type { IndexSearchResult, IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
+import { estimateTokens } from '../../core/chat/contextBudget';
+import type { WorkspaceContext } from '../chat/chatController';
+import type { ServiceConnection } from '../chat/connection';
+import { errorView } from '../chat/presenters';
+import type { HostContext } from '../context';
+import { readIndexSettings, type IndexSettings } from './indexSettings';
+import { IndexStatusBar } from './indexStatusBar';
+
+/** A search hit with its preview line, for the quick pick, the chat context and callers. */
+export interface SearchHit {
+  readonly path: string;
+  readonly uri: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly score: number;
+  readonly matched: 'semantic' | 'keyword' | 'both';
+  readonly preview: string;
+}
+
+const consentKey = 'cadenza.index.consent';
+
+/**
+ * The workspace's semantic index: opened from the extension's workspace storage, built on consent (or
+ * automatically, per `cadenza.index.mode`), kept fresh by a debounced file watcher whose changes become
+ * one batch, searchable with the service's embeddings plus BM25. Never throws into the UI: failures
+ * are logged and shown with what to do.
+ */
+export class IndexService implements vscode.Disposable {
+  private index: WorkspaceIndex | undefined;
+  private opening: Promise<WorkspaceIndex | undefined> | undefined;
+  private running: AbortController | undefined;
+  private paused = false;
+  private reopening: Promise<void> = Promise.resolve();
+  private lastLoad: LoadStatus | undefined;
+  private pending = new Set<string>();
+  private debounce: NodeJS.Timeout | undefined;
+  private readonly statusBar = new IndexStatusBar();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const queue = (uri: vscode.Uri): void => this.queueChange(uri);
+    this.disposables.push(
+      this.statusBar,
+      watcher,
+      watcher.onDidCreate(queue),
+      watcher.onDidChange(queue),
+      watcher.onDidDelete(queue),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReopen()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (['cadenza.index', 'files.exclude', 'search.exclude'].some((key) => event.affectsConfiguration(key))) this.scheduleReopen();
+      }),
+    );
+  }
+
+  /** Whether the workspace can have an index at all (a folder is open and storage exists). */
+  get available(): boolean {
+    return this.host.extension.storageUri !== undefined && (vscode.workspace.workspaceFolders ?? []).some((folder) => folder.uri.scheme === 'file');
+  }
+
+  /** The index file of the current model in workspace storage (undefined without a workspace). */
+  async indexFile(): Promise<string | undefined> {
+    const storage = this.host.extension.storageUri;
+    if (!storage) return undefined;
+    const { indexFilePath } = await import('../../core/index/workspaceIndex');
+    return indexFilePath(storage.fsPath, readIndexSettings().model);
+  }
+
+  /** Records that the user asked for the index (running Rebuild is consent to send the files). */
+  async consent(): Promise<void> {
+    await this.host.extension.workspaceState.update(consentKey, true);
+  }
+
+  /** Called after activation: builds or refreshes per `cadenza.index.mode` (ask once, auto, off). */
+  async start(): Promise<void> {
+    const settings = readIndexSettings();
+    if (!this.available || settings.mode === 'off') return;
+    const consent = this.host.extension.workspaceState.get<boolean>(consentKey);
+    if (settings.mode === 'ask' && consent === undefined) {
+      const choice = await vscode.window.showInformationMessage(
+        `Build a semantic index of this workspace? Its text files are sent to the service's embeddings (${settings.model}); the index stays on this machine.`,
+        'Build Index', 'Not Now',
+      );
+      await this.host.extension.workspaceState.update(consentKey, choice === 'Build Index');
+      if (choice !== 'Build Index') return;
+    } else if (settings.mode === 'ask' && consent === false) {
+      return;
+    }
+    await this.sync(true);
+  }
+
+  private async open(): Promise<WorkspaceIndex | undefined> {
+    if (this.index) return this.index;
+    this.opening ??= this.openNow().finally(() => { this.opening = undefined; });
+    return this.opening;
+  }
+
+  private async openNow(): Promise<WorkspaceIndex | undefined> {
+    const storage = this.host.extension.storageUri;
+    if (!storage || !this.available) return undefined;
+    const settings = readIndexSettings();
+    const { WorkspaceIndex: Index, indexFilePath } = await import('../../core/index/workspaceIndex');
+    await vscode.workspace.fs.createDirectory(storage);
+    const names = new Set<string>();
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => {
+      let name = folder.name.replace(/\//g, '_');
+      while (names.has(name)) name = `${name}_`;
+      names.add(name);
+      return { name, path: folder.uri.fsPath };
+    });
+    const { index, status } = await Index.open({
+      roots,
+      storagePath: indexFilePath(storage.fsPath, settings.model),
+      modelId: settings.model,
+      embed: async (texts, signal) => (await this.connection.client()).embedMany(texts, settings.model, { batchSize: texts.length, concurrency: 1, signal }),
+      ignore: { excludes: excludes() },
+      maxFileBytes: settings.maxFileBytes,
+      embedding: { batchSize: settings.batchSize, concurrency: settings.concurrency },
+      logger: this.host.log,
+    });
+    this.lastLoad = status;
+    this.reportLoad(status);
+    this.index = index;
+    this.statusBar.idle(index.stats());
+    return index;
+  }
+
+  private reportLoad(status: LoadStatus): void {
+    if (status.kind !== 'discarded') return;
+    const why = status.reason === 'otherModel' ? 'it was built with another embedding model' : status.reason === 'foreignVersion' ? 'it was written by another version of Cadenza' : 'it was damaged';
+    this.host.log.warn(`The workspace index was discarded (${status.reason}: ${status.detail}); rebuilding.`);
+    void vscode.window.showInformationMessage(`Cadenza is rebuilding the workspace index because ${why}.`);
+  }
+
+  private scheduleReopen(): void {
+    this.reopening = this.reopening.then(() => this.reopen()).catch((error: unknown) => this.host.log.warn(`Reopening the index failed: ${errorView(error).message}`));
+  }
+
+  /** Resolves when reopening after a settings or folder change has finished (tests and callers wait on it). */
+  whenSettled(): Promise<void> {
+    return this.reopening;
+  }
+
+  /** How the index file was found when it was last opened: loaded, created, or discarded and why. */
+  get loadStatus(): LoadStatus | undefined {
+    return this.lastLoad;
+  }
+
+  private async reopen(): Promise<void> {
+    this.running?.abort();
+    const old = this.index;
+    this.index = undefined;
+    await old?.close();
+    if (readIndexSettings().mode !== 'off' && this.host.extension.workspaceState.get<boolean>(consentKey) !== false) await this.open();
+  }
+
+  /** A full pass: walks, re-chunks what changed, embeds what is new. Shows a notification when asked. */
+  async sync(notify: boolean, fromScratch = false): Promise<IndexRunResult | undefined> {
+    if (fromScratch) await this.discard();
+    const index = await this.open();
+    if (!index) {
+      void vscode.window.showWarningMessage('Open a folder to build a workspace index.');
+      return undefined;
+    }
+    this.paused = false;
+    this.running?.abort();
+    const controller = new AbortController();
+    this.running = controller;
+    const run = (progress?: vscode.Progress<{ message?: string; increment?: number }>): Promise<IndexRunResult> =>
+      index.sync({ signal: controller.signal, onProgress: (update) => this.progress(update, progress) });
+    try {
+      const result = notify
+        ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cadenza: indexing the workspace', cancellable: true }, (progress, token) => {
+          token.onCancellationRequested(() => controller.abort());
+          return run(progress);
+        })
+        : await run();
+      this.finished(result);
+      return result;
+    } catch (error) {
+      this.host.log.error(`Indexing failed: ${errorView(error).message}`);
+      void vscode.window.showErrorMessage(`Cadenza could not index the workspace: ${errorView(error).message}`, 'Show Log').then((choice) => choice && this.host.log.show(true));
+      return undefined;
+    } finally {
+      if (this.running === controller) this.running = undefined;
+      this.statusBar.idle(index.stats());
+    }
+  }
+
+  private progress(update: IndexProgress, progress?: vscode.Progress<{ message?: string }>): void {
+    this.statusBar.progress(update);
+    const message = update.phase === 'scanning' ? `${update.filesProcessed} files scanned` : `${update.chunksEmbedded} of ${update.chunksToEmbed} chunks embedded`;
+    progress?.report({ message });
+  }
+
+  private finished(result: IndexRunResult): void {
+    this.host.log.info(`Index run ${result.status}: ${result.filesChanged} files changed, ${result.filesDeleted} deleted, ${result.chunksEmbedded} chunks embedded, ${result.chunksReused} reused, ${result.chunksPending} pending (${Math.round(result.elapsedMs)} ms)${result.stopReason ? `: ${result.stopReason}` : ''}.`);
+    if (result.status === 'incomplete') {
+      void vscode.window.showWarningMessage(`The workspace index is incomplete: ${result.stopReason ?? 'some chunks could not be embedded'}. What was embedded is kept; the rest is retried on the next update.`, 'Show Log').then((choice) => choice && this.host.log.show(true));
+    }
+  }
+
+  private async discard(): Promise<void> {
+    const storage = this.host.extension.storageUri;
+    await this.reopen();
+    const old = this.index;
+    this.index = undefined;
+    await old?.close();
+    const file = await this.indexFile();
+    if (!storage || !file) return;
+    for (const suffix of ['', '.journal']) await vscode.workspace.fs.delete(vscode.Uri.file(file + suffix), { useTrash: false }).then(undefined, () => undefined);
+  }
+
+  private queueChange(uri: vscode.Uri): void {
+    if (uri.scheme !== 'file' || this.paused || !this.index) return;
+    const storage = this.host.extension.storageUri?.fsPath;
+    if (storage && uri.fsPath.startsWith(storage)) return;
+    this.pending.add(uri.fsPath);
+    // Debounced and batched: a branch switch touching thousands of files becomes one applyChanges.
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.flushChanges(), readIndexSettings().debounceMs);
+  }
+
+  private async flushChanges(): Promise<void> {
+    const index = this.index;
+    const paths = [...this.pending];
+    this.pending.clear();
+    if (!index || paths.length === 0) return;
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const result = await index.applyChanges({ changed: paths }, { signal: controller.signal, onProgress: (update) => this.statusBar.progress(update) });
+      this.host.log.debug(`Index updated for ${paths.length} changed paths: ${result.chunksEmbedded} chunks embedded.`);
+    } catch (error) {
+      this.host.log.warn(`Index update failed: ${errorView(error).message}`);
+    } finally {
+      if (this.running === controller) this.running = undefined;
+      this.statusBar.idle(index.stats());
+    }
+  }
+
+  /** Pauses (cancels the running pass and ignores changes) or resumes. Returns whether it is now paused. */
+  togglePause(): boolean {
+    this.paused = !this.paused;
+    if (this.paused) {
+      this.running?.abort();
+      this.statusBar.paused();
+    } else if (this.index) {
+      this.statusBar.idle(this.index.stats());
+      void this.sync(false);
+    }
+    return this.paused;
+  }
+
+  /** What the index holds now. */
+  async stats(): Promise<IndexStats | undefined> {
+    return (await this.open())?.stats();
+  }
+
+  /** Hybrid search: the query embedded with the index's model plus BM25 over the same chunks. */
+  async search(query: string, k = 10, signal?: AbortSignal): Promise<SearchHit[]> {
+    const index = await this.open();
+    if (!index || !query.trim()) return [];
+    const settings: IndexSettings = readIndexSettings();
+    let vector: Float32Array | undefined;
+    try {
+      vector = (await (await this.connection.client()).embed(e5QueryText(query), settings.model, signal ? { signal } : {})).embeddings[0];
+    } catch (error) {
+      // Keyword search still answers when the service cannot embed the query (offline, no key).
+      this.host.log.warn(`Query embedding failed, keyword search only: ${errorView(error).message}`);
+    }
+    const results = index.search({ text: query, ...(vector ? { vector } : {}) }, { k });
+    return Promise.all(results.map((result) => this.hit(index, result)));
+  }
+
+  private async hit(index: WorkspaceIndex, result: IndexSearchResult): Promise<SearchHit> {
+    const text = (await index.readChunk(result)) ?? '';
+    const preview = text.split('\n').map((line) => line.trim()).find((line) => line.length > 0) ?? '';
+    const uri = result.absPath ? vscode.Uri.file(result.absPath).toString() : '';
+    return { path: result.relPath, uri, startLine: result.startLine, endLine: result.endLine, score: result.score, matched: result.matched, preview };
+  }
+
+  /**
+   * Workspace context for a chat question: the best chunks, numbered, each with its path and lines, as
+   * many as fit in `budgetTokens` (about four characters a token). A string says why there is none.
+   */
+  async workspaceContext(query: string, budgetTokens: number, signal: AbortSignal): Promise<WorkspaceContext | string> {
+    if (!this.available) return 'Workspace context needs an open folder.';
+    const stats = await this.stats();
+    if (!stats || stats.chunks === 0) return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
+    const hits = await this.search(query, 8, signal);
+    const parts: string[] = ['Workspace context: excerpts of the user\'s files that may be relevant. Cite one as [n] when you use it.'];
+    const sources: WorkspaceContext['sources'] = [];
+    let used = estimateTokens(parts[0] ?? '');
+    for (const hit of hits) {
+      const text = await this.chunkText(hit);
+      if (!text) continue;
+      const label = `${hit.path}:${hit.startLine}-${hit.endLine}`;
+      const block = `[${sources.length + 1}] ${label}\n\`\`\`\n${text}\n\`\`\``;
+      const cost = estimateTokens(block);
+      if (used + cost > budgetTokens) break;
+      used += cost;
+      parts.push(block);
+      sources.push({ label, uri: hit.uri, startLine: hit.startLine, endLine: hit.endLine });
+    }
+    return { text: parts.join('\n\n'), sources };
+  }
+
+  /** The chunk's whole text (for chat context). */
+  async chunkText(hit: SearchHit): Promise<string | undefined> {
+    const index = await this.open();
+    return index?.readChunk({ absPath: vscode.Uri.parse(hit.uri).fsPath, startLine: hit.startLine, endLine: hit.endLine });
+  }
+
+  dispose(): void {
+    this.running?.abort();
+    if (this.debounce) clearTimeout(this.debounce);
+    void this.index?.close();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+/** `files.exclude` and `search.exclude`, merged, as the walker takes them. */
+function excludes(): Record<string, boolean | { when: string }> {
+  const merged: Record<string, boolean | { when: string }> = {};
+  for (const section of ['files', 'search']) {
+    const value = vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {});
+    Object.assign(merged, value);
+  }
+  return merged;
+}

@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+
+/** `cadenza.index.*`, read at the moment of use. */
+export interface IndexSettings {
+  /** ask: ask once per workspace before the first build; auto: build without asking; off: no index. */
+  readonly mode: 'ask' | 'auto' | 'off';
+  readonly model: string;
+  readonly maxFileBytes: number;
+  readonly batchSize: number;
+  readonly concurrency: number;
+  readonly debounceMs: number;
+}
+
+/** Reads the index settings now. */
+export function readIndexSettings(): IndexSettings {
+  const config = vscode.workspace.getConfiguration('cadenza.index');
+  const mode = config.get<string>('mode', 'ask');
+  return {
+    mode: mode === 'auto' || mode === 'off' ? mode : 'ask',
+    model: config.get<string>('model', 'E5-Mistral-7B-Instruct').trim() || 'E5-Mistral-7B-Instruct',
+    maxFileBytes: Math.max(1, config.get<number>('maxFileSizeKB', 1024)) * 1024,
+    batchSize: Math.max(1, config.get<number>('batchSize', 32)),
+    concurrency: Math.max(1, config.get<number>('concurrency', 2)),
+    debounceMs: Math.max(50, config.get<number>('debounceMs', 1500)),
+  };
+}
