@@ -13,8 +13,11 @@
 // in User settings). Unlike runIntegration.mjs, there is no development payload: what runs is what ships.
 //
 // Each *.ui.mjs exports `tests`: an array of { name, run(ui) } run in file order, then array order, in one
-// workbench session (later tests may rely on earlier ones). `ui` is { page, webview (the chat view's content
-// frame), emulator, log, shot(label) }. The last line printed is `N passed, N failed`.
+// workbench session (later tests may rely on earlier ones); cadenza.ui.mjs runs first, the others follow by
+// name. `ui` is { page, webview (the chat view's content frame), emulator (the whole RunningEmulator:
+// scriptChat, setChunkDelay, requests, ...), workspace (the scratch workspace's path), audioFile (a speech
+// WAV at the workspace root, from the generated audio fixtures), log, shot(label) }. The last line printed
+// is `N passed, N failed`.
 //
 // Environment: VSIX (default cadenza.vsix), SHOTS (default test-results/screenshots), HARNESS_TMP,
 // KEEP_TMP=1, CS_EXTRA_ARGS.
@@ -34,6 +37,9 @@ const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? new RegExp(args[grepAt + 1], 'i') : undefined;
 const vsix = path.resolve(process.env.VSIX || path.join(repoRoot, 'cadenza.vsix'));
 const emulatorModule = path.join(repoRoot, 'out', 'test', 'emulator', 'index.js');
+const fixturesModule = path.join(repoRoot, 'out', 'test', 'unit', 'audio', 'fixtures.js');
+/** The audio fixture copied into the scratch workspace's root (ui.audioFile names it). */
+const audioFixture = 'wav-pcm16-mono-16k.wav';
 const shots = path.resolve(process.env.SHOTS || path.join(repoRoot, 'test-results', 'screenshots'));
 
 let tmp;
@@ -53,7 +59,9 @@ exitOnSignals(finish);
 /** The UI test files and their tests, in a stable order. */
 async function loadTests() {
   const dir = path.join(repoRoot, 'test', 'ui');
-  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ui.mjs')).sort();
+  // cadenza.ui.mjs first: it checks what a fresh session shows (no key yet); the others build on a session.
+  const first = (file) => (file === 'cadenza.ui.mjs' ? 0 : 1);
+  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ui.mjs')).sort((a, b) => first(a) - first(b) || a.localeCompare(b));
   const tests = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
@@ -65,7 +73,7 @@ async function loadTests() {
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
 
 async function main() {
-  for (const [file, hint] of [[vsix, 'npm run package'], [emulatorModule, 'npx tsc -p tsconfig.json']]) {
+  for (const [file, hint] of [[vsix, 'npm run package'], [emulatorModule, 'npx tsc -p tsconfig.json'], [fixturesModule, 'npx tsc -p tsconfig.json']]) {
     if (!fs.existsSync(file)) return finish(1, `missing ${path.relative(repoRoot, file)}: run \`${hint}\` first`);
   }
   const tests = await loadTests();
@@ -83,6 +91,11 @@ async function main() {
   writeSettings(tmp, 'User', { ...quietWorkbenchSettings, 'cadenza.baseUrl': emulator.baseUrl });
 
   const workspace = copyFixtureWorkspace(tmp);
+  // A real speech recording for the audio tests, from the generated audio fixtures (cached per machine;
+  // the first run installs sox/ffmpeg/espeak-ng and generates them). It must be there before code-server
+  // starts, so the Explorer lists it.
+  const { fixture, loadFixtures } = createRequire(import.meta.url)(fixturesModule);
+  fs.copyFileSync(fixture(loadFixtures(), audioFixture).path, path.join(workspace, audioFixture));
 
   log(`installing ${path.relative(repoRoot, vsix)} into a fresh extensions dir`);
   const installed = execFileSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], {
@@ -107,8 +120,9 @@ async function main() {
       await page.waitForTimeout(250); // a quick input fades in: capture it settled
       await page.screenshot({ path: `${prefix}-${slug(label)}.png` });
     };
-    const ui = { page, webview: webviewFrame(page), emulator, log, shot };
+    const ui = { page, webview: webviewFrame(page), emulator, workspace, audioFile: audioFixture, log, shot };
     const testStarted = Date.now();
+    const failedBefore = counts.failed;
     try {
       await test.run(ui);
       counts.passed += 1;
@@ -119,6 +133,9 @@ async function main() {
     }
     await page.waitForTimeout(300); // let closing quick inputs and toasts finish their animation
     await page.screenshot({ path: `${prefix}.png` }).catch((error) => log(`screenshot failed: ${error.message}`));
+    // A failed test may leave a menu, quick input or dialog open over the workbench: close it, so the
+    // next test fails (if at all) for its own reason.
+    if (failedBefore !== counts.failed) for (let i = 0; i < 3; i++) await page.keyboard.press('Escape').catch(() => undefined);
   }
   log(`screenshots in ${path.relative(repoRoot, shots)}/`);
   await cleanup();

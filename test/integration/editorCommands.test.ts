@@ -46,6 +46,7 @@ suite('Editor commands', () => {
     assert.equal(answer, 'It adds two numbers.');
     const prompt = lastChatBody(emulator()).messages.at(-1)?.content ?? '';
     assert.match(prompt, /Explain/);
+    assert.match(prompt, /lines 1-3,/);
     assert.match(prompt, /```javascript\nfunction add\(a, b\) \{\n {2}return a \+ b;\n\}\n```/);
     assert.doesNotMatch(prompt, /double/);
     assert.ok(panel.messages.some((message) => message.type === 'chat/done'));
@@ -71,9 +72,10 @@ suite('Editor commands', () => {
 
   test('Add Selection to Chat puts the code in the composer as a context block', async () => {
     const editor = await openSource();
-    editor.selection = new vscode.Selection(0, 0, 2, 1);
+    // Whole lines selected the usual way: the selection ends at column 0 of the next line.
+    editor.selection = new vscode.Selection(0, 0, 3, 0);
     const text = await vscode.commands.executeCommand<string>('cadenza.addSelectionToChat');
-    assert.equal(text, 'function add(a, b) {\n  return a + b;\n}');
+    assert.equal(text, 'function add(a, b) {\n  return a + b;\n}\n');
     await waitFor(() => panel.messages.some((message) => message.type === 'composer/addContext'), 'composer/addContext');
     const block = panel.messages.find((message) => message.type === 'composer/addContext');
     assert.ok(block?.type === 'composer/addContext' && block.language === 'javascript' && /:1-3$/.test(block.label));

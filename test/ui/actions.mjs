@@ -24,9 +24,15 @@ export async function runCommand(page, title, beforeEnter) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 15_000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  // The row whose label is exactly the title: a fuzzy match can rank another command first
+  // ("Preferences: Browse Color Themes in Marketplace" above "Preferences: Color Theme").
+  const row = page.locator('.quick-input-list .monaco-list-row', {
+    has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
+  }).first();
+  await row.waitFor({ timeout: 15_000 });
   await beforeEnter?.();
-  await page.keyboard.press('Enter');
+  if ((await row.getAttribute('class'))?.includes('focused')) await page.keyboard.press('Enter');
+  else await row.click();
 }
 
 /** The visible quick-input box (an input box or a quick pick), e.g. a password prompt. */
@@ -47,4 +53,158 @@ export async function waitForText(locator, pattern, timeout = 15_000) {
     if (Date.now() > deadline) throw new Error(`expected text matching ${pattern}, last saw: ${JSON.stringify(last.slice(0, 300))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Polls `probe` (async, returns a value or undefined/false) until it returns something truthy, and returns it. */
+export async function waitUntil(probe, what, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let lastError;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${lastError ? ` (last error: ${lastError.message})` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Picks a row of the visible quick pick: types `filter` into its box, then clicks the row labelled `label`.
+ * `beforePick` runs while the filtered list shows the row (a screenshot).
+ */
+export async function pickQuickItem(page, label, filter = label, beforePick = undefined) {
+  const box = quickInput(page);
+  const input = box.locator('input.input').first();
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(filter);
+  const row = box.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await beforePick?.();
+  await row.click();
+}
+
+/** Closes a quick input left open (a failed step), so the next test starts from a clean workbench. */
+export async function closeQuickInput(page) {
+  if (await quickInput(page).isVisible()) {
+    await page.keyboard.press('Escape');
+    await quickInput(page).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
+/** The text of the quick pick's rows (label, description and detail), one string per row. */
+export async function quickPickRows(page) {
+  return quickInput(page).locator('.quick-input-list .monaco-list-row').allTextContents();
+}
+
+export function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Waits until the workbench has registered Cadenza (its activity-bar icon is there): until then its
+ * commands are missing from the palette. Right after the workbench loads this can take a while.
+ */
+export async function waitForCadenza(page) {
+  await page.locator('.activitybar .action-item a[aria-label^="Cadenza"]').first().waitFor({ timeout: 60_000 });
+}
+
+/** Stores `key` as the API key the way a user does: F1 → Cadenza: Set API Key → type → Enter. */
+export async function setApiKey(page, key) {
+  await waitForCadenza(page);
+  await runCommand(page, 'Cadenza: Set API Key');
+  const password = quickInput(page).locator('input[type="password"]');
+  await password.waitFor({ timeout: 15_000 });
+  await password.pressSequentially(key, { delay: 2 });
+  await page.keyboard.press('Enter');
+  await password.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
+ * Walks a context menu that is open (right-click first): each label in `path` is pointed at with the mouse
+ * (which focuses it and opens a submenu), and the last is run with Enter, e.g. ['Cadenza', 'Explain
+ * Selection']. (A quick click right after the menu opened can be taken for the release of the right-click
+ * and ignored; Enter on the focused entry is what the menu runs for sure.) VS Code draws its menus in a
+ * shadow root, which playwright's CSS locators pierce.
+ */
+export async function clickMenuPath(page, path) {
+  for (const label of path) {
+    // The newest menu (a submenu opens in its own .monaco-menu) holds the entry.
+    const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled)', {
+      has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+    }).last();
+    await item.waitFor({ timeout: 10_000 });
+    await item.hover();
+    await waitUntil(async () => (await item.getAttribute('class'))?.includes('focused'), `the menu entry ${label} to take focus`, 5_000);
+  }
+  await page.keyboard.press('Enter');
+  await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 5_000 });
+}
+
+/** The active text editor's rendered text (one element: its lines run together; Monaco renders only visible lines). */
+export function activeEditorLines(page) {
+  return page.locator('.editor-group-container.active .monaco-editor .view-lines');
+}
+
+/**
+ * The active text editor's visible lines in screen order (Monaco positions line elements absolutely, so
+ * DOM order is not reading order), with Monaco's non-breaking spaces made plain. A wrapped line comes
+ * back as several entries.
+ */
+export async function readEditorLines(page) {
+  return page.locator('.editor-group-container.active .monaco-editor .view-lines').first().evaluate((lines) =>
+    Array.from(lines.querySelectorAll('.view-line'))
+      .map((line) => ({ top: parseFloat(line.style.top) || line.offsetTop, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top)
+      .map((line) => line.text));
+}
+
+/** Opens a workspace file with Quick Open (Ctrl+P), as a user would, and waits for its editor tab. */
+export async function quickOpen(page, relativePath) {
+  await page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(relativePath);
+  const name = relativePath.split('/').pop();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator(`.tabs-container .tab.active[aria-label^="${name}"]`).waitFor({ timeout: 15_000 });
+}
+
+/**
+ * A real, small PNG (RGB, 8 bit) of one colour with a lighter diagonal, so the preview shows something.
+ * Built with zlib: no image library needed.
+ */
+export async function makePng(width, height, [r, g, b]) {
+  const { deflateSync, crc32 } = await import('node:zlib');
+  const row = (y) => {
+    const line = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const light = Math.abs(x - y) < 3;
+      line.set(light ? [255, 255, 255] : [r, g, b], 1 + x * 3);
+    }
+    return line;
+  };
+  const raw = Buffer.concat(Array.from({ length: height }, (_, y) => row(y)));
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

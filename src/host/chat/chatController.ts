@@ -98,7 +98,14 @@ export class ChatController implements vscode.Disposable {
     this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
     await this.postConversations();
     this.postModels();
+    this.postMeter(conversation);
     void this.connection.ensureModels();
+  }
+
+  /** How full the open conversation would fill the model's context now (sent on load, switch and new). */
+  private postMeter(conversation: Conversation): void {
+    const { budget } = buildChatRequest(conversation, this.connection.model(conversation.model), conversation.options);
+    this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
   }
 
   private async postConversations(): Promise<void> {

@@ -40,9 +40,16 @@ export async function codeContext(): Promise<CodeContext | undefined> {
   return { editor, range, text: document.getText(range), fileName: vscode.workspace.asRelativePath(document.uri), language: document.languageId };
 }
 
+/** 1-based first and last line; a selection that ends at column 0 of a line does not include that line. */
+export function lineRange(context: CodeContext): string {
+  const { start, end } = context.range;
+  const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+  return `${start.line + 1}-${last}`;
+}
+
 /** The code as a fenced block with its file name, for prompts and context blocks. */
 export function fenced(context: CodeContext): string {
   const fence = context.text.includes('```') ? '~~~~' : '```';
-  const lines = `${context.range.start.line + 1}-${context.range.end.line + 1}`;
+  const lines = lineRange(context);
   return `${context.fileName} (lines ${lines}, ${context.language}):\n${fence}${context.language}\n${context.text}\n${fence}`;
 }

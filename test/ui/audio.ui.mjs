@@ -1,0 +1,93 @@
+// Audio as a person uses it: right-click a recording in the Explorer → Cadenza → Transcribe Audio, answer
+// the two pickers (model, language), and read the Markdown document the transcript streams into. The
+// recording is real speech from the generated audio fixtures, put at the workspace root by runUi.mjs;
+// the transcript is scripted in the emulator, and the upload it received is checked.
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, clickMenuPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+
+const transcriptionModel = 'Whisper-Large-v3';
+
+/** Seconds of audio in a PCM WAV file, from its own header (fmt byte rate, data size). */
+function wavSeconds(bytes) {
+  let byteRate;
+  for (let at = 12; at + 8 <= bytes.length;) {
+    const id = bytes.toString('ascii', at, at + 4);
+    const size = bytes.readUInt32LE(at + 4);
+    if (id === 'fmt ') byteRate = bytes.readUInt32LE(at + 16);
+    if (id === 'data' && byteRate) return size / byteRate;
+    at += 8 + size + (size % 2);
+  }
+  throw new Error('not a PCM WAV file with fmt and data chunks');
+}
+
+/** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
+export const tests = [
+  {
+    name: 'Explorer → Cadenza → Transcribe Audio: pick Whisper and English, the transcript opens as a Markdown document',
+    async run({ page, emulator, workspace, audioFile, shot }) {
+      await setApiKey(page, emulator.key);
+      const audio = fs.readFileSync(path.join(workspace, audioFile));
+      const seconds = wavSeconds(audio);
+      const whole = Math.round(seconds);
+      const duration = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+      const transcript = 'Hello from the Cadenza UI test. The emulator was told to say these words for the recording, and they stream into a new Markdown document.';
+      emulator.scriptTranscript(transcript);
+      const before = emulator.requests.length;
+
+      // The palette's Show Explorer, not the activity-bar icon: clicking the icon of the view already
+      // shown (the Explorer is, in a fresh window) would close the side bar.
+      await runCommand(page, 'View: Show Explorer');
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: audioFile }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await row.click({ button: 'right' });
+      await shot('explorer context menu');
+      await clickMenuPath(page, ['Cadenza', 'Transcribe Audio']);
+
+      // First picker: the transcription models from the live list.
+      const picker = quickInput(page);
+      await waitForText(picker.locator('.quick-input-title, .quick-input-header'), /transcription model/i);
+      // Each row's first label is the model id (its detail line is a label too).
+      const models = await picker.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent ?? ''));
+      const expected = emulator.models.filter((model) => model.kind === 'speechToText' || model.kind === 'audioInstruct').map((model) => model.id);
+      check(expected.every((id) => models.some((label) => label.trim() === id)) && models.length === expected.length, `the model picker lists ${JSON.stringify(models)}, not the transcription models ${JSON.stringify(expected)}`);
+      await shot('model picker');
+      await pickQuickItem(page, transcriptionModel);
+
+      // Second picker: the language spoken; typed, as a user would.
+      await waitForText(picker.locator('.quick-input-title, .quick-input-header'), /Language spoken/i);
+      await pickQuickItem(page, 'English', 'English', () => shot('language picker'));
+
+      // The document: heading (file, model, language, duration), then the transcript.
+      const tab = page.locator('.tabs-container .tab.active');
+      // An untitled document's tab is named after its first line.
+      await waitForText(tab, new RegExp(`Transcript: ${audioFile.replace(/[.]/g, '\\.')}`), 30_000);
+      const lines = await waitUntil(async () => {
+        const shown = await readEditorLines(page);
+        return shown.join(' ').replace(/\s+/g, ' ').includes(transcript) ? shown : undefined;
+      }, 'the transcript to stream into the document', 30_000);
+      check(lines[0] === `# Transcript: ${audioFile}`, `the heading is ${JSON.stringify(lines[0])}`);
+      const heading = lines.slice(0, 6);
+      for (const line of [`- Model: ${transcriptionModel}`, '- Language: en', `- Duration: ${duration}`]) {
+        check(heading.includes(line), `the heading lacks "${line}": ${JSON.stringify(heading)}`);
+      }
+      const body = lines.slice(lines.indexOf(`- Duration: ${duration}`) + 1).join(' ').replace(/\s+/g, ' ').trim();
+      check(body === transcript, `the document's text after the heading is not the transcript: ${JSON.stringify(body)}`);
+      // The status bar's language indicator names the document's language.
+      await waitForText(page.locator('[id="status.editor.mode"]'), /^\s*Markdown\s*$/);
+
+      // The upload: one streamed transcription request with the picked model and language and the whole file.
+      const uploads = emulator.requests.slice(before).filter((request) => request.path === '/v1/audio/transcriptions');
+      check(uploads.length === 1, `expected 1 transcription request, the emulator received ${uploads.length}`);
+      const form = uploads[0].body;
+      check(form.model === transcriptionModel, `the upload asked for ${form.model}`);
+      check(form.language === 'en', `the upload declared language ${form.language}`);
+      check(form.file?.filename === audioFile && form.file?.size === audio.length, `the upload's file is ${JSON.stringify(form.file)}, not ${audioFile} (${audio.length} bytes)`);
+      await shot('transcript document');
+      // Leave the window as it was: discard the untitled transcript (else a later "Close All Editors"
+      // would stop at the save prompt).
+      await runCommand(page, 'View: Revert and Close Editor');
+      await waitUntil(async () => (await page.locator('.tabs-container .tab', { hasText: `Transcript: ${audioFile}` }).count()) === 0, 'the transcript document to close');
+    },
+  },
+];
