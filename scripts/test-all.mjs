@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order, from a fresh clone. It installs what it needs (npm packages, the
 // Debian packages and the offline VS Code the tiers use), then runs: type-check and lint, unit tests
-// (plain Node), integration tests (inside a real VS Code extension host), UI tests (the real workbench
+// (plain Node), integration tests (inside a real VS Code extension host), the same against a real
+// llama-server (a self-hosted server none of us wrote), UI tests (the real workbench
 // in a real browser). It fails if any tier fails or runs no test, and ends with one line summing all
 // tiers: `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
@@ -78,7 +79,7 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(root, 'package
 }
 
 // --- 1. machine set-up: Debian packages, Node 24 + code-server, test tools (idempotent) ------------
-const setups = ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh'].filter((file) => existsSync(file));
+const setups = ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh'].filter((file) => existsSync(file));
 for (const script of setups) {
   const result = await timed(() => run('bash', [script]));
   if (result.code !== 0) { record(`setup ${script}`, result.seconds, undefined, result.code); finish(); }
@@ -116,6 +117,14 @@ if (existsSync('test/harness/runIntegration.mjs')) {
   record('integration', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('integration', 0, undefined, 1);
+}
+
+// --- 4b. llama tier: the client and the extension against a real llama-server (built from source) ---
+if (existsSync('test/llama/run.mjs')) {
+  const result = await timed(() => run('node', ['test/llama/run.mjs', '--no-build']));
+  record('llama', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('llama', 0, undefined, 1);
 }
 
 // --- 5. UI tests (the packaged .vsix in the real workbench, driven by a real browser) --------------

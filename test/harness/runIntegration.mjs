@@ -33,7 +33,8 @@ const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args[grepAt + 1] : process.env.MOCHA_GREP;
 const timeoutMs = Number(process.env.HARNESS_TIMEOUT_MS || 300_000);
 const resultsFile = path.resolve(process.env.HARNESS_RESULTS || path.join(repoRoot, 'test-results', 'integration.json'));
-const testsEntry = path.join(repoRoot, 'out', 'test', 'integration', 'index'); // VS Code appends .js
+// HARNESS_TESTS_ENTRY lets another tier (test/llama/run.mjs) run its own suites in the same harness.
+const testsEntry = process.env.HARNESS_TESTS_ENTRY ? path.resolve(process.env.HARNESS_TESTS_ENTRY) : path.join(repoRoot, 'out', 'test', 'integration', 'index'); // VS Code appends .js
 
 let tmp;
 /** Prints the closing line (always last) and exits. */

@@ -59,6 +59,11 @@ function describeError(error: unknown): string {
  * when that is set. `$MOCHA_GREP` limits the run to matching test titles.
  */
 export function run(): Promise<void> {
+  return runSuites(__dirname);
+}
+
+/** Runs every `*.test.js` below `dir` the same way; other tiers' runners (test/integration-llama) call it. */
+export function runSuites(dir: string): Promise<void> {
   const environment = environmentFacts();
   // console is the channel here: the workbench forwards extension-host console output to the launcher's log.
   console.log(`[cadenza-integration] environment ${JSON.stringify(environment)}`);
@@ -66,7 +71,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
   const grep = process.env['MOCHA_GREP'];
   if (grep) mocha.grep(grep);
-  for (const file of testFiles(__dirname)) mocha.addFile(file);
+  for (const file of testFiles(dir)) mocha.addFile(file);
 
   const tests: TestResult[] = [];
   const started = Date.now();

@@ -115,6 +115,13 @@ export class ChatAccumulator {
     if (this.model === '' && typeof chunk['model'] === 'string') this.model = chunk['model'];
     const usage = chunk['usage'];
     if (usage != null) this.usage = readServiceUsage(usage) ?? this.usage;
+    // llama-server streams transcriptions as OpenAI's transcript events, not as chat chunks
+    // (ARCHITECTURE.md, llama-server differences); their usage was read just above.
+    const kind = chunk['type'];
+    if (kind === 'transcript.text.delta' || kind === 'transcript.text.done') {
+      this.pushTranscriptEvent(kind, chunk, out, now);
+      return;
+    }
     // `choices` may be missing, [] (the usage chunk) or null (service-behaviour.md §5).
     const choices = chunk['choices'];
     if (!Array.isArray(choices)) return;
@@ -140,6 +147,17 @@ export class ChatAccumulator {
     }
     this.pushChunk(value, out, now);
     return out;
+  }
+
+  /** A `transcript.text.delta` carries a piece of text; `transcript.text.done` the whole, used only when no piece came. */
+  private pushTranscriptEvent(kind: 'transcript.text.delta' | 'transcript.text.done', chunk: Record<string, unknown>, out: ChatStreamEvent[], now: number): void {
+    if (kind === 'transcript.text.delta') {
+      this.pushDelta({ content: chunk['delta'] }, out, now);
+      return;
+    }
+    if (this.texts.length === 0) this.pushDelta({ content: chunk['text'] }, out, now);
+    this.finishReason = 'stop';
+    out.push({ type: 'finish', reason: 'stop' });
   }
 
   private pushDelta(delta: Record<string, unknown>, out: ChatStreamEvent[], now: number): void {

@@ -133,6 +133,7 @@ export class InferenceClient {
         validateChatRequest(request, this.maxTokensOf(request.model));
         return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true), options, 'chat');
       }, request.model, promptChars(request.messages), this.capabilityOfChat(request)),
+      options.signal,
     );
   }
 
@@ -147,6 +148,7 @@ export class InferenceClient {
   streamAudioReasoning(request: AudioReasoningRequest, options: CallOptions = {}): ChatStream {
     return new ResultStream<ChatStreamEvent, ChatResult>(
       this.stream(() => this.jsonRequest('/v1/audio/reasoning', this.audioReasoningBody(request, true), options, 'default'), request.model, (request.instruction ?? '').length, 'audioReasoning'),
+      options.signal,
     );
   }
 
@@ -310,6 +312,7 @@ export class InferenceClient {
         (event): TextStreamEvent | undefined => (event.type === 'toolCall' ? undefined : event),
         (result): TranscriptionResult => ({ text: result.text, model: result.model === '' ? request.model : result.model, usage: result.usage }),
       ),
+      options.signal,
     );
   }
 }

@@ -9,6 +9,8 @@ function positiveInt(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A price as a number; the listing sends "0.00000500" (docs) or 5e-6 (2026 OpenAPI). */
 export function readPrice(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
@@ -40,7 +42,8 @@ export function readModel(raw: unknown, registry: CapabilityRegistry): ModelInfo
     id,
     ownedBy: typeof m['owned_by'] === 'string' ? m['owned_by'] : undefined,
     // Overrides correct what the service reports (a self-hosted server may report nothing).
-    contextLength: derived.contextLength ?? positiveInt(m['context_length']),
+    // llama-server lists no context_length; its `meta.n_ctx` is the context each request gets.
+    contextLength: derived.contextLength ?? positiveInt(m['context_length']) ?? positiveInt(isRecord(m['meta']) ? m['meta']['n_ctx'] : undefined),
     maxCompletionTokens: derived.maxCompletionTokens ?? positiveInt(m['max_completion_tokens']),
     pricing: prices,
     capabilities: derived.capabilities,

@@ -132,7 +132,8 @@ export class ResultStream<E, R> implements AsyncIterable<E> {
   private resolve!: (value: R) => void;
   private reject!: (error: unknown) => void;
 
-  constructor(private readonly source: AsyncGenerator<E[], R, undefined>) {
+  /** `signal`: the caller's; once it aborts, events already read from the network are no longer handed out. */
+  constructor(private readonly source: AsyncGenerator<E[], R, undefined>, private readonly signal?: AbortSignal) {
     this.settled = new Promise<R>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -189,6 +190,15 @@ export class ResultStream<E, R> implements AsyncIterable<E> {
     return {
       // Events of a batch are handed out without touching the source: one await per network read.
       next: (): Promise<IteratorResult<E>> => {
+        // A network read can bring several chunks at once; after a cancel none of them may reach the
+        // caller (the chat panel would append text after Stop). Found against llama-server, which
+        // often has two tokens in one read.
+        if (!finished && this.signal?.aborted === true) {
+          finished = true;
+          const error = canceledError();
+          this.reject(error);
+          return source.return(undefined as never).then(() => Promise.reject(error), () => Promise.reject(error));
+        }
         if (index < buffer.length) return Promise.resolve({ done: false, value: buffer[index++] as E });
         if (finished) return Promise.resolve({ done: true, value: undefined });
         return pull();
