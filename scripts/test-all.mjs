@@ -119,6 +119,12 @@ if (existsSync('test/harness/runIntegration.mjs')) {
   record('integration', 0, undefined, 1);
 }
 
+// --- 4a. the same extension host in a workspace VS Code really does not trust (Restricted Mode) ---
+if (existsSync('test/integration/agentTrust.test.ts')) {
+  const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' } }));
+  record('restricted mode', result.seconds, countsFrom(result.output), result.code);
+}
+
 // --- 4b. llama tier: the client and the extension against a real llama-server (built from source) ---
 if (existsSync('test/llama/run.mjs')) {
   const result = await timed(() => run('node', ['test/llama/run.mjs', '--no-build']));

@@ -21,6 +21,9 @@ import { ChatViewProvider } from './views/chatViewProvider';
 import { IndexService } from './index/indexService';
 import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands';
 import { searchCommand } from './commands/search';
+import { AgentService } from './tools/agentService';
+import { indexSearch } from './tools/indexSearch';
+import { registerVscodeChat, type VscodeChatApi } from './lm/vscodeChat';
 
 /** What activate() returns: a small API for other extensions and the integration tests. */
 export interface CadenzaApi {
@@ -28,6 +31,10 @@ export interface CadenzaApi {
   readonly chat: ChatController;
   readonly connection: ServiceConnection;
   readonly index: IndexService;
+  /** The agent: its workspace port, approvals (`setApprovalPolicy`) and Restricted Mode override. */
+  readonly agent: AgentService;
+  /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
+  readonly lm: VscodeChatApi;
 }
 
 /** The composition root: wires core and host, registers everything, and does nothing else. */
@@ -44,6 +51,9 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   const proposals = new ProposalProvider();
   const index = new IndexService(host, connection);
   chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
+  const agent = new AgentService(log, indexSearch(index));
+  chat.agent = agent;
+  const vscodeChat = registerVscodeChat(host, connection, index, chat);
 
   extension.subscriptions.push(
     log,
@@ -54,6 +64,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     statusBar,
     proposals,
     index,
+    agent,
+    ...vscodeChat.disposables,
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
@@ -82,7 +94,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return { chatView, chat, connection, index };
+  return { chatView, chat, connection, index, agent, lm: vscodeChat.api };
 }
 
 export function deactivate(): void {

@@ -22,4 +22,8 @@ export const settingDefaults = {
   'index.batchSize': 32,
   'index.concurrency': 2,
   'index.debounceMs': 1500,
+  'agent.enabled': true,
+  'agent.maxSteps': 8,
+  'agent.maxToolResultTokens': 4000,
+  'agent.terminalTimeoutSeconds': 60,
 } as const satisfies Record<string, unknown>;

@@ -4,7 +4,7 @@
  * The webview sends `ready` first; the host queues everything until then. A streamed answer is zero or
  * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
-import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, UsageView } from './views';
+import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView } from './views';
 
 /** What the panel shows about the connection; sent on `ready` and whenever it changes. */
 export interface ConnectionState {
@@ -34,8 +34,18 @@ export type ToWebview =
    * `server`, `network`, `timeout`); without it the panel says "Rate limited".
    */
   | { readonly type: 'chat/retrying'; readonly messageId: string; readonly seconds: number; readonly attempt: number; readonly reason?: string }
-  /** The answer ended: complete, stopped by the user, or failed with an error and its fixing action. */
-  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[] }
+  /**
+   * The answer ended: complete, stopped by the user, or failed with an error and its fixing action. In an
+   * agent answer each step (one request to the model) is its own message with its own `chat/done`;
+   * `agentStop` says why the agent stopped early (the step limit).
+   */
+  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string }
+  /**
+   * A tool call of the agent step `messageId` appeared or changed (forming, waiting for approval, running,
+   * done...): the panel adds or replaces the card at `call.index`. A call `awaitingApproval` waits for a
+   * `tool/approve` with its id.
+   */
+  | { readonly type: 'tool/call'; readonly messageId: string; readonly call: ToolCallView }
   /** How full the model's context is for the next request; `dropped` turns were left out. */
   | { readonly type: 'context/meter'; readonly usedTokens: number; readonly limitTokens: number; readonly droppedMessages: number }
   /** Text to put into the composer as a quoted context block (from "Add selection to chat"). */
@@ -98,7 +108,19 @@ export type FromWebview =
   /** Open a workspace location the answer cited (a `sources` link). */
   | { readonly type: 'source/open'; readonly uri: string; readonly startLine: number }
   /** Run one of the panel's actions (each maps to a command). */
-  | { readonly type: 'action/run'; readonly action: PanelAction };
+  | { readonly type: 'action/run'; readonly action: PanelAction }
+  /**
+   * The user's answer to a change the agent proposes (the card of call `callId`): run it once, deny it, or
+   * run it and allow further edits in this conversation without asking (never offered for commands).
+   */
+  | { readonly type: 'tool/approve'; readonly callId: string; readonly decision: ApprovalDecision }
+  /** Open the proposed edit of call `callId` in the editor's diff view. */
+  | { readonly type: 'tool/showDiff'; readonly callId: string };
+
+/** The answers a change card offers. */
+export type ApprovalDecision = 'approve' | 'deny' | 'allowConversation';
+
+const approvalDecisions: readonly string[] = ['approve', 'deny', 'allowConversation'] satisfies readonly ApprovalDecision[];
 
 /** Actions the panel can ask the host to run; each maps to a contributed command or setting. */
 export type PanelAction = 'setApiKey' | 'openSettings' | 'selectModel' | 'showLog';
@@ -176,6 +198,10 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isString(value['uri']) && typeof value['startLine'] === 'number';
     case 'action/run':
       return isString(value['action']) && panelActions.includes(value['action']);
+    case 'tool/approve':
+      return isString(value['callId']) && isString(value['decision']) && approvalDecisions.includes(value['decision']);
+    case 'tool/showDiff':
+      return isString(value['callId']);
     default:
       return false;
   }

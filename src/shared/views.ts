@@ -66,6 +66,32 @@ export interface SourceView {
   readonly endLine: number;
 }
 
+/** Where an agent's tool call is: forming in the stream, queued, waiting for the user, running, or how it ended. */
+export type ToolCallStatusView = 'forming' | 'queued' | 'awaitingApproval' | 'running' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
+
+/** A change an agent's call proposes, as its card shows it before and after the user decides. */
+export type ChangeView =
+  /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file). */
+  | { readonly kind: 'edit'; readonly path: string; readonly diff: string }
+  | { readonly kind: 'create'; readonly path: string; readonly content: string }
+  /** run_in_terminal: the command in full, where it runs, and its time limit. */
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
+
+/** One tool call of an agent step: the card's function, arguments, status, result and proposed change. */
+export interface ToolCallView {
+  /** Position in the step's calls: the card's key while the call forms (its id may come later). */
+  readonly index: number;
+  /** The model's call id; `tool/approve` names it. Empty while forming without one. */
+  readonly id: string;
+  readonly name: string;
+  /** The arguments as the model wrote them (JSON text, possibly still incomplete while forming). */
+  readonly arguments: string;
+  readonly status: ToolCallStatusView;
+  /** What the model was sent back. */
+  readonly result?: string;
+  readonly change?: ChangeView;
+}
+
 /** One message of a conversation as the panel shows it. */
 export interface MessageView {
   readonly id: string;
@@ -80,6 +106,10 @@ export interface MessageView {
   readonly usage?: UsageView;
   readonly error?: ErrorView;
   readonly sources?: readonly SourceView[];
+  /** The tool calls of an agent step. */
+  readonly toolCalls?: readonly ToolCallView[];
+  /** Why an agent answer ended early (the step limit). */
+  readonly agentStop?: string;
 }
 
 /** An entry of the conversation list. */

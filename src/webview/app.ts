@@ -118,6 +118,9 @@ export class App implements PanelContext {
         this.messages.stream(message);
         if (message.error) this.composer.sendFailed();
         return;
+      case 'tool/call':
+        this.messages.toolCall(message);
+        return;
       case 'context/meter':
         this.meter.update(message.usedTokens, message.limitTokens, message.droppedMessages);
         return;

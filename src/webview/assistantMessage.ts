@@ -3,12 +3,13 @@
  * an inline error with its action, the JSON check, the usage line, and Copy / Regenerate.
  */
 import type { JsonCheckView } from '../shared/protocol';
-import type { ErrorView, MessageView, SourceView, UsageView } from '../shared/views';
+import type { ErrorView, MessageView, SourceView, ToolCallView, UsageView } from '../shared/views';
 import { flash } from './codeBlocks';
 import { button, el, show } from './dom';
 import { errorBlock, retryStatus } from './errorView';
 import { MarkdownBody, type BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
+import { ToolCard } from './toolCard';
 import { jsonCheckBlock, usageLine } from './usageLine';
 
 /** The end of a streamed answer, as `chat/done` reports it. */
@@ -18,6 +19,8 @@ export interface AnswerEnd {
   readonly error?: ErrorView;
   readonly jsonCheck?: JsonCheckView;
   readonly sources?: readonly SourceView[];
+  /** Why the agent stopped early (the step limit). */
+  readonly agentStop?: string;
 }
 
 /** An assistant message in the conversation. */
@@ -25,6 +28,9 @@ export class AssistantMessage {
   readonly element: HTMLElement;
   private readonly body: MarkdownBody;
   private readonly status = el('div', { className: 'message-status' });
+  /** The agent step's tool-call cards, by their index in the step. */
+  private readonly tools = el('div', { className: 'tool-calls' });
+  private readonly cards = new Map<number, ToolCard>();
   private readonly extras = el('div', { className: 'message-extras' });
   private readonly footer = el('div', { className: 'message-footer' });
   private readonly regenerate: HTMLButtonElement;
@@ -67,7 +73,7 @@ export class AssistantMessage {
     });
     const actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Answer actions' } }, this.copy, this.regenerate);
     this.footer.append(actions);
-    this.element.append(header, this.body.element, this.status, this.extras, this.footer);
+    this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.footer);
   }
 
   /** Shows a finished message (from `conversation/show`). */
@@ -78,8 +84,9 @@ export class AssistantMessage {
       return;
     }
     this.body.setText(message.text, kind);
+    for (const call of message.toolCalls ?? []) this.toolCall(call, false);
     this.setStreaming(false);
-    this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}), ...(message.sources ? { sources: message.sources } : {}) }, false);
+    this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}), ...(message.sources ? { sources: message.sources } : {}), ...(message.agentStop ? { agentStop: message.agentStop } : {}) }, false);
   }
 
   /** Starts streaming (a placeholder arrived): shows the waiting indicator. */
@@ -91,6 +98,30 @@ export class AssistantMessage {
   append(text: string): void {
     this.clearStatus();
     this.body.append(text);
+  }
+
+  /** Adds or updates the card of a tool call; `live` when it just happened (not a reload). */
+  toolCall(call: ToolCallView, live: boolean): void {
+    this.clearStatus();
+    this.element.classList.add('agent-step');
+    const card = this.cards.get(call.index);
+    if (card) {
+      card.update(call, live);
+      return;
+    }
+    const created = new ToolCard(call, this.context, live);
+    this.cards.set(call.index, created);
+    this.tools.append(created.element);
+  }
+
+  /** Marks this message as a step of an agent answer (its header is dropped after the first step). */
+  markAgentStep(): void {
+    this.element.classList.add('agent-step');
+  }
+
+  /** Whether this message is a step of an agent answer. */
+  get isAgentStep(): boolean {
+    return this.element.classList.contains('agent-step');
   }
 
   /** Shows the countdown before the host retries. */
@@ -111,7 +142,8 @@ export class AssistantMessage {
     // From the source text: the last blocks may still be rendering over the next frames.
     const excerpt = this.body.text.slice(0, 2000).replace(/[`*_#>|~]+/g, '').replace(/\s+/g, ' ').trim().slice(0, 400);
     // A failed answer's error block is an alert already.
-    if (!end.error) this.context.announce(`${end.stopped ? 'Answer stopped.' : 'Answer complete.'} ${excerpt}`.trim());
+    // A step of an agent answer that only called tools has nothing to read out; its cards speak for it.
+    if (!end.error && (this.body.text !== '' || end.stopped || this.cards.size === 0)) this.context.announce(`${end.stopped ? 'Answer stopped.' : 'Answer complete.'} ${excerpt}`.trim());
   }
 
   /** Whether this is the conversation's last answer (only it offers Regenerate and error actions). */
@@ -157,6 +189,7 @@ export class AssistantMessage {
     this.footer.querySelector('.usage-line')?.remove();
     this.error = end.error;
     if (end.stopped) this.extras.append(el('p', { className: 'stopped-mark', text: 'Stopped \u2014 the answer above is partial.' }));
+    if (end.agentStop) this.extras.append(el('p', { className: 'agent-stop', text: end.agentStop, attrs: live ? { role: 'status' } : {} }));
     if (end.error) this.renderError(end.error, live);
     if (end.jsonCheck) this.extras.append(jsonCheckBlock(end.jsonCheck, this.withSchema));
     if (end.sources && end.sources.length > 0) this.extras.append(this.sourcesBlock(end.sources));

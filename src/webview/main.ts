@@ -9,6 +9,7 @@ import './base.css';
 import './messages.css';
 import './composer.css';
 import './highlight.css';
+import './toolCard.css';
 
 const root = document.getElementById('app');
 if (root) {

@@ -97,6 +97,9 @@ export class MessageList {
       existing.view.dispose();
       existing.view.element.replaceWith(item.view.element);
     } else {
+      // The next step of an agent answer continues the one before it (its header is dropped).
+      const previous = [...this.items.values()].at(-1);
+      if (item.kind === 'assistant' && previous?.kind === 'assistant' && previous.view.isAgentStep) item.view.markAgentStep();
       this.content.append(item.view.element);
     }
     this.items.set(message.id, item);
@@ -105,6 +108,14 @@ export class MessageList {
     if (message.role === 'assistant' && message.streaming === true) this.setStreaming(message.id);
     this.updateLast();
     if (message.role === 'user') this.atBottom = true;
+    this.followBottom();
+  }
+
+  /** Routes a tool call's card to its agent step. */
+  toolCall(message: Extract<ToWebview, { type: 'tool/call' }>): void {
+    const item = this.items.get(message.messageId);
+    if (item?.kind !== 'assistant') return;
+    item.view.toolCall(message.call, true);
     this.followBottom();
   }
 
@@ -127,6 +138,7 @@ export class MessageList {
           ...(message.error ? { error: message.error } : {}),
           ...(message.jsonCheck ? { jsonCheck: message.jsonCheck } : {}),
           ...(message.sources ? { sources: message.sources } : {}),
+          ...(message.agentStop ? { agentStop: message.agentStop } : {}),
         });
         if (this.streamingId === message.messageId) this.setStreaming(undefined);
         this.updateLast();

@@ -168,7 +168,9 @@ export async function startCodeServer({ env: harness, tmp, workspace, smokeTestD
     ...codeServerDirs(tmp),
     '--bind-addr', `127.0.0.1:${port}`,
     '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    // HARNESS_WORKSPACE_TRUST=untrusted leaves workspace trust on, so the folder opens in Restricted Mode
+    // (test/integration/agentTrust.test.ts then checks the agent against the real thing).
+    '--disable-telemetry', '--disable-update-check', ...(process.env.HARNESS_WORKSPACE_TRUST === 'untrusted' ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override', '--ignore-last-opened',
     ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...(process.env.CS_EXTRA_ARGS ? process.env.CS_EXTRA_ARGS.split(' ').filter(Boolean) : []),

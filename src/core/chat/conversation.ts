@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ToolCallStatus } from './toolLoop';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
 export interface StoredUsage {
@@ -11,7 +12,30 @@ export interface StoredUsage {
   readonly source: 'service' | 'client' | 'mixed';
 }
 
-/** One message as it is saved. Tool calls and results come with the agent. */
+/** What the user was shown before a change ran (the editor's diff view has the whole file; this is the card's). */
+export type StoredChange =
+  | { readonly kind: 'edit'; readonly path: string; readonly diff: string }
+  | { readonly kind: 'create'; readonly path: string; readonly content: string }
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
+
+/**
+ * A tool call of an agent step and what became of it. `result` is exactly what the model was sent as
+ * the `role: "tool"` message; a call saved without one (the window closed mid-call) is sent as not run.
+ */
+export interface StoredToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+  status: ToolCallStatus;
+  result?: string;
+  change?: StoredChange;
+}
+
+/**
+ * One message as it is saved. An agent answer is one assistant message per request to the model; a
+ * step that called tools keeps them in `toolCalls`, each with its result, so the history sent again is
+ * the assistant message with its calls followed by one tool message per call.
+ */
 export interface StoredMessage {
   readonly id: string;
   readonly role: 'user' | 'assistant' | 'system';
@@ -26,6 +50,10 @@ export interface StoredMessage {
   /** Workspace locations put into the prompt for this answer (the workspace toggle). */
   sources?: { readonly label: string; readonly uri: string; readonly startLine: number; readonly endLine: number }[];
   error?: { readonly message: string; readonly reason: string };
+  /** The tool calls of an agent step, in the order the model made them. */
+  toolCalls?: StoredToolCall[];
+  /** Why an agent answer ended early (the step limit), shown under it. */
+  agentStop?: string;
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */
@@ -60,6 +88,21 @@ export function newConversation(model?: string): Conversation {
   return { id: randomUUID(), title: 'New chat', createdAt: now, updatedAt: now, ...(model ? { model } : {}), options: {}, messages: [] };
 }
 
+/**
+ * Settles the tool calls a saved conversation left unfinished (the window closed while a call waited for
+ * approval or ran): they become `cancelled`, with a result, so the card says so and the history stays valid.
+ */
+export function settleInterrupted(conversation: Conversation): Conversation {
+  for (const message of conversation.messages) {
+    for (const call of message.toolCalls ?? []) {
+      if (call.result !== undefined) continue;
+      call.status = 'cancelled';
+      call.result = 'Not run: the answer was interrupted.';
+    }
+  }
+  return conversation;
+}
+
 /** A title from the first line of a message, at most 60 characters. */
 export function titleFromText(text: string): string {
   const line = text.trim().split('\n', 1)[0]?.trim() ?? '';
@@ -88,6 +131,9 @@ export function conversationToMarkdown(conversation: Conversation): string {
     lines.push(`**${who}**${message.stopped ? ' (stopped)' : ''}`, '', message.text, '');
     if (message.imageDataUrl) lines.push('_(an image was attached)_', '');
     if (message.audio) lines.push(`_(audio attached: ${message.audio.name})_`, '');
+    for (const call of message.toolCalls ?? []) lines.push(`- \`${call.name}\` \`${call.arguments}\` \u2014 ${call.status}`);
+    if (message.toolCalls?.length) lines.push('');
+    if (message.agentStop) lines.push(`> ${message.agentStop}`, '');
     if (message.error) lines.push(`> Error: ${message.error.message}`, '');
     if (message.usage) lines.push(`<sub>${usageLine(message.usage)}</sub>`, '');
     lines.push('---', '');

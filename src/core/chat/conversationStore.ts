@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Conversation } from './conversation';
+import { settleInterrupted, type Conversation } from './conversation';
 
 /** An entry of the conversation list. */
 export interface ConversationEntry {
@@ -59,7 +59,7 @@ export class ConversationStore {
     const path = this.path(id);
     try {
       const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-      return isConversation(parsed) ? parsed : undefined;
+      return isConversation(parsed) ? settleInterrupted(parsed) : undefined;
     } catch {
       return undefined;
     }

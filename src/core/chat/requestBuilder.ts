@@ -71,47 +71,73 @@ export function parseSchema(text: string | undefined): Record<string, unknown> |
   }
 }
 
+/** Whether an agent step made tool calls (it is sent even without text: the calls and results are the history). */
+function hasToolCalls(message: StoredMessage): boolean {
+  return message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0;
+}
+
 /** The messages of a conversation that go to the service: not failed placeholders, not empty answers. */
 function sendable(messages: readonly StoredMessage[]): StoredMessage[] {
-  return messages.filter((message) => !(message.role === 'assistant' && (message.error !== undefined || message.text === '')));
+  return messages.filter((message) => hasToolCalls(message) || !(message.role === 'assistant' && (message.error !== undefined || message.text === '')));
+}
+
+/** A message with what the context budget counts. */
+type Budgeted = { readonly message: ChatMessage; readonly role: ChatMessage['role']; readonly text: string; readonly hasImage: boolean };
+
+/** A call saved without a result (the window closed mid-call) is sent as not run, so the history stays valid. */
+const interruptedResult = 'Not run: the answer was interrupted.';
+
+/** An agent step: the assistant message with its calls, then one tool message per call, in call order. */
+function agentStep(message: StoredMessage): Budgeted[] {
+  const calls = message.toolCalls ?? [];
+  const toolCalls = calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments }));
+  const text = message.text + calls.map((call) => `${call.name}${call.arguments}`).join('');
+  const out: Budgeted[] = [{ message: { role: 'assistant', content: message.text === '' ? null : message.text, toolCalls }, role: 'assistant', text, hasImage: false }];
+  for (const call of calls) {
+    const result = call.result ?? interruptedResult;
+    out.push({ message: { role: 'tool', toolCallId: call.id, content: result }, role: 'tool', text: result, hasImage: false });
+  }
+  return out;
 }
 
 /**
  * Builds the chat request for a conversation: the system prompt, the history fitted into the model's
- * context minus max_tokens, and the options. Only the newest image is sent (the service takes one image
- * per request); older ones are replaced by a note.
+ * context minus max_tokens (and minus `reservedTokens`, what the request carries besides its messages: the
+ * agent's tool schemas), and the options. Only the newest image is sent (the service takes one image per
+ * request); older ones are replaced by a note.
  */
-export function buildChatRequest(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions): { request: ChatRequest; budget: BudgetResult<ChatMessage & { role: 'system' | 'user' | 'assistant'; text: string; hasImage: boolean }> } {
+export function buildChatRequest(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reservedTokens = 0): { request: ChatRequest; budget: BudgetResult<Budgeted> } {
   const modelId = conversation.model ?? model?.id ?? '';
   const maxTokens = options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens);
   const history = sendable(conversation.messages);
   let newestImage = -1;
   history.forEach((message, index) => { if (message.imageDataUrl) newestImage = index; });
 
-  type Budgeted = ChatMessage & { role: 'system' | 'user' | 'assistant'; text: string; hasImage: boolean };
   const budgeted: Budgeted[] = [];
+  const plain = (role: 'system' | 'user' | 'assistant', text: string): Budgeted => ({ message: { role, content: text }, role, text, hasImage: false });
   const systemParts = [options.systemPrompt?.trim() ?? ''];
   if (options.jsonMode === 'object' || options.jsonMode === 'schema') systemParts.push('Answer with a single JSON value and nothing else.');
   const system = systemParts.filter((part) => part !== '').join('\n\n');
-  if (system) budgeted.push({ role: 'system', content: system, text: system, hasImage: false });
+  if (system) budgeted.push(plain('system', system));
   history.forEach((message, index) => {
     if (message.role === 'system') {
-      budgeted.push({ role: 'system', content: message.text, text: message.text, hasImage: false });
+      budgeted.push(plain('system', message.text));
     } else if (message.role === 'assistant') {
-      budgeted.push({ role: 'assistant', content: message.text, text: message.text, hasImage: false });
+      if (hasToolCalls(message)) budgeted.push(...agentStep(message));
+      else budgeted.push(plain('assistant', message.text));
     } else if (message.imageDataUrl && index === newestImage) {
       const parts: ContentPart[] = [{ type: 'text', text: message.text }, { type: 'image', dataUrl: message.imageDataUrl }];
-      budgeted.push({ role: 'user', content: parts, text: message.text, hasImage: true });
+      budgeted.push({ message: { role: 'user', content: parts }, role: 'user', text: message.text, hasImage: true });
     } else {
       const text = message.imageDataUrl ? `${message.text}\n\n[An earlier image is not resent: the service takes one image per request.]` : message.text;
-      budgeted.push({ role: 'user', content: text, text, hasImage: false });
+      budgeted.push(plain('user', text));
     }
   });
 
-  const budget = fitToContext(budgeted, model?.contextLength ?? fallbackContextLength, maxTokens);
+  const budget = fitToContext(budgeted, (model?.contextLength ?? fallbackContextLength) - reservedTokens, maxTokens);
   const request: ChatRequest = {
     model: modelId,
-    messages: budget.kept.map(({ role, content }) => ({ role, content }) as ChatMessage),
+    messages: budget.kept.map((entry) => entry.message),
     maxTokens,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.topP !== undefined ? { topP: options.topP } : {}),

@@ -4,13 +4,17 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
-import { buildAudioReasoningRequest, buildChatRequest, defaultMaxTokens, fallbackContextLength, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
+import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
 import type { ImageAttachment, ToWebview } from '../../shared/protocol';
-import type { ChatOptions, MessageView } from '../../shared/views';
+import type { ChatOptions } from '../../shared/views';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
+import type { AgentService } from '../tools/agentService';
+import { runAgentTurn } from './agentTurn';
+import { toView } from './messageView';
 import { errorView, modelView, storedUsage } from './presenters';
+import { withWorkspaceContext } from './workspaceContext';
 
 /** Workspace context for a question: prompt text (numbered excerpts) and the locations it cites. */
 export interface WorkspaceContext {
@@ -31,21 +35,6 @@ interface Running {
 }
 
 const activeKey = 'cadenza.chat.activeConversation';
-
-function toView(message: StoredMessage): MessageView {
-  return {
-    id: message.id,
-    role: message.role,
-    text: message.text,
-    ...(message.imageDataUrl ? { imageDataUrl: message.imageDataUrl } : {}),
-    ...(message.audio ? { audioName: message.audio.name } : {}),
-    ...(message.model ? { model: message.model } : {}),
-    ...(message.stopped ? { stopped: true } : {}),
-    ...(message.usage ? { usage: message.usage } : {}),
-    ...(message.error ? { error: { message: message.error.message, reason: message.error.reason } } : {}),
-    ...(message.sources ? { sources: message.sources } : {}),
-  };
-}
 
 /**
  * The chat panel's logic: the open conversation, sending with the context budget, streaming answers
@@ -70,6 +59,9 @@ export class ChatController implements vscode.Disposable {
     this.store = new ConversationStore(vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath);
     this.disposables.push(this.answered, this.modelChanged, connection.onDidChangeModels(() => this.postModels()));
   }
+
+  /** The agent (tool loop, approvals); undefined until attached. */
+  agent: AgentService | undefined;
 
   /** Connects the workspace index, used when a conversation's "workspace" toggle is on. */
   attachWorkspaceContext(provider: WorkspaceContextProvider): void {
@@ -255,8 +247,12 @@ export class ChatController implements vscode.Disposable {
       this.sink({ type: 'notice', level: 'error', text: 'No model is selected. Pick a model to chat with.' });
       return '';
     }
-    const options = await this.withWorkspaceContext(conversation, model, reply, controller.signal);
-    const { request, budget } = buildChatRequest(conversation, model, options);
+    const withContext = await withWorkspaceContext(this.workspaceContext, this.sink, conversation, model, reply, controller.signal);
+    const plan = this.agent?.plan(conversation, model, model?.capabilities ?? (await this.connection.client()).capabilitiesOf(conversation.model), this.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
+    if (plan && !plan.use && plan.notice) this.sink({ type: 'notice', level: 'info', text: plan.notice });
+    const options = plan?.use ? { ...withContext, systemPrompt: this.agent?.systemPrompt(withContext.systemPrompt) ?? '' } : withContext;
+    const reserved = plan?.use ? this.agent?.schemaTokens(plan.settings) ?? 0 : 0;
+    const { request, budget } = buildChatRequest(conversation, model, options, reserved);
     this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
     conversation.messages.push(reply);
     this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
@@ -276,10 +272,15 @@ export class ChatController implements vscode.Disposable {
         throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
       }
       const client = await this.connection.client();
-      const callOptions = {
-        signal: controller.signal,
-        onRetry: (info: { attempt: number; delayMs: number; error: ApiError }) => this.sink({ type: 'chat/retrying', messageId: reply.id, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) }),
-      };
+      const retrying = (messageId: string, info: { attempt: number; delayMs: number; error: ApiError }): void => this.sink({ type: 'chat/retrying', messageId, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) });
+      const callOptions = { signal: controller.signal, onRetry: (info: { attempt: number; delayMs: number; error: ApiError }) => retrying(reply.id, info) };
+      if (plan?.use && this.agent) {
+        const host = { sink: this.sink, log: this.host.log, save: (changed: typeof conversation) => this.save(changed), answered: (usage: StoredUsage) => this.answered.fire(usage) };
+        const text = await runAgentTurn(this.agent, host, { conversation, model, reply, request, contextLimitTokens: budget.limitTokens + reserved, streamChat: (next, call) => client.streamChat(next, call), onRetry: retrying, settings: plan.settings, signal: controller.signal });
+        // The tool results are history now: the meter shows what the next request will carry.
+        this.postMeter(conversation);
+        return text;
+      }
       // A conversation about an audio file is answered by audio reasoning, the audio sent with every turn.
       const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
       const stream = audioRequest ? client.streamAudioReasoning(audioRequest, callOptions) : client.streamChat(request, callOptions);
@@ -319,29 +320,6 @@ export class ChatController implements vscode.Disposable {
       this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view });
       return '';
     }
-  }
-
-  /**
-   * With the workspace toggle on, puts the index's top chunks for the question into the system prompt,
-   * within about a third of the room the context leaves, and keeps their locations for the answer's links.
-   */
-  private async withWorkspaceContext(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, signal: AbortSignal): Promise<StoredOptions> {
-    const options = conversation.options;
-    const question = [...conversation.messages].reverse().find((message) => message.role === 'user')?.text;
-    if (!options.useWorkspace || !question) return options;
-    if (!this.workspaceContext) {
-      this.sink({ type: 'notice', level: 'warning', text: 'Workspace context is not available here (no folder is open).' });
-      return options;
-    }
-    const room = (model?.contextLength ?? fallbackContextLength) - (options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens));
-    const found = await this.workspaceContext(question, Math.max(256, Math.floor(room / 3)), signal).catch((error: unknown) => `Workspace search failed: ${errorView(error).message}`);
-    if (typeof found === 'string') {
-      this.sink({ type: 'notice', level: 'warning', text: found });
-      return options;
-    }
-    if (found.sources.length === 0) return options;
-    reply.sources = [...found.sources];
-    return { ...options, systemPrompt: [options.systemPrompt?.trim() ?? '', found.text].filter((part) => part !== '').join('\n\n') };
   }
 
   /** Starts a new, empty conversation with the default model and options. */

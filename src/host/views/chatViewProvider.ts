@@ -166,6 +166,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'action/run':
         await this.runAction(message.action);
         return;
+      case 'tool/approve':
+        chat?.agent?.approvals.answer(message.callId, message.decision);
+        return;
+      case 'tool/showDiff':
+        await chat?.agent?.approvals.showDiff(message.callId);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;

@@ -1,0 +1,241 @@
+// The agent's tool-calling loop, pure: send the conversation with the tool schemas, run the calls the
+// model returns (one or several per turn), send the results back as `role: "tool"` messages after the
+// assistant message that asked, and go on until the model answers or the step limit is reached. It knows
+// nothing of VS Code: the host gives it the client's streamChat, the tools (over a WorkspacePort), an
+// approval callback and an AbortSignal, and listens to its events.
+import { ApiError } from '../api/errors';
+import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } from '../api/types';
+import { charsPerToken, truncateResult } from '../tools/resultText';
+import type { ChangePreview, Tool, ToolSession } from '../tools/toolTypes';
+import { checkArguments } from '../tools/validateArgs';
+import { estimateTokens, messageTokens } from './contextBudget';
+
+/** The client's streamChat, or anything shaped like it (tests, benchmarks). */
+export type StreamChat = (request: ChatRequest, options: CallOptions) => ChatStream;
+
+/** Where a call is: waiting for the user, running, or how it ended. */
+export type ToolCallStatus = 'queued' | 'running' | 'awaitingApproval' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
+
+/** A call and what became of it; `result` is exactly what the model is sent. */
+export interface ToolCallRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+  readonly status: ToolCallStatus;
+  readonly result?: string;
+  readonly preview?: ChangePreview;
+}
+
+/** What the user is asked before a change runs. */
+export interface ApprovalRequest {
+  readonly step: number;
+  readonly call: ToolCallRecord;
+  readonly preview: ChangePreview;
+}
+
+/** Asks the user; resolves with the decision (an abort of `signal` ends the wait). */
+export type Approve = (request: ApprovalRequest, signal: AbortSignal) => Promise<'approved' | 'denied'>;
+
+/** What the loop reports while it runs, in order. */
+export type ToolLoopEvent =
+  /** A request to the model starts (step 1, 2, ...). */
+  | { readonly type: 'step'; readonly step: number }
+  /** Answer text as it streams. */
+  | { readonly type: 'text'; readonly step: number; readonly text: string }
+  /** A tool call forming in the stream: its arguments so far. */
+  | { readonly type: 'callForming'; readonly step: number; readonly index: number; readonly id: string | undefined; readonly name: string | undefined; readonly arguments: string }
+  /** The model's answer of this step is complete (before its calls run). */
+  | { readonly type: 'answer'; readonly step: number; readonly result: ChatResult }
+  /** A call changed status (awaiting approval, running, done, ...). */
+  | { readonly type: 'call'; readonly step: number; readonly index: number; readonly call: ToolCallRecord }
+  /** Every call of the step has its result. */
+  | { readonly type: 'stepDone'; readonly step: number; readonly calls: readonly ToolCallRecord[] };
+
+/** What the loop needs. */
+export interface ToolLoopOptions {
+  readonly streamChat: StreamChat;
+  /** The request of the first step: model, options, and the history fitted to the context. `tools` are added here. */
+  readonly request: ChatRequest;
+  readonly tools: readonly Tool[];
+  /** Names the model may not call now, with the reason it is told (Restricted Mode). */
+  readonly unavailable?: Readonly<Record<string, string>>;
+  /** auto (default), required, or one named function: for the first step only, so a forced call cannot repeat until the limit. */
+  readonly toolChoice?: ChatRequest['toolChoice'];
+  readonly session: ToolSession;
+  readonly approve: Approve;
+  /** Requests to the model in one answer, at most. */
+  readonly maxSteps: number;
+  /** A tool result is cut beyond this. */
+  readonly maxToolResultTokens: number;
+  /** Tokens the request may take besides the answer (context length minus max_tokens); results are cut to what is left. */
+  readonly contextLimitTokens?: number;
+  readonly signal: AbortSignal;
+  readonly onEvent?: (event: ToolLoopEvent) => void;
+  readonly onRetry?: CallOptions['onRetry'];
+}
+
+/** How the loop ended when it did not throw. */
+export interface ToolLoopResult {
+  /** The last answer's text. */
+  readonly text: string;
+  /** answered: the model answered without calling more tools; stepLimit: it still called tools at the last step. */
+  readonly stop: 'answered' | 'stepLimit';
+  readonly steps: number;
+  /** The messages the loop added after the request's: assistant messages with their calls, tool results. */
+  readonly messages: readonly ChatMessage[];
+}
+
+/** Results below this are not cut further even when the context is nearly full (the service then says so). */
+const minResultTokens = 256;
+
+/** Tokens of a message as the context budget counts them. */
+export function chatMessageTokens(message: ChatMessage): number {
+  let text = '';
+  if (typeof message.content === 'string') text = message.content;
+  else if (Array.isArray(message.content)) text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  if (message.role === 'assistant' && message.toolCalls) text += message.toolCalls.map((call) => `${call.name}${call.arguments}`).join('');
+  return messageTokens({ role: message.role, text });
+}
+
+/** What the model is told when the user said no. */
+export function deniedText(preview: ChangePreview): string {
+  const what = preview.kind === 'edit' ? `the edit of ${preview.path}; the file was not changed`
+    : preview.kind === 'create' ? `creating ${preview.path}; nothing was created`
+    : 'running the command; it was not run';
+  return `The user denied ${what}. Do not try it again unless the user asks.`;
+}
+
+function canceled(): ApiError {
+  return new ApiError('canceled', 'Stopped by the user');
+}
+
+/**
+ * Runs the loop. Resolves when the model answers or at the step limit; rejects with the service's
+ * ApiError, or ApiError `canceled` when `signal` aborts (every call of the step then has a result,
+ * `cancelled`, so the history stays valid). A failing tool, an unknown function, and arguments that are
+ * not JSON or not valid for the schema do not end the loop: the model gets the error as the call's result.
+ */
+export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
+  const { signal, tools } = options;
+  const emit = options.onEvent ?? ((): void => undefined);
+  const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const definitions = tools.map((tool) => tool.definition);
+  const schemaTokens = definitions.length > 0 ? estimateTokens(JSON.stringify(definitions)) : 0;
+  const messages: ChatMessage[] = [...options.request.messages];
+  let used = schemaTokens + messages.reduce((sum, message) => sum + chatMessageTokens(message), 0);
+  const added: ChatMessage[] = [];
+  const push = (message: ChatMessage): void => {
+    messages.push(message);
+    added.push(message);
+    used += chatMessageTokens(message);
+  };
+  const resultBudget = (): number => {
+    if (options.contextLimitTokens === undefined) return options.maxToolResultTokens;
+    return Math.max(minResultTokens, Math.min(options.maxToolResultTokens, options.contextLimitTokens - used - 8));
+  };
+
+  for (let step = 1; ; step += 1) {
+    if (signal.aborted) throw canceled();
+    emit({ type: 'step', step });
+    const choice = step === 1 ? options.toolChoice ?? 'auto' : 'auto';
+    const request: ChatRequest = { ...options.request, messages: [...messages], ...(definitions.length > 0 ? { tools: definitions, toolChoice: choice } : {}) };
+    const stream = options.streamChat(request, { signal, ...(options.onRetry ? { onRetry: options.onRetry } : {}) });
+    const forming: { id: string | undefined; name: string | undefined; args: string }[] = [];
+    for await (const event of stream) {
+      if (event.type === 'text') {
+        emit({ type: 'text', step, text: event.text });
+      } else if (event.type === 'toolCall') {
+        const call = (forming[event.index] ??= { id: undefined, name: undefined, args: '' });
+        call.id ??= event.id;
+        call.name ??= event.name;
+        call.args += event.argumentsDelta;
+        emit({ type: 'callForming', step, index: event.index, id: call.id, name: call.name, arguments: call.args });
+      }
+    }
+    const result = await stream.result;
+    emit({ type: 'answer', step, result });
+    const calls = result.toolCalls;
+    push({ role: 'assistant', content: calls.length > 0 && result.text === '' ? null : result.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+    if (calls.length === 0) return { text: result.text, stop: 'answered', steps: step, messages: added };
+
+    const records: ToolCallRecord[] = calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, status: 'queued' }));
+    const settle = (index: number, record: ToolCallRecord): void => {
+      records[index] = record;
+      emit({ type: 'call', step, index, call: record });
+    };
+    const atLimit = step >= options.maxSteps;
+    let index = 0;
+    try {
+      for (; index < records.length; index += 1) {
+        const record = records[index];
+        if (!record) continue;
+        if (atLimit) {
+          settle(index, { ...record, status: 'skipped', result: `Not run: the limit of ${options.maxSteps} steps for one answer was reached.` });
+        } else {
+          if (signal.aborted) throw canceled();
+          const at = index;
+          await runCall(record, step, (next) => settle(at, next));
+        }
+        const done = records[index];
+        push({ role: 'tool', toolCallId: record.id, content: done?.result ?? '' });
+      }
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      for (; index < records.length; index += 1) {
+        const record = records[index];
+        if (!record) continue;
+        settle(index, { ...record, status: 'cancelled', result: 'Cancelled by the user.' });
+        push({ role: 'tool', toolCallId: record.id, content: 'Cancelled by the user.' });
+      }
+      emit({ type: 'stepDone', step, calls: [...records] });
+      throw canceled();
+    }
+    emit({ type: 'stepDone', step, calls: [...records] });
+    if (atLimit) return { text: result.text, stop: 'stepLimit', steps: step, messages: added };
+  }
+
+  /** Runs one call to its end; rejects only when the signal aborts. */
+  async function runCall(record: ToolCallRecord, step: number, update: (record: ToolCallRecord) => void): Promise<void> {
+    const tool = byName.get(record.name);
+    if (!tool) {
+      const names = [...byName.keys()].join(', ');
+      update({ ...record, status: 'invalid', result: `Error: ${options.unavailable?.[record.name] ?? `there is no function "${record.name}". The functions are: ${names}.`}` });
+      return;
+    }
+    const check = checkArguments(tool.definition, record.arguments);
+    if (!check.ok) {
+      update({ ...record, status: 'invalid', result: `Error: ${check.problem}` });
+      return;
+    }
+    const budget = resultBudget();
+    const context = { signal, session: options.session, maxResultChars: budget * charsPerToken };
+    let current = record;
+    try {
+      let text: string;
+      if (tool.effect === 'read') {
+        current = { ...record, status: 'running' };
+        update(current);
+        text = await tool.run(check.args, context);
+      } else {
+        const prepared = await tool.prepare(check.args, context);
+        current = { ...record, status: 'awaitingApproval', preview: prepared.preview };
+        update(current);
+        const decision = await options.approve({ step, call: current, preview: prepared.preview }, signal);
+        if (signal.aborted) throw canceled();
+        if (decision === 'denied') {
+          update({ ...current, status: 'denied', result: deniedText(prepared.preview) });
+          return;
+        }
+        current = { ...current, status: 'running' };
+        update(current);
+        text = await prepared.apply(signal);
+      }
+      if (signal.aborted) throw canceled();
+      update({ ...current, status: 'done', result: truncateResult(text, budget) });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      update({ ...current, status: 'failed', result: truncateResult(`Error: ${message}`, budget) });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+// The functions that change the workspace. Each is prepared first (checked, and turned into what the
+// user will see), then applied only after approval, re-checking that nothing moved in between.
+import type { ToolDefinition } from '../api/types';
+import { changeToolDefinitions } from './definitions';
+import { stringArg } from './readTools';
+import { compactDiff } from './resultText';
+import { ToolError, type ChangeTool, type PreparedChange, type ToolArgs, type ToolContext } from './toolTypes';
+import type { CommandOutcome, WorkspacePort } from './workspacePort';
+
+/** Options of the changing functions. */
+export interface ChangeOptions {
+  /** run_in_terminal's time limit. */
+  readonly terminalTimeoutSeconds: number;
+}
+
+function definition(name: string): ToolDefinition {
+  const found = changeToolDefinitions.find((entry) => entry.name === name);
+  if (!found) throw new Error(`no definition for ${name}`);
+  return found;
+}
+
+function tool(name: string, prepare: (args: ToolArgs, context: ToolContext) => Promise<PreparedChange>): ChangeTool {
+  return { definition: definition(name), effect: 'change', prepare };
+}
+
+function occurrences(text: string, part: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(part); at >= 0 && found.length < 50; at = text.indexOf(part, at + 1)) found.push(at);
+  return found;
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length;
+}
+
+/**
+ * edit_file: one exact, unique replacement. Refused when the file changed since the model read it in
+ * this conversation (its answer would be based on text that is gone), and again at apply time if the
+ * file changed while the user was deciding.
+ */
+async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
+  const { path, text } = await port.readFile(stringArg(args, 'path'), context.signal);
+  const seen = context.session.lastRead(path);
+  if (seen !== undefined && seen !== text) throw new ToolError('changed', `${path} changed since you read it. Read it again, then edit.`);
+  let oldText = stringArg(args, 'old_text');
+  let newText = stringArg(args, 'new_text');
+  if (oldText === '') throw new ToolError('invalid', 'old_text is empty. To write a new file use create_file.');
+  // Models write \n; a file with Windows line endings still matches.
+  if (text.includes('\r\n') && !oldText.includes('\r\n')) {
+    oldText = oldText.replace(/\n/g, '\r\n');
+    newText = newText.replace(/\r?\n/g, '\r\n');
+  }
+  const found = occurrences(text, oldText);
+  if (found.length === 0) throw new ToolError('notFound', `old_text was not found in ${path}. Read the file and copy the text to replace exactly, whitespace included.`);
+  if (found.length > 1) throw new ToolError('invalid', `old_text occurs ${found.length} times in ${path}. Include more surrounding lines so that it occurs once.`);
+  const offset = found[0] ?? 0;
+  const after = text.slice(0, offset) + newText + text.slice(offset + oldText.length);
+  const line = text.slice(0, offset).split('\n').length;
+  return {
+    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after) },
+    async apply(signal) {
+      await port.editFile({ path, expectedText: text, offset, length: oldText.length, newText }, signal);
+      context.session.noteRead(path, after);
+      return `Edited ${path} at line ${line}: replaced ${lineCount(oldText)} line(s) with ${lineCount(newText)} line(s).`;
+    },
+  };
+}
+
+async function prepareCreate(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
+  const { path, exists } = await port.exists(stringArg(args, 'path'), context.signal);
+  if (exists) throw new ToolError('exists', `${path} already exists; create_file never overwrites. Use edit_file to change it.`);
+  const content = stringArg(args, 'content');
+  return {
+    preview: { kind: 'create', path, content },
+    async apply(signal) {
+      await port.createFile(path, content, signal);
+      context.session.noteRead(path, content);
+      return `Created ${path} (${lineCount(content)} lines).`;
+    },
+  };
+}
+
+/** The answer of run_in_terminal: how it ended, then the output. */
+export function commandReport(command: string, outcome: CommandOutcome, timeoutSeconds: number): string {
+  const ending = outcome.timedOut ? `Stopped after ${timeoutSeconds} s (the time limit).`
+    : outcome.exitCode === null ? 'Killed before it finished.'
+    : `Exit code ${outcome.exitCode}.`;
+  const dropped = outcome.droppedChars > 0 ? `\n[${outcome.droppedChars.toLocaleString('en-US')} more characters of output were not kept.]` : '';
+  const output = outcome.output.trimEnd();
+  return `$ ${command}\n${ending}${output === '' ? ' No output.' : `\n${output}`}${dropped}`;
+}
+
+/** The changing functions over `port`; only offered in a trusted workspace. */
+export function changeTools(port: WorkspacePort, options: ChangeOptions): ChangeTool[] {
+  return [
+    tool('edit_file', (args, context) => prepareEdit(port, args, context)),
+    tool('create_file', (args, context) => prepareCreate(port, args, context)),
+    tool('run_in_terminal', async (args) => {
+      const command = stringArg(args, 'command');
+      if (command.trim() === '') throw new ToolError('invalid', 'command is empty.');
+      const cwd = stringArg(args, 'cwd') || undefined;
+      const timeoutSeconds = options.terminalTimeoutSeconds;
+      return {
+        preview: { kind: 'terminal', command, cwd, timeoutSeconds },
+        async apply(signal) {
+          const outcome = await port.runInTerminal(command, { ...(cwd ? { cwd } : {}), timeoutMs: timeoutSeconds * 1000, signal });
+          return commandReport(command, outcome, timeoutSeconds);
+        },
+      };
+    }),
+  ];
+}

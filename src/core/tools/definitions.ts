@@ -1,0 +1,56 @@
+// The agent's functions as the model sees them: the spec's tool shape (name, description, parameters
+// with type/properties/required). Kept lean on purpose: every word here is sent with every request of an
+// agent turn (bench/agent.ts prints what they cost; peers spend 4,000 to 15,000 tokens on this).
+import type { ToolDefinition } from '../api/types';
+
+type Property = { readonly type: 'string' | 'integer' | 'boolean'; readonly description: string };
+
+function fn(name: string, description: string, properties: Readonly<Record<string, Property>>, required: readonly string[]): ToolDefinition {
+  return { name, description, parameters: { type: 'object', properties, required } };
+}
+
+const path: Property = { type: 'string', description: 'Workspace-relative path' };
+
+/** The functions that only read; they run without asking, in Restricted Mode too. */
+export const readToolDefinitions: readonly ToolDefinition[] = [
+  fn('read_file', 'Read a text file, optionally a line range.', {
+    path,
+    start_line: { type: 'integer', description: '1-based, optional' },
+    end_line: { type: 'integer', description: 'Inclusive, optional' },
+  }, ['path']),
+  fn('list_directory', 'List a directory.', { path: { type: 'string', description: 'Workspace-relative; "." is the root' } }, ['path']),
+  fn('find_files', 'Find files by glob.', { glob: { type: 'string', description: 'e.g. src/**/*.ts' } }, ['glob']),
+  fn('search_text', 'Search file contents; returns path:line: text.', {
+    query: { type: 'string', description: 'Text, or a regex if regex is true' },
+    regex: { type: 'boolean', description: 'Optional' },
+    glob: { type: 'string', description: 'Optional file filter' },
+  }, ['query']),
+  fn('semantic_search', 'Find code by meaning in the workspace index.', { query: { type: 'string', description: 'What to look for' } }, ['query']),
+  fn('get_diagnostics', 'Errors and warnings of a file, or of the workspace.', { path: { type: 'string', description: 'Optional; omit for all' } }, []),
+  fn('get_symbols', 'Outline of a file: symbols with line ranges.', { path }, ['path']),
+  fn('get_selection', 'The active editor, its selection, and the open editors.', {}, []),
+];
+
+/** The functions that change things; each is shown to the user and runs only when approved. */
+export const changeToolDefinitions: readonly ToolDefinition[] = [
+  fn('edit_file', 'Replace text in a file. old_text must occur exactly once; read the file first.', {
+    path,
+    old_text: { type: 'string', description: 'Exact text to replace' },
+    new_text: { type: 'string', description: 'Replacement' },
+  }, ['path', 'old_text', 'new_text']),
+  fn('create_file', 'Create a new file (never overwrites).', { path, content: { type: 'string', description: 'File content' } }, ['path', 'content']),
+  fn('run_in_terminal', 'Run a shell command in the workspace; returns its output.', {
+    command: { type: 'string', description: 'Shell command' },
+    cwd: { type: 'string', description: 'Optional workspace-relative folder' },
+  }, ['command']),
+];
+
+/** Names of the functions that need approval. */
+export const changeToolNames: ReadonlySet<string> = new Set(changeToolDefinitions.map((definition) => definition.name));
+
+/** The system prompt of an agent turn: short, because it too goes with every request. */
+export function agentSystemPrompt(trusted: boolean): string {
+  return trusted
+    ? 'You are Cadenza, a coding assistant in VS Code. Use the functions to read and search the user\'s workspace instead of guessing. To change files, call edit_file or create_file; the user approves each change. Paths are workspace-relative.'
+    : 'You are Cadenza, a coding assistant in VS Code. Use the functions to read and search the user\'s workspace instead of guessing. The workspace is in Restricted Mode: you can read it but not change files or run commands; describe changes instead. Paths are workspace-relative.';
+}

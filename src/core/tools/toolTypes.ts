@@ -1,0 +1,80 @@
+// The shapes the agent's tools share: what a tool is (a definition plus how it runs), what a change
+// looks like before the user approves it, the per-conversation session, and the tool error.
+import type { ToolDefinition } from '../api/types';
+
+/** Arguments of a call after they parsed and passed the schema check. */
+export type ToolArgs = Readonly<Record<string, unknown>>;
+
+/** What the user sees before a change runs. */
+export type ChangePreview =
+  /** edit_file: the whole file before and after, and a compact diff of the replaced region. */
+  | { readonly kind: 'edit'; readonly path: string; readonly before: string; readonly after: string; readonly diff: string }
+  /** create_file: the new file and its content. */
+  | { readonly kind: 'create'; readonly path: string; readonly content: string }
+  /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd: string | undefined; readonly timeoutSeconds: number };
+
+/** A change ready to run once approved; `apply` re-checks that nothing moved meanwhile. */
+export interface PreparedChange {
+  readonly preview: ChangePreview;
+  apply(signal: AbortSignal): Promise<string>;
+}
+
+/**
+ * What the tools remember within one conversation: the text of each file as the model last read it
+ * (keyed by workspace-relative path), so an edit of a file that changed since is refused.
+ */
+export class ToolSession {
+  private readonly reads = new Map<string, string>();
+
+  /** Records the full text of `path` as the model just saw it. */
+  noteRead(path: string, text: string): void {
+    this.reads.set(path, text);
+  }
+
+  /** The text of `path` when the model last read it, if it did in this conversation. */
+  lastRead(path: string): string | undefined {
+    return this.reads.get(path);
+  }
+}
+
+/** What every tool gets besides its arguments. */
+export interface ToolContext {
+  readonly signal: AbortSignal;
+  readonly session: ToolSession;
+  /** Characters the answer may take (what the context leaves); a tool that can stop early does so. */
+  readonly maxResultChars?: number;
+}
+
+/** A function that only reads: it runs without asking. */
+export interface ReadTool {
+  readonly definition: ToolDefinition;
+  readonly effect: 'read';
+  run(args: ToolArgs, context: ToolContext): Promise<string>;
+}
+
+/** A function that changes the workspace: it is prepared, shown, and run only when approved. */
+export interface ChangeTool {
+  readonly definition: ToolDefinition;
+  readonly effect: 'change';
+  prepare(args: ToolArgs, context: ToolContext): Promise<PreparedChange>;
+}
+
+/** One function the model may call. */
+export type Tool = ReadTool | ChangeTool;
+
+/** Why a tool failed; the message goes back to the model as the call's result. */
+export type ToolErrorReason = 'outsideWorkspace' | 'notFound' | 'changed' | 'exists' | 'tooLarge' | 'binary' | 'invalid' | 'restricted' | 'timeout' | 'failed';
+
+/** A tool's own failure, with a reason callers can branch on. */
+export class ToolError extends Error {
+  constructor(readonly reason: ToolErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolError';
+  }
+
+  /** Is `value` a ToolError, optionally of `reason`? */
+  static is(value: unknown, reason?: ToolErrorReason): value is ToolError {
+    return value instanceof ToolError && (reason === undefined || value.reason === reason);
+  }
+}

@@ -1,0 +1,34 @@
+// Stored messages as the panel shows them (`MessageView`), tool-call cards included.
+import type { StoredMessage, StoredToolCall } from '../../core/chat/conversation';
+import type { MessageView, ToolCallView } from '../../shared/views';
+
+/** A stored tool call as its card shows it. */
+export function toolCallView(call: StoredToolCall, index: number): ToolCallView {
+  return {
+    index,
+    id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    status: call.status,
+    ...(call.result !== undefined ? { result: call.result } : {}),
+    ...(call.change ? { change: call.change } : {}),
+  };
+}
+
+/** A stored message as the panel shows it. */
+export function toView(message: StoredMessage): MessageView {
+  return {
+    id: message.id,
+    role: message.role,
+    text: message.text,
+    ...(message.imageDataUrl ? { imageDataUrl: message.imageDataUrl } : {}),
+    ...(message.audio ? { audioName: message.audio.name } : {}),
+    ...(message.model ? { model: message.model } : {}),
+    ...(message.stopped ? { stopped: true } : {}),
+    ...(message.usage ? { usage: message.usage } : {}),
+    ...(message.error ? { error: { message: message.error.message, reason: message.error.reason } } : {}),
+    ...(message.sources ? { sources: message.sources } : {}),
+    ...(message.toolCalls ? { toolCalls: message.toolCalls.map(toolCallView) } : {}),
+    ...(message.agentStop ? { agentStop: message.agentStop } : {}),
+  };
+}

@@ -1,0 +1,186 @@
+import * as vscode from 'vscode';
+import type { ChatRequest, ModelInfo } from '../../core/api/types';
+import { estimateLmTokens, modelLimits, readSampling, toChatMessages, toToolDefinition, type LmSampling } from '../../core/chat/lmMessages';
+import { ToolCallAssembler, type AssembledToolCall } from '../../core/chat/lmToolCalls';
+import type { ServiceConnection } from '../chat/connection';
+import type { HostContext } from '../context';
+import { commandIds } from '../ids';
+import { abortSignalOf } from './cancellation';
+import { chatErrorMessage, isCancel } from './lmErrors';
+import { toLmMessage } from './messageParts';
+
+/** The vendor of Cadenza's models in VS Code (`languageModelChatProviders` contributes it). */
+export const lmVendor = 'cadenza';
+
+/** A Cadenza model as VS Code lists it; VS Code hands the same object back with each request. */
+export interface CadenzaModelInformation extends vscode.LanguageModelChatInformation {
+  /** The listing entry the information was made from. */
+  readonly listed: ModelInfo;
+}
+
+function formatTokens(count: number): string {
+  return count >= 1024 && count % 1024 === 0 ? `${count / 1024}K` : count.toLocaleString('en-US');
+}
+
+/** What VS Code's model picker shows for a listed chat model: limits and capabilities from the capability table. */
+export function toInformation(model: ModelInfo): CadenzaModelInformation {
+  const limits = modelLimits(model);
+  const vision = model.capabilities.includes('vision');
+  const tools = model.capabilities.includes('tools');
+  const features = [vision ? 'images' : '', tools ? 'tools' : ''].filter((entry) => entry !== '');
+  const price = model.pricing ? ` · $${(model.pricing.promptPerToken * 1e6).toFixed(2)} / $${(model.pricing.completionPerToken * 1e6).toFixed(2)} per 1M tokens in / out` : '';
+  const context = model.contextLength === undefined ? 'context not listed' : `${formatTokens(model.contextLength)} context`;
+  return {
+    id: model.id,
+    name: model.id,
+    family: model.id,
+    version: '1',
+    detail: 'Cadenza',
+    tooltip: `${model.id} on Cadenza: ${context}, up to ${formatTokens(limits.maxOutputTokens)} output tokens${features.length > 0 ? `, ${features.join(' and ')}` : ''}${price}`,
+    maxInputTokens: limits.maxInputTokens,
+    maxOutputTokens: limits.maxOutputTokens,
+    capabilities: { imageInput: vision, toolCalling: tools },
+    listed: model,
+  };
+}
+
+/** The models VS Code may offer: those that chat (the capability table decides). */
+export function chatModels(models: readonly ModelInfo[]): ModelInfo[] {
+  return models.filter((model) => model.capabilities.includes('chat'));
+}
+
+function signatureOf(models: readonly ModelInfo[]): string {
+  return JSON.stringify(chatModels(models).map((model) => [model.id, model.contextLength, model.maxCompletionTokens, model.capabilities]));
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+/** Sampling within the spec's limits: callers such as agents send values the service would refuse. */
+function withinLimits(sampling: LmSampling, maxOutput: number, fallbackMax: number): Partial<ChatRequest> {
+  return {
+    maxTokens: clamp(sampling.maxTokens ?? fallbackMax, 1, maxOutput),
+    ...(sampling.temperature !== undefined ? { temperature: clamp(sampling.temperature, 0, 1) } : {}),
+    ...(sampling.topP !== undefined ? { topP: clamp(sampling.topP, 0, 1) } : {}),
+    ...(sampling.topK !== undefined ? { topK: clamp(sampling.topK, 1, 100) } : {}),
+    ...(sampling.stop !== undefined ? { stop: sampling.stop.slice(0, 4) } : {}),
+  };
+}
+
+/**
+ * Cadenza's chat models in VS Code's own chat (`vscode.lm.registerLanguageModelChatProvider`): lists
+ * the service's chat models with their limits and capabilities, streams text and tool calls, and
+ * estimates token counts. Never throws from the listing: no key or a failed listing is an empty list.
+ */
+export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<CadenzaModelInformation>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** What VS Code was last told (or would be told now); the event fires only when it changes. */
+  private signature = signatureOf([]);
+
+  /** Fires when the service's list changed (address, key, refresh): VS Code asks for the list again. */
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+    this.disposables.push(
+      this.changed,
+      // Only a changed list is announced: a failed listing stays empty, so asking again (which may list
+      // again) cannot loop.
+      connection.onDidChangeModels((state) => {
+        if (state.loading) return;
+        const next = signatureOf(state.models);
+        if (next === this.signature) return;
+        this.signature = next;
+        this.changed.fire();
+      }),
+      // Without a key no model is offered, even where the service lists models without one.
+      host.apiKey.onDidChange(() => this.changed.fire()),
+    );
+  }
+
+  /** The service's chat models; an empty list (logged) without a key or when the listing fails. */
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, _token: vscode.CancellationToken): Promise<CadenzaModelInformation[]> {
+    try {
+      if (!(await this.host.apiKey.get())) {
+        this.host.log.info('VS Code asked for Cadenza models, but no API key is set: none offered.');
+        if (!options.silent) {
+          void vscode.window.showInformationMessage('Set your Cadenza API key to use the service\'s models in VS Code\'s chat.', 'Set API Key').then((choice) => {
+            if (choice) void vscode.commands.executeCommand(commandIds.setApiKey);
+          });
+        }
+        return [];
+      }
+      const models = await this.connection.ensureModels();
+      const error = this.connection.models.error;
+      if (models.length === 0 && error !== undefined) this.host.log.warn(`No Cadenza models offered to VS Code: ${chatErrorMessage(error)}`);
+      this.signature = signatureOf(models);
+      return chatModels(models).map(toInformation);
+    } catch (error) {
+      this.host.log.warn(`No Cadenza models offered to VS Code: ${chatErrorMessage(error)}`);
+      return [];
+    }
+  }
+
+  /** Streams the answer: text as it comes, each tool call once it is complete. A cancel ends quietly. */
+  async provideLanguageModelChatResponse(
+    model: CadenzaModelInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const abort = abortSignalOf(token);
+    try {
+      const listed = this.connection.model(model.id) ?? model.listed;
+      const limits = modelLimits(listed);
+      const mapped = toChatMessages(messages.map(toLmMessage), { imageInput: model.capabilities.imageInput === true });
+      if (mapped.droppedImages > 0) this.host.log.info(`${mapped.droppedImages} image(s) of a VS Code chat request replaced by a note: the service takes one image per request (the newest is kept).`);
+      // The service refuses tools for a model that cannot call them (400 model_not_compatible).
+      const offered = model.capabilities.toolCalling ? options.tools ?? [] : [];
+      if (offered.length < (options.tools?.length ?? 0)) this.host.log.info(`${model.id} cannot call tools; the request's ${options.tools?.length ?? 0} tools were not sent.`);
+      const tools = offered.map(toToolDefinition);
+      const request: ChatRequest = {
+        model: model.id,
+        messages: mapped.messages,
+        ...withinLimits(readSampling(options.modelOptions as Readonly<Record<string, unknown>> | undefined), limits.maxOutputTokens, limits.defaultMaxTokens),
+        ...(tools.length > 0 ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
+        includeUsage: true,
+      };
+      const client = await this.connection.client();
+      const stream = client.streamChat(request, { signal: abort.signal });
+      const assembler = new ToolCallAssembler();
+      const report = (calls: readonly AssembledToolCall[]): void => {
+        for (const call of calls) {
+          if (call.malformed !== undefined) this.host.log.warn(`${model.id} sent arguments for ${call.name} that are not a JSON object; passed on as {}.`);
+          if (call.name === '') this.host.log.warn(`${model.id} sent a tool call without a name; dropped.`);
+          else progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
+        }
+      };
+      for await (const event of stream) {
+        if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+        else if (event.type === 'toolCall') report(assembler.push(event));
+        else if (event.type === 'finish') report(assembler.flush());
+      }
+      report(assembler.flush());
+    } catch (error) {
+      if (isCancel(error, abort.signal)) {
+        this.host.log.debug(`A VS Code chat request to ${model.id} was cancelled.`);
+        return;
+      }
+      this.host.log.warn(`A VS Code chat request to ${model.id} failed: ${chatErrorMessage(error)}`);
+      throw new Error(chatErrorMessage(error), { cause: error });
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  /** An estimate: the service publishes no tokenizer, so about four characters a token (as the context budget counts). */
+  provideTokenCount(_model: CadenzaModelInformation, text: string | vscode.LanguageModelChatRequestMessage, _token: vscode.CancellationToken): Promise<number> {
+    return Promise.resolve(estimateLmTokens(typeof text === 'string' ? text : toLmMessage(text)));
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}

@@ -1,0 +1,22 @@
+import { ApiError } from '../../core/api/errors';
+import { errorView } from '../chat/presenters';
+
+const actionHints: Readonly<Record<string, string>> = {
+  setApiKey: 'Run "Cadenza: Set API Key".',
+  selectModel: 'Pick another Cadenza model.',
+  retry: 'Try again.',
+  trimAndRetry: 'Start a new chat or shorten the request.',
+  openSettings: 'Check the service address in the setting cadenza.baseUrl.',
+};
+
+/** An error as VS Code's chat shows it: what happened and what fixes it, in one line. */
+export function chatErrorMessage(error: unknown): string {
+  const view = errorView(error);
+  const hint = view.action ? actionHints[view.action] : undefined;
+  return hint ? `${view.message} ${hint}` : view.message;
+}
+
+/** Whether `error` is a cancel (never shown, house style); `signal` covers errors raised after an abort. */
+export function isCancel(error: unknown, signal?: AbortSignal): boolean {
+  return ApiError.is(error, 'canceled') || signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}

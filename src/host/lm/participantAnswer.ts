@@ -1,0 +1,184 @@
+import * as vscode from 'vscode';
+import type { ChatMessage, ModelInfo, ToolDefinition } from '../../core/api/types';
+import { fitToContext } from '../../core/chat/contextBudget';
+import { modelLimits, toToolDefinition } from '../../core/chat/lmMessages';
+import type { ServiceConnection } from '../chat/connection';
+import type { HostContext } from '../context';
+import { commandIds } from '../ids';
+import { readChatDefaults } from '../settings';
+import { chatModels, lmVendor } from './chatProvider';
+import { isCancel } from './lmErrors';
+import { toolResultText } from './messageParts';
+import { isAudioPath } from './transcription';
+
+/** What the participant needs from the rest of the extension. */
+export interface ParticipantDeps {
+  readonly host: HostContext;
+  readonly connection: ServiceConnection;
+  /** The model the user selected for Cadenza (the chat panel's), if any. */
+  readonly preferredModel: () => Promise<string | undefined>;
+}
+
+/** Rounds of tool calls before the model must answer (a participant should not loop forever). */
+const maxToolRounds = 3;
+
+const defaultSystemPrompt = 'You are Cadenza, an assistant inside VS Code\'s chat. Answer in Markdown and put code in fenced blocks with its language.';
+
+/**
+ * The model that answers: the chat request's model when it is a Cadenza one, else the model the user
+ * selected in Cadenza's panel when the service still lists it, else the first chat model listed.
+ */
+export async function chooseModel(deps: ParticipantDeps, requestModel: vscode.LanguageModelChat | undefined): Promise<ModelInfo | undefined> {
+  const listed = chatModels(await deps.connection.ensureModels());
+  const known = (id: string | undefined): ModelInfo | undefined => listed.find((model) => model.id === id);
+  if (requestModel?.vendor === lmVendor) return known(requestModel.id) ?? listed[0];
+  return known(await deps.preferredModel()) ?? listed[0];
+}
+
+/** Tells the user how to get a model: a key, or a service address that lists chat models. */
+export async function explainMissingSetup(deps: ParticipantDeps, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+  if (!(await deps.host.apiKey.get())) {
+    stream.markdown('Cadenza needs your API key before it can answer.');
+    stream.button({ command: commandIds.setApiKey, title: 'Set API Key' });
+    return { errorDetails: { message: 'No Cadenza API key is set.' } };
+  }
+  return { errorDetails: { message: 'The service lists no chat model. Check the service address (cadenza.baseUrl) and run "Cadenza: Refresh Models".' } };
+}
+
+/** Earlier turns with this participant, as messages (the response's Markdown and link titles). */
+function historyMessages(context: vscode.ChatContext): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn) {
+      messages.push({ role: 'user', content: `${turn.command ? `/${turn.command} ` : ''}${turn.prompt}` });
+    } else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response.map((part) => {
+        if (part instanceof vscode.ChatResponseMarkdownPart) return part.value.value;
+        if (part instanceof vscode.ChatResponseAnchorPart) return part.title ?? (part.value instanceof vscode.Uri ? part.value.fsPath : part.value.uri.fsPath);
+        return '';
+      }).join('');
+      if (text.trim() !== '') messages.push({ role: 'assistant', content: text });
+    }
+  }
+  return messages;
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/** A code block headed with its file and lines, safe for code that itself holds fences. */
+export function codeBlock(fileName: string, language: string, text: string, lines?: { start: number; end: number }): string {
+  const marker = fence(text);
+  return `${fileName}${lines ? ` (lines ${lines.start}-${lines.end})` : ''}:\n${marker}${language}\n${text}\n${marker}`;
+}
+
+/** Cuts a referenced text to what the prompt can hold, saying so. */
+function capped(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n… (cut: the rest does not fit the model's context)`;
+}
+
+/** The text of the request's references (#file, selections, plain values), as context blocks of at most `maxChars` in all. */
+export async function referenceBlocks(references: readonly vscode.ChatPromptReference[], maxChars: number): Promise<string[]> {
+  const blocks: string[] = [];
+  let left = maxChars;
+  // References come sorted from the end of the prompt; the prompt's order reads better.
+  for (const reference of [...references].reverse()) {
+    const value = reference.value;
+    try {
+      if (value instanceof vscode.Location || value instanceof vscode.Uri) {
+        const uri = value instanceof vscode.Uri ? value : value.uri;
+        if (isAudioPath(uri.path)) {
+          blocks.push(`(Referenced audio file ${vscode.workspace.asRelativePath(uri)}: ask \`@cadenza /transcribe\` to transcribe it.)`);
+          continue;
+        }
+        const document = await vscode.workspace.openTextDocument(uri);
+        const range = value instanceof vscode.Location && !value.range.isEmpty ? value.range : undefined;
+        const lines = range ? { start: range.start.line + 1, end: range.end.line + 1 } : undefined;
+        const text = capped(document.getText(range), Math.max(0, left));
+        left -= text.length;
+        blocks.push(codeBlock(vscode.workspace.asRelativePath(uri), document.languageId, text, lines));
+      } else if (typeof value === 'string' && value.trim() !== '') {
+        const text = capped(value, Math.max(0, left));
+        left -= text.length;
+        blocks.push(`${reference.modelDescription ?? reference.id}:\n${text}`);
+      }
+    } catch {
+      // A binary file or one that cannot be opened: its name is all the model gets.
+      if (value instanceof vscode.Uri) blocks.push(`(Referenced file ${vscode.workspace.asRelativePath(value)} could not be read as text.)`);
+    }
+  }
+  return blocks;
+}
+
+function parseInput(text: string): object {
+  try {
+    const value: unknown = JSON.parse(text === '' ? '{}' : text);
+    return typeof value === 'object' && value !== null ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The tools the user attached to the request (`#tool`), as the service takes them. */
+function referencedTools(request: vscode.ChatRequest): ToolDefinition[] {
+  const names = new Set(request.toolReferences.map((reference) => reference.name));
+  return vscode.lm.tools.filter((tool) => names.has(tool.name)).map(toToolDefinition);
+}
+
+/** What to ask and what the model is given besides the history. */
+export interface Question {
+  /** The user's message as the model reads it (prompt, code, references). */
+  readonly text: string;
+  readonly command?: string;
+}
+
+/**
+ * Answers with the service, streaming Markdown: system prompt, this participant's history and the
+ * question, fitted into the model's context. Tools the user attached (`#tool`) are offered; the first
+ * round must call one (the API asks for Required mode then), the calls run through `vscode.lm.invokeTool`
+ * with the request's `toolInvocationToken` (so VS Code shows them and their confirmations in this chat),
+ * and the results go back to the model, for at most three rounds.
+ */
+export async function answer(deps: ParticipantDeps, model: ModelInfo, request: vscode.ChatRequest, context: vscode.ChatContext, question: Question, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, signal: AbortSignal): Promise<vscode.ChatResult> {
+  const limits = modelLimits(model);
+  let tools = referencedTools(request);
+  if (tools.length > 0 && !model.capabilities.includes('tools')) {
+    stream.markdown(`*${model.id} cannot call tools; answering without ${tools.map((tool) => `#${tool.name}`).join(', ')}.*\n\n`);
+    tools = [];
+  }
+  const system = readChatDefaults().options.systemPrompt?.trim() || defaultSystemPrompt;
+  const entries = [{ role: 'system' as const, message: { role: 'system', content: system } satisfies ChatMessage }, ...historyMessages(context).map((message) => ({ role: message.role, message })), { role: 'user' as const, message: { role: 'user', content: question.text } satisfies ChatMessage }];
+  const budget = fitToContext(entries.map((entry) => ({ ...entry, text: typeof entry.message.content === 'string' ? entry.message.content : '' })), model.contextLength ?? limits.maxInputTokens + limits.defaultMaxTokens, limits.defaultMaxTokens);
+  const messages: ChatMessage[] = budget.kept.map((entry) => entry.message);
+  const client = await deps.connection.client();
+  let toolCalls = 0;
+  for (let round = 0; ; round += 1) {
+    const offer = tools.length > 0 && round < maxToolRounds;
+    const answerStream = client.streamChat({
+      model: model.id,
+      messages,
+      maxTokens: limits.defaultMaxTokens,
+      ...(offer ? { tools, toolChoice: round === 0 ? 'required' as const : 'auto' as const } : {}),
+      includeUsage: true,
+    }, { signal });
+    for await (const event of answerStream) if (event.type === 'text') stream.markdown(event.text);
+    const result = await answerStream.result;
+    if (!offer || result.toolCalls.length === 0) break;
+    messages.push({ role: 'assistant', content: result.text === '' ? null : result.text, toolCalls: result.toolCalls });
+    for (const call of result.toolCalls) {
+      toolCalls += 1;
+      let content: string;
+      try {
+        const output = await vscode.lm.invokeTool(call.name, { input: parseInput(call.arguments), toolInvocationToken: request.toolInvocationToken }, token);
+        content = toolResultText(output.content);
+      } catch (error) {
+        if (isCancel(error, signal) || error instanceof vscode.CancellationError) throw error;
+        content = `The tool failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      messages.push({ role: 'tool', toolCallId: call.id, content });
+    }
+  }
+  return { metadata: { command: question.command ?? '', model: model.id, droppedMessages: budget.droppedCount, toolCalls } };
+}

@@ -1,0 +1,111 @@
+// The agent's host side, one per window: the workspace port, the approvals, the per-conversation tool
+// sessions, and the decision whether an answer uses tools at all (setting, model capability, JSON mode,
+// audio). Exposed on the extension's API so tests and other extensions can set an approval policy.
+import * as vscode from 'vscode';
+import type { Capability, ModelInfo } from '../../core/api/types';
+import { estimateTokens } from '../../core/chat/contextBudget';
+import type { Conversation } from '../../core/chat/conversation';
+import { agentSystemPrompt } from '../../core/tools/definitions';
+import { ToolSession } from '../../core/tools/toolTypes';
+import { workspaceToolset, type Toolset } from '../../core/tools/toolset';
+import type { Logger } from '../../core/logger';
+import { readAgentSettings, type AgentSettings } from './agentSettings';
+import { ApprovalBroker, type ApprovalPolicy } from './approvals';
+import { EditPreviews } from './editPreviews';
+import { VscodeWorkspacePort } from './vscodeWorkspace';
+import type { SemanticSearch } from './workspaceReader';
+
+/** Whether an answer runs the agent, and if not, what the panel says about it. */
+export type AgentPlan = { readonly use: true; readonly settings: AgentSettings } | { readonly use: false; readonly notice?: string };
+
+/** The agent's services for the chat controller and the extension API. */
+export class AgentService implements vscode.Disposable {
+  private readonly previews = new EditPreviews();
+  /** Who decides on proposed changes (the panel, or a policy). */
+  readonly approvals = new ApprovalBroker(this.previews);
+  /** The editor as the tools see it (integration tests call it directly). */
+  readonly port: VscodeWorkspacePort;
+  private readonly sessions = new Map<string, ToolSession>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private restrictedNoticeShown = false;
+
+  constructor(private readonly log: Logger, semantic: SemanticSearch) {
+    this.port = new VscodeWorkspacePort(semantic);
+    this.disposables.push(
+      this.previews,
+      this.approvals,
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        // Trust is read for every answer, so the next one offers the changing functions again.
+        this.restrictedNoticeShown = false;
+        this.log.info('Workspace trusted: the agent can propose edits and commands again.');
+      }),
+    );
+  }
+
+  /** Sets the policy that answers approvals instead of the panel; undefined gives them back to the user. */
+  setApprovalPolicy(policy: ApprovalPolicy | undefined): void {
+    this.approvals.setPolicy(policy);
+  }
+
+  /** Behaves as in an (un)trusted workspace; undefined follows VS Code again. For tests of Restricted Mode. */
+  overrideTrust(trusted: boolean | undefined): void {
+    this.port.overrideTrust(trusted);
+  }
+
+  /**
+   * Decides whether this answer runs the tool loop: the setting is on, the conversation is not about
+   * audio and not in JSON mode, and the model can call tools. Otherwise it is a plain answer, and the
+   * panel is told why when the user would expect tools.
+   */
+  plan(conversation: Conversation, model: ModelInfo | undefined, capabilities: readonly Capability[], toolModels: readonly string[]): AgentPlan {
+    const settings = readAgentSettings();
+    if (!settings.enabled) return { use: false };
+    if (conversation.messages.some((message) => message.audio !== undefined)) return { use: false };
+    if (conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema') {
+      return { use: false, notice: 'JSON mode is on, so this answer does not use the workspace functions.' };
+    }
+    if (!capabilities.includes('tools')) {
+      const id = model?.id ?? conversation.model ?? 'This model';
+      const others = toolModels.length > 0 ? ` Models that can: ${toolModels.slice(0, 3).join(', ')}.` : '';
+      return { use: false, notice: `${id} cannot call tools, so it answers without reading your workspace or proposing edits. Pick a model with tools for that.${others}` };
+    }
+    return { use: true, settings };
+  }
+
+  /** A notice for the panel when the workspace is restricted (once until trust changes). */
+  restrictedNotice(): string | undefined {
+    if (this.port.isTrusted() || this.restrictedNoticeShown) return undefined;
+    this.restrictedNoticeShown = true;
+    return 'Restricted Mode: Cadenza can read and search this workspace, but it does not edit files or run commands until you trust the workspace.';
+  }
+
+  /** The functions of this answer, for the workspace's trust right now. */
+  toolset(settings: AgentSettings): Toolset {
+    return workspaceToolset(this.port, { terminalTimeoutSeconds: settings.terminalTimeoutSeconds });
+  }
+
+  /** Tokens the tool schemas add to every request (the context budget reserves them). */
+  schemaTokens(settings: AgentSettings): number {
+    return estimateTokens(JSON.stringify(this.toolset(settings).tools.map((tool) => tool.definition)));
+  }
+
+  /** The agent's system prompt, put before the user's own. */
+  systemPrompt(userPrompt: string | undefined): string {
+    return [agentSystemPrompt(this.port.isTrusted()), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
+  }
+
+  /** What the tools remember for a conversation (the files the model read). */
+  session(conversationId: string): ToolSession {
+    let session = this.sessions.get(conversationId);
+    if (!session) {
+      session = new ToolSession();
+      this.sessions.set(conversationId, session);
+    }
+    return session;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.sessions.clear();
+  }
+}

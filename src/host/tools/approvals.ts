@@ -1,0 +1,111 @@
+// Who decides whether a proposed change runs: the user, through the card's buttons in the panel (the
+// host waits for `tool/approve`), or a policy set through the extension's API (tests, other extensions).
+// "Allow edits for this conversation" exists for edits and new files, never for commands.
+import type * as vscode from 'vscode';
+import type { ApprovalRequest } from '../../core/chat/toolLoop';
+import type { ApprovalDecision } from '../../shared/protocol';
+import type { EditPreviews } from './editPreviews';
+
+/** A change waiting for a decision, with where it belongs. */
+export interface ApprovalQuestion extends ApprovalRequest {
+  readonly conversationId: string;
+  readonly messageId: string;
+}
+
+/** Decides instead of the user; set through `CadenzaApi.agent.setApprovalPolicy`. */
+export type ApprovalPolicy = (question: ApprovalQuestion) => ApprovalDecision | Promise<ApprovalDecision>;
+
+interface Waiting {
+  readonly question: ApprovalQuestion;
+  readonly resolve: (decision: ApprovalDecision) => void;
+}
+
+/** Routes each proposed change to its decision. */
+export class ApprovalBroker implements vscode.Disposable {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly allowedEdits = new Set<string>();
+  private policy: ApprovalPolicy | undefined;
+
+  constructor(private readonly previews: EditPreviews) {}
+
+  /** Sets (or with undefined removes) the policy that answers instead of the panel. */
+  setPolicy(policy: ApprovalPolicy | undefined): void {
+    this.policy = policy;
+  }
+
+  /** Whether edits and new files run without asking in this conversation. */
+  allowsEdits(conversationId: string): boolean {
+    return this.allowedEdits.has(conversationId);
+  }
+
+  /** The ids of the calls waiting for the user (tests look for them). */
+  get pendingCallIds(): readonly string[] {
+    return [...this.waiting.keys()];
+  }
+
+  /**
+   * Asks for a decision; resolves `denied` when `signal` aborts (the loop then reports the cancel). A
+   * proposed edit opens in the diff view while its card waits.
+   */
+  async ask(question: ApprovalQuestion, signal: AbortSignal): Promise<'approved' | 'denied'> {
+    const terminal = question.preview.kind === 'terminal';
+    if (!terminal && this.allowedEdits.has(question.conversationId)) return 'approved';
+    const id = question.call.id;
+    if (question.preview.kind === 'edit') this.previews.remember(id, question.preview);
+    let decision: ApprovalDecision;
+    try {
+      if (this.policy) {
+        decision = await this.policy(question);
+      } else {
+        if (question.preview.kind === 'edit') void this.previews.show(id);
+        decision = await this.waitForUser(question, signal);
+      }
+    } finally {
+      this.waiting.delete(id);
+      void this.previews.forget(id);
+    }
+    // Commands are approved one at a time, always.
+    if (decision === 'allowConversation' && !terminal) this.allowedEdits.add(question.conversationId);
+    return decision === 'deny' || signal.aborted ? 'denied' : 'approved';
+  }
+
+  /** The panel's answer for call `callId`; false when nothing waits for it (an old card). */
+  answer(callId: string, decision: ApprovalDecision): boolean {
+    const waiting = this.waiting.get(callId);
+    if (!waiting) return false;
+    this.waiting.delete(callId);
+    waiting.resolve(decision);
+    return true;
+  }
+
+  /** Opens the diff of the edit call `callId` proposes, while it waits. */
+  showDiff(callId: string): Promise<boolean> {
+    return this.previews.show(callId);
+  }
+
+  private waitForUser(question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalDecision> {
+    return new Promise<ApprovalDecision>((resolve) => {
+      if (signal.aborted) {
+        resolve('deny');
+        return;
+      }
+      const onAbort = (): void => {
+        this.waiting.delete(question.call.id);
+        resolve('deny');
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(question.call.id, {
+        question,
+        resolve: (decision) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(decision);
+        },
+      });
+    });
+  }
+
+  dispose(): void {
+    for (const waiting of this.waiting.values()) waiting.resolve('deny');
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * One tool call of the agent, as a card: the function, a one-line summary of its arguments, its status,
+ * the change it proposes (a diff, a new file, the command in full) with Approve / Deny (and "Allow edits
+ * for this conversation" for edits and new files, never for commands), and the arguments and the result
+ * as collapsible sections.
+ */
+import type { ApprovalDecision } from '../shared/protocol';
+import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
+import { button, el } from './dom';
+import { icon, type IconName } from './icons';
+import type { PanelContext } from './panelContext';
+import { callSummary, changeTitle, diffLineKind, prettyArguments, statusText } from './toolText';
+
+const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
+  done: 'check',
+  failed: 'warning',
+  invalid: 'warning',
+  denied: 'close',
+  cancelled: 'close',
+  skipped: 'close',
+};
+
+
+function diffBlock(diff: string): HTMLElement {
+  const pre = el('pre', { className: 'tool-diff', attrs: { 'aria-label': 'Proposed change, as a diff' } });
+  const lines = diff.split('\n');
+  lines.forEach((line, index) => {
+    const kind = diffLineKind(line);
+    // Each line is a block; the newline stays in the text so a copied diff keeps its lines.
+    pre.append(el('span', { className: kind, text: index < lines.length - 1 ? `${line}\n` : line }));
+  });
+  return pre;
+}
+
+function changeBlock(change: ChangeView): HTMLElement {
+  const block = el('div', { className: `tool-change tool-change-${change.kind}` }, el('p', { className: 'tool-change-title', text: changeTitle(change) }));
+  switch (change.kind) {
+    case 'edit':
+      block.append(diffBlock(change.diff));
+      break;
+    case 'create':
+      block.append(el('pre', { className: 'tool-content', text: change.content, attrs: { 'aria-label': `Content of ${change.path}` } }));
+      break;
+    case 'terminal':
+      block.append(el('pre', { className: 'tool-command', text: change.command, attrs: { 'aria-label': 'Command' } }));
+      break;
+  }
+  return block;
+}
+
+function section(className: string, summary: string, body: string, open: boolean): HTMLDetailsElement {
+  const details = el('details', { className }, el('summary', { text: summary }), el('pre', { text: body }));
+  details.open = open;
+  return details;
+}
+
+/** A tool call's card; `update` replaces what it shows, keeping which sections the user opened. */
+export class ToolCard {
+  readonly element: HTMLElement;
+  private view: ToolCallView;
+
+  /** `live` when the call just appeared (a call that already waits for approval is then announced). */
+  constructor(view: ToolCallView, private readonly context: PanelContext, live = false) {
+    this.view = view;
+    this.element = el('section', { className: 'tool-card' });
+    this.render(live && view.status === 'awaitingApproval');
+  }
+
+  /** The call's current state; `live` when it just changed (a new approval request is announced). */
+  update(view: ToolCallView, live: boolean): void {
+    const asking = view.status === 'awaitingApproval' && this.view.status !== 'awaitingApproval';
+    this.view = view;
+    this.render(live && asking);
+  }
+
+  private render(announce: boolean): void {
+    const view = this.view;
+    const openArgs = this.element.querySelector<HTMLDetailsElement>('.tool-args')?.open ?? false;
+    const oldResult = this.element.querySelector<HTMLDetailsElement>('.tool-result');
+    const openResult = oldResult ? oldResult.open : view.status === 'failed' || view.status === 'invalid';
+    const summary = callSummary(view);
+    const name = view.name || 'function';
+    this.element.className = `tool-card status-${view.status}`;
+    this.element.setAttribute('role', 'group');
+    this.element.setAttribute('aria-label', `${name}${summary ? ` ${summary}` : ''}: ${statusText[view.status]}`);
+    this.element.setAttribute('aria-busy', String(view.status === 'forming' || view.status === 'running'));
+    const mark = statusIcon[view.status];
+    const header = el('div', { className: 'tool-header' },
+      mark ? icon(mark) : el('span', { className: 'tool-spinner', attrs: { 'aria-hidden': 'true' } }),
+      el('span', { className: 'tool-name', text: name }),
+      el('span', { className: 'tool-summary', text: summary, attrs: { title: summary } }),
+      el('span', { className: 'tool-status', text: statusText[view.status] }));
+    const parts: HTMLElement[] = [header];
+    if (view.change) parts.push(changeBlock(view.change));
+    if (view.status === 'awaitingApproval' && view.change) parts.push(this.approvalButtons(view.change));
+    if (view.arguments !== '' && view.status !== 'forming') parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));
+    else if (view.status === 'forming') parts.push(el('pre', { className: 'tool-forming', text: view.arguments }));
+    if (view.result !== undefined) {
+      const first = view.result.split('\n', 1)[0] ?? '';
+      parts.push(section('tool-result', `Result: ${first.length > 70 ? `${first.slice(0, 69)}\u2026` : first}`, view.result, openResult));
+    }
+    this.element.replaceChildren(...parts);
+    if (announce && view.change) this.context.announce(`Cadenza asks: ${changeTitle(view.change)}. Approve or deny it in the card.`);
+  }
+
+  private approvalButtons(change: ChangeView): HTMLElement {
+    const title = changeTitle(change);
+    const decide = (decision: ApprovalDecision): void => {
+      for (const control of bar.querySelectorAll('button')) control.disabled = true;
+      this.context.post({ type: 'tool/approve', callId: this.view.id, decision });
+    };
+    const approve = button({ text: change.kind === 'terminal' ? 'Run' : 'Approve', label: `Approve: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
+    const deny = button({ text: 'Deny', label: `Deny: ${title}`, icon: 'close', className: 'text-button secondary', onClick: () => decide('deny') });
+    const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': `Approve or deny: ${title}` } }, approve, deny);
+    // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
+    if (change.kind !== 'terminal') {
+      bar.append(button({ text: 'Allow edits for this conversation', label: 'Approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
+    }
+    if (change.kind === 'edit') {
+      bar.append(button({ text: 'Show diff', label: `Open the diff of ${change.path} in the editor`, icon: 'open', className: 'text-button secondary', onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }) }));
+    }
+    return bar;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The words of a tool-call card, kept free of the DOM so they are unit-tested in plain Node: the status
+ * labels, the one-line summary of a call, what a change is called, and how a diff line is coloured.
+ */
+import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
+
+/** What each status reads as on a card. */
+export const statusText: Readonly<Record<ToolCallStatusView, string>> = {
+  forming: 'Preparing\u2026',
+  queued: 'Queued',
+  awaitingApproval: 'Waiting for your approval',
+  running: 'Running\u2026',
+  done: 'Done',
+  failed: 'Failed',
+  denied: 'Denied',
+  invalid: 'Invalid call',
+  cancelled: 'Cancelled',
+  skipped: 'Not run',
+};
+
+/** The arguments as an object, when they parse (they may still be forming). */
+function parsedArguments(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The argument a reader recognises the call by: the path, the glob, the query or the command. */
+export function callSummary(view: ToolCallView): string {
+  const args = parsedArguments(view.arguments);
+  if (!args) return '';
+  for (const key of ['path', 'glob', 'query', 'command']) {
+    const value = args[key];
+    if (typeof value === 'string' && value !== '') return value.length > 80 ? `${value.slice(0, 79)}\u2026` : value;
+  }
+  return '';
+}
+
+/** The arguments indented for reading; as they are while they do not parse yet. */
+export function prettyArguments(text: string): string {
+  const args = parsedArguments(text);
+  return args ? JSON.stringify(args, null, 2) : text;
+}
+
+/** What the change is, in words: "Edit src/a.ts", "Create notes.md", "Run a command (time limit 60 s)". */
+export function changeTitle(change: ChangeView): string {
+  switch (change.kind) {
+    case 'edit':
+      return `Edit ${change.path}`;
+    case 'create':
+      return `Create ${change.path}`;
+    case 'terminal':
+      return `Run a command${change.cwd ? ` in ${change.cwd}` : ''} (time limit ${change.timeoutSeconds} s)`;
+  }
+}
+
+/** The class of a line of a compact diff. */
+export function diffLineKind(line: string): 'diff-add' | 'diff-del' | 'diff-hunk' | 'diff-context' {
+  if (line.startsWith('@@')) return 'diff-hunk';
+  if (line.startsWith('+')) return 'diff-add';
+  if (line.startsWith('-')) return 'diff-del';
+  return 'diff-context';
+}

@@ -1,0 +1,233 @@
+// The agent through the chat panel's logic in the real extension host, with scripted tool calls from the
+// emulator: cards and results in the panel, approvals (nothing changes without one; a denial reaches the
+// model), "allow for this conversation", the API's approval policy, models without tools, the step
+// limit, Stop during an approval, and Restricted Mode.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CadenzaApi } from '../../src/host/extension';
+import type { ToWebview } from '../../src/shared/protocol';
+import type { ToolCallView } from '../../src/shared/views';
+import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+
+type Done = Extract<ToWebview, { type: 'chat/done' }>;
+type Body = { model: string; messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[]; tool_choice?: unknown };
+
+const toolModel = 'Meta-Llama-3.3-70B-Instruct';
+const greetingSource = '/** Returns a greeting for `name`; used by tests that read, search or edit workspace files. */\nexport function greeting(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
+
+suite('Agent: chat, approvals and Restricted Mode', () => {
+  const emulator = useEmulator();
+  let api: CadenzaApi;
+  let panel: PanelRecorder;
+  let root: string;
+
+  const cards = (): ToolCallView[] => panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
+  const dones = (): Done[] => panel.messages.filter((message): message is Done => message.type === 'chat/done');
+  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const waitingCard = async (name: string): Promise<ToolCallView> => {
+    let found: ToolCallView | undefined;
+    await waitFor(() => (found = cards().find((card) => card.name === name && card.status === 'awaitingApproval')) !== undefined, () => `a ${name} card waiting for approval (saw ${cards().map((card) => `${card.name}:${card.status}`).join(', ')})`);
+    if (!found) throw new Error('unreachable');
+    return found;
+  };
+  const greetingOnDisk = (): string => fs.readFileSync(path.join(root, 'src', 'greeting.ts'), 'utf8');
+  /** Puts src/greeting.ts back, through its open document when there is one (so the editor agrees with the disk). */
+  const restoreGreeting = async (): Promise<void> => {
+    const file = path.join(root, 'src', 'greeting.ts');
+    const document = vscode.workspace.textDocuments.find((entry) => entry.uri.fsPath === file);
+    if (!document) {
+      fs.writeFileSync(file, greetingSource);
+      return;
+    }
+    if (document.getText() === greetingSource && !document.isDirty) return;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), greetingSource);
+    await vscode.workspace.applyEdit(edit);
+    await document.save();
+  };
+  const diffTabs = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'cadenza-agent');
+
+  suiteSetup(async () => {
+    api = await cadenzaApi();
+    panel = recordPanel(api);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the fixture workspace is open');
+    root = folder.uri.fsPath;
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    await openChatView(api);
+    await vscode.commands.executeCommand('cadenza.refreshModels');
+  });
+  setup(async () => {
+    emulator().reset();
+    await api.chat.newConversation();
+    await api.chat.selectModel(toolModel);
+    panel.clear();
+  });
+  teardown(async () => {
+    api.agent.setApprovalPolicy(undefined);
+    api.agent.overrideTrust(undefined);
+    await restoreGreeting();
+    fs.rmSync(path.join(root, 'agent-ran.txt'), { force: true });
+    fs.rmSync(path.join(root, 'src', 'created.ts'), { force: true });
+  });
+  suiteTeardown(async () => {
+    panel.dispose();
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('a question makes the agent read a file: the card, its result, the history sent back, and the cards after a reload', async () => {
+    emulator().scriptChat({ content: 'Let me read it.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_read_1' }] });
+    emulator().scriptChat({ content: 'It returns "Hello, <name>!".' });
+    const answer = await api.chat.send('What does greeting.ts return?', {});
+    assert.equal(answer, 'It returns "Hello, <name>!".');
+    const [first, second] = bodies();
+    assert.equal(first?.tool_choice, 'auto');
+    assert.ok(first?.tools?.some((tool) => tool.function.name === 'edit_file'), 'the changing functions are offered in a trusted workspace');
+    assert.equal(first?.messages[0]?.role, 'system');
+    assert.deepEqual(second?.messages.slice(-2).map((message) => [message.role, message.tool_call_id]), [['assistant', undefined], ['tool', 'call_read_1']]);
+    assert.match(String(second?.messages.at(-1)?.content), /^src\/greeting\.ts \(4 lines\)\n\/\*\* Returns a greeting/);
+    const done = cards().filter((card) => card.status === 'done');
+    assert.equal(done.length, 1);
+    assert.equal(done[0]?.name, 'read_file');
+    assert.equal(dones().length, 2, 'one chat/done per step');
+    const saved = (await api.chat.current()).messages;
+    assert.equal(saved.at(-2)?.toolCalls?.[0]?.status, 'done');
+    assert.equal(saved.at(-1)?.text, answer);
+
+    panel.clear();
+    await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
+    await waitFor(() => panel.messages.some((message) => message.type === 'conversation/show' && message.conversation.messages.some((entry) => entry.toolCalls?.[0]?.status === 'done' && entry.toolCalls[0].result?.startsWith('src/greeting.ts') === true)), 'the card in the conversation after a reload');
+    await openChatView(api);
+  });
+
+  test('nothing changes without approval, and a denial is reported to the model', async () => {
+    emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' } }] });
+    emulator().scriptChat({ content: 'Understood, I left it.' });
+    const answering = api.chat.send('Make the greeting shorter.', {});
+    const card = await waitingCard('edit_file');
+    assert.equal(card.change?.kind, 'edit');
+    assert.match(card.change?.kind === 'edit' ? card.change.diff : '', /- {2}return `Hello, \$\{name\}!`;\n\+ {2}return `Hi, \$\{name\}!`;/);
+    await waitFor(() => diffTabs().length > 0, 'the proposed edit in a diff editor');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(greetingOnDisk(), greetingSource, 'unchanged while waiting');
+    assert.equal(vscode.workspace.textDocuments.find((document) => document.uri.fsPath.endsWith('greeting.ts'))?.isDirty ?? false, false);
+    assert.ok(api.agent.approvals.answer(card.id, 'deny'));
+    assert.equal(await answering, 'Understood, I left it.');
+    assert.equal(greetingOnDisk(), greetingSource);
+    assert.equal(cards().at(-1)?.status, 'denied');
+    const sent = bodies()[1]?.messages.at(-1);
+    assert.equal(sent?.role, 'tool');
+    assert.match(String(sent?.content), /^The user denied the edit of src\/greeting\.ts; the file was not changed\./);
+    await waitFor(() => diffTabs().length === 0, 'the diff editor to close');
+  });
+
+  test('an approved edit is applied; "allow edits for this conversation" covers later edits but never commands', async () => {
+    emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
+    emulator().scriptChat({ toolCalls: [
+      { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi', new_text: 'Hey' } },
+      { name: 'run_in_terminal', arguments: { command: 'echo ran > agent-ran.txt' } },
+    ] });
+    emulator().scriptChat({ content: 'Done.' });
+    const answering = api.chat.send('Change the greeting, then run a command.', {});
+    const edit = await waitingCard('edit_file');
+    assert.ok(api.agent.approvals.answer(edit.id, 'allowConversation'));
+    const command = await waitingCard('run_in_terminal');
+    assert.equal(command.change?.kind === 'terminal' ? command.change.command : '', 'echo ran > agent-ran.txt');
+    assert.match(greetingOnDisk(), /return `Hey, \$\{name\}!`;/, 'the second edit ran without asking');
+    assert.equal(cards().filter((card) => card.name === 'edit_file' && card.status === 'done').length, 2);
+    assert.equal(fs.existsSync(path.join(root, 'agent-ran.txt')), false, 'the command waits for its own approval');
+    assert.ok(api.agent.approvals.answer(command.id, 'allowConversation'));
+    assert.equal(await answering, 'Done.');
+    assert.equal(fs.readFileSync(path.join(root, 'agent-ran.txt'), 'utf8').trim(), 'ran');
+    assert.match(String(bodies()[2]?.messages.at(-1)?.content), /^\$ echo ran > agent-ran\.txt\nExit code 0\./);
+    assert.equal(api.agent.approvals.allowsEdits((await api.chat.current()).id), true);
+  });
+
+  test('an approval policy set through the API decides instead of the panel', async () => {
+    const asked: string[] = [];
+    api.agent.setApprovalPolicy((question) => {
+      asked.push(question.preview.kind);
+      return 'deny';
+    });
+    emulator().scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } }] });
+    emulator().scriptChat({ content: 'Not created.' });
+    assert.equal(await api.chat.send('Create a file.', {}), 'Not created.');
+    assert.deepEqual(asked, ['create']);
+    assert.equal(fs.existsSync(path.join(root, 'src', 'created.ts')), false);
+    api.agent.setApprovalPolicy(() => 'approve');
+    emulator().scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } }] });
+    emulator().scriptChat({ content: 'Created.' });
+    await api.chat.send('Create it after all.', {});
+    assert.equal(fs.readFileSync(path.join(root, 'src', 'created.ts'), 'utf8'), 'export {};\n');
+  });
+
+  test('a model without tools chats without them, and the panel says why', async () => {
+    await api.chat.selectModel('DeepSeek-R1');
+    await api.chat.send('Can you read my files?', {});
+    assert.equal(bodies()[0]?.tools, undefined);
+    const notice = panel.messages.find((message) => message.type === 'notice' && /DeepSeek-R1 cannot call tools/.test(message.text));
+    assert.ok(notice, `notices: ${JSON.stringify(panel.messages.filter((message) => message.type === 'notice'))}`);
+  });
+
+  test('with cadenza.agent.enabled off, a tool model chats without tools', async () => {
+    await vscode.workspace.getConfiguration('cadenza.agent').update('enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      await api.chat.send('Plain chat, please.', {});
+      assert.equal(bodies()[0]?.tools, undefined);
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza.agent').update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('the step limit stops the answer with a clear message', async () => {
+    await vscode.workspace.getConfiguration('cadenza.agent').update('maxSteps', 2, vscode.ConfigurationTarget.Global);
+    try {
+      emulator().scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { times: 2 });
+      await api.chat.send('Keep looking around.', {});
+      assert.equal(bodies().length, 2);
+      const last = dones().at(-1);
+      assert.match(last?.agentStop ?? '', /^Stopped after 2 steps, the limit for one answer \(cadenza\.agent\.maxSteps\)/);
+      assert.deepEqual(cards().filter((card) => card.status === 'done' || card.status === 'skipped').map((card) => card.status), ['done', 'skipped']);
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza.agent').update('maxSteps', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('Stop while a command waits for approval ends the answer at once; the command never runs', async () => {
+    emulator().scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'echo ran > agent-ran.txt' } }] });
+    const answering = api.chat.send('Run something.', {});
+    await waitingCard('run_in_terminal');
+    const stoppedAt = Date.now();
+    api.chat.stop();
+    await answering;
+    assert.ok(Date.now() - stoppedAt < 2000);
+    assert.equal(dones().at(-1)?.stopped, true);
+    assert.equal(cards().at(-1)?.status, 'cancelled');
+    assert.equal(fs.existsSync(path.join(root, 'agent-ran.txt')), false);
+    assert.deepEqual(api.agent.approvals.pendingCallIds, []);
+  });
+
+  test('Restricted Mode: only the read-only functions exist, and the changing ones refuse', async () => {
+    const manifest = vscode.extensions.getExtension('cadenza.cadenza')?.packageJSON as { capabilities?: { untrustedWorkspaces?: { supported?: unknown } } } | undefined;
+    assert.equal(manifest?.capabilities?.untrustedWorkspaces?.supported, 'limited');
+    api.agent.overrideTrust(false);
+    emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Bye' } }] });
+    emulator().scriptChat({ content: 'I can only read here.' });
+    await api.chat.send('Edit the greeting.', {});
+    assert.deepEqual(bodies()[0]?.tools?.map((tool) => tool.function.name), ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection']);
+    assert.match(String(bodies()[0]?.messages[0]?.content), /Restricted Mode/);
+    assert.match(String(bodies()[1]?.messages.at(-1)?.content), /^Error: edit_file is not available: the workspace is in Restricted Mode/);
+    assert.ok(panel.messages.some((message) => message.type === 'notice' && message.text.startsWith('Restricted Mode')));
+    assert.equal(greetingOnDisk(), greetingSource);
+    const signal = new AbortController().signal;
+    const restricted = (error: unknown): boolean => typeof error === 'object' && error !== null && 'reason' in error && error.reason === 'restricted';
+    await assert.rejects(api.agent.port.editFile({ path: 'src/greeting.ts', expectedText: greetingSource, offset: 0, length: 3, newText: 'x' }, signal), restricted);
+    await assert.rejects(api.agent.port.createFile('src/created.ts', 'x', signal), restricted);
+    await assert.rejects(api.agent.port.runInTerminal('echo ran > agent-ran.txt', { timeoutMs: 1000, signal }), restricted);
+    assert.equal(fs.existsSync(path.join(root, 'agent-ran.txt')), false);
+    assert.match((await api.agent.port.readFile('src/greeting.ts', signal)).text, /export function greeting/, 'reading still works');
+  });
+});

@@ -1,0 +1,60 @@
+// The agent against the workspace's real trust, with no override. In the usual run the harness disables
+// workspace trust (the folder is trusted) and this checks the trusted side; run it with
+//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/harness/runIntegration.mjs
+// and the folder opens in VS Code's real Restricted Mode, where it checks that only the reading
+// functions exist and the changing ones refuse.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { cadenzaApi, openChatView, recordPanel, useEmulator } from './helpers';
+
+type Body = { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+
+suite('Agent: the real workspace trust', () => {
+  const emulator = useEmulator();
+
+  test('offers edits and commands only in a trusted workspace; in Restricted Mode they do not exist and refuse', async () => {
+    const api = await cadenzaApi();
+    const trusted = vscode.workspace.isTrusted;
+    // console is the channel here: the harness log shows which side ran.
+    console.log(`[agent] workspace trusted: ${trusted}`);
+    const panel = recordPanel(api);
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const marker = path.join(root, 'trust-marker.txt');
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    try {
+      await openChatView(api);
+      await vscode.commands.executeCommand('cadenza.refreshModels');
+      await api.chat.newConversation();
+      await api.chat.selectModel('Meta-Llama-3.3-70B-Instruct');
+      api.agent.setApprovalPolicy(() => 'approve');
+      emulator().scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'echo ran > trust-marker.txt' } }] });
+      emulator().scriptChat({ content: 'Done.' });
+      await api.chat.send('Run the command.', {});
+      const bodies = emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+      const offered = bodies[0]?.tools?.map((tool) => tool.function.name) ?? [];
+      const result = String(bodies[1]?.messages.at(-1)?.content);
+      if (trusted) {
+        assert.ok(offered.includes('run_in_terminal') && offered.includes('edit_file'), offered.join(', '));
+        assert.match(result, /^\$ echo ran > trust-marker\.txt\nExit code 0\./);
+        assert.equal(fs.readFileSync(marker, 'utf8').trim(), 'ran');
+      } else {
+        assert.deepEqual(offered, ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection']);
+        assert.match(result, /^Error: run_in_terminal is not available: the workspace is in Restricted Mode/);
+        assert.ok(panel.messages.some((message) => message.type === 'notice' && message.text.startsWith('Restricted Mode')));
+        assert.equal(fs.existsSync(marker), false);
+        const signal = new AbortController().signal;
+        const restricted = (error: unknown): boolean => typeof error === 'object' && error !== null && 'reason' in error && error.reason === 'restricted';
+        await assert.rejects(api.agent.port.runInTerminal('echo ran > trust-marker.txt', { timeoutMs: 1000, signal }), restricted);
+        await assert.rejects(api.agent.port.createFile('trust-marker.txt', 'x', signal), restricted);
+        assert.match((await api.agent.port.readFile('src/greeting.ts', signal)).text, /export function greeting/);
+      }
+    } finally {
+      api.agent.setApprovalPolicy(undefined);
+      panel.dispose();
+      fs.rmSync(marker, { force: true });
+      await vscode.commands.executeCommand('cadenza.clearApiKey');
+    }
+  });
+});

@@ -1,0 +1,111 @@
+// The agent in the packaged extension, used as a person would: a question typed into the panel makes the
+// model (scripted in the emulator) read a file, then propose an edit; the edit's card shows the diff and
+// waits; the proposal also opens in the editor's diff view; the user clicks Approve in the card; the file
+// changes; the answer ends. Screenshots: the approval card with the diff beside it, and the finished
+// answer with its cards. The file is put back and a new chat opened afterwards for the tests that follow.
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+
+const toolModel = 'Meta-Llama-3.3-70B-Instruct';
+
+const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
+const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
+const cards = (webview) => webview.locator('section.tool-card');
+/**
+ * Drags the sash at the side bar's right edge by `dx` pixels (the narrow default panel wraps every line of a
+ * card; the screenshots read better wider). Returns the drag that undoes it.
+ */
+async function widenSideBar(page, dx) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  const drag = async (from, to) => {
+    const y = box.y + box.height / 2;
+    await page.mouse.move(from, y);
+    await page.mouse.down();
+    await page.mouse.move(from + (to - from) / 2, y, { steps: 4 });
+    await page.mouse.move(to, y, { steps: 4 });
+    await page.mouse.up();
+  };
+  const edge = box.x + box.width + 1;
+  await drag(edge, edge + dx);
+  return () => drag(edge + dx, edge);
+}
+
+const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
+
+/** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
+export const tests = [
+  {
+    name: 'a question makes the agent read a file and propose an edit; the user approves it in the panel',
+    async run({ page, webview, emulator, workspace, shot }) {
+      const file = path.join(workspace, 'src', 'greeting.ts');
+      const original = fs.readFileSync(file, 'utf8');
+      let narrow = async () => undefined;
+      try {
+        await setApiKey(page, emulator.key);
+        if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
+        await runCommand(page, 'Cadenza: New Chat');
+        await composer(webview).waitFor({ timeout: 30_000 });
+        narrow = await widenSideBar(page, 260);
+        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
+        await modelSelect(webview).selectOption(toolModel);
+        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+
+        emulator.scriptChat({ content: 'Let me read the file first.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' } }] });
+        emulator.scriptChat({
+          content: 'It returns "Hello, <name>!". Here is the friendlier version:',
+          toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Welcome, ${name}! Good to see you.`;' } }],
+        });
+        emulator.scriptChat({ content: 'Done: `greeting()` now welcomes the person by name.' });
+        const before = chatRequests(emulator).length;
+        const box = composer(webview);
+        await box.click();
+        await box.pressSequentially('Make the greeting in src/greeting.ts friendlier.', { delay: 2 });
+        await box.press('Enter');
+
+        // The read runs without asking; its card says Done and keeps the result collapsed.
+        const read = cards(webview).filter({ hasText: 'read_file' }).first();
+        await waitForText(read.locator('.tool-status'), /Done/, 30_000);
+        check(await read.locator('.tool-summary').textContent() === 'src/greeting.ts', 'the read card does not name the file');
+
+        // The edit waits for approval: its card shows the diff and the buttons; the file is unchanged.
+        const edit = cards(webview).filter({ hasText: 'edit_file' }).first();
+        await waitForText(edit.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        const diff = await edit.locator('.tool-diff').textContent();
+        check(diff.includes('-  return `Hello, ${name}!`;') && diff.includes('+  return `Welcome, ${name}! Good to see you.`;'), `the card's diff: ${diff}`);
+        const approve = webview.getByRole('button', { name: 'Approve: Edit src/greeting.ts' });
+        await approve.waitFor();
+        check(await webview.getByRole('button', { name: 'Deny: Edit src/greeting.ts' }).isVisible(), 'no Deny button');
+        check(await edit.getByRole('button', { name: /allow edits and new files for the rest of this conversation/ }).isVisible(), 'no "Allow edits for this conversation" button');
+        // The proposal also opens in the editor's diff view, beside the panel.
+        await page.locator('.tabs-container .tab', { hasText: 'Cadenza proposes: src/greeting.ts' }).waitFor({ timeout: 15_000 });
+        check(fs.readFileSync(file, 'utf8') === original, 'the file changed before approval');
+        await read.locator('details.tool-result > summary').click();
+        await shot('edit waiting for approval');
+
+        await approve.click();
+        await waitForText(edit.locator('.tool-status'), /Done/, 30_000);
+        const answer = webview.locator('article.message.assistant').last();
+        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /welcomes the person/.test((await answer.textContent()) ?? ''), 'the final answer');
+        await waitUntil(() => fs.readFileSync(file, 'utf8').includes('Welcome, ${name}! Good to see you.'), 'the approved edit on disk');
+        check(fs.readFileSync(file, 'utf8') === original.replace('Hello, ${name}!', 'Welcome, ${name}! Good to see you.'), 'the file is not exactly the approved edit');
+        const result = await edit.locator('details.tool-result > summary').textContent();
+        check(/Edited src\/greeting\.ts at line 3/.test(result), `the edit's result: ${result}`);
+        const sent = chatRequests(emulator).slice(before);
+        check(sent.length === 3, `expected 3 requests (read, edit, answer), the emulator received ${sent.length}`);
+        check(sent[0].body.tools?.length === 11 && sent[0].body.tool_choice === 'auto', 'the first request did not offer the 11 functions with tool_choice auto');
+        const last = sent[2].body.messages.at(-1);
+        check(last.role === 'tool' && /^Edited src\/greeting\.ts/.test(last.content), `the edit's result did not go back to the model: ${JSON.stringify(last)}`);
+        await page.locator('.tabs-container .tab', { hasText: 'Cadenza proposes' }).waitFor({ state: 'detached', timeout: 15_000 });
+        await edit.locator('details.tool-result > summary').click();
+        await edit.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+        await shot('approved and answered');
+      } finally {
+        fs.writeFileSync(file, original);
+        await narrow().catch(() => undefined);
+        // The tests that follow start from a fresh conversation, as in a session without this one.
+        await runCommand(page, 'Cadenza: New Chat').catch(() => undefined);
+      }
+    },
+  },
+];

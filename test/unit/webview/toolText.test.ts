@@ -1,0 +1,28 @@
+import { strict as assert } from 'node:assert';
+import type { ToolCallView } from '../../../src/shared/views';
+import { callSummary, changeTitle, diffLineKind, prettyArguments, statusText } from '../../../src/webview/toolText';
+
+const call = (args: string): ToolCallView => ({ index: 0, id: 'c', name: 'read_file', arguments: args, status: 'done' });
+
+describe('tool card text', () => {
+  it('summarises a call by its path, glob, query or command, and says nothing while the arguments form', () => {
+    assert.equal(callSummary(call('{"path":"src/a.ts","start_line":3}')), 'src/a.ts');
+    assert.equal(callSummary(call('{"query":"retry upload"}')), 'retry upload');
+    assert.equal(callSummary(call(`{"command":"${'x'.repeat(100)}"}`)), `${'x'.repeat(79)}\u2026`);
+    assert.equal(callSummary(call('{"path":"src/a')), '');
+    assert.equal(callSummary(call('{}')), '');
+  });
+
+  it('names each change and each status, and pretty-prints arguments that parse', () => {
+    assert.equal(changeTitle({ kind: 'edit', path: 'a.ts', diff: '' }), 'Edit a.ts');
+    assert.equal(changeTitle({ kind: 'create', path: 'b.md', content: '' }), 'Create b.md');
+    assert.equal(changeTitle({ kind: 'terminal', command: 'npm test', cwd: 'pkg', timeoutSeconds: 60 }), 'Run a command in pkg (time limit 60 s)');
+    assert.equal(statusText.awaitingApproval, 'Waiting for your approval');
+    assert.equal(prettyArguments('{"a":1}'), '{\n  "a": 1\n}');
+    assert.equal(prettyArguments('{"a":'), '{"a":');
+  });
+
+  it('colours diff lines by their first character', () => {
+    assert.deepEqual(['@@ -1 +1 @@', '+x', '-y', ' z'].map(diffLineKind), ['diff-hunk', 'diff-add', 'diff-del', 'diff-context']);
+  });
+});
