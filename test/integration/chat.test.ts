@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, type PanelRecorder, useChatSuite, waitFor } from './helpers';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
@@ -18,25 +18,7 @@ async function waitForDone(panel: PanelRecorder, what: string): Promise<Done> {
 }
 
 suite('Chat: key, models, streaming, errors', () => {
-  let panel: PanelRecorder;
-  suiteSetup(async () => {
-    panel = recordPanel(await cadenzaApi());
-  });
-  const emulator = useEmulator();
-  suiteSetup(async () => {
-    const api = await cadenzaApi();
-    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
-    await openChatView(api);
-    await api.chat.newConversation();
-  });
-  setup(() => {
-    emulator().reset();
-    panel.clear();
-  });
-  suiteTeardown(async () => {
-    panel.dispose();
-    await vscode.commands.executeCommand('cadenza.clearApiKey');
-  });
+  const { emulator, panel: recorder } = useChatSuite();
 
   test('lists the live models with limits and prices, and selects one by argument', async () => {
     const ids = await vscode.commands.executeCommand<string[]>('cadenza.refreshModels');
@@ -56,9 +38,9 @@ suite('Chat: key, models, streaming, errors', () => {
     emulator().scriptChat({ content: 'Streaming works: one, two, three, four, five, six, seven.' });
     const answer = await api.chat.send('Count to seven', { temperature: 0.2 });
     assert.equal(answer, 'Streaming works: one, two, three, four, five, six, seven.');
-    const deltas = panel.messages.filter((message) => message.type === 'chat/delta');
+    const deltas = recorder().messages.filter((message) => message.type === 'chat/delta');
     assert.ok(deltas.length >= 1);
-    const done = await waitForDone(panel, 'streamed answer');
+    const done = await waitForDone(recorder(), 'streamed answer');
     assert.equal(done.stopped, false);
     assert.equal(done.error, undefined);
     assert.equal(done.usage?.source, 'service');
@@ -78,12 +60,12 @@ suite('Chat: key, models, streaming, errors', () => {
     emulator().scriptChat({ content: 'partial answer that stalls here and never finishes the sentence', chunkCount: 8 });
     emulator().injectFault({ kind: 'stall', afterChunks: 3 }, { path: '/v1/chat/completions' });
     const answering = api.chat.send('Tell me a long story', {});
-    await waitFor(() => panel.messages.some((message) => message.type === 'chat/delta'), 'the first delta');
+    await waitFor(() => recorder().messages.some((message) => message.type === 'chat/delta'), 'the first delta');
     const stoppedAt = Date.now();
     api.chat.stop();
     const text = await answering;
     assert.ok(Date.now() - stoppedAt < 2000, 'stop is immediate');
-    const done = await waitForDone(panel, 'stopped answer');
+    const done = await waitForDone(recorder(), 'stopped answer');
     assert.equal(done.stopped, true);
     assert.ok(text.length > 0 && text.startsWith('partial'), `partial text kept: ${JSON.stringify(text)}`);
     const saved = (await api.chat.current()).messages.at(-1);
@@ -96,7 +78,7 @@ suite('Chat: key, models, streaming, errors', () => {
     await vscode.commands.executeCommand('cadenza.setApiKey', 'wrong-key');
     try {
       await api.chat.send('Will this work?', {});
-      const done = await waitForDone(panel, '401');
+      const done = await waitForDone(recorder(), '401');
       assert.equal(done.error?.action, 'setApiKey');
       assert.match(done.error?.message ?? '', /API key/i);
       assert.doesNotMatch(done.error?.message ?? '', /wrong-key/);
@@ -112,7 +94,7 @@ suite('Chat: key, models, streaming, errors', () => {
     await api.chat.selectModel('No-Such-Model');
     try {
       await api.chat.send('hello', {});
-      const done = await waitForDone(panel, '404');
+      const done = await waitForDone(recorder(), '404');
       assert.equal(done.error?.action, 'selectModel');
     } finally {
       await api.chat.selectModel(chatModel);
@@ -125,7 +107,7 @@ suite('Chat: key, models, streaming, errors', () => {
     emulator().scriptChat({ content: 'after the rate limit' });
     const answer = await api.chat.send('again please', {});
     assert.equal(answer, 'after the rate limit');
-    const retrying = panel.messages.find((message) => message.type === 'chat/retrying');
+    const retrying = recorder().messages.find((message) => message.type === 'chat/retrying');
     assert.ok(retrying && retrying.type === 'chat/retrying' && retrying.seconds >= 1, 'a countdown was shown');
   });
 
@@ -136,7 +118,7 @@ suite('Chat: key, models, streaming, errors', () => {
     const [removed] = catalogue.splice(index, 1);
     try {
       await vscode.commands.executeCommand('cadenza.refreshModels');
-      await waitFor(() => panel.messages.some((message) => message.type === 'notice' && message.text.includes('no longer offered')), 'the retirement notice');
+      await waitFor(() => recorder().messages.some((message) => message.type === 'notice' && message.text.includes('no longer offered')), 'the retirement notice');
       assert.equal((await api.chat.current()).model, chatModel, 'not silently switched');
     } finally {
       if (removed) catalogue.splice(index, 0, removed);
@@ -151,9 +133,9 @@ suite('Chat: key, models, streaming, errors', () => {
       await waitFor(async () => (await api.connection.refreshModels()).some((model) => model.id === chatModel && model.contextLength === 2000), 'the override');
       const long = 'lorem ipsum dolor sit amet '.repeat(60);
       for (let turn = 0; turn < 4; turn += 1) await api.chat.send(`${turn}: ${long}`, { maxTokens: 500 });
-      panel.clear();
+      recorder().clear();
       await api.chat.send('the newest question', { maxTokens: 500 });
-      const meter = panel.messages.find((message) => message.type === 'context/meter');
+      const meter = recorder().messages.find((message) => message.type === 'context/meter');
       assert.ok(meter && meter.type === 'context/meter');
       assert.ok(meter.droppedMessages > 0, `dropped ${meter.droppedMessages}`);
       assert.ok(meter.usedTokens <= meter.limitTokens);
@@ -170,9 +152,9 @@ suite('Chat: key, models, streaming, errors', () => {
     await api.chat.newConversation();
     await api.chat.send('remember this conversation', {});
     const saved = await api.chat.current();
-    panel.clear();
+    recorder().clear();
     await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
-    await waitFor(() => panel.messages.some((message) => message.type === 'conversation/show' && message.conversation.id === saved.id
+    await waitFor(() => recorder().messages.some((message) => message.type === 'conversation/show' && message.conversation.id === saved.id
       && message.conversation.messages.some((entry) => entry.text === 'remember this conversation')), 'the conversation after the reload');
     await api.chat.newConversation();
     assert.notEqual((await api.chat.current()).id, saved.id);

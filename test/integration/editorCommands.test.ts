@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import type { RunningEmulator } from '../emulator/index';
+import { useChatSuite, waitFor } from './helpers';
 
 const source = 'function add(a, b) {\n  return a + b;\n}\n\nfunction double(x) {\n  return x * 2;\n}\n';
 
@@ -9,34 +10,14 @@ async function openSource(): Promise<vscode.TextEditor> {
   return vscode.window.showTextDocument(document);
 }
 
-function lastChatBody(emulator: ReturnType<ReturnType<typeof useEmulator>>): { messages: { role: string; content: string }[] } {
+function lastChatBody(emulator: RunningEmulator): { messages: { role: string; content: string }[] } {
   const request = emulator.requests.filter((entry) => entry.path === '/v1/chat/completions').at(-1);
   if (!request) throw new Error('no chat request reached the emulator');
   return request.body as { messages: { role: string; content: string }[] };
 }
 
 suite('Editor commands', () => {
-  let panel: PanelRecorder;
-  suiteSetup(async () => {
-    panel = recordPanel(await cadenzaApi());
-  });
-  const emulator = useEmulator();
-  suiteSetup(async () => {
-    const api = await cadenzaApi();
-    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
-    await openChatView(api);
-    await api.chat.newConversation();
-    await vscode.commands.executeCommand('cadenza.selectModel', 'Meta-Llama-3.1-8B-Instruct');
-  });
-  setup(() => {
-    emulator().reset();
-    panel.clear();
-  });
-  suiteTeardown(async () => {
-    panel.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('cadenza.clearApiKey');
-  });
+  const { emulator, panel: recorder } = useChatSuite('Meta-Llama-3.1-8B-Instruct');
 
   test('Explain Selection sends the selection with file and language, streams into the chat, and returns the answer', async () => {
     const editor = await openSource();
@@ -49,7 +30,7 @@ suite('Editor commands', () => {
     assert.match(prompt, /lines 1-3,/);
     assert.match(prompt, /```javascript\nfunction add\(a, b\) \{\n {2}return a \+ b;\n\}\n```/);
     assert.doesNotMatch(prompt, /double/);
-    assert.ok(panel.messages.some((message) => message.type === 'chat/done'));
+    assert.ok(recorder().messages.some((message) => message.type === 'chat/done'));
   });
 
   test('Explain Selection with nothing selected explains the line (or function) at the cursor', async () => {
@@ -76,8 +57,8 @@ suite('Editor commands', () => {
     editor.selection = new vscode.Selection(0, 0, 3, 0);
     const text = await vscode.commands.executeCommand<string>('cadenza.addSelectionToChat');
     assert.equal(text, 'function add(a, b) {\n  return a + b;\n}\n');
-    await waitFor(() => panel.messages.some((message) => message.type === 'composer/addContext'), 'composer/addContext');
-    const block = panel.messages.find((message) => message.type === 'composer/addContext');
+    await waitFor(() => recorder().messages.some((message) => message.type === 'composer/addContext'), 'composer/addContext');
+    const block = recorder().messages.find((message) => message.type === 'composer/addContext');
     assert.ok(block?.type === 'composer/addContext' && block.language === 'javascript' && /:1-3$/.test(block.label));
   });
 

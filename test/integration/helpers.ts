@@ -118,3 +118,40 @@ export function recordPanel(api: CadenzaApi): PanelRecorder {
     },
   };
 }
+
+/**
+ * The set-up of a suite that chats: records the panel, starts the emulator (see useEmulator), stores its
+ * key, opens the chat view on a new conversation (with `model` when given), resets the emulator and the
+ * recording before each test, and undoes it all afterwards. Call it at the top of a `suite` body.
+ */
+export function useChatSuite(model?: string): { readonly emulator: () => RunningEmulator; readonly panel: () => PanelRecorder } {
+  let panel: PanelRecorder | undefined;
+  suiteSetup(async () => {
+    // Attached before useEmulator() changes cadenza.baseUrl, so the states posted for that are recorded.
+    panel = recordPanel(await cadenzaApi());
+  });
+  const emulator = useEmulator();
+  suiteSetup(async () => {
+    const api = await cadenzaApi();
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    await openChatView(api);
+    await api.chat.newConversation();
+    if (model) await vscode.commands.executeCommand('cadenza.selectModel', model);
+  });
+  setup(() => {
+    emulator().reset();
+    panel?.clear();
+  });
+  suiteTeardown(async () => {
+    panel?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+  });
+  return {
+    emulator,
+    panel: () => {
+      if (!panel) throw new Error('the panel recorder is not attached (useChatSuite() must be called in a suite body)');
+      return panel;
+    },
+  };
+}

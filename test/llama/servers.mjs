@@ -11,10 +11,10 @@
 // and stops them on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../harness/workbench.mjs';
 
 /** The cache folder setup.sh fills. */
 export const llamaHome = process.env.CADENZA_LLAMA_HOME || path.join(os.homedir(), '.cache', 'cadenza-llama');
@@ -37,18 +37,6 @@ const presets = {
 /** Every process group we started and have not seen exit. */
 const owned = new Map();
 
-/** A TCP port that was free on 127.0.0.1 a moment ago. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function groupAlive(pid) {
   try {

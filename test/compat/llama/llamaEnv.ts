@@ -4,6 +4,7 @@
 import { deflateSync } from 'node:zlib';
 import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
 import { ApiError, type ApiErrorReason } from '../../../src/core/api/errors';
+import { toneWav as makeToneWav } from '../../fixtures/wav';
 
 /** The three llama-server instances of the tier (see test/llama/servers.mjs). */
 export interface LlamaServers {
@@ -54,23 +55,7 @@ export async function rejectsWith(work: () => Promise<unknown>, reason: ApiError
 
 /** A valid 16 kHz mono 16-bit PCM WAV of `seconds` of a 440 Hz tone: real audio for llama-server's decoder. */
 export function toneWav(seconds: number): Uint8Array {
-  const rate = 16_000;
-  const samples = Math.round(seconds * rate);
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0, 'ascii');
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVEfmt ', 8, 'ascii');
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20); // PCM
-  buffer.writeUInt16LE(1, 22); // mono
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36, 'ascii');
-  buffer.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) buffer.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
-  return new Uint8Array(buffer);
+  return makeToneWav(seconds, 16_000, 8000);
 }
 
 /** A 32×32 PNG (a red square with a blue diagonal) as a base64 data URL, built with zlib: no fixture file needed. */

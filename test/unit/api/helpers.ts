@@ -7,6 +7,7 @@ import { InferenceClient, type ClientOptions } from '../../../src/core/api/clien
 import { ApiError, type ApiErrorReason } from '../../../src/core/api/errors';
 import { type ChatStreamEvent } from '../../../src/core/api/types';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
+import { toneWav } from '../../fixtures/wav';
 
 /** A text model every chat test can use. */
 export const CHAT_MODEL = 'Meta-Llama-3.1-8B-Instruct';
@@ -118,24 +119,7 @@ export function sseResponder(body: string): (req: IncomingMessage, res: ServerRe
 
 /** A mono 16-bit PCM WAV of `seconds` of a quiet tone at `rate` Hz. */
 export function makeWav(seconds: number, rate = 8000): Uint8Array {
-  const samples = Math.round(seconds * rate);
-  const dataBytes = samples * 2;
-  const buffer = Buffer.alloc(44 + dataBytes);
-  buffer.write('RIFF', 0, 'latin1');
-  buffer.writeUInt32LE(36 + dataBytes, 4);
-  buffer.write('WAVE', 8, 'latin1');
-  buffer.write('fmt ', 12, 'latin1');
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20); // PCM
-  buffer.writeUInt16LE(1, 22); // mono
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36, 'latin1');
-  buffer.writeUInt32LE(dataBytes, 40);
-  for (let i = 0; i < samples; i++) buffer.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
-  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  return toneWav(seconds, rate, 1000);
 }
 
 /** A well-formed 1x1 PNG as a data URL. */
