@@ -1,6 +1,7 @@
 // Benchmark of the audio core: how fast durations are read from large files (by head and tail, as the
 // client does, and from whole buffers), and how long sniffing and validating 100 files takes (the
-// "validate" half of the client-side time to validate and upload). Prints figures; asserts nothing.
+// "validate" half), then validates and uploads the same 100 files to an emulator in another process (the
+// client-side time to validate and upload). Prints figures; asserts nothing.
 //
 //   npx tsc -p tsconfig.json && node out/bench/audio.js
 
@@ -13,6 +14,7 @@ import { inspectAudioFile, readAudioParts } from '../src/core/audio/audioFile';
 import { audioDurationFromParts, audioDurationSeconds } from '../src/core/audio/duration';
 import { checkAudioForFamily } from '../src/core/audio/limits';
 import { type AudioFormat, sniffAudio } from '../src/core/audio/sniff';
+import { benchUploads } from './audioUpload';
 
 interface BenchFile {
   readonly name: string;
@@ -131,6 +133,8 @@ async function main(): Promise<void> {
     `${validateMs.toFixed(1)} ms total, ${((hundred.length * 1000) / validateMs).toFixed(0)} files/s, ${(validateMs / hundred.length).toFixed(3)} ms/file ` +
     `(problems found: ${[...problems].map(([kind, n]) => `${kind} ×${n}`).join(', ') || 'none'})\n`);
   process.stdout.write(`sniff alone, heads in memory: ${(sniffMs * 1000 / hundred.length).toFixed(1)} µs/file\n`);
+  // The upload half: files the speech-to-text family accepts (under 25 MB), 100 of them.
+  await benchUploads(repoRoot(), hundred.filter((f) => f.bytes < 25_000_000));
   process.stdout.write(`machine noise: median run / best run = ${median(noise).toFixed(2)} (typical), ${Math.max(...noise).toFixed(2)} (worst); load average ${loadavg()[0]?.toFixed(1)}\n`);
 }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './apiKeyStore';
 import { askAboutAudio } from './audio/askAboutAudio';
+import { PanelAudio } from './audio/panelAudio';
 import { transcribeCommand } from './audio/transcribeCommand';
 import { ChatController } from './chat/chatController';
 import { ServiceConnection } from './chat/connection';
@@ -29,6 +30,8 @@ import { registerVscodeChat, type VscodeChatApi } from './lm/vscodeChat';
 export interface CadenzaApi {
   readonly chatView: ChatViewProvider;
   readonly chat: ChatController;
+  /** Audio in the chat panel: attach (`pick`) and transcribe into the prompt; tests pass the file the dialog would ask for. */
+  readonly panelAudio: PanelAudio;
   readonly connection: ServiceConnection;
   readonly index: IndexService;
   /** The agent: its workspace port, approvals (`setApprovalPolicy`) and Restricted Mode override. */
@@ -46,7 +49,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   const connection = new ServiceConnection(host);
   const chatView = new ChatViewProvider(host);
   const chat = new ChatController(host, connection, (message) => chatView.post(message));
-  chatView.attach(chat);
+  const panelAudio = new PanelAudio(host, connection, (message) => chatView.post(message));
+  chatView.attach(chat, panelAudio);
   const statusBar = new ChatStatusBar();
   const proposals = new ProposalProvider();
   const index = new IndexService(host, connection);
@@ -94,7 +98,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return { chatView, chat, connection, index, agent, lm: vscodeChat.api };
+  return { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api };
 }
 
 export function deactivate(): void {

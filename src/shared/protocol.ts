@@ -52,6 +52,13 @@ export type ToWebview =
   | { readonly type: 'composer/addContext'; readonly label: string; readonly text: string; readonly language: string }
   /** An image chosen through the host's file picker, already checked and encoded. */
   | { readonly type: 'composer/image'; readonly image: ImageAttachment }
+  /**
+   * An audio file chosen through the host's file picker (answering `audio/pick`), already checked against the
+   * audio models' limits. The bytes stay in the host; the panel shows the chip and sends back the token.
+   */
+  | { readonly type: 'composer/audio'; readonly audio: AudioAttachment }
+  /** Text to put into the composer at the caret: the transcript of `audio/transcribeIntoPrompt`. */
+  | { readonly type: 'composer/insertText'; readonly text: string }
   /** A JSON schema picked from a workspace file for json_schema mode. */
   | { readonly type: 'composer/schema'; readonly name: string; readonly schema: string }
   /** A message to show in the panel that is not part of the conversation (e.g. a rejected image). */
@@ -62,6 +69,19 @@ export interface ImageAttachment {
   readonly name: string;
   readonly dataUrl: string;
   readonly bytes: number;
+}
+
+/**
+ * An audio file attached in the panel, as the panel knows it: its name and measures, and the token the host
+ * keeps its bytes under (megabytes of base64 never travel through the webview).
+ */
+export interface AudioAttachment {
+  /** Host-issued, random, good for one `chat/send`. */
+  readonly token: string;
+  readonly name: string;
+  readonly bytes: number;
+  /** The measured duration (the audio models' limit is in seconds). */
+  readonly seconds: number;
 }
 
 /** The result of checking a JSON-mode answer: parsed, and conforming to the schema when one was given. */
@@ -75,8 +95,11 @@ export interface JsonCheckView {
 export type FromWebview =
   /** The webview has loaded and can receive messages; sent once per load. */
   | { readonly type: 'ready' }
-  /** Send a new user message (with an optional image) using the conversation's options. */
-  | { readonly type: 'chat/send'; readonly text: string; readonly image?: ImageAttachment; readonly options: ChatOptions }
+  /**
+   * Send a new user message using the conversation's options, with an optional image, or an optional audio
+   * file named by the token of its `composer/audio` (the host answers a conversation with audio by audio reasoning).
+   */
+  | { readonly type: 'chat/send'; readonly text: string; readonly image?: ImageAttachment; readonly audio?: string; readonly options: ChatOptions }
   /** Stop the answer being streamed now; the partial answer stays, marked as stopped. */
   | { readonly type: 'chat/stop' }
   /** Answer the last user message again, replacing the last answer. */
@@ -103,6 +126,13 @@ export type FromWebview =
   /** Ask the host to pick an image file, or to check an image the user dropped or pasted. */
   | { readonly type: 'image/pick' }
   | { readonly type: 'image/check'; readonly image: ImageAttachment }
+  /** Ask the host to pick an audio file to attach for an audio-reasoning model; answered by `composer/audio` or a `notice`. */
+  | { readonly type: 'audio/pick' }
+  /**
+   * Ask the host to pick an audio file and transcribe it with the last transcription model and language (asked
+   * the first time); answered by `composer/insertText`, or a `notice` naming the file.
+   */
+  | { readonly type: 'audio/transcribeIntoPrompt' }
   /** Ask the host to pick a JSON schema file from the workspace. */
   | { readonly type: 'schema/pick' }
   /** Open a workspace location the answer cited (a `sources` link). */
@@ -139,6 +169,11 @@ function isImage(value: unknown): value is ImageAttachment {
   return isRecord(value) && isString(value['name']) && isString(value['dataUrl']) && typeof value['bytes'] === 'number';
 }
 
+/** A token the host issued: short and plain, so a webview cannot smuggle the audio itself into `chat/send`. */
+function isAudioToken(value: unknown): value is string {
+  return isString(value) && /^[A-Za-z0-9-]{8,64}$/.test(value);
+}
+
 function isOptionalNumber(value: unknown): boolean {
   return value === undefined || (typeof value === 'number' && Number.isFinite(value));
 }
@@ -169,10 +204,12 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'conversation/new':
     case 'model/refresh':
     case 'image/pick':
+    case 'audio/pick':
+    case 'audio/transcribeIntoPrompt':
     case 'schema/pick':
       return true;
     case 'chat/send':
-      return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image']));
+      return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image'])) && (value['audio'] === undefined || isAudioToken(value['audio']));
     case 'chat/regenerate':
       return isChatOptions(value['options']);
     case 'chat/editResend':

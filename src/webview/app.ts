@@ -2,8 +2,9 @@
  * The chat panel: builds the layout, routes every host message to its part with an exhaustive switch,
  * and holds what the parts share (the connection, the open conversation, the options to send).
  */
-import type { FromWebview, ImageAttachment, ToWebview } from '../shared/protocol';
+import type { AudioAttachment, FromWebview, ImageAttachment, ToWebview } from '../shared/protocol';
 import type { ChatOptions, ConversationView } from '../shared/views';
+import { AudioAttach } from './audioAttach';
 import { Composer } from './composer';
 import { ContextMeter } from './contextMeter';
 import { ConversationList } from './conversationList';
@@ -12,7 +13,7 @@ import { ImageAttach } from './imageAttach';
 import { MessageList } from './messageList';
 import { ModelPicker } from './modelPicker';
 import { Announcer, KeyBanner, Notices } from './notices';
-import { supportsVision } from './optionRules';
+import { offersTranscription, supportsAudio, supportsVision } from './optionRules';
 import { OptionsPanel } from './optionsPanel';
 import type { PanelContext } from './panelContext';
 import type { Host } from './vscodeApi';
@@ -27,6 +28,7 @@ export class App implements PanelContext {
   private readonly meter = new ContextMeter();
   private readonly picker: ModelPicker;
   private readonly image: ImageAttach;
+  private readonly audio: AudioAttach;
   private readonly composer: Composer;
   private readonly options: OptionsPanel;
   private readonly optionsToggle: HTMLButtonElement;
@@ -41,18 +43,19 @@ export class App implements PanelContext {
     this.messages = new MessageList(this, (streaming) => this.composer.setStreaming(streaming), (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }));
     this.picker = new ModelPicker((modelId) => post({ type: 'model/select', modelId }), () => post({ type: 'model/refresh' }), () => this.applyModel());
     this.image = new ImageAttach({ post, warn: (text) => this.notices.add('warning', text), onChange: () => this.composer.update() });
+    this.audio = new AudioAttach(post, () => this.composer.update());
     this.composer = new Composer({
-      send: (text, image) => this.send(text, image),
+      send: (text, image, audio) => this.send(text, image, audio),
       stop: () => post({ type: 'chat/stop' }),
       saveDraft: (draft) => this.host.save({ draft }),
-    }, this.image, host.state.draft);
+    }, this.image, this.audio, host.state.draft);
     this.options = new OptionsPanel({
       onChange: (options, schemaName) => this.optionsChanged(options, schemaName),
       pickSchema: () => post({ type: 'schema/pick' }),
     });
     this.optionsToggle = button({ label: 'Conversation options', icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
-    this.composer.toolbar.append(this.image.button, this.picker.select, this.picker.refresh, this.optionsToggle, this.composer.actions);
+    this.composer.toolbar.append(this.image.button, this.audio.button, this.audio.transcribeButton, this.picker.select, this.picker.refresh, this.optionsToggle, this.composer.actions);
     this.composer.element.append(this.picker.facts);
     const footer = el('div', { className: 'panel-footer' }, this.notices.element, this.meter.element, this.composer.element, this.options.element);
     // The shell marks the whole panel aria-live; that would read out every streamed token. Answers are
@@ -130,6 +133,12 @@ export class App implements PanelContext {
       case 'composer/image':
         this.image.accept(message.image);
         return;
+      case 'composer/audio':
+        this.audio.accept(message.audio);
+        return;
+      case 'composer/insertText':
+        this.composer.insertText(message.text);
+        return;
       case 'composer/schema':
         this.options.setSchema(message.name, message.schema);
         this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
@@ -162,10 +171,11 @@ export class App implements PanelContext {
     this.refreshComposer();
   }
 
-  private send(text: string, image: ImageAttachment | undefined): boolean {
+  private send(text: string, image: ImageAttachment | undefined, audio: AudioAttachment | undefined): boolean {
     const options = this.requestOptions();
     if (!options) return false;
-    this.post(image ? { type: 'chat/send', text, image, options } : { type: 'chat/send', text, options });
+    // The audio goes by its token: the host kept the file when it was picked.
+    this.post({ type: 'chat/send', text, options, ...(image ? { image } : {}), ...(audio ? { audio: audio.token } : {}) });
     return true;
   }
 
@@ -183,6 +193,9 @@ export class App implements PanelContext {
     const id = this.picker.modelId;
     const reason = id === undefined ? 'Choose a model first.' : `${id} cannot read images. Pick a model with vision to attach one.`;
     this.image.setAllowed(supportsVision(model), reason);
+    this.audio.setAllowed(supportsAudio(model), id === undefined ? reason : `${id} cannot listen to audio. Pick a model with audio reasoning to attach audio.`);
+    const transcribes = offersTranscription(this.picker.all);
+    this.audio.setTranscribeAllowed(transcribes, this.picker.all.length === 0 ? 'Loading models\u2026' : 'The service lists no model that transcribes audio.');
     this.refreshComposer();
   }
 

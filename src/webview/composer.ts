@@ -1,17 +1,18 @@
 /**
  * The composer: the text box (Enter sends, Shift+Enter adds a line), Send, which becomes Stop while an
- * answer streams, and the image preview. The typed text is never lost: it stays (and stays saved in
- * the webview state) until the host confirms the message by adding it to the conversation.
+ * answer streams, the image preview and the audio chip. The typed text is never lost: it stays (and stays
+ * saved in the webview state) until the host confirms the message by adding it to the conversation.
  */
-import type { ImageAttachment } from '../shared/protocol';
-import { contextBlock, insertBlock } from './contextBlock';
+import type { AudioAttachment, ImageAttachment } from '../shared/protocol';
+import type { AudioAttach } from './audioAttach';
+import { contextBlock, insertBlock, insertInline } from './contextBlock';
 import { button, el, show } from './dom';
 import type { ImageAttach } from './imageAttach';
 
 /** What the composer needs from the panel. */
 export interface ComposerDeps {
   /** Validates and posts `chat/send`; returns whether it was sent. */
-  readonly send: (text: string, image: ImageAttachment | undefined) => boolean;
+  readonly send: (text: string, image: ImageAttachment | undefined, audio: AudioAttachment | undefined) => boolean;
   readonly stop: () => void;
   readonly saveDraft: (text: string) => void;
 }
@@ -36,7 +37,7 @@ export class Composer {
   private pendingTimer: number | undefined;
   private blockedReason: string | undefined;
 
-  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, draft: string) {
+  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, private readonly audio: AudioAttach, draft: string) {
     this.input = el('textarea', {
       className: 'composer-input',
       attrs: { 'aria-label': 'Message to Cadenza', placeholder: 'Ask Cadenza\u2026 (Enter to send, Shift+Enter for a new line)', rows: '3' },
@@ -57,7 +58,7 @@ export class Composer {
     this.actions = el('div', { className: 'composer-actions' }, this.sendButton, this.stopButton);
     this.hint.id = 'composer-hint';
     this.input.setAttribute('aria-describedby', this.hint.id);
-    const box = el('div', { className: 'composer-box' }, this.image.preview, this.input, this.toolbar);
+    const box = el('div', { className: 'composer-box' }, this.image.preview, this.audio.chip, this.input, this.toolbar);
     this.element = el('form', { className: 'composer', attrs: { 'aria-label': 'Compose a message' } }, box, this.hint);
     this.element.addEventListener('submit', (event) => event.preventDefault());
     this.image.attachTo(this.element, this.input);
@@ -92,6 +93,7 @@ export class Composer {
     this.input.value = '';
     this.deps.saveDraft('');
     this.image.clear();
+    this.audio.clear();
     this.update();
   }
 
@@ -118,25 +120,44 @@ export class Composer {
     this.update();
   }
 
-  /** Re-evaluates what Send can do (after the image or the model changed). */
+  /** Puts text (a transcript) into the draft in place of the selection, or at the caret. */
+  insertText(text: string): void {
+    const next = insertInline(this.input.value, this.input.selectionStart, this.input.selectionEnd, text);
+    this.input.value = next.text;
+    this.deps.saveDraft(next.text);
+    this.input.focus();
+    this.input.setSelectionRange(next.caret, next.caret);
+    this.update();
+  }
+
+  /** Re-evaluates what Send can do (after an attachment or the model changed). */
   update(): void {
-    const empty = this.input.value.trim() === '' && !this.image.image;
+    const empty = this.isEmpty(this.input.value);
     const reason = this.pending ? 'Sending\u2026'
-      : this.blockedReason ?? this.image.problem ?? (this.streaming ? 'Wait for the answer to finish, or stop it.' : undefined);
+      : this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? 'Wait for the answer to finish, or stop it.' : undefined);
     this.sendButton.disabled = empty || reason !== undefined;
     this.sendButton.title = reason ?? (empty ? 'Type a message to send' : 'Send (Enter)');
     this.input.readOnly = this.pending;
     this.element.classList.toggle('pending', this.pending);
-    const hint = this.pending ? 'Sending\u2026' : this.blockedReason ?? this.image.problem ?? '';
+    const hint = this.pending ? 'Sending\u2026' : this.blockedReason ?? this.attachmentProblem ?? '';
     if (this.hint.textContent !== hint) this.hint.textContent = hint;
     show(this.hint, hint !== '');
   }
 
+  /** Nothing to send: no text and nothing attached (audio alone is a question about the audio). */
+  private isEmpty(text: string): boolean {
+    return text.trim() === '' && !this.image.image && !this.audio.audio;
+  }
+
+  private get attachmentProblem(): string | undefined {
+    return this.image.problem ?? this.audio.problem;
+  }
+
   private submit(): void {
     const text = this.input.value;
-    if (this.pending || this.streaming || (text.trim() === '' && !this.image.image)) return;
-    if (this.blockedReason !== undefined || this.image.problem !== undefined) return;
-    if (!this.deps.send(text, this.image.image)) return;
+    if (this.pending || this.streaming || this.isEmpty(text)) return;
+    if (this.blockedReason !== undefined || this.attachmentProblem !== undefined) return;
+    if (!this.deps.send(text, this.image.image, this.audio.audio)) return;
     this.pending = true;
     this.pendingText = text;
     this.pendingTimer = window.setTimeout(() => this.sendFailed(), confirmTimeoutMs);

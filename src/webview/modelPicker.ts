@@ -33,6 +33,11 @@ export class ModelPicker {
     return this.models.find((model) => model.id === this.selectedId);
   }
 
+  /** Every listed model, with or without chat (the composer asks whether any transcribes). */
+  get all(): readonly ModelView[] {
+    return this.models;
+  }
+
   /** The selected model's id (it may not be in the list, e.g. while it loads). */
   get modelId(): string | undefined {
     return this.selectedId;

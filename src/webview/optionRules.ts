@@ -121,6 +121,16 @@ export function supportsVision(model: ModelView | undefined): boolean {
   return model?.capabilities.includes('vision') ?? false;
 }
 
+/** Whether a model reasons about audio (an audio file can go with a message). */
+export function supportsAudio(model: ModelView | undefined): boolean {
+  return model?.capabilities.includes('audioReasoning') ?? false;
+}
+
+/** Whether any listed model transcribes audio ("transcribe into the prompt" is offered). */
+export function offersTranscription(models: readonly ModelView[]): boolean {
+  return models.some((model) => model.capabilities.includes('transcription'));
+}
+
 /** Whether a model supports JSON mode. */
 export function supportsJson(model: ModelView | undefined): boolean {
   return model?.capabilities.includes('json') ?? false;

@@ -1,9 +1,11 @@
 /**
- * A message the user sent: its text (as Markdown, so quoted code reads well), its image, and Edit,
+ * A message the user sent: its text (as Markdown, so quoted code reads well), its image or the name of
+ * its audio file (the audio itself stays in the host), and Edit,
  * which turns it into an inline editor whose "Save and resend" posts `chat/editResend`.
  */
 import type { MessageView } from '../shared/views';
 import { button, el, show } from './dom';
+import { icon } from './icons';
 import { MarkdownBody } from './markdownBody';
 import type { PanelContext } from './panelContext';
 
@@ -30,6 +32,11 @@ export class UserMessage {
       const image = el('img', { className: 'message-image', attrs: { alt: 'Attached image' } });
       image.src = message.imageDataUrl;
       this.element.append(image);
+    }
+    if (message.audioName) {
+      const label = `Attached audio ${message.audioName}`;
+      this.element.append(el('p', { className: 'message-audio', attrs: { role: 'img', 'aria-label': label, title: label } },
+        icon('audio'), el('span', { className: 'message-audio-name', text: message.audioName })));
     }
     this.element.append(this.body.element);
   }

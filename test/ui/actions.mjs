@@ -94,6 +94,37 @@ export async function closeQuickInput(page) {
   }
 }
 
+/**
+ * Chooses a file of the workspace folder in VS Code's own open dialog, which something just opened (in
+ * code-server: the simple file dialog, a quick input with a path box). It opens at the workspace folder,
+ * or at the folder of the last file a dialog or an editor used, so the whole path is typed over whatever
+ * it shows, and Enter pressed. `beforeEnter` runs while the box shows the path (a screenshot). Resolves
+ * with the folder the dialog opened at, once it is gone (another quick input, e.g. a picker, may have
+ * replaced it); on a failure the dialog is closed.
+ */
+export async function chooseInFileDialog(page, workspace, fileName, beforeEnter = undefined) {
+  const dialog = quickInput(page);
+  const pathBox = dialog.locator('input.input').first();
+  const wanted = `${workspace}/${fileName}`;
+  try {
+    const opened = await waitUntil(async () => {
+      const value = await pathBox.inputValue({ timeout: 500 });
+      return value.startsWith('/') && value.endsWith('/') ? value : undefined;
+    }, 'the file dialog to show a folder');
+    await pathBox.press('Control+A');
+    await pathBox.pressSequentially(wanted, { delay: 10 });
+    await waitUntil(async () => (await pathBox.inputValue()) === wanted, `the dialog's path box to read ${wanted}`);
+    await dialog.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+    await beforeEnter?.();
+    await page.keyboard.press('Enter');
+    await waitUntil(async () => !(await dialog.isVisible()) || (await pathBox.inputValue({ timeout: 500 }).catch(() => '')) !== wanted, 'the file dialog to close', 10_000);
+    return opened;
+  } catch (error) {
+    await closeQuickInput(page);
+    throw error;
+  }
+}
+
 /** The text of the quick pick's rows (label, description and detail), one string per row. */
 export async function quickPickRows(page) {
   return quickInput(page).locator('.quick-input-list .monaco-list-row').allTextContents();
@@ -207,4 +238,17 @@ export async function makePng(width, height, [r, g, b]) {
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** Seconds of audio in a PCM WAV file, from its own header (fmt byte rate, data size). */
+export function wavSeconds(bytes) {
+  let byteRate;
+  for (let at = 12; at + 8 <= bytes.length;) {
+    const id = bytes.toString('ascii', at, at + 4);
+    const size = bytes.readUInt32LE(at + 4);
+    if (id === 'fmt ') byteRate = bytes.readUInt32LE(at + 16);
+    if (id === 'data' && byteRate) return size / byteRate;
+    at += 8 + size + (size % 2);
+  }
+  throw new Error('not a PCM WAV file with fmt and data chunks');
 }

@@ -4,22 +4,9 @@
 // the transcript is scripted in the emulator, and the upload it received is checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, clickMenuPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { check, clickMenuPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
 
 const transcriptionModel = 'Whisper-Large-v3';
-
-/** Seconds of audio in a PCM WAV file, from its own header (fmt byte rate, data size). */
-function wavSeconds(bytes) {
-  let byteRate;
-  for (let at = 12; at + 8 <= bytes.length;) {
-    const id = bytes.toString('ascii', at, at + 4);
-    const size = bytes.readUInt32LE(at + 4);
-    if (id === 'fmt ') byteRate = bytes.readUInt32LE(at + 16);
-    if (id === 'data' && byteRate) return size / byteRate;
-    at += 8 + size + (size % 2);
-  }
-  throw new Error('not a PCM WAV file with fmt and data chunks');
-}
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [

@@ -31,6 +31,7 @@ const scenarios = [
   { name: 'errors', height: 900 },
   { name: 'options', height: 1100, prepare: (page) => page.getByRole('button', { name: 'Conversation options' }).click() },
   { name: 'nokey', height: 560 },
+  { name: 'audio', height: 620 },
   {
     name: 'keyboard', scenario: 'conversation', height: 700,
     prepare: async (page) => {
@@ -206,6 +207,47 @@ try {
       await attach.click();
       await page.waitForSelector('.image-thumbnail');
       return title;
+    });
+    await check('audio: attach is disabled without audio reasoning; the chip sends only the token', async (context) => {
+      const page = await open(context, 'conversation');
+      const attach = page.getByRole('button', { name: 'Attach audio', exact: true });
+      expect(await attach.isDisabled(), 'attach audio enabled for a text model');
+      const title = await attach.getAttribute('title');
+      expect(/cannot listen to audio/.test(title ?? ''), `title ${title}`);
+      expect(!(await page.getByRole('button', { name: 'Transcribe audio into the prompt' }).isDisabled()), 'transcribe disabled although Whisper is listed');
+      await page.getByRole('combobox', { name: 'Model' }).selectOption('Qwen2-Audio-7B-Instruct');
+      await page.waitForTimeout(100);
+      await attach.click();
+      const chip = page.getByRole('group', { name: 'Attached audio' });
+      await chip.waitFor();
+      const text = await chip.textContent();
+      expect(text.includes('standup-2024-05-02.m4a') && text.includes('27.4 s') && text.includes('402.7 KB'), `chip says ${text}`);
+      await page.getByRole('textbox', { name: 'Message to Cadenza' }).fill('What was decided?');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'chat/send'));
+      const [sent] = await posted(page, 'chat/send');
+      expect(sent.audio === 'sandbox-audio-0001' && !JSON.stringify(sent).includes('base64'), JSON.stringify(sent));
+      await page.getByRole('img', { name: 'Attached audio standup-2024-05-02.m4a' }).waitFor();
+      await chip.waitFor({ state: 'hidden' });
+      return title;
+    });
+    await check('audio: a chip without text can be sent; removing it empties the composer', async (context) => {
+      const page = await open(context, 'audio');
+      const send = page.getByRole('button', { name: 'Send (Enter)' });
+      expect(!(await send.isDisabled()), 'Send disabled with only audio attached');
+      await page.getByRole('button', { name: 'Remove the audio standup-2024-05-02.m4a' }).click();
+      expect(await send.isDisabled(), 'Send enabled with nothing to send');
+      expect(!(await page.getByRole('group', { name: 'Attached audio' }).isVisible()), 'chip still shown');
+    });
+    await check('composer/insertText puts a transcript at the caret', async (context) => {
+      const page = await open(context, 'bench');
+      const input = page.getByRole('textbox', { name: 'Message to Cadenza' });
+      await input.fill('Please: thanks');
+      await input.evaluate((element) => element.setSelectionRange(7, 7));
+      await page.getByRole('button', { name: 'Transcribe audio into the prompt' }).click();
+      await page.waitForFunction(() => document.querySelector('.composer-input').value.includes('Summarise'));
+      const value = await input.inputValue();
+      expect(value === 'Please: Summarise the stand-up: what was decided about the release? thanks', JSON.stringify(value));
     });
     await check('error actions post the right message', async (context) => {
       const page = await open(context, 'errors');

@@ -72,8 +72,14 @@ export function checkAudioForFamily(facts: AudioFacts, family: AudioFamily): Aud
   return undefined;
 }
 
-/** A sentence for the user: what is wrong and what they can do about it. */
-export function describeAudioProblem(problem: AudioProblem): string {
+/**
+ * What the audio is for: `transcribe` (Cadenza can cut over-long WAV into parts and join the transcripts)
+ * or `attach` (one file goes with a chat message whole, so nothing is cut).
+ */
+export type AudioUse = 'transcribe' | 'attach';
+
+/** A sentence for the user: what is wrong and what they can do about it (for that `use` of the audio). */
+export function describeAudioProblem(problem: AudioProblem, use: AudioUse = 'transcribe'): string {
   switch (problem.kind) {
     case 'notAudio':
       return `This file is not audio the service accepts. Use ${acceptedAudioExtensions.join(', ')}.`;
@@ -85,6 +91,10 @@ export function describeAudioProblem(problem: AudioProblem): string {
       return `This file is ${megabytes(problem.bytes)}; the transcription model takes at most ${megabytes(problem.limit)}. ` +
         'Compress it to MP3 or Ogg (for example `ffmpeg -i in.wav -ac 1 -b:a 64k out.mp3`) or cut it into parts.';
     case 'tooLong':
+      if (use === 'attach') {
+        return `This recording is ${seconds(problem.seconds)} long; audio models take at most ${problem.limit} s per message. ` +
+          `Attach a part of at most ${problem.limit} s (for example \`ffmpeg -i in.${problem.format} -t ${problem.limit} part.${problem.format}\`), or transcribe the recording into the prompt instead.`;
+      }
       return `This recording is ${seconds(problem.seconds)} long; this model takes at most ${problem.limit} s per file. ` +
         (problem.format === 'wav'
           ? `Cadenza can split it into parts of up to ${problem.limit} s and send each.`

@@ -66,3 +66,19 @@ export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mo
   await memento.update(lastLanguageKey, picked.code);
   return picked.code;
 }
+
+/**
+ * The last transcription model and language, for callers that reuse them without asking (the chat panel's
+ * "transcribe into the prompt"): the model only while the service still offers it, the language only once
+ * one was chosen ('' is "detect"). A part that is missing has to be asked for.
+ */
+export function lastTranscriptionChoice(memento: vscode.Memento, models: readonly ModelInfo[]): { readonly model: ModelInfo | undefined; readonly language: string | undefined } {
+  const lastModel = memento.get<string>(lastModelKey);
+  return { model: models.find((model) => model.id === lastModel), language: memento.get<string>(lastLanguageKey) };
+}
+
+/** Remembers a model and language as the last used (the pickers list them first; the panel reuses them). */
+export async function rememberTranscriptionChoice(memento: vscode.Memento, modelId: string, language: string): Promise<void> {
+  await memento.update(lastModelKey, modelId);
+  await memento.update(lastLanguageKey, language);
+}

@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
-import { inspectAudio, inspectAudioFile, type AudioInspection } from '../../core/audio/audioFile';
 import { runBatch, type BatchResult } from '../../core/audio/batch';
-import { checkAudioForFamily, describeAudioProblem, type AudioFamily } from '../../core/audio/limits';
-import { splitWav } from '../../core/audio/wavSplit';
+import type { AudioFamily } from '../../core/audio/limits';
 import type { ServiceConnection } from '../chat/connection';
 import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
 import { pickAudioFiles, pickLanguage, pickTranscriptionModel } from './audioPickers';
+import { askToSplit, baseName, prepareUpload, transcribeParts } from './audioUpload';
 import { clipboardSink, cursorSink, documentSink, type TranscriptDestination, type TranscriptSink } from './transcriptOutput';
 
 /** Options a caller (another extension, a test) can pass instead of answering the pickers. */
@@ -55,16 +54,6 @@ export function urisFrom(first: unknown, second: unknown): vscode.Uri[] {
   return [];
 }
 
-function baseName(uri: vscode.Uri): string {
-  return uri.path.split('/').pop() ?? uri.toString();
-}
-
-async function inspect(uri: vscode.Uri): Promise<AudioInspection> {
-  // A local file is judged from its head and tail, so a 500 MB recording is refused without reading it.
-  if (uri.scheme === 'file') return inspectAudioFile(uri.fsPath);
-  return inspectAudio(await vscode.workspace.fs.readFile(uri));
-}
-
 /**
  * `cadenza.transcribeAudio` / `cadenza.translateAudio`: checks every file before anything is uploaded,
  * runs the files with bounded concurrency under one cancellable progress notification, writes each result
@@ -87,38 +76,13 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
   let splitApproved = options.split;
 
   const one = async (uri: vscode.Uri, signal: AbortSignal): Promise<{ text: string; seconds: number | undefined }> => {
-    const facts = await inspect(uri);
-    let parts: Uint8Array[] | undefined;
-    const problem = checkAudioForFamily(facts, family);
-    if (problem?.kind === 'tooLong' && problem.format === 'wav') {
-      if (splitApproved === undefined) {
-        const choice = await vscode.window.showWarningMessage(
-          `${baseName(uri)} is ${problem.seconds.toFixed(1)} s long; ${model.id} takes at most ${problem.limit} s per file.`,
-          { modal: true, detail: 'Cadenza can cut it into parts of at most 30 s and join their transcripts.' },
-          'Split into 30 s parts',
-        );
-        splitApproved = choice !== undefined;
-      }
-      if (!splitApproved) throw new Error(describeAudioProblem(problem));
-      parts = splitWav(await vscode.workspace.fs.readFile(uri));
-    } else if (problem) {
-      throw new Error(describeAudioProblem(problem));
-    }
-    const audios = parts ?? [await vscode.workspace.fs.readFile(uri)];
+    const { audios, seconds } = await prepareUpload(uri, family, async (problem) => (splitApproved ??= await askToSplit(uri, model.id, problem)));
     let sink: TranscriptSink | undefined;
-    if (destination === 'document') sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds: facts.seconds, mode });
-    const texts: string[] = [];
+    if (destination === 'document') sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds, mode });
     try {
-      for (const [index, audio] of audios.entries()) {
-        const request = { model: model.id, audio, fileName: baseName(uri), ...(language ? { language } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) };
-        const stream = mode === 'translate' ? client.streamTranslation(request, { signal }) : client.streamTranscription(request, { signal });
-        if (index > 0) sink?.append(' ');
-        for await (const event of stream) if (event.type === 'text') sink?.append(event.text);
-        texts.push((await stream.result).text.trim());
-      }
-      const text = texts.join(' ');
+      const text = await transcribeParts(client, mode, { model: model.id, fileName: baseName(uri), language, prompt: options.prompt }, audios, signal, sink ? (part) => sink.append(part) : undefined);
       await sink?.finish(text);
-      return { text, seconds: facts.seconds };
+      return { text, seconds };
     } catch (error) {
       await sink?.fail(error instanceof Error ? error.message : String(error));
       throw error;

@@ -11,6 +11,7 @@ import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
 import type { AgentService } from '../tools/agentService';
+import type { MessageAudio } from '../audio/panelAudio';
 import { runAgentTurn } from './agentTurn';
 import { toView } from './messageView';
 import { errorView, modelView, storedUsage } from './presenters';
@@ -130,12 +131,15 @@ export class ChatController implements vscode.Disposable {
     await this.host.extension.globalState.update(activeKey, conversation.id);
   }
 
-  /** Adds a user message and streams the answer; resolves with the answer text (empty on error). */
-  async send(text: string, options: ChatOptions, image?: ImageAttachment): Promise<string> {
+  /**
+   * Adds a user message (with an optional image, or audio, which makes the conversation one answered by
+   * audio reasoning) and streams the answer; resolves with the answer text (empty on error).
+   */
+  async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio): Promise<string> {
     const conversation = await this.current();
-    const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}) };
+    const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}), ...(audio ? { audio } : {}) };
     conversation.messages.push(message);
-    if (!conversation.titleSetByUser && conversation.messages.filter((entry) => entry.role === 'user').length === 1) conversation.title = titleFromText(text);
+    if (!conversation.titleSetByUser && conversation.messages.filter((entry) => entry.role === 'user').length === 1) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
     this.applyOptions(conversation, options);
     await this.save(conversation);
     this.sink({ type: 'message/add', message: toView(message) });
@@ -223,6 +227,8 @@ export class ChatController implements vscode.Disposable {
     conversation.model = modelId;
     await this.save(conversation);
     this.postModels();
+    // The meter's limit is the model's: another model, another limit.
+    this.postMeter(conversation);
   }
 
   private async answer(conversation: Conversation): Promise<string> {

@@ -86,6 +86,8 @@ export class IndexService implements vscode.Disposable {
         `Build a semantic index of this workspace? Its text files are sent to the service's embeddings (${settings.model}); the index stays on this machine.`,
         'Build Index', 'Not Now',
       );
+      // The user may have run Rebuild Index while this prompt was open: that explicit consent stands.
+      if (this.host.extension.workspaceState.get<boolean>(consentKey) === true) return;
       await this.host.extension.workspaceState.update(consentKey, choice === 'Build Index');
       if (choice !== 'Build Index') return;
     } else if (settings.mode === 'ask' && consent === false) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../core/chat/conversation';
 import { isFromWebview, type FromWebview, type ToWebview } from '../../shared/protocol';
+import type { PanelAudio } from '../audio/panelAudio';
 import type { ChatController } from '../chat/chatController';
 import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeActions';
 import { checkDataUrl, pickImage } from '../chat/images';
@@ -28,6 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private ready = false;
   private queue: ToWebview[] = [];
   private controller: ChatController | undefined;
+  private audio: PanelAudio | undefined;
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
   private readonly readyEmitter = new vscode.EventEmitter<void>();
@@ -42,9 +44,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   constructor(private readonly host: HostContext) {}
 
-  /** Connects the chat logic; done by the composition root once both exist. */
-  attach(controller: ChatController): void {
+  /** Connects the chat logic and the panel's audio; done by the composition root once they exist. */
+  attach(controller: ChatController, audio: PanelAudio): void {
     this.controller = controller;
+    this.audio = audio;
   }
 
   get isResolved(): boolean {
@@ -66,7 +69,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     };
     view.webview.html = webviewHtml(view.webview, extensionUri, 'Cadenza');
     this.viewDisposables.push(
-      view.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      view.webview.onDidReceiveMessage((message: unknown) => void this.handle(message)),
       view.onDidDispose(() => this.disposeView()),
       this.host.apiKey.onDidChange(() => void this.postConnectionState()),
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -82,12 +85,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else await vscode.commands.executeCommand('cadenza.chat.focus');
   }
 
-  private receive(message: unknown): void {
+  /**
+   * Validates one message from the webview and routes it; resolves when it has been handled. A failure is
+   * logged and shown in the panel, never thrown. (The integration suites post through here too.)
+   */
+  async handle(message: unknown): Promise<void> {
     if (!isFromWebview(message)) {
       this.host.log.warn('Ignored a malformed message from the chat panel.');
       return;
     }
-    this.route(message).catch((error: unknown) => {
+    await this.route(message).catch((error: unknown) => {
       this.host.log.error(error instanceof Error ? error : String(error));
       this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     });
@@ -104,7 +111,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.readyEmitter.fire();
         return;
       case 'chat/send':
-        await chat?.send(message.text, message.options, message.image);
+        await this.send(message);
         return;
       case 'chat/stop':
         chat?.stop();
@@ -157,6 +164,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'image/check':
         this.postImage(checkDataUrl(message.image));
         return;
+      case 'audio/pick':
+        await this.audio?.pick();
+        return;
+      case 'audio/transcribeIntoPrompt':
+        await this.audio?.transcribeIntoPrompt();
+        return;
       case 'schema/pick':
         await this.pickSchema();
         return;
@@ -177,6 +190,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return unreachable;
       }
     }
+  }
+
+  /** `chat/send`: an audio token is exchanged for the audio the host kept; a bad one stops the send with a notice. */
+  private async send(message: Extract<FromWebview, { type: 'chat/send' }>): Promise<void> {
+    const chat = this.controller;
+    if (!chat) return;
+    const audio = message.audio === undefined || !this.audio ? undefined : await this.audio.take(message.audio, (await chat.current()).model);
+    if (typeof audio === 'string') {
+      // An error notice also tells the composer the send failed, so the typed text and the chip stay.
+      this.post({ type: 'notice', level: 'error', text: audio });
+      return;
+    }
+    await chat.send(message.text, message.options, message.image, audio);
   }
 
   private async runAction(action: Extract<FromWebview, { type: 'action/run' }>['action']): Promise<void> {

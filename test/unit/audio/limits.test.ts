@@ -71,6 +71,15 @@ describe('audio/limits', function () {
     assert.match(describeAudioProblem({ kind: 'truncated', format: 'flac' }), /cut short/);
     assert.match(describeAudioProblem({ kind: 'empty' }), /no sound/);
   });
+
+  it('does not offer to split audio attached to a chat message (it is sent whole)', function () {
+    const attached = describeAudioProblem({ kind: 'tooLong', seconds: 45, limit: 30, format: 'wav' }, 'attach');
+    assert.match(attached, /45\.0 s long/);
+    assert.match(attached, /at most 30 s per message/);
+    assert.match(attached, /-t 30 part\.wav/);
+    assert.doesNotMatch(attached, /split/);
+    assert.equal(describeAudioProblem({ kind: 'notAudio' }, 'attach'), describeAudioProblem({ kind: 'notAudio' }));
+  });
 });
 
 describe('audio/dataUrl', function () {

@@ -14,3 +14,22 @@ describe('protocol: agent messages', () => {
     assert.equal(isFromWebview({ type: 'tool/showDiff' }), false);
   });
 });
+
+describe('protocol: audio in the chat panel', () => {
+  const options = {};
+
+  it('accepts the audio requests and a send that names its audio by the host\'s token', () => {
+    assert.equal(isFromWebview({ type: 'audio/pick' }), true);
+    assert.equal(isFromWebview({ type: 'audio/transcribeIntoPrompt' }), true);
+    assert.equal(isFromWebview({ type: 'chat/send', text: 'What is said?', options, audio: '3b241101-e2bb-4255-8caf-4136c566a962' }), true);
+    assert.equal(isFromWebview({ type: 'chat/send', text: '', options }), true);
+  });
+
+  it('refuses a send whose audio is not a token (the audio itself never travels through the webview)', () => {
+    assert.equal(isFromWebview({ type: 'chat/send', text: 'x', options, audio: { name: 'a.wav', dataUrl: 'data:audio/wav;base64,UklGR' } }), false);
+    assert.equal(isFromWebview({ type: 'chat/send', text: 'x', options, audio: 'data:audio/wav;base64,UklGRiQAAABXQVZF' }), false);
+    assert.equal(isFromWebview({ type: 'chat/send', text: 'x', options, audio: 'a'.repeat(65) }), false);
+    assert.equal(isFromWebview({ type: 'chat/send', text: 'x', options, audio: '' }), false);
+    assert.equal(isFromWebview({ type: 'chat/send', text: 'x', options, audio: 42 }), false);
+  });
+});

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { ModelView } from '../../../src/shared/views';
 import {
-  canAddStop, clampMaxTokens, clampTopK, clampUnit, normaliseStops, prepareOptions, schemaProblem, supportsJson, supportsVision, withOption,
+  canAddStop, clampMaxTokens, clampTopK, clampUnit, normaliseStops, prepareOptions, schemaProblem, supportsJson, supportsVision, withOption, supportsAudio, offersTranscription,
 } from '../../../src/webview/optionRules';
 
 const llama: ModelView = { id: 'llama', capabilities: ['chat', 'json'], maxCompletionTokens: 4096 };
@@ -86,5 +86,16 @@ describe('option rules', () => {
     const set = withOption({ temperature: 0.2 }, 'topK', 5);
     assert.deepEqual(set, { temperature: 0.2, topK: 5 });
     assert.deepEqual(withOption(set, 'temperature', undefined), { topK: 5 });
+  });
+
+  it('offers audio for audio-reasoning models, and transcription while any model transcribes', () => {
+    const qwen: ModelView = { id: 'Qwen2-Audio-7B-Instruct', capabilities: ['chat', 'audioReasoning', 'transcription'] };
+    const whisper: ModelView = { id: 'Whisper-Large-v3', capabilities: ['transcription'] };
+    assert.equal(supportsAudio(qwen), true);
+    assert.equal(supportsAudio(llama), false);
+    assert.equal(supportsAudio(undefined), false);
+    assert.equal(offersTranscription([llama, whisper]), true);
+    assert.equal(offersTranscription([llama, plain]), false);
+    assert.equal(offersTranscription([]), false);
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { contextBlock, insertBlock } from '../../../src/webview/contextBlock';
+import { contextBlock, insertBlock, insertInline } from '../../../src/webview/contextBlock';
 import { formatAge, formatCost, formatDuration, formatTokensShort, meterText, modelFacts, usageParts } from '../../../src/webview/format';
 import { formatBytes, imageProblem, maxImageBytes } from '../../../src/webview/imageRules';
 
@@ -78,5 +78,14 @@ describe('panel text', () => {
     assert.deepEqual(insertBlock('', 0, 'B\n'), { text: 'B\n\n', caret: 3 });
     assert.deepEqual(insertBlock('Explain this:', 13, 'B\n'), { text: 'Explain this:\n\nB\n\n', caret: 18 });
     assert.deepEqual(insertBlock('before\n\nafter', 8, 'B\n'), { text: 'before\n\nB\n\nafter', caret: 11 });
+  });
+
+  it('inserts a transcript at the caret (or over the selection) as running text', () => {
+    assert.deepEqual(insertInline('', 0, 0, ' Hello there. '), { text: 'Hello there.', caret: 12 });
+    assert.deepEqual(insertInline('Summarise:', 10, 10, 'Hello.'), { text: 'Summarise: Hello.', caret: 17 });
+    assert.deepEqual(insertInline('Say  now', 4, 4, 'hi'), { text: 'Say hi now', caret: 6 });
+    assert.deepEqual(insertInline('Say X now', 4, 5, 'hi'), { text: 'Say hi now', caret: 6 });
+    assert.deepEqual(insertInline('ab', 1, 1, 'X'), { text: 'a X b', caret: 3 });
+    assert.deepEqual(insertInline('line\n', 99, 99, 'next'), { text: 'line\nnext', caret: 9 });
   });
 });

@@ -2,7 +2,7 @@
 // The sandbox's scripted host: on `ready` it replays a scenario (?scenario=conversation, streaming,
 // errors, options, nokey, bench) and then answers the panel's messages roughly like the real host
 // (send → user message, placeholder, streamed deltas, done with usage; stop; regenerate; conversations;
-// models; images; schemas). Knobs for tests: __sandbox.failNextSend, __sandbox.holdStream.
+// models; images; audio; schemas). Knobs for tests: __sandbox.failNextSend, __sandbox.holdStream.
 (() => {
   const sandbox = window.__sandbox;
   const scenario = new URLSearchParams(location.search).get('scenario') ?? 'conversation';
@@ -13,10 +13,13 @@
     { id: 'Meta-Llama-3.3-70B-Instruct', capabilities: ['chat', 'tools', 'json'], contextLength: 131072, maxCompletionTokens: 4096, pricePerMillionInput: 0.6, pricePerMillionOutput: 1.2 },
     { id: 'Llama-4-Maverick-17B-128E-Instruct', capabilities: ['chat', 'vision', 'tools', 'json'], contextLength: 131072, maxCompletionTokens: 4096, pricePerMillionInput: 0.63, pricePerMillionOutput: 1.8 },
     { id: 'DeepSeek-R1-0528', capabilities: ['chat'], contextLength: 32768, maxCompletionTokens: 8192, pricePerMillionInput: 5, pricePerMillionOutput: 7 },
+    { id: 'Qwen2-Audio-7B-Instruct', capabilities: ['chat', 'audioReasoning', 'transcription'], contextLength: 8192, maxCompletionTokens: 1000, pricePerMillionInput: 0.5, pricePerMillionOutput: 0.5 },
     { id: 'Whisper-Large-v3', capabilities: ['transcription'] },
     { id: 'E5-Mistral-7B-Instruct', capabilities: ['embeddings'], contextLength: 4096 },
   ];
-  let selected = scenario === 'options' ? 'Llama-4-Maverick-17B-128E-Instruct' : 'Meta-Llama-3.3-70B-Instruct';
+  let selected = scenario === 'options' ? 'Llama-4-Maverick-17B-128E-Instruct' : scenario === 'audio' ? 'Qwen2-Audio-7B-Instruct' : 'Meta-Llama-3.3-70B-Instruct';
+  /** What the host would answer to `audio/pick`: the file's facts and a token (the audio stays in the host). */
+  const sampleAudio = { token: 'sandbox-audio-0001', name: 'standup-2024-05-02.m4a', bytes: 412_314, seconds: 27.4 };
   const now = Date.now();
   const conversations = [
     { id: 'c1', title: 'Debounce fires twice', updatedAt: now - 4 * 60_000 },
@@ -203,6 +206,17 @@
       });
       send({ type: 'composer/image', image: sampleImage() });
     },
+    async audio() {
+      showConversation({
+        id: 'c5', title: 'interview-clip.wav: Who speaks?', model: selected, options: {},
+        messages: [
+          { id: 'au1', role: 'user', text: 'Who speaks in this clip, and what do they agree on?', audioName: 'interview-clip.wav' },
+          { id: 'au2', role: 'assistant', model: selected, text: 'Two people speak: an interviewer and a guest. They agree to **move the release to Friday** so the last audio fixes can land.', usage: { promptTokens: 812, completionTokens: 31, timeToFirstTokenMs: 420, tokensPerSecond: 64, totalTimeMs: 900, costUsd: 0.00042, source: 'service' } },
+        ],
+      });
+      send({ type: 'context/meter', usedTokens: 870, limitTokens: 7_192, droppedMessages: 0 });
+      send({ type: 'composer/audio', audio: sampleAudio });
+    },
     async nokey() {
       send({ type: 'state/connection', state: { baseUrl: 'https://api.sambanova.ai', hasKey: false } });
       showModels(true);
@@ -244,7 +258,8 @@
           send({ type: 'notice', level: 'error', text: 'Could not reach https://api.sambanova.ai (network error).' });
           return;
         }
-        send({ type: 'message/add', message: { id: `u${nextId++}`, role: 'user', text: message.text, ...(message.image ? { imageDataUrl: message.image.dataUrl } : {}) } });
+        const audioName = message.audio === sampleAudio.token ? { audioName: sampleAudio.name } : {};
+        send({ type: 'message/add', message: { id: `u${nextId++}`, role: 'user', text: message.text, ...(message.image ? { imageDataUrl: message.image.dataUrl } : {}), ...audioName } });
         if (!sandbox.holdStream) await answer(debounceAnswer);
         return;
       }
@@ -281,6 +296,12 @@
         return;
       case 'image/check':
         send({ type: 'composer/image', image: message.image });
+        return;
+      case 'audio/pick':
+        send({ type: 'composer/audio', audio: sampleAudio });
+        return;
+      case 'audio/transcribeIntoPrompt':
+        send({ type: 'composer/insertText', text: 'Summarise the stand-up: what was decided about the release?' });
         return;
       case 'schema/pick':
         send({ type: 'composer/schema', name: 'invoice.schema.json', schema: '{"type":"object"}' });
