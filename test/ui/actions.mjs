@@ -111,9 +111,15 @@ export async function chooseInFileDialog(page, workspace, fileName, beforeEnter 
       const value = await pathBox.inputValue({ timeout: 500 });
       return value.startsWith('/') && value.endsWith('/') ? value : undefined;
     }, 'the file dialog to show a folder');
-    await pathBox.press('Control+A');
-    await pathBox.pressSequentially(wanted, { delay: 10 });
-    await waitUntil(async () => (await pathBox.inputValue()) === wanted, `the dialog's path box to read ${wanted}`);
+    // Set the whole path in one input event: typed character by character, the dialog's folder
+    // auto-completion races the keystrokes under load and can leave a different path in the box.
+    // If a completion still rewrites it, set it again.
+    await waitUntil(async () => {
+      if ((await pathBox.inputValue()) === wanted) return true;
+      await pathBox.fill(wanted);
+      await page.waitForTimeout(150);
+      return (await pathBox.inputValue()) === wanted;
+    }, `the dialog's path box to read ${wanted}`);
     await dialog.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
     await beforeEnter?.();
     await page.keyboard.press('Enter');
