@@ -4,7 +4,7 @@
 // (only what activate() touches): it measures our bundle's own cost, not the editor's. Each sample runs
 // in a fresh process so module caches do not flatter the numbers. Prints figures; asserts nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,12 +15,23 @@ if (!existsSync(join(root, 'dist', 'extension.js')) || process.env.REBUILD !== '
   execFileSync('node', ['esbuild.js', '--production'], { cwd: root, stdio: 'inherit' });
 }
 
+// The names the real vscode module exports (enums, classes, namespaces), read from its type declarations.
+const declarations = readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+const apiNames = [...new Set([...declarations.matchAll(/^\s*export (?:enum|class|namespace|const) (\w+)/gm)].map((match) => match[1]))];
+
 const probe = `
 const Module = require('module');
 const noop = () => ({ dispose() {} });
 const event = () => noop;
 class EventEmitter { constructor() { this.event = () => ({ dispose() {} }); } fire() {} dispose() {} }
-const stub = {
+// Anything activate() or module initialisation touches that is not spelled out below (enums, event
+// registrations, disposables) is answered by a permissive proxy: callable, constructible, any property.
+const anything = new Proxy(function () {}, {
+  get: (_target, property) => (property === Symbol.toPrimitive ? () => 0 : property === 'then' ? undefined : anything),
+  apply: () => anything,
+  construct: () => anything,
+});
+const known = {
   version: '1.104.0', EventEmitter,
   Uri: { joinPath: (base, ...parts) => ({ fsPath: [base.fsPath, ...parts].join('/'), path: [base.fsPath, ...parts].join('/') }) },
   StatusBarAlignment: { Left: 1, Right: 2 }, ExtensionMode: { Production: 1, Development: 2, Test: 3 },
@@ -30,6 +41,10 @@ const stub = {
     getConfiguration: () => ({ get: (_key, fallback) => fallback }) },
   commands: { registerCommand: noop, executeCommand: async () => undefined },
 };
+// esbuild's CommonJS interop copies the module's own keys, so every name the real API exports must be one.
+for (const name of ${JSON.stringify(apiNames)}) if (!(name in known)) known[name] = anything;
+const withFallback = (object) => new Proxy(object, { get: (target, property) => (property in target ? (typeof target[property] === 'object' && target[property] !== null && !Array.isArray(target[property]) ? withFallback(target[property]) : target[property]) : anything) });
+const stub = withFallback(known);
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest); };
 require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: stub };
