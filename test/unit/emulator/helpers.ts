@@ -1,5 +1,6 @@
 // Shared helpers for the emulator's own tests: real loopback HTTP with the global fetch.
 import { type RunningEmulator } from '../../emulator/index';
+import { toneWav } from '../../fixtures/wav';
 
 /** A model of each kind in the default catalogue. */
 export const CHAT_MODEL = 'Meta-Llama-3.1-8B-Instruct';
@@ -73,25 +74,9 @@ export function streamedText(chunks: readonly Record<string, unknown>[]): string
     .join('');
 }
 
-/** A PCM WAV file: 8 kHz, 8-bit mono, so one second is 8,000 bytes of data. */
+/** A PCM WAV file of a quiet tone: 8 kHz, 16-bit mono (see test/fixtures/wav.ts). */
 export function makeWav(seconds: number): Buffer {
-  const rate = 8000;
-  const dataBytes = Math.round(seconds * rate);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVE', 8, 'latin1');
-  header.write('fmt ', 12, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate, 28); // byte rate
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, Buffer.alloc(dataBytes, 0x80)]);
+  return Buffer.from(toneWav(seconds));
 }
 
 /** POSTs a multipart form to an audio endpoint with the global FormData. */
