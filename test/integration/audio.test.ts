@@ -135,6 +135,12 @@ suite('Audio: transcribe, translate, ask', () => {
     }
   });
 
+  test('Ask About This Audio refuses a recording over 30 s before uploading anything', async () => {
+    const answer = await vscode.commands.executeCommand<string | undefined>('cadenza.askAboutAudio', file('long-45s.wav'), { question: 'What is said?', model: qwen });
+    assert.equal(answer, undefined);
+    assert.equal(emulator().requests.filter((request) => request.path === '/v1/audio/reasoning').length, 0);
+  });
+
   test('Ask About This Audio sends the audio inline to audio reasoning and the chat goes on about it', async () => {
     const api = await cadenzaApi();
     await openChatView(api);

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { inspectAudio } from '../../core/audio/audioFile';
 import { toAudioDataUrl } from '../../core/audio/dataUrl';
 import { checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
 import type { ChatController } from '../chat/chatController';
 import type { ServiceConnection } from '../chat/connection';
 import type { ChatViewProvider } from '../views/chatViewProvider';
 import { pickAudioFiles } from './audioPickers';
+import { baseName, inspectUri } from './audioUpload';
 import { urisFrom } from './transcribeCommand';
 
 /**
@@ -23,18 +23,20 @@ export async function askAboutAudio(connection: ServiceConnection, chat: ChatCon
     void vscode.window.showErrorMessage('The service lists no model that reasons about audio.');
     return undefined;
   }
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  const name = uri.path.split('/').pop() ?? 'audio';
-  const facts = inspectAudio(bytes);
+  const name = baseName(uri);
+  // Checked from the file's head and tail first: an over-long recording is refused without reading it whole.
+  const facts = await inspectUri(uri);
   const problem = checkAudioForFamily(facts, 'audioInstruct');
   if (problem || !facts.format) {
-    void vscode.window.showErrorMessage(`${name}: ${problem ? describeAudioProblem(problem) : 'not an audio file the service takes.'}`);
+    void vscode.window.showErrorMessage(`${name}: ${describeAudioProblem(problem ?? { kind: 'notAudio' }, 'attach')}`);
     return undefined;
   }
+  const format = facts.format;
   const question = typeof options['question'] === 'string'
     ? options['question']
     : await vscode.window.showInputBox({ title: `Cadenza: ask about ${name}`, prompt: 'What do you want to know about this audio?', ignoreFocusOut: true });
   if (!question?.trim()) return undefined;
   await view.reveal();
-  return chat.askAboutAudio(modelId, { name, dataUrl: toAudioDataUrl(bytes, facts.format) }, question.trim());
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return chat.askAboutAudio(modelId, { name, dataUrl: toAudioDataUrl(bytes, format) }, question.trim());
 }
