@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { settleInterrupted, type Conversation } from './conversation';
 
@@ -26,6 +26,8 @@ function isConversation(value: unknown): value is Conversation {
  */
 export class ConversationStore {
   private writes = Promise.resolve();
+  /** The list entry of each file as last parsed, with the size and mtime it had then. */
+  private readonly parsed = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly entry: ConversationEntry | undefined }>();
 
   constructor(private readonly folder: string) {}
 
@@ -73,12 +75,24 @@ export class ConversationStore {
     } catch {
       return [];
     }
+    // Conversations can hold images and audio, so a file is parsed again only when its size or mtime
+    // changed (this window's saves, or another window's); the panel lists after every message.
     const entries: ConversationEntry[] = [];
+    const present = new Set<string>();
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
-      const conversation = await this.load(name.slice(0, -'.json'.length)).catch(() => undefined);
-      if (conversation) entries.push({ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt });
+      present.add(name);
+      const info = await stat(join(this.folder, name)).catch(() => undefined);
+      if (!info) continue;
+      let known = this.parsed.get(name);
+      if (known?.size !== info.size || known.mtimeMs !== info.mtimeMs) {
+        const conversation = await this.load(name.slice(0, -'.json'.length)).catch(() => undefined);
+        known = { size: info.size, mtimeMs: info.mtimeMs, entry: conversation && { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt } };
+        this.parsed.set(name, known);
+      }
+      if (known.entry) entries.push(known.entry);
     }
+    for (const name of this.parsed.keys()) if (!present.has(name)) this.parsed.delete(name);
     return entries.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversationToMarkdown, newConversation, titleFromText } from '../../../src/core/chat/conversation';
@@ -62,6 +62,27 @@ describe('conversations', () => {
       assert.deepEqual(readdirSync(folder).filter((name) => name.includes('.tmp')), []);
       const parsed: unknown = JSON.parse(readFileSync(join(folder, `${conversation.id}.json`), 'utf8'));
       assert.ok(typeof parsed === 'object' && parsed !== null);
+    });
+
+    it('lists without re-reading files that did not change, and re-reads those that did (another window)', async () => {
+      const store = new ConversationStore(folder);
+      const conversation = newConversation('m');
+      conversation.title = 'first title';
+      await store.save(conversation);
+      const path = join(folder, `${conversation.id}.json`);
+      // A whole-second mtime, so setting it again below is exact.
+      const when = Math.floor(Date.now() / 1000) - 10;
+      utimesSync(path, when, when);
+      assert.deepEqual((await store.list()).map((entry) => entry.title), ['first title']);
+      // Same size and mtime, different bytes: an unchanged file is not parsed again.
+      writeFileSync(path, readFileSync(path, 'utf8').replace('first title', 'XXXXX XXXXX'));
+      utimesSync(path, when, when);
+      assert.deepEqual((await store.list()).map((entry) => entry.title), ['first title']);
+      // Another window saves a conversation: it is picked up.
+      const other = newConversation('m');
+      other.title = 'from another window';
+      writeFileSync(join(folder, `${other.id}.json`), JSON.stringify(other));
+      assert.ok((await store.list()).some((entry) => entry.title === 'from another window'));
     });
 
     it('skips a corrupt file instead of failing the whole list, and refuses ids that are paths', async () => {
