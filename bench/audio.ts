@@ -6,15 +6,16 @@
 //   npx tsc -p tsconfig.json && node out/bench/audio.js
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { inspectAudioFile, readAudioParts } from '../src/core/audio/audioFile';
 import { audioDurationFromParts, audioDurationSeconds } from '../src/core/audio/duration';
 import { checkAudioForFamily } from '../src/core/audio/limits';
 import { type AudioFormat, sniffAudio } from '../src/core/audio/sniff';
 import { benchUploads } from './audioUpload';
+import { repoRoot } from '../test/fixtures/repoRoot';
 
 interface BenchFile {
   readonly name: string;
@@ -22,16 +23,6 @@ interface BenchFile {
   readonly path: string;
   readonly bytes: number;
   readonly ffprobeSeconds: number | null;
-}
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repository root not found');
-    dir = up;
-  }
-  return dir;
 }
 
 function loadBenchSet(): BenchFile[] {

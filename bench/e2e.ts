@@ -19,14 +19,15 @@
 //
 // It runs test/llama/setup.sh bench first (builds llama-server and generates the 531 MB model once).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import OpenAI from 'openai';
 import { VERSION as openaiVersion } from 'openai/version';
 import { InferenceClient } from '../src/core/api/client';
+import { repoRoot } from '../test/fixtures/repoRoot';
 
 const rounds = Number(process.argv[2] ?? 5);
 const promptWords = Number(process.argv[3] ?? 400);
@@ -82,16 +83,6 @@ async function serverSide(url: string, before: Counters): Promise<ServerSide> {
 }
 
 type Runner = (prompt: string) => Promise<Sample>;
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repository root not found');
-    dir = up;
-  }
-  return dir;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

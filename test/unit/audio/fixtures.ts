@@ -3,9 +3,10 @@
 // failure with instructions, never a skip: a suite that silently tests nothing would pass.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type AudioFormat } from '../../../src/core/audio/sniff';
+import { repoRoot } from '../../fixtures/repoRoot';
 
 /** What the generator says about one file. */
 export interface FixtureFile {
@@ -34,17 +35,6 @@ export interface FixtureManifest {
   readonly sourceSeconds: number;
   readonly dir: string;
   readonly files: readonly FixtureFile[];
-}
-
-/** The repository root, found from this compiled file's location. */
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'test', 'fixtures', 'audio'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('cannot find the repository root above ' + __dirname);
-    dir = up;
-  }
-  return dir;
 }
 
 let cached: FixtureManifest | undefined;
