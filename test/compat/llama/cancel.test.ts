@@ -3,9 +3,8 @@
 // characters (grammar-constrained sampling). Aborting must end the iteration with reason `canceled`,
 // close the connection, and make llama-server stop generating: its /slots endpoint shows the slot idle.
 import * as assert from 'node:assert/strict';
-import { type InferenceClient } from '../../../src/core/api/client';
 import { ApiError } from '../../../src/core/api/errors';
-import { clientFor, llamaServers } from './llamaEnv';
+import { llamaServers, useClient } from './llamaEnv';
 
 interface Slot {
   id: number;
@@ -22,17 +21,11 @@ async function slots(baseUrl: string): Promise<Slot[]> {
 describe('llama-server compatibility: cancel mid-stream', function () {
   this.timeout(120_000);
   const servers = llamaServers();
-  let client: InferenceClient;
-  before(() => {
-    client = clientFor(servers.chat);
-  });
-  after(async () => {
-    await client.close();
-  });
+  const client = useClient(() => servers.chat);
 
   it('aborting after a few text events ends the stream as canceled and frees the server slot', async () => {
     const controller = new AbortController();
-    const stream = client.streamChat(
+    const stream = client().streamChat(
       {
         model: servers.chatModel,
         messages: [{ role: 'user', content: 'Write a very long note.' }],
@@ -75,7 +68,7 @@ describe('llama-server compatibility: cancel mid-stream', function () {
     assert.equal(busy, false, 'llama-server was still generating 10 s after the cancel');
 
     // And the client (and server) carry on normally.
-    const after = await client.chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Still there?' }], maxTokens: 8, temperature: 0 });
+    const after = await client().chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Still there?' }], maxTokens: 8, temperature: 0 });
     assert.equal(after.text, 'Hello!');
   });
 });

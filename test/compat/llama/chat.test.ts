@@ -3,22 +3,15 @@
 // sequences, usage with include_usage, and max_tokens. The model is chat-scripted.gguf, a hand-wired
 // "bigram machine" with a real Qwen2 tokenizer and chat template, which answers "Hello!" (genModels.py).
 import * as assert from 'node:assert/strict';
-import { type InferenceClient } from '../../../src/core/api/client';
 import { type ChatStreamEvent } from '../../../src/core/api/types';
-import { clientFor, llamaServers } from './llamaEnv';
+import { llamaServers, useClient } from './llamaEnv';
 
 describe('llama-server compatibility: models and chat', function () {
   const servers = llamaServers();
-  let client: InferenceClient;
-  before(() => {
-    client = clientFor(servers.chat);
-  });
-  after(async () => {
-    await client.close();
-  });
+  const client = useClient(() => servers.chat);
 
   it('lists the served model under its alias, owned by llamacpp, as a chat model', async () => {
-    const models = await client.listModels();
+    const models = await client().listModels();
     const model = models.find((m) => m.id === servers.chatModel);
     assert.ok(model, `listed: ${models.map((m) => m.id).join(', ')}`);
     assert.equal(model.ownedBy, 'llamacpp');
@@ -30,7 +23,7 @@ describe('llama-server compatibility: models and chat', function () {
   });
 
   it('answers a whole (non-streamed) chat with text, finish reason and the server\'s token counts', async () => {
-    const result = await client.chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 16, temperature: 0 });
+    const result = await client().chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 16, temperature: 0 });
     assert.equal(result.text, 'Hello!');
     assert.equal(result.finishReason, 'stop');
     assert.deepEqual(result.toolCalls, []);
@@ -42,7 +35,7 @@ describe('llama-server compatibility: models and chat', function () {
   });
 
   it('streams a chat as text events, then finish, then usage (include_usage), and the result agrees', async () => {
-    const stream = client.streamChat({ model: servers.chatModel, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Count to ten.' }], maxTokens: 32, temperature: 0 });
+    const stream = client().streamChat({ model: servers.chatModel, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Count to ten.' }], maxTokens: 32, temperature: 0 });
     const events: ChatStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const texts = events.filter((e): e is Extract<ChatStreamEvent, { type: 'text' }> => e.type === 'text').map((e) => e.text);
@@ -62,7 +55,7 @@ describe('llama-server compatibility: models and chat', function () {
   });
 
   it('without include_usage the server sends no usage chunk, and the client still reports measured figures', async () => {
-    const stream = client.streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, temperature: 0, includeUsage: false });
+    const stream = client().streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, temperature: 0, includeUsage: false });
     const kinds: string[] = [];
     for await (const event of stream) kinds.push(event.type);
     const result = await stream.result;
@@ -75,16 +68,16 @@ describe('llama-server compatibility: models and chat', function () {
 
   it('honours a stop sequence, streamed and whole: the text ends before it, finish reason stop', async () => {
     const request = { model: servers.chatModel, messages: [{ role: 'user' as const, content: 'Say hello.' }], maxTokens: 16, temperature: 0, stop: ['!'] };
-    const whole = await client.chat(request);
+    const whole = await client().chat(request);
     assert.equal(whole.text, 'Hello');
     assert.equal(whole.finishReason, 'stop');
-    const streamed = await client.streamChat(request).result;
+    const streamed = await client().streamChat(request).result;
     assert.equal(streamed.text, 'Hello');
     assert.equal(streamed.finishReason, 'stop');
   });
 
   it('stops at max_tokens with finish reason length', async () => {
-    const result = await client.streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 1, temperature: 0 }).result;
+    const result = await client().streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 1, temperature: 0 }).result;
     assert.equal(result.text, 'Hello');
     assert.equal(result.finishReason, 'length');
     assert.equal(result.usage.completionTokens, 1);
@@ -92,7 +85,7 @@ describe('llama-server compatibility: models and chat', function () {
 
   it('two identical requests at temperature 0 give the same answer (the model is deterministic)', async () => {
     const request = { model: servers.chatModel, messages: [{ role: 'user' as const, content: 'Again?' }], maxTokens: 8, temperature: 0 };
-    const [a, b] = await Promise.all([client.chat(request), client.chat(request)]);
+    const [a, b] = await Promise.all([client().chat(request), client().chat(request)]);
     assert.equal(a.text, b.text);
   });
 });

@@ -3,8 +3,7 @@
 // meaningless, so the tests check what the index relies on: dimension, input order across batches,
 // determinism, usage, and progress.
 import * as assert from 'node:assert/strict';
-import { type InferenceClient } from '../../../src/core/api/client';
-import { clientFor, llamaServers } from './llamaEnv';
+import { llamaServers, useClient } from './llamaEnv';
 
 /** Largest absolute difference between two vectors of the same length. */
 function maxDifference(a: Float32Array, b: Float32Array): number {
@@ -17,16 +16,10 @@ function maxDifference(a: Float32Array, b: Float32Array): number {
 describe('llama-server compatibility: embeddings', function () {
   this.timeout(120_000);
   const servers = llamaServers();
-  let client: InferenceClient;
-  before(() => {
-    client = clientFor(servers.embed);
-  });
-  after(async () => {
-    await client.close();
-  });
+  const client = useClient(() => servers.embed);
 
   it('embeds a few texts in one request: one 384-dimension vector per input, with token usage', async () => {
-    const result = await client.embed(['hello world', 'goodbye world', 'function add(a, b) { return a + b; }'], servers.embedModel);
+    const result = await client().embed(['hello world', 'goodbye world', 'function add(a, b) { return a + b; }'], servers.embedModel);
     assert.equal(result.embeddings.length, 3);
     for (const vector of result.embeddings) assert.equal(vector.length, 384);
     assert.ok((result.promptTokens ?? 0) >= 8, `prompt tokens ${String(result.promptTokens)}`);
@@ -37,7 +30,7 @@ describe('llama-server compatibility: embeddings', function () {
     // 150 texts with repeats at distant positions, so a mix-up between batches would show.
     const texts = Array.from({ length: 150 }, (_, i) => `chunk ${i % 50}: export function handler${i % 50}(input: string) { return input.trim(); }`);
     const progress: number[] = [];
-    const vectors = await client.embedMany(texts, servers.embedModel, { batchSize: 16, concurrency: 2, onProgress: (done) => progress.push(done) });
+    const vectors = await client().embedMany(texts, servers.embedModel, { batchSize: 16, concurrency: 2, onProgress: (done) => progress.push(done) });
     assert.equal(vectors.length, 150);
     for (const vector of vectors) assert.equal(vector.length, 384);
     for (let i = 0; i < 50; i++) {
@@ -48,7 +41,7 @@ describe('llama-server compatibility: embeddings', function () {
       assert.ok(maxDifference(a, vectors[(i + 1) % 50] ?? a) > 1e-3 || i === 49, `texts ${i} and ${i + 1} gave the same vector`);
     }
     assert.equal(progress.at(-1), 150);
-    const single = await client.embed(texts[7] ?? '', servers.embedModel);
+    const single = await client().embed(texts[7] ?? '', servers.embedModel);
     assert.ok(maxDifference(single.embeddings[0] ?? new Float32Array(384), vectors[7] ?? new Float32Array(384)) < 1e-3, 'a single request agrees with the bulk one');
   });
 });

@@ -42,6 +42,24 @@ export function clientFor(baseUrl: string, options: Partial<ClientOptions> = {})
   return new InferenceClient({ baseUrl, apiKey: 'no-key-needed', timeoutMs: 60_000, ...options });
 }
 
+/**
+ * A client for the enclosing suite: made in `before` for the server `baseUrl()` names, closed in `after`.
+ * Call it in a `describe` body; the getter works from the suite's tests.
+ */
+export function useClient(baseUrl: () => string): () => InferenceClient {
+  let client: InferenceClient | undefined;
+  before(() => {
+    client = clientFor(baseUrl());
+  });
+  after(async () => {
+    await client?.close();
+  });
+  return () => {
+    if (!client) throw new Error('the client is made in before(): useClient() must be called in a describe body');
+    return client;
+  };
+}
+
 /** Runs `work`, expecting it to fail with an ApiError of `reason`; returns that error for further checks. */
 export async function rejectsWith(work: () => Promise<unknown>, reason: ApiErrorReason): Promise<ApiError> {
   try {

@@ -5,9 +5,8 @@
 // shapes, enums and bounds, never exact argument values.
 import * as assert from 'node:assert/strict';
 import Ajv from 'ajv';
-import { type InferenceClient } from '../../../src/core/api/client';
 import { type ChatMessage, type ChatStreamEvent, type ToolDefinition } from '../../../src/core/api/types';
-import { clientFor, llamaServers } from './llamaEnv';
+import { llamaServers, useClient } from './llamaEnv';
 
 const weatherTool: ToolDefinition = {
   name: 'get_weather',
@@ -37,18 +36,12 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
   // Grammar-constrained sampling over a 151k-token vocabulary costs ~0.1 s per token on two busy cores.
   this.timeout(120_000);
   const servers = llamaServers();
-  let client: InferenceClient;
-  before(() => {
-    client = clientFor(servers.chat);
-  });
-  after(async () => {
-    await client.close();
-  });
+  const client = useClient(() => servers.chat);
 
   const ask: ChatMessage = { role: 'user', content: 'What is the weather in Paris?' };
 
   it('streams a required tool call in fragments: id and name first, arguments in pieces, finish tool_calls', async () => {
-    const stream = client.streamChat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'required', maxTokens: 96, temperature: 0 });
+    const stream = client().streamChat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'required', maxTokens: 96, temperature: 0 });
     const calls: Extract<ChatStreamEvent, { type: 'toolCall' }>[] = [];
     let finish: string | undefined;
     for await (const event of stream) {
@@ -72,7 +65,7 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
   });
 
   it('returns a required tool call whole, then answers the tool result (round trip)', async () => {
-    const first = await client.chat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'required', maxTokens: 96, temperature: 0 });
+    const first = await client().chat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'required', maxTokens: 96, temperature: 0 });
     assert.equal(first.finishReason, 'tool_calls');
     assert.equal(first.toolCalls.length, 1);
     const [call] = first.toolCalls;
@@ -83,7 +76,7 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
     // The scripted model writes "Hello!" before the call; llama-server returns it as content.
     assert.equal(first.text, 'Hello!');
 
-    const second = await client.streamChat({
+    const second = await client().streamChat({
       model: servers.chatModel,
       tools: [weatherTool],
       maxTokens: 16,
@@ -97,21 +90,21 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
   });
 
   it('with tool_choice auto the scripted model answers in text and makes no call', async () => {
-    const result = await client.chat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'auto', maxTokens: 24, temperature: 0 });
+    const result = await client().chat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'auto', maxTokens: 24, temperature: 0 });
     assert.equal(result.text, 'Hello!');
     assert.deepEqual(result.toolCalls, []);
     assert.equal(result.finishReason, 'stop');
   });
 
   it('json_object: the answer parses as a JSON object', async () => {
-    const result = await client.chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Any JSON object.' }], responseFormat: { type: 'json_object' }, maxTokens: 48, temperature: 0 });
+    const result = await client().chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Any JSON object.' }], responseFormat: { type: 'json_object' }, maxTokens: 48, temperature: 0 });
     const parsed: unknown = JSON.parse(result.text);
     assert.equal(typeof parsed, 'object');
     assert.ok(parsed !== null && !Array.isArray(parsed));
   });
 
   it('json_schema (strict, enum, maxLength): the streamed answer is valid against the schema', async () => {
-    const result = await client.streamChat({
+    const result = await client().streamChat({
       model: servers.chatModel,
       messages: [{ role: 'user', content: 'Status?' }],
       responseFormat: { type: 'json_schema', jsonSchema: { name: 'status', strict: true, schema: statusSchema } },
