@@ -14,6 +14,8 @@ export const settingDefaults = {
   'chat.maxTokens': null,
   'chat.stop': [],
   'chat.systemPrompt': '',
+  'chat.reasoningEffort': '',
+  'chat.thinking': true,
   'audio.output': 'document',
   'audio.concurrency': 2,
   'index.mode': 'ask',

@@ -52,6 +52,9 @@ export function readChatDefaults(): ChatDefaults {
   const maxTokens = number('maxTokens');
   const stop = config.get<string[]>('stop', []).filter((entry) => typeof entry === 'string' && entry !== '');
   const systemPrompt = config.get<string>('systemPrompt', '');
+  const effort = config.get<string>('reasoningEffort', '');
+  const reasoningEffort = effort === 'low' || effort === 'medium' || effort === 'high' ? effort : undefined;
+  const thinking = config.get<boolean>('thinking', true);
   return {
     model: config.get<string>('model', '').trim(),
     options: {
@@ -61,6 +64,8 @@ export function readChatDefaults(): ChatDefaults {
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(stop.length > 0 ? { stop } : {}),
       ...(systemPrompt ? { systemPrompt } : {}),
+      ...(reasoningEffort ? { reasoningEffort } : {}),
+      ...(thinking === false ? { thinking: false } : {}),
     },
   };
 }

@@ -29,6 +29,11 @@ export type ToWebview =
   /** More text for a streaming assistant message. Only the new text: the webview appends it. */
   | { readonly type: 'chat/delta'; readonly messageId: string; readonly text: string }
   /**
+   * More of a reasoning model's thinking for a streaming answer (before or between answer text). Only the
+   * new text. The panel shows it live in a "Thinking" section that collapses when the answer starts.
+   */
+  | { readonly type: 'chat/reasoning'; readonly messageId: string; readonly text: string }
+  /**
    * The request is waiting before a retry (429, 5xx, network); `seconds` counts down in the panel.
    * `attempt` is 1 for the first retry. `reason` is the failed attempt's error reason (`rateLimited`,
    * `server`, `network`, `timeout`); without it the panel says "Rate limited".
@@ -39,7 +44,7 @@ export type ToWebview =
    * agent answer each step (one request to the model) is its own message with its own `chat/done`;
    * `agentStop` says why the agent stopped early (the step limit).
    */
-  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string }
+  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly reasoningMs?: number; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string }
   /**
    * A tool call of the agent step `messageId` appeared or changed (forming, waiting for approval, running,
    * done...): the panel adds or replaces the card at `call.index`. A call `awaitingApproval` waits for a

@@ -14,6 +14,8 @@ export interface ModelView {
   readonly maxCompletionTokens?: number;
   readonly pricePerMillionInput?: number;
   readonly pricePerMillionOutput?: number;
+  /** Present for reasoning models: the controls they take (`effort`, `thinking`), possibly none. */
+  readonly reasoning?: readonly ('effort' | 'thinking')[];
 }
 
 /** The per-conversation request options the panel can change, within the spec's limits. */
@@ -34,6 +36,10 @@ export interface ChatOptions {
   readonly schema?: string;
   /** Put the top chunks of the workspace index into the prompt. */
   readonly useWorkspace?: boolean;
+  /** `reasoning_effort` (low/medium/high) for models that take it; unset: the model's default. */
+  readonly reasoningEffort?: 'low' | 'medium' | 'high';
+  /** `false`: a hybrid reasoning model answers without thinking. */
+  readonly thinking?: boolean;
 }
 
 /** The speed and cost of one answer; each figure says whether the service or the client measured it. */
@@ -44,6 +50,8 @@ export interface UsageView {
   readonly tokensPerSecond?: number;
   readonly totalTimeMs?: number;
   readonly costUsd?: number;
+  /** Of the output tokens, those spent thinking (reasoning models, where the service reports them). */
+  readonly reasoningTokens?: number;
   /** `service` when the figures came from the service's usage fields, `client` when measured locally. */
   readonly source: 'service' | 'client' | 'mixed';
 }
@@ -110,6 +118,8 @@ export interface MessageView {
   readonly toolCalls?: readonly ToolCallView[];
   /** Why an agent answer ended early (the step limit). */
   readonly agentStop?: string;
+  /** A reasoning model's thinking (shown as a collapsed "Thinking" section) and how long it took. */
+  readonly reasoning?: { readonly text: string; readonly ms: number };
 }
 
 /** An entry of the conversation list. */

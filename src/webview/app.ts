@@ -114,6 +114,7 @@ export class App implements PanelContext {
         if (message.message.role === 'user') this.composer.confirmSent();
         return;
       case 'chat/delta':
+      case 'chat/reasoning':
       case 'chat/retrying':
         this.messages.stream(message);
         return;
@@ -191,7 +192,7 @@ export class App implements PanelContext {
     const model = this.picker.model;
     this.options.setModel(model);
     const id = this.picker.modelId;
-    const reason = id === undefined ? 'Choose a model first.' : `${id} cannot read images. Pick a model with vision to attach one.`;
+    const reason = id === undefined ? 'Waiting for the model list\u2026' : `${id} cannot read images. Pick a model with vision to attach one.`;
     this.image.setAllowed(supportsVision(model), reason);
     this.audio.setAllowed(supportsAudio(model), id === undefined ? reason : `${id} cannot listen to audio. Pick a model with audio reasoning to attach audio.`);
     const transcribes = offersTranscription(this.picker.all);
@@ -208,9 +209,9 @@ export class App implements PanelContext {
 
   private refreshComposer(): void {
     const problem = this.options.prepared().problems[0];
-    const reason = this.hasKey === false ? 'Set an API key first.'
-      : this.picker.modelId === undefined ? 'Choose a model first.'
-      : problem;
+    // No model yet is no reason to refuse: the host resolves one when the message is sent (waiting for the
+    // model list if it has not arrived), or says why none can be chosen.
+    const reason = this.hasKey === false ? 'Set an API key first.' : problem;
     this.composer.setBlocked(reason);
   }
 }

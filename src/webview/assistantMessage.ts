@@ -9,12 +9,15 @@ import { button, el, show } from './dom';
 import { errorBlock, retryStatus } from './errorView';
 import { MarkdownBody, type BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
+import { ThinkingSection } from './thinking';
 import { ToolCard } from './toolCard';
 import { jsonCheckBlock, usageLine } from './usageLine';
 
 /** The end of a streamed answer, as `chat/done` reports it. */
 export interface AnswerEnd {
   readonly stopped: boolean;
+  /** How long the model thought, as the host measured it. */
+  readonly reasoningMs?: number;
   readonly usage?: UsageView;
   readonly error?: ErrorView;
   readonly jsonCheck?: JsonCheckView;
@@ -36,6 +39,8 @@ export class AssistantMessage {
   private readonly regenerate: HTMLButtonElement;
   private readonly copy: HTMLButtonElement;
   private streamingNow = false;
+  /** The reasoning model's thinking, once any arrived. */
+  private thinking: ThinkingSection | undefined;
   private last = false;
   private error: ErrorView | undefined;
   /** Stops the status countdown. */
@@ -83,6 +88,10 @@ export class AssistantMessage {
       this.setStreaming(true);
       return;
     }
+    if (message.reasoning && message.reasoning.text !== '') {
+      this.thinkingSection(false).append(message.reasoning.text);
+      this.thinking?.settle(message.reasoning.ms);
+    }
     this.body.setText(message.text, kind);
     for (const call of message.toolCalls ?? []) this.toolCall(call, false);
     this.setStreaming(false);
@@ -94,10 +103,25 @@ export class AssistantMessage {
     this.setStreaming(true);
   }
 
-  /** Appends streamed text. */
+  /** Appends streamed text; the first answer text collapses the thinking above it. */
   append(text: string): void {
     this.clearStatus();
+    this.thinking?.settle();
     this.body.append(text);
+  }
+
+  /** Appends streamed thinking to the live "Thinking" section (created on the first piece). */
+  appendReasoning(text: string): void {
+    this.clearStatus();
+    this.thinkingSection(true).append(text);
+  }
+
+  private thinkingSection(live: boolean): ThinkingSection {
+    if (!this.thinking) {
+      this.thinking = new ThinkingSection(live);
+      this.body.element.before(this.thinking.element);
+    }
+    return this.thinking;
   }
 
   /** Adds or updates the card of a tool call; `live` when it just happened (not a reload). */
@@ -135,6 +159,7 @@ export class AssistantMessage {
   /** Ends the answer: final render, stopped mark, error, JSON check, usage. */
   finish(end: AnswerEnd): void {
     this.clearStatus();
+    this.thinking?.settle(end.reasoningMs);
     this.body.finish();
     if (end.jsonCheck?.pretty !== undefined) this.body.setText(end.jsonCheck.pretty, 'json');
     this.setStreaming(false);

@@ -59,7 +59,10 @@ const sourceText: Record<UsageView['source'], UsagePart> = {
 export function usageParts(usage: UsageView): UsagePart[] {
   const parts: UsagePart[] = [];
   if (usage.promptTokens !== undefined) parts.push({ text: `${formatCount(usage.promptTokens)} in`, title: 'Input (prompt) tokens' });
-  if (usage.completionTokens !== undefined) parts.push({ text: `${formatCount(usage.completionTokens)} out`, title: 'Output (completion) tokens' });
+  if (usage.completionTokens !== undefined) {
+    const thinking = usage.reasoningTokens !== undefined && usage.reasoningTokens > 0 ? ` (${formatCount(usage.reasoningTokens)} thinking)` : '';
+    parts.push({ text: `${formatCount(usage.completionTokens)} out${thinking}`, title: 'Output (completion) tokens, thinking included' });
+  }
   if (usage.timeToFirstTokenMs !== undefined) parts.push({ text: `first token ${formatDuration(usage.timeToFirstTokenMs)}`, title: 'Time to first token' });
   if (usage.tokensPerSecond !== undefined) parts.push({ text: `${trim(usage.tokensPerSecond.toFixed(usage.tokensPerSecond < 100 ? 1 : 0))} tok/s`, title: 'Output tokens per second' });
   if (usage.totalTimeMs !== undefined) parts.push({ text: formatDuration(usage.totalTimeMs), title: 'Total time' });

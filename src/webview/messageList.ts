@@ -120,12 +120,15 @@ export class MessageList {
   }
 
   /** Routes a streaming event to its answer. */
-  stream(message: Extract<ToWebview, { type: 'chat/delta' | 'chat/retrying' | 'chat/done' }>): void {
+  stream(message: Extract<ToWebview, { type: 'chat/delta' | 'chat/reasoning' | 'chat/retrying' | 'chat/done' }>): void {
     const item = this.items.get(message.messageId);
     if (item?.kind !== 'assistant') return;
     switch (message.type) {
       case 'chat/delta':
         item.view.append(message.text);
+        return;
+      case 'chat/reasoning':
+        item.view.appendReasoning(message.text);
         return;
       case 'chat/retrying':
         item.view.retrying(message.seconds, message.attempt, message.reason);
@@ -134,6 +137,7 @@ export class MessageList {
       case 'chat/done':
         item.view.finish({
           stopped: message.stopped,
+          ...(message.reasoningMs !== undefined ? { reasoningMs: message.reasoningMs } : {}),
           ...(message.usage ? { usage: message.usage } : {}),
           ...(message.error ? { error: message.error } : {}),
           ...(message.jsonCheck ? { jsonCheck: message.jsonCheck } : {}),

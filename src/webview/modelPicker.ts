@@ -56,7 +56,8 @@ export class ModelPicker {
     const shown = chat.length > 0 ? [...chat] : [...models];
     if (selected !== undefined && !shown.some((model) => model.id === selected)) shown.unshift({ id: selected, capabilities: [] });
     const options = shown.map((model) => {
-      const option = el('option', { text: model.id });
+      // Reasoning models are marked: they think first, and their thinking is billed.
+      const option = el('option', { text: model.reasoning ? `${model.id} \u00b7 reasoning` : model.id });
       option.value = model.id;
       option.selected = model.id === selected;
       return option;

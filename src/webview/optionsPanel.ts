@@ -34,6 +34,11 @@ export class OptionsPanel {
   private readonly jsonMode = el('select', { className: 'option-json' });
   private readonly schemaRow = el('div', { className: 'schema-row' });
   private readonly workspace = el('input', { attrs: { type: 'checkbox' } });
+  /** Reasoning controls, shown only for models that take them. */
+  private readonly effort = el('select', { className: 'option-effort' });
+  private readonly effortRow: HTMLElement;
+  private readonly thinking = el('input', { attrs: { type: 'checkbox' } });
+  private readonly thinkingRow: HTMLElement;
 
   constructor(private readonly deps: OptionsPanelDeps) {
     this.element = el('section', { className: 'options-panel', attrs: { 'aria-label': 'Conversation options', id: uniqueId('options') } });
@@ -54,6 +59,18 @@ export class OptionsPanel {
       this.set('jsonMode', mode === 'off' ? undefined : mode);
     });
     this.workspace.addEventListener('change', () => this.set('useWorkspace', this.workspace.checked ? true : undefined));
+    for (const [value, text] of [['', 'Model default'], ['low', 'Low (faster)'], ['medium', 'Medium'], ['high', 'High (thinks longest)']] as const) {
+      const option = el('option', { text });
+      option.value = value;
+      this.effort.append(option);
+    }
+    this.effort.addEventListener('change', () => {
+      const value = this.effort.value;
+      this.set('reasoningEffort', value === 'low' || value === 'medium' || value === 'high' ? value : undefined);
+    });
+    this.effortRow = field('Reasoning effort', this.effort);
+    this.thinking.addEventListener('change', () => this.set('thinking', this.thinking.checked ? undefined : false));
+    this.thinkingRow = el('label', { className: 'checkbox-field' }, this.thinking, el('span', { text: 'Think before answering (thinking is billed as output)' }));
     const reset = button({ text: 'Reset to defaults', label: 'Reset all options to their defaults', className: 'text-button secondary', onClick: () => this.reset() });
     this.element.append(
       field('System prompt', this.system),
@@ -61,6 +78,8 @@ export class OptionsPanel {
       el('fieldset', { className: 'stop-field' }, el('legend', { text: `Stop sequences (up to ${optionLimits.maxStops})` }), this.stops, this.addStop),
       field('JSON mode', this.jsonMode),
       this.schemaRow,
+      this.effortRow,
+      this.thinkingRow,
       el('label', { className: 'checkbox-field' }, this.workspace, el('span', { text: 'Add relevant workspace code to the prompt' })),
       el('div', { className: 'options-footer' }, reset),
     );
@@ -166,6 +185,11 @@ export class OptionsPanel {
     setDisabled(this.jsonMode, !jsonAllowed, `${this.model?.id ?? 'This model'} does not support JSON mode.`, 'How the answer is formatted');
     this.renderSchema(mode === 'schema');
     this.workspace.checked = this.options.useWorkspace === true;
+    const controls = this.model?.reasoning ?? [];
+    show(this.effortRow, controls.includes('effort'));
+    this.effort.value = this.options.reasoningEffort ?? '';
+    show(this.thinkingRow, controls.includes('thinking'));
+    this.thinking.checked = this.options.thinking !== false;
   }
 
   private renderStops(): void {

@@ -1,6 +1,6 @@
 // POST /v1/chat/completions and POST /v1/audio/reasoning: decide the answer (scripted, tool call,
 // JSON mode or the default reply), cut it by stop and max_tokens, and shape it as JSON or SSE.
-import { type Answer, type AnswerToolCall, completionBody, completionStream, newEnvelope, newToolCallId } from './completion';
+import { type Answer, type AnswerToolCall, completionBody, completionStream, newEnvelope, newToolCallId, type Reasoning } from './completion';
 import { type ChatRequest, parseChatRequest } from './chatRequest';
 import { type HandlerContext, type Reply } from './context';
 import { type ScriptedChat } from './index';
@@ -10,7 +10,7 @@ import { countTokens, truncateTokens } from './tokens';
 /** Handles chat completions (operation 'chat') and audio reasoning (operation 'audioReasoning'). */
 export function handleChat(ctx: HandlerContext, operation: 'chat' | 'audioReasoning'): Reply {
   const request = parseChatRequest(ctx.json, ctx.models, operation);
-  const answer = decideAnswer(request, ctx.nextScript());
+  const answer = decideAnswer(request, ctx.nextScript(), ctx.thinkMs);
   // Qwen2-Audio's real usage has no acceptance_rate (no speculative decoding for it).
   const env = newEnvelope(request.model.id, ctx.startMs, request.includeUsage, { acceptanceRate: request.model.kind !== 'audioInstruct' });
   if (request.stream) return { kind: 'sse', events: completionStream(answer, env) };
@@ -18,7 +18,7 @@ export function handleChat(ctx: HandlerContext, operation: 'chat' | 'audioReason
 }
 
 /** Builds the answer for a validated request and an optional script. */
-export function decideAnswer(request: ChatRequest, script: ScriptedChat | undefined): Answer {
+export function decideAnswer(request: ChatRequest, script: ScriptedChat | undefined, thinkMs = 0): Answer {
   const toolCalls = decideToolCalls(request, script);
   let content = script?.content ?? (toolCalls.length > 0 ? '' : generatedContent(request));
   if (script?.chunkCount !== undefined && script.content === undefined && toolCalls.length === 0) {
@@ -34,9 +34,12 @@ export function decideAnswer(request: ChatRequest, script: ScriptedChat | undefi
     if (cut.truncated) finishReason = 'length';
   }
   if (script?.finishReason !== undefined) finishReason = script.finishReason;
+  const reasoning = decideReasoning(request, script, thinkMs);
   const completionTokens =
+    (reasoning?.tokens ?? 0) +
     countTokens(content) + toolCalls.reduce((sum, call) => sum + countTokens(call.name) + countTokens(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)), 0);
   return {
+    ...(reasoning ? { reasoning } : {}),
     content,
     pieces: splitPieces(content, script?.chunkCount),
     toolCalls,
@@ -45,6 +48,22 @@ export function decideAnswer(request: ChatRequest, script: ScriptedChat | undefi
     promptTokens: request.promptTokens,
     completionTokens,
   };
+}
+
+/**
+ * A reasoning model thinks first (unless `enable_thinking: false` turned it off): the script's thinking or a
+ * generated paragraph, cut into pieces spread over the thinking time; low effort thinks a third as long.
+ */
+function decideReasoning(request: ChatRequest, script: ScriptedChat | undefined, defaultThinkMs: number): Reasoning | undefined {
+  const shape = request.model.reasoning;
+  if (shape === undefined) return undefined;
+  if (request.enableThinking === false && request.model.reasoningControls?.includes('thinking') === true) return undefined;
+  const text = script?.reasoning ?? `Let me think about "${request.lastUserText.slice(0, 80)}". First I consider what is being asked, then what I know about it, then how to say it briefly.`;
+  let thinkMs = script?.thinkMs ?? defaultThinkMs;
+  if (request.reasoningEffort === 'low' && script?.thinkMs === undefined) thinkMs /= 3;
+  // One piece per ~250 ms of thinking (at least one per sentence-sized run of words), never empty.
+  const count = Math.max(1, Math.min(text.length, Math.ceil(thinkMs / 250), 400));
+  return { shape, pieces: splitPieces(text, count), thinkMs, tokens: countTokens(text) };
 }
 
 function generatedContent(request: ChatRequest): string {

@@ -31,6 +31,10 @@ export interface ChatRequest {
   /** The function the request forces: a name, 'required' (any), or undefined (auto/none). */
   forcedTool: string | undefined;
   responseFormat: { type: 'json_object' } | { type: 'json_schema'; schema: unknown } | undefined;
+  /** `reasoning_effort` as sent (gpt-oss style); undefined when absent. */
+  reasoningEffort: 'low' | 'medium' | 'high' | undefined;
+  /** `chat_template_kwargs.enable_thinking` as sent; undefined when absent. */
+  enableThinking: boolean | undefined;
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'function', 'tool', 'developer']);
@@ -69,10 +73,33 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   const n = body['n'];
   if (typeof n === 'number' && n > 1 && tools.length > 0) throw invalidRequest('n > 1 is not supported together with tools.', 'n', null);
 
+  const { reasoningEffort, enableThinking } = parseReasoningControls(body);
+
   const toolTokens = tools.length > 0 ? countTokens(JSON.stringify(body['tools'])) : 0;
   const promptTokens = scan.tokens + toolTokens;
   checkContext(model, promptTokens, maxTokens);
-  return { model, lastUserText: scan.lastUserText, audio: scan.audio, promptTokens, maxTokens, stop, stream, includeUsage, tools, forcedTool, responseFormat };
+  return { model, lastUserText: scan.lastUserText, audio: scan.audio, promptTokens, maxTokens, stop, stream, includeUsage, tools, forcedTool, responseFormat, reasoningEffort, enableThinking };
+}
+
+/** `reasoning_effort` (low/medium/high) and `chat_template_kwargs.enable_thinking` (service-behaviour.md §10.6). */
+function parseReasoningControls(body: Record<string, unknown>): { reasoningEffort: ChatRequest['reasoningEffort']; enableThinking: boolean | undefined } {
+  const effort = body['reasoning_effort'];
+  let reasoningEffort: ChatRequest['reasoningEffort'];
+  if (effort !== undefined && effort !== null) {
+    if (effort !== 'low' && effort !== 'medium' && effort !== 'high') {
+      throw invalidRequest(`Invalid value: '${String(effort)}'. Supported values are: 'low', 'medium', and 'high'.`, 'reasoning_effort', 'invalid_value');
+    }
+    reasoningEffort = effort;
+  }
+  const kwargs = body['chat_template_kwargs'];
+  let enableThinking: boolean | undefined;
+  if (kwargs !== undefined && kwargs !== null) {
+    if (!isRecord(kwargs)) return invalidType('chat_template_kwargs', 'an object', kwargs);
+    const flag = kwargs['enable_thinking'];
+    if (flag !== undefined && typeof flag !== 'boolean') return invalidType('chat_template_kwargs.enable_thinking', 'a boolean', flag);
+    enableThinking = flag;
+  }
+  return { reasoningEffort, enableThinking };
 }
 
 function scanMessages(messages: unknown[], model: EmulatorModel): { tokens: number; lastUserText: string; audio: ChatRequest['audio'] } {

@@ -2,7 +2,7 @@
 // non-streamed `chat.completion` object, the `chat.completion.chunk` stream, and SambaNova's usage
 // block (service-behaviour.md §5, §10).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DONE_EVENT, dataEvent } from './sse';
+import { DONE_EVENT, dataEvent, type StreamPause } from './sse';
 
 /** A tool call as the emulator will send it. */
 export interface AnswerToolCall {
@@ -23,6 +23,20 @@ export interface Answer {
   finishReason: 'stop' | 'length' | 'tool_calls';
   promptTokens: number;
   completionTokens: number;
+  /** A reasoning model's thinking, streamed before the content; absent for models that answer at once. */
+  reasoning?: Reasoning;
+}
+
+/** Thinking before the answer, and how it travels. */
+export interface Reasoning {
+  /** `field`: `delta.reasoning` / `message.reasoning`; `think`: `<think>…</think>` at the start of the content. */
+  shape: 'field' | 'think';
+  /** The pieces, streamed one by one with a pause between them. */
+  pieces: readonly string[];
+  /** The whole thinking time, spread over the pauses between pieces. */
+  thinkMs: number;
+  /** Counted in completion_tokens and in completion_tokens_details.reasoning_tokens. */
+  tokens: number;
 }
 
 /** Envelope values that every chunk of one response shares. */
@@ -51,7 +65,7 @@ export function newToolCallId(): string {
 }
 
 /** SambaNova's usage block; timings are measured from the request's arrival to now. */
-export function buildUsage(promptTokens: number, completionTokens: number, env: Envelope, firstTokenMs?: number): Record<string, unknown> {
+export function buildUsage(promptTokens: number, completionTokens: number, env: Envelope, firstTokenMs?: number, reasoningTokens?: number): Record<string, unknown> {
   const endMs = Date.now();
   // Loopback answers take ~0 ms; a floor keeps every rate finite and positive as on the real service.
   const latency = Math.max((endMs - env.startMs) / 1000, 0.001);
@@ -72,6 +86,7 @@ export function buildUsage(promptTokens: number, completionTokens: number, env: 
     total_tokens_per_sec: (promptTokens + completionTokens) / latency,
   };
   if (env.acceptanceRate) usage['acceptance_rate'] = 4.5;
+  if (reasoningTokens !== undefined) usage['completion_tokens_details'] = { reasoning_tokens: reasoningTokens };
   return usage;
 }
 
@@ -81,7 +96,12 @@ function wireArguments(args: AnswerToolCall['arguments']): string | Record<strin
 
 /** The non-streamed `chat.completion` object. */
 export function completionBody(answer: Answer, env: Envelope): Record<string, unknown> {
-  const message: Record<string, unknown> = { role: 'assistant', content: answer.content };
+  const thinking = answer.reasoning?.pieces.join('') ?? '';
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: answer.reasoning?.shape === 'think' ? `<think>${thinking}</think>\n\n${answer.content}` : answer.content,
+  };
+  if (answer.reasoning?.shape === 'field') message['reasoning'] = thinking;
   if (answer.toolCalls.length > 0) {
     message['tool_calls'] = answer.toolCalls.map((call) => ({
       id: call.id,
@@ -98,7 +118,7 @@ export function completionBody(answer: Answer, env: Envelope): Record<string, un
     model: env.model,
     system_fingerprint: 'fastcoe',
     choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finishReason }],
-    usage: buildUsage(answer.promptTokens, answer.completionTokens, env),
+    usage: buildUsage(answer.promptTokens, answer.completionTokens, env, undefined, answer.reasoning?.tokens),
   };
 }
 
@@ -106,7 +126,7 @@ export function completionBody(answer: Answer, env: Envelope): Record<string, un
  * The streamed answer as SSE events. Content chunks are built from a pre-serialised prefix and
  * suffix so that 100,000 chunks cost one JSON.stringify of the piece each, nothing more.
  */
-export function* completionStream(answer: Answer, env: Envelope): Generator<string, void, undefined> {
+export function* completionStream(answer: Answer, env: Envelope): Generator<string | StreamPause, void, undefined> {
   const head =
     `{"id":${JSON.stringify(env.id)},"object":"chat.completion.chunk","created":${env.created},` +
     `"model":${JSON.stringify(env.model)},"system_fingerprint":"fastcoe",${env.customId ? '"custom_id":0,' : ''}"choices":[{"index":0,"delta":`;
@@ -118,6 +138,18 @@ export function* completionStream(answer: Answer, env: Envelope): Generator<stri
   // Transcription chunks have no role chunk in the real samples; chat streams start with one.
   if (!env.customId) yield chunk('{"role":"assistant","content":""}');
   let firstTokenMs: number | undefined;
+  const reasoning = answer.reasoning;
+  if (reasoning !== undefined && reasoning.pieces.length > 0) {
+    // Thinking streams live: a piece, then a pause, so a long think is steady output, never silence.
+    const pauseMs = reasoning.thinkMs / reasoning.pieces.length;
+    for (const [i, piece] of reasoning.pieces.entries()) {
+      firstTokenMs ??= Date.now();
+      if (reasoning.shape === 'field') yield chunk(`{"reasoning":${JSON.stringify(piece)}}`);
+      else yield chunk(`{"content":${JSON.stringify(i === 0 ? `<think>${piece}` : piece)}}`);
+      if (pauseMs > 0) yield { pauseMs };
+    }
+    if (reasoning.shape === 'think') yield chunk('{"content":"</think>\\n\\n"}');
+  }
   for (const piece of answer.pieces) {
     firstTokenMs ??= Date.now();
     yield chunk(`{"content":${JSON.stringify(piece)}}`);
@@ -128,7 +160,7 @@ export function* completionStream(answer: Answer, env: Envelope): Generator<stri
   }
   yield chunk('{"content":""}', answer.finishReason);
   if (env.includeUsage) {
-    const usage = buildUsage(answer.promptTokens, answer.completionTokens, env, firstTokenMs);
+    const usage = buildUsage(answer.promptTokens, answer.completionTokens, env, firstTokenMs, reasoning?.tokens);
     const final: Record<string, unknown> = { id: env.id, object: 'chat.completion.chunk', created: env.created, model: env.model, system_fingerprint: 'fastcoe' };
     if (env.customId) final['custom_id'] = 0;
     final['choices'] = [];

@@ -4,6 +4,7 @@ import { type IncomingHttpHeaders } from 'node:http';
 import { type ScriptedChat } from './index';
 import { type EmulatorModel } from './models';
 import { type MultipartForm } from './multipart';
+import { type EventSource } from './sse';
 
 /** One request, parsed, with access to the emulator's scripting queues. */
 export interface HandlerContext {
@@ -17,6 +18,8 @@ export interface HandlerContext {
   readonly models: readonly EmulatorModel[];
   /** When the request arrived, ms since epoch. */
   readonly startMs: number;
+  /** How long reasoning models think when no script says otherwise. */
+  readonly thinkMs: number;
   /** The script for this answer: the x-emulator-script header, else the next queued scriptChat. */
   nextScript(): ScriptedChat | undefined;
   /** The next queued scriptTranscript text. */
@@ -27,4 +30,4 @@ export interface HandlerContext {
 export type Reply =
   | { kind: 'json'; status?: number; body: unknown }
   | { kind: 'text'; status?: number; body: string }
-  | { kind: 'sse'; events: Iterable<string> };
+  | { kind: 'sse'; events: EventSource };

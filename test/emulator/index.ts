@@ -18,6 +18,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Delay between two streamed chunks; 0 (default) streams at full speed with batched writes. */
   chunkDelayMs?: number;
+  /** How long reasoning models think before answering, unless a script says otherwise; default 400 ms. */
+  thinkMs?: number;
   /** Faults applied to every matching request for the whole run. */
   runFaults?: RunFault[];
   /** The model catalogue to start with; default the spec-era catalogue (`defaultCatalogue()`). */
@@ -63,6 +65,10 @@ export interface ScriptedChat {
   chunkCount?: number;
   /** Override the finish reason. */
   finishReason?: 'stop' | 'length' | 'tool_calls';
+  /** A reasoning model's thinking (default: a generated paragraph about the question). Ignored by models that do not reason. */
+  reasoning?: string;
+  /** How long a reasoning model thinks, streaming its thinking in pieces across that time (default: the emulator's thinkMs). */
+  thinkMs?: number;
 }
 
 /** One request as the emulator received it. */

@@ -23,6 +23,14 @@ export interface EmulatorModel {
   pricing: { prompt: string; completion: string };
   /** Length of embedding vectors (embeddings models only). */
   dimensions?: number;
+  /**
+   * How the model reasons before answering (service-behaviour.md §11): `field` streams its thinking as
+   * `delta.reasoning` (gpt-oss, Qwen3 on the service); `think` opens its content with `<think>…</think>`
+   * (DeepSeek-R1). Absent: the model answers at once.
+   */
+  reasoning?: 'field' | 'think';
+  /** The reasoning controls the model takes: `reasoning_effort` and/or `chat_template_kwargs.enable_thinking`. */
+  reasoningControls?: ('effort' | 'thinking')[];
 }
 
 /** The spec-era catalogue; a fresh copy on every call so runs never share state. */
@@ -30,7 +38,11 @@ export function defaultCatalogue(): EmulatorModel[] {
   return [
     { id: 'Meta-Llama-3.1-8B-Instruct', kind: 'chat', contextLength: 16384, maxCompletionTokens: 4096, pricing: { prompt: '0.0000001', completion: '0.0000002' } },
     { id: 'Meta-Llama-3.3-70B-Instruct', kind: 'chat', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.0000006', completion: '0.0000012' } },
-    { id: 'DeepSeek-R1', kind: 'chat', contextLength: 16384, maxCompletionTokens: 16384, pricing: { prompt: '0.000005', completion: '0.000007' } },
+    { id: 'DeepSeek-R1', kind: 'chat', contextLength: 16384, maxCompletionTokens: 16384, pricing: { prompt: '0.000005', completion: '0.000007' }, reasoning: 'think' },
+    // Reasoning with a `reasoning` field: gpt-oss takes reasoning_effort, Qwen3 takes enable_thinking.
+    // Their limits and prices follow the 2026 listing's shape; the values are placeholders (NOT FOUND for the spec's era).
+    { id: 'gpt-oss-120b', kind: 'chat', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.00000022', completion: '0.00000059' }, reasoning: 'field', reasoningControls: ['effort'] },
+    { id: 'Qwen3-32B', kind: 'chat', contextLength: 32768, maxCompletionTokens: 8192, pricing: { prompt: '0.0000004', completion: '0.0000008' }, reasoning: 'field', reasoningControls: ['thinking'] },
     { id: 'Llama-4-Maverick-17B-128E-Instruct', kind: 'vision', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.00000063', completion: '0.0000018' } },
     // Limits and prices of the two audio models and of E5 beyond its 4096-token context are NOT
     // FOUND in any source (service-behaviour.md §8); these values are plausible placeholders.

@@ -45,6 +45,7 @@ export class EmulatorServer implements RunningEmulator {
   private chunkDelayMs: number;
   private readonly initialLatencyMs: number;
   private readonly initialChunkDelayMs: number;
+  private readonly thinkMs: number;
   private closing: Promise<void> | undefined;
   readonly key: string;
   port = 0;
@@ -57,6 +58,7 @@ export class EmulatorServer implements RunningEmulator {
     this.key = options.key ?? `emu-${randomBytes(16).toString('hex')}`;
     this.latencyMs = this.initialLatencyMs = options.latencyMs ?? 0;
     this.chunkDelayMs = this.initialChunkDelayMs = options.chunkDelayMs ?? 0;
+    this.thinkMs = options.thinkMs ?? 400;
     this.models = options.models ?? defaultCatalogue();
     this.faults = new FaultBook(options.runFaults ?? []);
   }
@@ -169,6 +171,7 @@ export class EmulatorServer implements RunningEmulator {
       form,
       models: this.models,
       startMs,
+      thinkMs: this.thinkMs,
       nextScript: () => headerScript ?? shift(this.scripts),
       nextTranscript: () => shift(this.transcripts),
     };

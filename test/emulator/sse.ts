@@ -5,8 +5,13 @@ import { type ServerResponse } from 'node:http';
 import { type StreamFault } from './faults';
 import { newRequestId } from './errors';
 
-/** A stream of pre-serialised SSE events (each a complete `data: ...\n\n` string). */
-export type EventSource = Iterable<string>;
+/** A pause inside a stream: nothing is sent for `pauseMs` (a model thinking between two pieces). Not a chunk. */
+export interface StreamPause {
+  readonly pauseMs: number;
+}
+
+/** A stream of pre-serialised SSE events (each a complete `data: ...\n\n` string), with pauses. */
+export type EventSource = Iterable<string | StreamPause>;
 
 /** Options for one stream. */
 export interface StreamOptions {
@@ -78,6 +83,11 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
   let count = 0;
   for (const event of events) {
     if (closed) return;
+    if (typeof event !== 'string') {
+      await flush();
+      await sleep(event.pauseMs);
+      continue;
+    }
     // A fault placed beyond the stream's length acts just before [DONE], so an injected fault always shows.
     if (nextFault !== undefined && (count === faultAt || (event === DONE_EVENT && count < faultAt))) {
       await applyFault(res, nextFault, buffer);

@@ -39,12 +39,15 @@ function environmentFacts(): Record<string, string> {
   };
 }
 
-/** Every `*.test.js` below this folder, sorted so the order is the same on every machine. */
+/** The suite that must meet the profile as the harness made it (no key, no settings, nothing picked): it runs first. */
+const firstRunSuite = 'firstRun.test.js';
+
+/** Every `*.test.js` below this folder, sorted so the order is the same on every machine; the first-run suite first. */
 function testFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.js'))
-    .sort()
+    .sort((a, b) => Number(b === firstRunSuite) - Number(a === firstRunSuite) || a.localeCompare(b))
     .map((file) => path.join(dir, file));
 }
 

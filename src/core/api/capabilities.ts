@@ -3,7 +3,7 @@
 // for ids we have never seen, the host's overrides (`cadenza.models.overrides`) on top, and what
 // the service itself told us (a 400 model_not_compatible removes the capability for this client's
 // lifetime).
-import { type AudioFamily, type Capability, type CapabilityOverrides } from './types';
+import { type AudioFamily, type Capability, type CapabilityOverrides, type ReasoningTraits } from './types';
 
 /** What the client knows about one model id, before or without the listing. */
 export interface DerivedCapabilities {
@@ -11,11 +11,25 @@ export interface DerivedCapabilities {
   family: AudioFamily | undefined;
   contextLength: number | undefined;
   maxCompletionTokens: number | undefined;
+  reasoning: ReasoningTraits | undefined;
 }
 
 interface KnownModel {
   capabilities: Capability[];
   family?: AudioFamily;
+}
+
+/**
+ * Which models think before answering, and the controls they take (service-behaviour.md §10.6, §11):
+ * DeepSeek-R1 and its distills always think (`<think>` in content); gpt-oss takes `reasoning_effort`;
+ * hybrid models (Qwen3, DeepSeek-V3.1/3.2) take `chat_template_kwargs.enable_thinking`.
+ */
+export function reasoningTraits(id: string): ReasoningTraits | undefined {
+  const name = id.toLowerCase();
+  if (/gpt-oss/.test(name)) return { controls: ['effort'] };
+  if (/deepseek-r1|qwq|(^|[-_])r1([-_]|$)/.test(name)) return { controls: [] };
+  if (/qwen3(?![-_.]?coder)|deepseek-v3\.[12]/.test(name) && !/instruct-2507/.test(name)) return { controls: ['thinking'] };
+  return undefined;
 }
 
 // Tools: §2d recommends 3.1-8B and 3.3-70B for the spec's era, and lists Maverick from 2026 on;
@@ -25,6 +39,8 @@ const KNOWN: Readonly<Record<string, KnownModel>> = {
   'Meta-Llama-3.3-70B-Instruct': { capabilities: ['chat', 'tools', 'json'] },
   'DeepSeek-R1': { capabilities: ['chat', 'json'] },
   'Llama-4-Maverick-17B-128E-Instruct': { capabilities: ['chat', 'vision', 'tools', 'json'] },
+  // Listed for function calling in the 2026 docs (§2d); it reasons with `reasoning_effort`.
+  'gpt-oss-120b': { capabilities: ['chat', 'tools', 'json'] },
   // Qwen2-Audio serves audio reasoning, transcription and translation (30 s per file), and chat.
   'Qwen2-Audio-7B-Instruct': { capabilities: ['chat', 'audioReasoning', 'transcription'], family: 'audioInstruct' },
   'Whisper-Large-v3': { capabilities: ['transcription'], family: 'speechToText' },
@@ -65,6 +81,7 @@ export class CapabilityRegistry {
       family: override?.family ?? base.family,
       contextLength: override?.contextLength,
       maxCompletionTokens: override?.maxCompletionTokens,
+      reasoning: override?.reasoning === false ? undefined : override?.reasoning ?? (capabilities.includes('chat') ? reasoningTraits(id) : undefined),
     };
   }
 

@@ -3,6 +3,7 @@
 // streamed chunks, or one whole completion, into events and a ChatResult. Tool calls are gathered
 // by `index` whether they arrive whole or in fragments, with `arguments` as a string or an object.
 import { ApiError } from './errors';
+import { ThinkTagSplitter } from './reasoning';
 import { readServiceUsage } from './usage';
 import { type ChatMessage, type ChatRequest, type ChatStreamEvent, type FinishReason, type ServiceUsage, type ToolCall } from './types';
 
@@ -68,6 +69,8 @@ export function buildChatBody(request: ChatRequest, stream: boolean): Record<str
       json_schema: { name, ...(description === undefined ? {} : { description }), ...(schema === undefined ? {} : { schema }), ...(strict === undefined ? {} : { strict }) },
     };
   }
+  if (request.reasoningEffort !== undefined) body['reasoning_effort'] = request.reasoningEffort;
+  if (request.enableThinking !== undefined) body['chat_template_kwargs'] = { enable_thinking: request.enableThinking };
   if (stream) {
     body['stream'] = true;
     if (request.includeUsage !== false) body['stream_options'] = { include_usage: true };
@@ -106,7 +109,9 @@ export class ChatAccumulator {
   firstTokenAt: number | undefined;
   outputChars = 0;
   private readonly texts: string[] = [];
+  private readonly thoughts: string[] = [];
   private readonly calls: PendingCall[] = [];
+  private readonly splitter = new ThinkTagSplitter();
 
   /** Reads one streamed chunk, appending the events it makes to `out`; `now` is the arrival time. */
   pushChunk(chunk: unknown, out: ChatStreamEvent[], now: number): void {
@@ -146,6 +151,7 @@ export class ChatAccumulator {
       throw new ApiError('malformedResponse', 'The service sent a completion without choices');
     }
     this.pushChunk(value, out, now);
+    this.finish(out, now);
     return out;
   }
 
@@ -161,12 +167,16 @@ export class ChatAccumulator {
   }
 
   private pushDelta(delta: Record<string, unknown>, out: ChatStreamEvent[], now: number): void {
+    // Reasoning as its own field: `reasoning` (the service, gpt-oss) or `reasoning_content` (DeepSeek's
+    // own API and llama-server). It counts as output for the watchdogs and the speed figures.
+    const reasoning = typeof delta['reasoning'] === 'string' ? delta['reasoning'] : delta['reasoning_content'];
+    if (typeof reasoning === 'string' && reasoning !== '') this.pushReasoning(reasoning, out, now);
     const content = delta['content'];
     if (typeof content === 'string' && content !== '') {
-      this.firstTokenAt ??= now;
-      this.texts.push(content);
-      this.outputChars += content.length;
-      out.push({ type: 'text', text: content });
+      for (const piece of this.splitter.push(content)) {
+        if (piece.kind === 'reasoning') this.pushReasoning(piece.text, out, now);
+        else this.pushText(piece.text, out, now);
+      }
     }
     const toolCalls = delta['tool_calls'];
     if (!Array.isArray(toolCalls)) return;
@@ -204,14 +214,41 @@ export class ChatAccumulator {
     });
   }
 
-  /** True once any text or tool-call fragment arrived (output that can reach the caller). */
+  private pushText(text: string, out: ChatStreamEvent[], now: number): void {
+    this.firstTokenAt ??= now;
+    this.texts.push(text);
+    this.outputChars += text.length;
+    out.push({ type: 'text', text });
+  }
+
+  private pushReasoning(text: string, out: ChatStreamEvent[], now: number): void {
+    this.firstTokenAt ??= now;
+    this.thoughts.push(text);
+    this.outputChars += text.length;
+    out.push({ type: 'reasoning', text });
+  }
+
+  /** At the end of the stream: what the `<think>` splitter still held (a tag cut short is text after all). */
+  finish(out: ChatStreamEvent[], now: number): void {
+    for (const piece of this.splitter.flush()) {
+      if (piece.kind === 'reasoning') this.pushReasoning(piece.text, out, now);
+      else this.pushText(piece.text, out, now);
+    }
+  }
+
+  /** True once any text, reasoning or tool-call fragment arrived (output that can reach the caller). */
   get hasOutput(): boolean {
     return this.firstTokenAt !== undefined;
   }
 
-  /** The answer's text, joined once. */
+  /** The answer's text, joined once (never the reasoning). */
   text(): string {
     return this.texts.join('');
+  }
+
+  /** The reasoning, joined once. */
+  reasoning(): string {
+    return this.thoughts.join('');
   }
 
   /** The finished tool calls; a call without a name is a malformedResponse. */

@@ -237,6 +237,7 @@ export class InferenceClient {
       id: acc.id,
       model: acc.model,
       text: acc.text(),
+      reasoning: acc.reasoning(),
       toolCalls: acc.toolCalls(),
       finishReason: acc.finishReason,
       usage: buildUsageReport(acc.usage, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: acc.outputChars, promptChars: prompt }),
@@ -309,7 +310,7 @@ export class InferenceClient {
     return new ResultStream<TextStreamEvent, TranscriptionResult>(
       mapStream(
         source,
-        (event): TextStreamEvent | undefined => (event.type === 'toolCall' ? undefined : event),
+        (event): TextStreamEvent | undefined => (event.type === 'toolCall' || event.type === 'reasoning' ? undefined : event),
         (result): TranscriptionResult => ({ text: result.text, model: result.model === '' ? request.model : result.model, usage: result.usage }),
       ),
       options.signal,

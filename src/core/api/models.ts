@@ -48,6 +48,7 @@ export function readModel(raw: unknown, registry: CapabilityRegistry): ModelInfo
     pricing: prices,
     capabilities: derived.capabilities,
     family: derived.family,
+    ...(derived.reasoning ? { reasoning: derived.reasoning } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ import { type ChatResult, type ChatStreamEvent } from './types';
 
 /** Watchdog limits of one streamed request, in ms. */
 export interface StreamTimeouts {
-  /** From the response headers to the first text or tool-call fragment. */
+  /** From the response headers to the first output: text, reasoning or a tool-call fragment (thinking is output, not a stall). */
   firstTokenMs: number;
   /** Longest silence between two network reads once output flows. */
   idleMs: number;
@@ -85,12 +85,19 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
           }
           if (events.length > 0) yield events;
         }
+        const rest: ChatStreamEvent[] = [];
+        acc.finish(rest, performance.now());
+        if (rest.length > 0) {
+          delivered = true;
+          yield rest;
+        }
       }
       const endedAt = performance.now();
       const result: ChatResult = {
         id: acc.id,
         model: acc.model,
         text: acc.text(),
+        reasoning: acc.reasoning(),
         toolCalls: acc.toolCalls(),
         finishReason: acc.finishReason,
         usage: buildUsageReport(acc.usage, {

@@ -8,6 +8,17 @@ export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning'
 /** The two audio model families of the spec, which take different fields and limits. */
 export type AudioFamily = 'speechToText' | 'audioInstruct';
 
+/** A control a reasoning model takes: `effort` is `reasoning_effort` (low/medium/high, gpt-oss style); `thinking` is `chat_template_kwargs.enable_thinking` (on/off, hybrid models). */
+export type ReasoningControl = 'effort' | 'thinking';
+
+/** How a model reasons: it thinks before answering, and which controls it takes. */
+export interface ReasoningTraits {
+  readonly controls: readonly ReasoningControl[];
+}
+
+/** `reasoning_effort` values. */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
 /** One model as listed by the service, with derived capabilities. */
 export interface ModelInfo {
   id: string;
@@ -18,11 +29,13 @@ export interface ModelInfo {
   pricing: { promptPerToken: number; completionPerToken: number } | undefined;
   capabilities: readonly Capability[];
   family: AudioFamily | undefined;
+  /** Present for models that think before they answer (streamed as reasoning, apart from the answer). */
+  reasoning?: ReasoningTraits;
 }
 
 /** Host-supplied corrections (`cadenza.models.overrides`), keyed by model id. */
 export type CapabilityOverrides = Readonly<
-  Record<string, { capabilities?: readonly Capability[]; contextLength?: number; maxCompletionTokens?: number; family?: AudioFamily }>
+  Record<string, { capabilities?: readonly Capability[]; contextLength?: number; maxCompletionTokens?: number; family?: AudioFamily; reasoning?: ReasoningTraits | false }>
 >;
 
 /** A part of a multimodal user message. Images and audio are base64 data URLs. */
@@ -72,6 +85,10 @@ export interface ChatRequest {
   responseFormat?: ResponseFormat;
   /** Ask for the final usage chunk when streaming (default true: it carries the service's speed figures). */
   includeUsage?: boolean;
+  /** `reasoning_effort`, for models that take it. */
+  reasoningEffort?: ReasoningEffort;
+  /** `chat_template_kwargs.enable_thinking`, for hybrid models that take it. */
+  enableThinking?: boolean;
 }
 
 /** Why generation ended: the service sends stop, length or tool_calls; `unknown` when it said nothing. */
@@ -123,6 +140,8 @@ export interface ChatResult {
   id: string;
   model: string;
   text: string;
+  /** What the model thought before (and between) its answer text; never part of `text`. Empty when it did not reason. */
+  reasoning: string;
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage: UsageReport;
@@ -131,6 +150,8 @@ export interface ChatResult {
 /** What a chat stream yields, in order: text and tool-call fragments as they form, then finish, then one usage. */
 export type ChatStreamEvent =
   | { type: 'text'; text: string }
+  /** Thinking, streamed before the answer (a `reasoning` delta, or `<think>` at the start of the content). */
+  | { type: 'reasoning'; text: string }
   | { type: 'toolCall'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'usage'; usage: UsageReport }
   | { type: 'finish'; reason: FinishReason };

@@ -9,6 +9,8 @@ export interface StoredUsage {
   readonly tokensPerSecond?: number;
   readonly totalTimeMs?: number;
   readonly costUsd?: number;
+  /** Of the completion tokens, those the model spent thinking (where the service reports them). */
+  readonly reasoningTokens?: number;
   readonly source: 'service' | 'client' | 'mixed';
 }
 
@@ -54,6 +56,11 @@ export interface StoredMessage {
   toolCalls?: StoredToolCall[];
   /** Why an agent answer ended early (the step limit), shown under it. */
   agentStop?: string;
+  /**
+   * A reasoning model's thinking before its answer, and how long it thought. Shown apart; never sent back
+   * to the model, never part of `text` (copy, insert, JSON checks and editor commands see only the answer).
+   */
+  reasoning?: { text: string; ms: number };
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */
@@ -67,6 +74,10 @@ export interface StoredOptions {
   jsonMode?: 'off' | 'object' | 'schema';
   schema?: string;
   useWorkspace?: boolean;
+  /** `reasoning_effort` for models that take it; unset leaves the model's default. */
+  reasoningEffort?: 'low' | 'medium' | 'high';
+  /** `false` turns thinking off for hybrid models that take `enable_thinking`; unset leaves it on. */
+  thinking?: boolean;
 }
 
 /** A saved conversation: its model, options and messages. */

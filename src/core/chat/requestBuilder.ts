@@ -145,9 +145,19 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
     ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
     ...(options.jsonMode === 'object' ? { responseFormat: { type: 'json_object' as const } } : {}),
     ...(options.jsonMode === 'schema' ? { responseFormat: { type: 'json_schema' as const, jsonSchema: { name: 'answer', schema: parseSchema(options.schema) ?? {} } } } : {}),
+    ...reasoningControls(model, options),
     includeUsage: true,
   };
   return { request, budget };
+}
+
+/** The reasoning controls a model takes, from the options: never sent to a model that does not take them. */
+export function reasoningControls(model: ModelInfo | undefined, options: StoredOptions): Pick<ChatRequest, 'reasoningEffort' | 'enableThinking'> {
+  const controls = model?.reasoning?.controls ?? [];
+  return {
+    ...(controls.includes('effort') && options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
+    ...(controls.includes('thinking') && options.thinking !== undefined ? { enableThinking: options.thinking } : {}),
+  };
 }
 
 /** The newest audio attachment of a conversation, if any: such a conversation is answered by audio reasoning. */

@@ -42,6 +42,8 @@ export type ToolLoopEvent =
   | { readonly type: 'step'; readonly step: number }
   /** Answer text as it streams. */
   | { readonly type: 'text'; readonly step: number; readonly text: string }
+  /** A reasoning model's thinking as it streams (never part of the answer or the history). */
+  | { readonly type: 'reasoning'; readonly step: number; readonly text: string }
   /** A tool call forming in the stream: its arguments so far. */
   | { readonly type: 'callForming'; readonly step: number; readonly index: number; readonly id: string | undefined; readonly name: string | undefined; readonly arguments: string }
   /** The model's answer of this step is complete (before its calls run). */
@@ -144,6 +146,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     for await (const event of stream) {
       if (event.type === 'text') {
         emit({ type: 'text', step, text: event.text });
+      } else if (event.type === 'reasoning') {
+        emit({ type: 'reasoning', step, text: event.text });
       } else if (event.type === 'toolCall') {
         const call = (forming[event.index] ??= { id: undefined, name: undefined, args: '' });
         call.id ??= event.id;

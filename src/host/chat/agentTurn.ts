@@ -75,6 +75,8 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
   const sink = host.sink;
   let current = turn.reply;
   let pendingText = '';
+  let pendingThought = '';
+  let thinkingFrom: number | undefined;
   const pendingCards = new Map<number, ToolCallView>();
   const forming = new Map<number, ToolCallView>();
   let timer: NodeJS.Timeout | undefined;
@@ -82,6 +84,8 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
   const flush = (): void => {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    if (pendingThought !== '') sink({ type: 'chat/reasoning', messageId: current.id, text: pendingThought });
+    pendingThought = '';
     if (pendingText !== '') sink({ type: 'chat/delta', messageId: current.id, text: pendingText });
     pendingText = '';
     for (const call of pendingCards.values()) sink({ type: 'tool/call', messageId: current.id, call });
@@ -98,6 +102,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
   const onEvent = (event: ToolLoopEvent): void => {
     switch (event.type) {
       case 'step':
+        thinkingFrom = undefined;
         if (event.step === 1) return;
         {
           flush();
@@ -111,8 +116,17 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
         }
         return;
       case 'text':
+        if (thinkingFrom !== undefined && current.reasoning) current.reasoning.ms = Date.now() - thinkingFrom;
+        thinkingFrom = undefined;
         pendingText += event.text;
         current.text += event.text;
+        later();
+        return;
+      case 'reasoning':
+        // Each step keeps its own thinking, apart from its text; it is never sent back to the model.
+        thinkingFrom ??= Date.now();
+        current.reasoning = { text: (current.reasoning?.text ?? '') + event.text, ms: Date.now() - thinkingFrom };
+        pendingThought += event.text;
         later();
         return;
       case 'callForming':

@@ -4,6 +4,7 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
+import { resolveChatModel, type ModelChoice } from '../../core/chat/modelChoice';
 import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
 import type { ImageAttachment, ToWebview } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
@@ -36,6 +37,8 @@ interface Running {
 }
 
 const activeKey = 'cadenza.chat.activeConversation';
+/** The model the user last chatted with, in any conversation (the default for new ones after the setting). */
+const lastModelKey = 'cadenza.chat.lastModel';
 
 /**
  * The chat panel's logic: the open conversation, sending with the context budget, streaming answers
@@ -58,7 +61,15 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
     this.store = new ConversationStore(vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath);
-    this.disposables.push(this.answered, this.modelChanged, connection.onDidChangeModels(() => this.postModels()));
+    this.disposables.push(
+      this.answered,
+      this.modelChanged,
+      connection.onDidChangeModels(() => this.postModels()),
+      // The default model is a setting: a conversation that has not chosen one shows the new default at once.
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('cadenza.chat.model')) this.postModels();
+      }),
+    );
   }
 
   /** The agent (tool loop, approvals); undefined until attached. */
@@ -77,12 +88,54 @@ export class ChatController implements vscode.Disposable {
     return this.conversation;
   }
 
+  /**
+   * A new conversation with the default options. Its model is not fixed here: the model list may not
+   * have arrived yet. It is resolved when a message is sent (`resolveModel`).
+   */
   private fresh(): Conversation {
     const defaults = readChatDefaults();
-    const model = defaults.model || this.connection.models.models.find((entry) => entry.capabilities.includes('chat'))?.id;
-    const conversation = newConversation(model);
+    const conversation = newConversation(undefined);
     conversation.options = { ...defaults.options };
     return conversation;
+  }
+
+  /** The model a message sent now would use, from what is known now (undefined while nothing can be chosen). */
+  effectiveModel(conversation: Conversation | undefined = this.conversation): ModelChoice | undefined {
+    return resolveChatModel({
+      conversation: conversation?.model,
+      setting: readChatDefaults().model,
+      lastUsed: this.host.extension.globalState.get<string>(lastModelKey),
+      models: this.connection.models.models,
+    });
+  }
+
+  /**
+   * Resolves the conversation's model for a message: its own choice, the setting, the last model used, or
+   * the default among the listed chat models. When the list has not arrived yet it waits for it (the panel
+   * says so) instead of refusing. Undefined, with the reason shown, only when no model can be chosen.
+   */
+  async resolveModel(conversation: Conversation, signal?: AbortSignal): Promise<string | undefined> {
+    let choice = this.effectiveModel(conversation);
+    if (!choice && this.connection.models.models.length === 0) {
+      this.sink({ type: 'notice', level: 'info', text: 'Waiting for the model list\u2026' });
+      await this.connection.ensureModels();
+      if (signal?.aborted === true) return undefined;
+      choice = this.effectiveModel(conversation);
+    }
+    if (!choice) {
+      const error = this.connection.models.error;
+      const text = error !== undefined
+        ? `No model can be chosen: the model list could not be read (${errorView(error).message}).`
+        : 'The service lists no chat model. Pick a model, or set cadenza.chat.model.';
+      this.sink({ type: 'notice', level: 'error', text });
+      return undefined;
+    }
+    if (conversation.model !== choice.id) {
+      conversation.model = choice.id;
+      if (conversation === this.conversation) this.postModels();
+    }
+    if (this.host.extension.globalState.get<string>(lastModelKey) !== choice.id) await this.host.extension.globalState.update(lastModelKey, choice.id);
+    return choice.id;
   }
 
   /** Sends everything the panel needs after it (re)loads. */
@@ -110,7 +163,8 @@ export class ChatController implements vscode.Disposable {
 
   private postModels(): void {
     const state = this.connection.models;
-    const selected = this.conversation?.model;
+    // The picker shows the model a message would use from the start, not an empty "choose" line.
+    const selected = this.conversation?.model ?? this.effectiveModel()?.id;
     this.modelChanged.fire(selected);
     this.sink({
       type: 'state/models',
@@ -225,6 +279,7 @@ export class ChatController implements vscode.Disposable {
   async selectModel(modelId: string): Promise<void> {
     const conversation = await this.current();
     conversation.model = modelId;
+    await this.host.extension.globalState.update(lastModelKey, modelId);
     await this.save(conversation);
     this.postModels();
     // The meter's limit is the model's: another model, another limit.
@@ -236,9 +291,17 @@ export class ChatController implements vscode.Disposable {
       this.running.controller.abort();
       await this.running.done.catch(() => undefined);
     }
-    const model: ModelInfo | undefined = this.connection.model(conversation.model);
-    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), ...(conversation.model ? { model: conversation.model } : {}) };
     const controller = new AbortController();
+    const resolving = this.resolveModel(conversation, controller.signal);
+    // Stop works while the model list is awaited, too.
+    this.running = { messageId: '', controller, done: resolving.then(() => '') };
+    const modelId = await resolving;
+    if (modelId === undefined || controller.signal.aborted) {
+      if (this.running.controller === controller) this.running = undefined;
+      return '';
+    }
+    const model: ModelInfo | undefined = this.connection.model(modelId);
+    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), model: modelId };
     const done = this.stream(conversation, model, reply, controller);
     this.running = { messageId: reply.id, controller, done };
     try {
@@ -249,10 +312,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private async stream(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, controller: AbortController): Promise<string> {
-    if (!conversation.model) {
-      this.sink({ type: 'notice', level: 'error', text: 'No model is selected. Pick a model to chat with.' });
-      return '';
-    }
+    if (!conversation.model) return '';
     const withContext = await withWorkspaceContext(this.workspaceContext, this.sink, conversation, model, reply, controller.signal);
     const plan = this.agent?.plan(conversation, model, model?.capabilities ?? (await this.connection.client()).capabilitiesOf(conversation.model), this.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
     if (plan && !plan.use && plan.notice) this.sink({ type: 'notice', level: 'info', text: plan.notice });
@@ -264,14 +324,29 @@ export class ChatController implements vscode.Disposable {
     this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
     const parts: string[] = [];
     let pending = '';
+    // A reasoning model's thinking goes to the panel apart from the answer, coalesced the same way.
+    const thoughts: string[] = [];
+    let pendingThought = '';
+    let thinkingFrom: number | undefined;
+    let thinkingMs: number | undefined;
     let flushTimer: NodeJS.Timeout | undefined;
     // Deltas are coalesced for two frames (~32 ms): every postMessage costs the webview a task, so a fast
     // stream of thousands of deltas becomes a few hundred messages (bench/render.mjs measures the cost).
     const flush = (): void => {
       flushTimer = undefined;
+      if (pendingThought !== '') {
+        this.sink({ type: 'chat/reasoning', messageId: reply.id, text: pendingThought });
+        pendingThought = '';
+      }
       if (pending === '') return;
       this.sink({ type: 'chat/delta', messageId: reply.id, text: pending });
       pending = '';
+    };
+    /** Keeps the thinking with the reply (never in its text) and how long it lasted. */
+    const keepThinking = (): void => {
+      if (thoughts.length === 0) return;
+      thinkingMs ??= Date.now() - (thinkingFrom ?? Date.now());
+      reply.reasoning = { text: thoughts.join(''), ms: thinkingMs };
     };
     try {
       if (!budget.fits) {
@@ -291,7 +366,15 @@ export class ChatController implements vscode.Disposable {
       const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
       const stream = audioRequest ? client.streamAudioReasoning(audioRequest, callOptions) : client.streamChat(request, callOptions);
       for await (const event of stream) {
+        if (event.type === 'reasoning') {
+          thinkingFrom ??= Date.now();
+          thoughts.push(event.text);
+          pendingThought += event.text;
+          flushTimer ??= setTimeout(flush, 32);
+          continue;
+        }
         if (event.type !== 'text') continue;
+        if (thinkingFrom !== undefined) thinkingMs ??= Date.now() - thinkingFrom;
         parts.push(event.text);
         pending += event.text;
         flushTimer ??= setTimeout(flush, 32);
@@ -300,18 +383,20 @@ export class ChatController implements vscode.Disposable {
       if (flushTimer) clearTimeout(flushTimer);
       flush();
       reply.text = parts.join('');
+      keepThinking();
       reply.usage = storedUsage(result.usage, model);
       const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
       // Ajv is loaded only when a JSON-mode answer needs checking.
       const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
       await this.save(conversation);
       this.answered.fire(reply.usage);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}) });
+      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}) });
       return reply.text;
     } catch (error) {
       if (flushTimer) clearTimeout(flushTimer);
       flush();
       reply.text = parts.join('');
+      keepThinking();
       if (ApiError.is(error, 'canceled') || controller.signal.aborted) {
         reply.stopped = true;
         this.host.log.debug('Answer stopped by the user.');

@@ -30,5 +30,6 @@ export function toView(message: StoredMessage): MessageView {
     ...(message.sources ? { sources: message.sources } : {}),
     ...(message.toolCalls ? { toolCalls: message.toolCalls.map(toolCallView) } : {}),
     ...(message.agentStop ? { agentStop: message.agentStop } : {}),
+    ...(message.reasoning ? { reasoning: message.reasoning } : {}),
   };
 }

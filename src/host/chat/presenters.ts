@@ -12,6 +12,7 @@ export function modelView(model: ModelInfo): ModelView {
     ...(model.contextLength !== undefined ? { contextLength: model.contextLength } : {}),
     ...(model.maxCompletionTokens !== undefined ? { maxCompletionTokens: model.maxCompletionTokens } : {}),
     ...(model.pricing ? { pricePerMillionInput: model.pricing.promptPerToken * 1e6, pricePerMillionOutput: model.pricing.completionPerToken * 1e6 } : {}),
+    ...(model.reasoning ? { reasoning: model.reasoning.controls } : {}),
   };
 }
 
@@ -27,6 +28,7 @@ export function storedUsage(usage: UsageReport, model: ModelInfo | undefined): S
     tokensPerSecond: usage.tokensPerSecond,
     totalTimeMs: usage.totalTimeMs,
     ...(cost !== undefined ? { costUsd: cost } : {}),
+    ...(usage.service?.reasoningTokens !== undefined ? { reasoningTokens: usage.service.reasoningTokens } : {}),
     source,
   };
 }

@@ -66,9 +66,10 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   const instruction = args.instruction ?? (await vscode.window.showInputBox({ title: 'Cadenza: rewrite the selection', prompt: 'How should the code change?', ignoreFocusOut: true }));
   if (!instruction?.trim()) return undefined;
   const conversation = await chat.current();
-  const model = conversation.model;
+  // The same model a chat message would use: chosen, set, last used or the service's default (waiting for the list).
+  const model = await chat.resolveModel(conversation);
   if (!model) {
-    void vscode.window.showErrorMessage('Pick a model first.', 'Select Model').then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
+    void vscode.window.showErrorMessage('No model can be chosen yet: the service listed none. Check the key and the address, or pick a model.', 'Select Model').then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
     return undefined;
   }
   const document = context.editor.document;

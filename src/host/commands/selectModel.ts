@@ -37,7 +37,7 @@ export async function selectModel(connection: ServiceConnection, chat: ChatContr
     });
     return undefined;
   }
-  const current = (await chat.current()).model;
+  const current = chat.effectiveModel(await chat.current())?.id;
   const picked = await vscode.window.showQuickPick(
     models.map((model) => ({ label: model.id, description: model.id === current ? '(current)' : '', detail: describeModel(model), id: model.id })),
     { title: 'Cadenza: model for this conversation', matchOnDetail: true, placeHolder: 'Capabilities, context, output limit and price per million tokens' },

@@ -157,8 +157,13 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
           else progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
         }
       };
+      // Thinking goes out as thinking parts where this VS Code has them; elsewhere it is left out (never as answer text).
+      const thinkingPart = thinkingPartConstructor();
       for await (const event of stream) {
         if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+        else if (event.type === 'reasoning') {
+          if (thinkingPart) progress.report(new thinkingPart(event.text) as unknown as vscode.LanguageModelResponsePart);
+        }
         else if (event.type === 'toolCall') report(assembler.push(event));
         else if (event.type === 'finish') report(assembler.flush());
       }
@@ -183,4 +188,13 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
   dispose(): void {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
+}
+
+/**
+ * `vscode.LanguageModelThinkingPart`, where the running VS Code exposes it (newer releases; a proposed API
+ * in older ones, absent there without the proposal). Looked up at run time so one VSIX serves both.
+ */
+export function thinkingPartConstructor(): (new (value: string) => unknown) | undefined {
+  const candidate: unknown = (vscode as unknown as Record<string, unknown>)['LanguageModelThinkingPart'];
+  return typeof candidate === 'function' ? (candidate as new (value: string) => unknown) : undefined;
 }

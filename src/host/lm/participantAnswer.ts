@@ -163,7 +163,15 @@ export async function answer(deps: ParticipantDeps, model: ModelInfo, request: v
       ...(offer ? { tools, toolChoice: round === 0 ? 'required' as const : 'auto' as const } : {}),
       includeUsage: true,
     }, { signal });
-    for await (const event of answerStream) if (event.type === 'text') stream.markdown(event.text);
+    let thinking = false;
+    for await (const event of answerStream) {
+      if (event.type === 'text') stream.markdown(event.text);
+      else if (event.type === 'reasoning' && !thinking) {
+        // A reasoning model's thinking is shown as progress, not as part of the answer.
+        thinking = true;
+        stream.progress(`${model.id} is thinking\u2026`);
+      }
+    }
     const result = await answerStream.result;
     if (!offer || result.toolCalls.length === 0) break;
     messages.push({ role: 'assistant', content: result.text === '' ? null : result.text, toolCalls: result.toolCalls });

@@ -264,7 +264,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Sends a message now, or queues it until the webview is ready. */
   post(message: ToWebview): void {
     if (this.view && this.ready) this.deliver(message);
-    else if (message.type !== 'chat/delta') this.queue.push(message);
+    else if (message.type !== 'chat/delta' && message.type !== 'chat/reasoning') this.queue.push(message);
     // Deltas are not queued: a hidden panel gets the whole answer from `conversation/show` on `ready`.
   }
 

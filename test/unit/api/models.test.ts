@@ -16,7 +16,7 @@ describe('api/models (emulator)', function () {
     const client = clientFor(ctx.emu);
     const models = await client.listModels();
     const byId = new Map(models.map((m) => [m.id, m]));
-    assert.equal(models.length, 7);
+    assert.equal(models.length, 9);
     const llama = byId.get('Meta-Llama-3.1-8B-Instruct');
     assert.equal(llama?.contextLength, 16384);
     assert.equal(llama?.maxCompletionTokens, 4096);
@@ -31,7 +31,7 @@ describe('api/models (emulator)', function () {
     assert.deepEqual(byId.get('E5-Mistral-7B-Instruct')?.capabilities, ['embeddings']);
     // The listing is sent without trouble even with no key (the spec shows no auth there).
     const anonymous = new InferenceClient({ baseUrl: `${ctx.emu.baseUrl}/v1/`, apiKey: '', timeoutMs: 2000 });
-    assert.equal((await anonymous.listModels()).length, 7);
+    assert.equal((await anonymous.listModels()).length, 9);
     await anonymous.close();
     await client.close();
   });

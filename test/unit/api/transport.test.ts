@@ -103,7 +103,7 @@ describe('api/transport: through a real proxy (tinyproxy)', function () {
     const client = clientFor(ctx.emu, { transport: { proxy: tp().url, useEnvironment: false } });
     const before = tp().requests().length;
     const models = await client.listModels();
-    assert.equal(models.length, 7);
+    assert.equal(models.length, 9);
     const lines = tp().requests().slice(before);
     assert.ok(lines.some((line) => line.includes(`GET ${ctx.emu.baseUrl}/v1/models`)), `tinyproxy log:\n${tp().log()}`);
     const seen = ctx.emu.requests.find((r) => r.path === '/v1/models');
