@@ -124,10 +124,10 @@ describe('api/sse: faults from the emulator', function () {
     });
   }
 
-  it('maps a status inside a mid-stream error (429 → rateLimited)', async () => {
+  it('maps a mid-stream error by its code (queue_full → rateLimited)', async () => {
     const client = clientFor(ctx.emu);
     ctx.emu.scriptChat({ content: 'a b c d', chunkCount: 4 });
-    ctx.emu.injectFault({ kind: 'streamError', afterChunks: 2, as: 'error', status: 429, code: 'queue_full' }, { path: CHAT });
+    ctx.emu.injectFault({ kind: 'streamError', afterChunks: 2, as: 'error', type: 'rate_limit_error', code: 'queue_full' }, { path: CHAT });
     const error = await expectApiError(collect(client.streamChat(hello)), 'rateLimited');
     assert.equal(error.code, 'queue_full');
     await client.close();
