@@ -29,6 +29,8 @@ export interface ApiErrorDetails {
   requestId?: string | undefined;
   serverMessage?: string | undefined;
   retryAfterMs?: number | undefined;
+  /** The server's `x-should-retry` header: true forces a retry, false forbids one (the official clients obey it). */
+  shouldRetry?: boolean | undefined;
   cause?: unknown;
 }
 
@@ -41,6 +43,7 @@ export class ApiError extends Error {
   readonly requestId: string | undefined;
   readonly serverMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly shouldRetry: boolean | undefined;
 
   constructor(reason: ApiErrorReason, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     this.requestId = details.requestId;
     this.serverMessage = details.serverMessage;
     this.retryAfterMs = details.retryAfterMs;
+    this.shouldRetry = details.shouldRetry;
   }
 
   /** Type guard for callers (chat router, index builder): is `value` an ApiError, optionally of `reason`? */
@@ -214,6 +218,7 @@ export function errorFromResponse(
   secret: string | undefined,
   retryAfterMs?: number,
   path?: string,
+  shouldRetry?: boolean,
 ): ApiError {
   const fields = readErrorBody(bodyText, contentType);
   const reason = reasonFor(status, fields, kind);
@@ -229,6 +234,7 @@ export function errorFromResponse(
     requestId: fields.requestId ?? headerRequestId,
     serverMessage,
     retryAfterMs,
+    shouldRetry,
   });
 }
 

@@ -68,6 +68,19 @@ describe('api/errors: against the emulator', function () {
   this.timeout(10_000);
   const ctx = useEmulator();
 
+  it('honours x-should-retry: true retries a 400, false stops a 503 at once', async () => {
+    const client = clientFor(ctx.emu);
+    ctx.emu.injectFault({ kind: 'status', status: 400, headers: { 'x-should-retry': 'true' } }, { path: CHAT });
+    const answered = await client.chat(hello);
+    assert.ok(answered.text.length > 0);
+    assert.equal(requestsTo(ctx.emu, CHAT).length, 2);
+    ctx.emu.reset();
+    ctx.emu.injectFault({ kind: 'status', status: 503, headers: { 'x-should-retry': 'false' } }, { path: CHAT, times: 3 });
+    await expectApiError(client.chat(hello), 'server');
+    assert.equal(requestsTo(ctx.emu, CHAT).length, 1);
+    await client.close();
+  });
+
   it('401 for a wrong key, with no trace of the key anywhere in the error', async () => {
     const key = 'sk-very-secret-wrong-key-1234567890';
     const client = new InferenceClient({ baseUrl: ctx.emu.baseUrl, apiKey: key, timeoutMs: 2000 });
