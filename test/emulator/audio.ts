@@ -1,5 +1,7 @@
 // POST /v1/audio/transcriptions and /v1/audio/translations: multipart uploads, format sniffed from
-// the bytes, the 25 MB (speech-to-text) and 30 s (audio-instruct) limits, json/text/stream answers.
+// the bytes, the 25 MB (speech-to-text, the client's constant) and 30 s (audio-instruct) limits,
+// ISO-639-1 languages for speech-to-text, json/text/stream answers.
+import { speechToTextMaxBytes } from '../../src/core/audio/limits';
 import { audioDurationSeconds, sniffAudioFormat } from './audioFormat';
 import { audioTooLong, MAX_AUDIO_SECONDS } from './chatRequest';
 import { completionStream, newEnvelope, type Answer } from './completion';
@@ -9,10 +11,10 @@ import { findModel } from './models';
 import { type MultipartForm } from './multipart';
 import { splitPieces } from './replies';
 import { countTokens, MEDIA_TOKENS, truncateTokens } from './tokens';
-import { invalidType, isRecord, missing, optionalDecimal, optionalInteger } from './validate';
+import { invalidType, missing, optionalDecimal, optionalInteger } from './validate';
 
-/** The speech-to-text upload limit (spec). */
-export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+/** The speech-to-text upload limit: the client's own constant, so the two can never disagree. */
+export const MAX_AUDIO_BYTES = speechToTextMaxBytes;
 
 /** Handles transcription and translation uploads. */
 export function handleAudioFile(ctx: HandlerContext, operation: 'transcription' | 'translation'): Reply {
@@ -49,6 +51,10 @@ export function handleAudioFile(ctx: HandlerContext, operation: 'transcription' 
   const stream = formBoolean(form, 'stream') ?? false;
   const includeUsage = stream && includeUsageOf(form);
   const language = form.fields['language'];
+  // Whisper takes ISO-639-1 codes only ([PY] restricts it to a list of codes, service-behaviour.md §11).
+  if (model.kind === 'speechToText' && language !== undefined && language !== '' && !/^[a-z]{2}$/.test(language)) {
+    throw invalidRequest(`Invalid language '${language}'. Language parameter must be specified in ISO-639-1 format.`, 'language', 'invalid_value');
+  }
 
   let text = ctx.nextTranscript() ?? defaultTranscript(file.data.length, format, seconds, language, operation, model.kind);
   if (maxTokens !== undefined) text = truncateTokens(text, maxTokens).text;
@@ -109,15 +115,7 @@ function formBoolean(form: MultipartForm, name: string): boolean | undefined {
 }
 
 function includeUsageOf(form: MultipartForm): boolean {
-  // Clients send it as a JSON `stream_options` field, a bracketed field, or a bare field.
-  const options = form.fields['stream_options'];
-  if (options !== undefined) {
-    try {
-      const parsed: unknown = JSON.parse(options);
-      if (isRecord(parsed) && parsed['include_usage'] === true) return true;
-    } catch {
-      // Not JSON: fall through to the flat field names.
-    }
-  }
-  return (formBoolean(form, 'stream_options[include_usage]') ?? formBoolean(form, 'include_usage')) === true;
+  // The official clients send nested fields in bracket form. Whether the service reads `stream_options`
+  // as one JSON string is not shown anywhere (service-behaviour.md §11), so such a field is ignored here.
+  return formBoolean(form, 'stream_options[include_usage]') === true;
 }

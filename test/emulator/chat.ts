@@ -14,6 +14,7 @@ export function handleChat(ctx: HandlerContext, operation: 'chat' | 'audioReason
   // Qwen2-Audio's real usage has no acceptance_rate (no speculative decoding for it).
   const env = newEnvelope(request.model.id, ctx.startMs, request.includeUsage, { acceptanceRate: request.model.kind !== 'audioInstruct' });
   if (request.stream) return { kind: 'sse', events: completionStream(answer, env) };
+  if (request.plainText) return { kind: 'text', body: answer.content };
   return { kind: 'json', body: completionBody(answer, env) };
 }
 

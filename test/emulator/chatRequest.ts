@@ -35,6 +35,8 @@ export interface ChatRequest {
   reasoningEffort: 'low' | 'medium' | 'high' | undefined;
   /** `chat_template_kwargs.enable_thinking` as sent; undefined when absent. */
   enableThinking: boolean | undefined;
+  /** Audio reasoning with `response_format: "text"`: a non-streamed answer is the bare text. */
+  plainText: boolean;
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'function', 'tool', 'developer']);
@@ -67,7 +69,9 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   const stop = stopSequences(body);
   const stream = optionalBoolean(body, 'stream') ?? false;
   const includeUsage = parseStreamOptions(body, stream);
-  const responseFormat = parseResponseFormat(body['response_format']);
+  // Audio reasoning takes the string "json" or "text" (inference-api.md), chat an object.
+  const audioFormat = operation === 'audioReasoning' ? parseAudioResponseFormat(body['response_format']) : undefined;
+  const responseFormat = operation === 'audioReasoning' ? undefined : parseResponseFormat(body['response_format']);
   const tools = parseTools(body['tools']);
   const forcedTool = parseToolChoice(body['tool_choice'], tools);
   const n = body['n'];
@@ -78,7 +82,7 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   const toolTokens = tools.length > 0 ? countTokens(JSON.stringify(body['tools'])) : 0;
   const promptTokens = scan.tokens + toolTokens;
   checkContext(model, promptTokens, maxTokens);
-  return { model, lastUserText: scan.lastUserText, audio: scan.audio, promptTokens, maxTokens, stop, stream, includeUsage, tools, forcedTool, responseFormat, reasoningEffort, enableThinking };
+  return { model, lastUserText: scan.lastUserText, audio: scan.audio, promptTokens, maxTokens, stop, stream, includeUsage, tools, forcedTool, responseFormat, reasoningEffort, enableThinking, plainText: audioFormat === 'text' };
 }
 
 /** `reasoning_effort` (low/medium/high) and `chat_template_kwargs.enable_thinking` (service-behaviour.md §10.6). */
@@ -220,6 +224,13 @@ function parseStreamOptions(body: Json, stream: boolean): boolean {
   if (!isRecord(options)) return invalidType('stream_options', 'an object', options);
   if (!stream) throw invalidRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options', null);
   return optionalBoolean(options, 'include_usage') ?? false;
+}
+
+function parseAudioResponseFormat(value: unknown): 'json' | 'text' {
+  if (value === undefined || value === null) return 'json';
+  if (typeof value !== 'string') return invalidType('response_format', 'a string', value);
+  if (value === 'json' || value === 'text') return value;
+  throw invalidRequest(`Invalid value: '${value}'. Supported values are: 'json' and 'text'.`, 'response_format', 'invalid_value');
 }
 
 function parseResponseFormat(value: unknown): ChatRequest['responseFormat'] {

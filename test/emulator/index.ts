@@ -37,8 +37,11 @@ export type Fault =
   | { kind: 'latency'; ms: number }
   /** Streaming: stop sending after N chunks and keep the socket open (a hung stream). */
   | { kind: 'stall'; afterChunks: number }
-  /** Streaming: after N chunks send an error as `event: error`, `event: error_event` or a data object with a top-level "error". */
-  | { kind: 'streamError'; afterChunks: number; as?: 'error' | 'error_event' | 'dataError'; status?: number; code?: string; message?: string }
+  /**
+   * Streaming: after N chunks send an error as `event: error`, `event: error_event` or a data object with a
+   * top-level "error", carrying only message/type/code/param (+ request_id): no invented status.
+   */
+  | { kind: 'streamError'; afterChunks: number; as?: 'error' | 'error_event' | 'dataError'; type?: string; code?: string; message?: string }
   /** Destroy the socket: before any byte when afterChunks is undefined, else after N streamed chunks. */
   | { kind: 'drop'; afterChunks?: number }
   /** Answer with this status instead (default bodies follow the real service: 408 SimpleError, 500/503 text/plain, ...). */

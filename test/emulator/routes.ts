@@ -1,4 +1,4 @@
-// The route table: which path goes to which handler and whether it needs the API key.
+// The route table: which path goes to which handler (every one needs the API key).
 import { handleAudioFile } from './audio';
 import { handleChat } from './chat';
 import { type HandlerContext, type Reply } from './context';
@@ -6,16 +6,8 @@ import { handleEmbeddings } from './embeddings';
 import { simpleError } from './errors';
 import { findModel, toWireModel } from './models';
 
-/** How a route treats the Authorization header. */
-export type AuthRule =
-  /** Chat, audio and embeddings: a missing key is 401. */
-  | 'required'
-  /** Model listing: the spec shows no auth, so no key is fine, but a wrong key is still 401. */
-  | 'optional';
-
-/** One matched route. */
+/** One matched route. Every route needs the key: [OAS] applies bearer auth to every operation, the model listing included. */
 export interface Route {
-  auth: AuthRule;
   handle(ctx: HandlerContext): Reply;
 }
 
@@ -26,28 +18,27 @@ export function matchRoute(method: string, path: string): Route | undefined {
   if (method === 'POST') {
     switch (path) {
       case '/v1/chat/completions':
-        return { auth: 'required', handle: (ctx) => handleChat(ctx, 'chat') };
+        return { handle: (ctx) => handleChat(ctx, 'chat') };
       case '/v1/audio/reasoning':
-        return { auth: 'required', handle: (ctx) => handleChat(ctx, 'audioReasoning') };
+        return { handle: (ctx) => handleChat(ctx, 'audioReasoning') };
       case '/v1/audio/transcriptions':
-        return { auth: 'required', handle: (ctx) => handleAudioFile(ctx, 'transcription') };
+        return { handle: (ctx) => handleAudioFile(ctx, 'transcription') };
       case '/v1/audio/translations':
-        return { auth: 'required', handle: (ctx) => handleAudioFile(ctx, 'translation') };
+        return { handle: (ctx) => handleAudioFile(ctx, 'translation') };
       case '/v1/embeddings':
-        return { auth: 'required', handle: handleEmbeddings };
+        return { handle: handleEmbeddings };
       default:
         return undefined;
     }
   }
   if (method === 'GET') {
     if (path === '/v1/models') {
-      return { auth: 'optional', handle: (ctx) => ({ kind: 'json', body: { object: 'list', data: ctx.models.map(toWireModel) } }) };
+      return { handle: (ctx) => ({ kind: 'json', body: { object: 'list', data: ctx.models.map(toWireModel) } }) };
     }
     const match = MODEL_PATH.exec(path);
     if (match?.[1] !== undefined) {
       const id = safeDecode(match[1]);
       return {
-        auth: 'optional',
         handle: (ctx) => {
           const model = findModel(ctx.models, id);
           if (model === undefined) throw simpleError(404, 'Model not found');

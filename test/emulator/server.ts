@@ -160,7 +160,7 @@ export class EmulatorServer implements RunningEmulator {
 
     const route = matchRoute(method, path);
     if (route === undefined) throw simpleError(404, 'Not found');
-    this.checkAuth(req.headers.authorization, route.auth);
+    this.checkAuth(req.headers.authorization);
     if (faults.rateLimited !== undefined) throw rateLimitError(faults.rateLimited);
 
     const ctx: HandlerContext = {
@@ -178,11 +178,8 @@ export class EmulatorServer implements RunningEmulator {
     await this.writeReply(res, route.handle(ctx), faults);
   }
 
-  private checkAuth(header: string | undefined, rule: 'required' | 'optional'): void {
-    if (header === undefined || header.trim() === '') {
-      if (rule === 'required') throw missingKeyError();
-      return;
-    }
+  private checkAuth(header: string | undefined): void {
+    if (header === undefined || header.trim() === '') throw missingKeyError();
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
     if (match?.[1] !== this.key) throw wrongKeyError();
   }

@@ -37,10 +37,9 @@ export function streamErrorEvent(fault: Extract<StreamFault, { kind: 'streamErro
   const payload = JSON.stringify({
     error: {
       message: fault.message ?? 'The model server failed while generating the response.',
-      type: (fault.status ?? 500) >= 500 ? 'server_error' : 'invalid_request_error',
+      type: fault.type ?? 'server_error',
       param: null,
       code: fault.code ?? 'internal_server_error',
-      ...(fault.status === undefined ? {} : { status: fault.status }),
     },
     request_id: newRequestId(),
   });

@@ -5,6 +5,7 @@
 import { toWireMessage } from './chat';
 import { type AudioFamily, type AudioReasoningRequest, type TranscriptionRequest } from './types';
 import { toAudioDataUrl } from '../audio/dataUrl';
+import { wireLanguage } from '../audio/languages';
 import { type SniffResult } from '../audio/sniff';
 
 /** The JSON body of POST /v1/audio/reasoning; the client validates the audio first and passes its sniffed format. */
@@ -32,7 +33,8 @@ export interface MultipartBody {
 
 /**
  * Builds the multipart form of POST /v1/audio/transcriptions or /translations. Form booleans go
- * as the strings "true"/"false" (service-behaviour.md §10.5); stream_options as a JSON field.
+ * as the strings "true"/"false" (service-behaviour.md §10.5); nested fields in the official clients'
+ * bracket form (`stream_options[include_usage]`); the language in the form the family takes.
  */
 export async function buildTranscriptionForm(request: TranscriptionRequest, sniffed: SniffResult, family: AudioFamily | undefined, stream: boolean): Promise<MultipartBody> {
   const form = new FormData();
@@ -40,7 +42,8 @@ export async function buildTranscriptionForm(request: TranscriptionRequest, snif
   const fileName = request.fileName ?? `audio.${sniffed.format}`;
   // Copy into a plain ArrayBuffer-backed view: Blob must not hold a view on a shared or pooled buffer.
   form.append('file', new Blob([new Uint8Array(request.audio)], { type: sniffed.mime }), fileName);
-  if (request.language !== undefined && request.language !== '') form.append('language', request.language);
+  const language = wireLanguage(request.language ?? '', family);
+  if (language !== '') form.append('language', language);
   if (request.prompt !== undefined && request.prompt !== '') form.append('prompt', request.prompt);
   form.append('response_format', request.responseFormat ?? 'json');
   // temperature and max_tokens exist only for the audio-instruct family; Whisper documents neither.
@@ -50,7 +53,7 @@ export async function buildTranscriptionForm(request: TranscriptionRequest, snif
   }
   if (stream) {
     form.append('stream', 'true');
-    if (request.includeUsage !== false) form.append('stream_options', JSON.stringify({ include_usage: true }));
+    if (request.includeUsage !== false) form.append('stream_options[include_usage]', 'true');
   }
   // Response serialises the form with a proper boundary; the bytes are kept for retries.
   const response = new Response(form);

@@ -18,6 +18,10 @@ export class ResponseBody implements AsyncIterable<string> {
   private waiter: { resolve: () => void } | undefined;
   private controller: Dispatcher.DispatchController | undefined;
   private readonly decoder = new TextDecoder('utf-8');
+  /** Text read by peek() and not yet handed out. */
+  private readonly peeked: string[] = [];
+  /** The decoder's tail was taken at the end of the body. */
+  private flushed = false;
 
   /** True once the whole body arrived (or failed); a body not ended is cut off on destroy(). */
   get ended(): boolean {
@@ -87,24 +91,42 @@ export class ResponseBody implements AsyncIterable<string> {
     return chunk;
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<string> {
-    const next = async (): Promise<IteratorResult<string>> => {
-      for (;;) {
-        const chunk = this.take();
-        if (chunk !== undefined) return { done: false, value: this.decoder.decode(chunk, { stream: true }) };
-        if (this.failure !== undefined) throw this.failure;
-        if (this.done) {
-          const rest = this.decoder.decode();
-          if (rest !== '') return { done: false, value: rest };
-          return { done: true, value: undefined };
-        }
-        await new Promise<void>((resolve) => {
-          this.waiter = { resolve };
-        });
+  /**
+   * Reads until the body shows its first non-blank text (or ends) and keeps what it read, to be read
+   * again by iteration; resolves with that text. The stream driver sniffs a reply's shape with it.
+   */
+  async peek(): Promise<string> {
+    let text = this.peeked.join('');
+    while (text.trim() === '') {
+      const step = await this.read();
+      if (step.done === true) break;
+      this.peeked.push(step.value);
+      text += step.value;
+    }
+    return text;
+  }
+
+  private async read(): Promise<IteratorResult<string>> {
+    for (;;) {
+      const chunk = this.take();
+      if (chunk !== undefined) return { done: false, value: this.decoder.decode(chunk, { stream: true }) };
+      if (this.failure !== undefined) throw this.failure;
+      if (this.done) {
+        const rest = this.flushed ? '' : this.decoder.decode();
+        this.flushed = true;
+        if (rest !== '') return { done: false, value: rest };
+        return { done: true, value: undefined };
       }
-    };
+      await new Promise<void>((resolve) => {
+        this.waiter = { resolve };
+      });
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<string> {
     return {
-      next,
+      // Text kept by peek() first; otherwise straight from the queue, with one promise per read.
+      next: (): Promise<IteratorResult<string>> => (this.peeked.length > 0 ? Promise.resolve({ done: false, value: this.peeked.shift() as string }) : this.read()),
       return: async (): Promise<IteratorResult<string>> => {
         this.destroy();
         return { done: true, value: undefined };

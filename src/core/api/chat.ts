@@ -112,6 +112,8 @@ export class ChatAccumulator {
   private readonly thoughts: string[] = [];
   private readonly calls: PendingCall[] = [];
   private readonly splitter = new ThinkTagSplitter();
+  /** The wire `index` of each call to its slot in `calls`. */
+  private readonly callSlots = new Map<number, number>();
 
   /** Reads one streamed chunk, appending the events it makes to `out`; `now` is the arrival time. */
   pushChunk(chunk: unknown, out: ChatStreamEvent[], now: number): void {
@@ -183,16 +185,23 @@ export class ChatAccumulator {
     toolCalls.forEach((raw, position) => {
       if (!isRecord(raw)) return;
       // Whole calls of non-streamed answers carry index null; then the position is the index.
-      const index = typeof raw['index'] === 'number' ? raw['index'] : position;
-      let call = this.calls[index];
-      if (call === undefined) {
+      const wireIndex = typeof raw['index'] === 'number' ? raw['index'] : position;
+      const id = typeof raw['id'] === 'string' && raw['id'] !== '' ? raw['id'] : undefined;
+      let index = this.callSlots.get(wireIndex);
+      let call = index === undefined ? undefined : this.calls[index];
+      // A new id at an index already in use is a new call, not more of the old one (servers that
+      // number every call 0); fragments without an id continue the latest call at that index.
+      if (index === undefined || call === undefined || (id !== undefined && call.id !== undefined && call.id !== id)) {
+        index = this.calls.length;
         call = { id: undefined, name: undefined, args: [] };
-        this.calls[index] = call;
+        this.calls.push(call);
+        this.callSlots.set(wireIndex, index);
       }
+      // Events carry the call's own slot, so consumers that gather by index keep the calls apart.
       const event: Extract<ChatStreamEvent, { type: 'toolCall' }> = { type: 'toolCall', index, argumentsDelta: '' };
-      if (typeof raw['id'] === 'string' && raw['id'] !== '') {
-        call.id ??= raw['id'];
-        event.id = raw['id'];
+      if (id !== undefined) {
+        call.id ??= id;
+        event.id = id;
       }
       const fn = raw['function'];
       if (isRecord(fn)) {

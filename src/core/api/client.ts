@@ -253,6 +253,7 @@ export class InferenceClient {
       timeouts: this.timeouts,
       promptChars: prompt,
       onError: (error) => this.noteError(model, capability, error),
+      answer: capability === 'transcription' ? 'transcript' : 'chat',
     });
   }
 

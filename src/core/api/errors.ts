@@ -29,6 +29,8 @@ export interface ApiErrorDetails {
   requestId?: string | undefined;
   serverMessage?: string | undefined;
   retryAfterMs?: number | undefined;
+  /** The server's `x-should-retry` header: true forces a retry, false forbids one (the official clients obey it). */
+  shouldRetry?: boolean | undefined;
   cause?: unknown;
 }
 
@@ -41,6 +43,7 @@ export class ApiError extends Error {
   readonly requestId: string | undefined;
   readonly serverMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly shouldRetry: boolean | undefined;
 
   constructor(reason: ApiErrorReason, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     this.requestId = details.requestId;
     this.serverMessage = details.serverMessage;
     this.retryAfterMs = details.retryAfterMs;
+    this.shouldRetry = details.shouldRetry;
   }
 
   /** Type guard for callers (chat router, index builder): is `value` an ApiError, optionally of `reason`? */
@@ -75,8 +79,6 @@ export interface ErrorBodyFields {
   code: string | undefined;
   param: string | undefined;
   requestId: string | undefined;
-  /** Status carried inside a mid-stream error object, where there is no HTTP status of its own. */
-  status: number | undefined;
   /** True when the body was a JSON error envelope (object or string form). */
   structured: boolean;
 }
@@ -85,7 +87,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
 
 /** Reads an error body of any shape; used by the HTTP layer (status errors) and the SSE layer (in-stream errors). */
 export function readErrorBody(text: string, contentType: string | undefined): ErrorBodyFields {
-  const fields: ErrorBodyFields = { message: undefined, type: undefined, code: undefined, param: undefined, requestId: undefined, status: undefined, structured: false };
+  const fields: ErrorBodyFields = { message: undefined, type: undefined, code: undefined, param: undefined, requestId: undefined, structured: false };
   const trimmed = text.trim();
   const looksJson = trimmed.startsWith('{') || (contentType?.includes('json') ?? false);
   if (looksJson) {
@@ -109,15 +111,14 @@ export function readErrorObject(body: Record<string, unknown>): ErrorBodyFields 
   const error = body['error'];
   const requestId = str(body['request_id']);
   if (typeof error === 'string') {
-    return { message: error, type: undefined, code: undefined, param: undefined, requestId, status: undefined, structured: true };
+    return { message: error, type: undefined, code: undefined, param: undefined, requestId, structured: true };
   }
   if (typeof error === 'object' && error !== null && !Array.isArray(error)) {
     const e = error as Record<string, unknown>;
-    const status = typeof e['status'] === 'number' ? e['status'] : undefined;
-    return { message: str(e['message']), type: str(e['type']), code: str(e['code']), param: str(e['param']), requestId, status, structured: true };
+    return { message: str(e['message']), type: str(e['type']), code: str(e['code']), param: str(e['param']), requestId, structured: true };
   }
   // Not an envelope we know (e.g. FastAPI's {"detail": "..."}); keep a message if there is one.
-  return { message: str(body['message']) ?? str(body['detail']), type: undefined, code: undefined, param: undefined, requestId, status: undefined, structured: false };
+  return { message: str(body['message']) ?? str(body['detail']), type: undefined, code: undefined, param: undefined, requestId, structured: false };
 }
 
 // Codes that mean "the input is too long for the model". The first is the service's documented
@@ -217,6 +218,7 @@ export function errorFromResponse(
   secret: string | undefined,
   retryAfterMs?: number,
   path?: string,
+  shouldRetry?: boolean,
 ): ApiError {
   const fields = readErrorBody(bodyText, contentType);
   const reason = reasonFor(status, fields, kind);
@@ -232,18 +234,39 @@ export function errorFromResponse(
     requestId: fields.requestId ?? headerRequestId,
     serverMessage,
     retryAfterMs,
+    shouldRetry,
   });
+}
+
+// Codes and types of a mid-stream error that say more than "the server failed". The service documents
+// insufficient_quota and queue_full as its 429 codes (service-behaviour.md §7).
+const RATE_LIMIT_CODES = new Set(['insufficient_quota', 'queue_full', 'rate_limit_exceeded']);
+const AUTH_CODES = new Set(['invalid_api_key']);
+
+/**
+ * The reason of an error that arrived inside a 200 stream. Such an event has no HTTP status, and only
+ * `message`, `type`, `code` and `param` are known to be sent (service-behaviour.md §11), so the reason
+ * comes from the code and type alone; anything unrecognised is a server failure.
+ */
+export function streamErrorReason(fields: ErrorBodyFields): ApiErrorReason {
+  const { code, type } = fields;
+  if (code !== undefined && CONTEXT_CODES.has(code)) return 'contextTooLong';
+  if (type !== undefined && CONTEXT_CODES.has(type)) return 'contextTooLong';
+  if (code === 'model_not_compatible') return 'modelNotCompatible';
+  if (code === 'model_not_found' || code === 'model_deprecated') return 'notFound';
+  if ((code !== undefined && RATE_LIMIT_CODES.has(code)) || type === 'rate_limit_error') return 'rateLimited';
+  if ((code !== undefined && AUTH_CODES.has(code)) || type === 'authentication_error') return 'auth';
+  if (code !== undefined && TOO_LARGE_CODES.has(code)) return 'tooLarge';
+  if (type === 'invalid_request_error') return 'badRequest';
+  return 'server';
 }
 
 /** Builds the ApiError for an error event inside a 200 stream (`event: error`, `error_event`, or a data object with `error`). */
 export function errorFromStreamEvent(data: string, secret: string | undefined): ApiError {
   const fields = readErrorBody(data, 'application/json');
-  // An in-stream error has no HTTP status; a status inside the object wins, else it is a server failure.
-  const status = fields.status ?? 500;
-  const reason = reasonFor(status, { ...fields, structured: true }, 'operation');
+  const reason = streamErrorReason(fields);
   const serverMessage = fields.message === undefined ? undefined : redact(fields.message, secret);
   return new ApiError(reason, `${SUMMARY[reason]} mid-stream${fields.code === undefined ? '' : ` (${fields.code})`}${serverMessage === undefined ? '' : `: ${serverMessage}`}`, {
-    status: fields.status,
     code: fields.code,
     param: fields.param,
     requestId: fields.requestId,

@@ -12,6 +12,7 @@ import {
   canceledError,
   isRetryable,
   serverRetryDelayMs,
+  shouldRetryHeader,
   type RetryPolicy,
   type RateLimitGates,
 } from './retry';
@@ -186,6 +187,7 @@ export class HttpCore {
         secret,
         serverRetryDelayMs(lookup, response.statusCode),
         req.path,
+        shouldRetryHeader(lookup),
       );
       settings.logger.debug(`${req.method} ${req.path} -> ${response.statusCode} ${error.code ?? ''} in ${Math.round(headersAt - startedAt)} ms`);
       throw error;

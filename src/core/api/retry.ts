@@ -23,10 +23,14 @@ const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /** Which reasons a retry can fix; network and timeout only count before any output reached the caller. */
 const RETRY_REASONS = new Set<ApiErrorReason>(['rateLimited', 'server', 'network', 'timeout']);
 
-/** Called by the request loop: may `error` be retried? (Never 400/401/404, never a cancel.) */
+/**
+ * Called by the request loop: may `error` be retried? The server's `x-should-retry` decides when it
+ * sent one, as in the official clients; otherwise never 400/401/404, and never a cancel.
+ */
 export function isRetryable(error: ApiError): boolean {
   // A missing capability stays missing, whatever the status (llama-server says so with a 500).
-  if (error.reason === 'unsupported') return false;
+  if (error.reason === 'unsupported' || error.reason === 'canceled' || error.reason === 'invalid') return false;
+  if (error.shouldRetry !== undefined) return error.shouldRetry;
   if (error.status !== undefined) return RETRY_STATUSES.has(error.status);
   return RETRY_REASONS.has(error.reason);
 }
@@ -53,6 +57,12 @@ export function parseDurationMs(text: string): number | undefined {
 
 /** Minimal header access, so both undici's header records and tests' plain objects fit. */
 export type HeaderLookup = (name: string) => string | undefined;
+
+/** Reads `x-should-retry`: true or false when the server sent one of those words, else undefined. */
+export function shouldRetryHeader(header: HeaderLookup): boolean | undefined {
+  const value = header('x-should-retry')?.trim().toLowerCase();
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}
 
 /**
  * How long the server asks us to wait, in ms, from `retry-after-ms`, `retry-after` (seconds or an

@@ -4,7 +4,7 @@
 // transcription streams all run through here.
 import { performance } from 'node:perf_hooks';
 import { ChatAccumulator } from './chat';
-import { ApiError } from './errors';
+import { ApiError, errorFromStreamEvent } from './errors';
 import { headerValue, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
 import { canceledError } from './retry';
 import { parseDataEvent, readSse, Watchdog } from './sse';
@@ -28,6 +28,48 @@ export interface StreamJob {
   promptChars: number;
   /** Called with every error before it reaches the caller (capability bookkeeping). */
   onError?: (error: ApiError) => void;
+  /** What was asked for: a chat answer (default) or a transcript, which may also come back as `{"text": ...}` or bare text. */
+  answer?: 'chat' | 'transcript';
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What a streamed request's reply is, from its first text: an event stream, one JSON body, or something else. */
+export function replyShape(start: string, contentType: string): 'sse' | 'json' | 'other' {
+  const head = start.trimStart();
+  if (head.startsWith('{')) return 'json';
+  // Every line of an event stream is a field (data, event, id, retry) or a comment.
+  if (/^(?:data|event|id|retry)(?::|\r?\n|$)|^:/.test(head)) return 'sse';
+  // An empty body carries no events; it is an empty stream only when it says it is one.
+  if (head === '' && contentType.includes('text/event-stream')) return 'sse';
+  return 'other';
+}
+
+/** Reads a streamed request's reply that came back whole; returns its events (already pushed into `acc`). */
+function readWholeReply(acc: ChatAccumulator, text: string, shape: 'json' | 'other', answer: 'chat' | 'transcript', contentType: string, secret: string | undefined): ChatStreamEvent[] {
+  const now = performance.now();
+  const events: ChatStreamEvent[] = [];
+  if (shape === 'other') {
+    // A transcription server that ignores `stream` may send the bare text (response_format text).
+    if (answer === 'transcript') {
+      acc.pushChunk({ type: 'transcript.text.done', text }, events, now);
+      return events;
+    }
+    throw new ApiError('malformedResponse', `Expected an event stream, got ${contentType || 'no content type'}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new ApiError('malformedResponse', `Expected an event stream, got ${contentType || 'no content type'} that is not JSON either`, { cause });
+  }
+  if (isRecord(value) && value['error'] != null) throw errorFromStreamEvent(text, secret);
+  // A transcript's JSON reply is {"text": ...} (llama-server adds type and usage); a chat reply has choices.
+  if (answer === 'transcript' && isRecord(value) && typeof value['text'] === 'string' && !Array.isArray(value['choices'])) {
+    acc.pushChunk({ type: 'transcript.text.done', text: value['text'], usage: value['usage'] }, events, now);
+    return events;
+  }
+  return acc.pushCompletion(value, now);
 }
 
 /**
@@ -52,22 +94,12 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
         () => open.fail(new ApiError('timeout', `The service sent no output within ${timeouts.firstTokenMs} ms of answering`)),
         timeouts.firstTokenMs,
       );
+      // Judged by what was asked (a stream) and by the body, not by the content type, as the official
+      // clients do (service-behaviour.md §11): a server may ignore `stream: true` and answer with one
+      // JSON body, or label a real event stream with the wrong type.
       const contentType = headerValue(open.headers, 'content-type') ?? '';
-      if (!contentType.includes('text/event-stream')) {
-        // A server that ignores `stream: true` answers with one JSON completion; take it whole.
-        const text = await open.body.text();
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (cause) {
-          throw new ApiError('malformedResponse', `Expected an event stream, got ${contentType || 'no content type'}`, { cause });
-        }
-        const events = acc.pushCompletion(value, performance.now());
-        if (events.length > 0) {
-          delivered = true;
-          yield events;
-        }
-      } else {
+      const shape = replyShape(await open.body.peek(), contentType);
+      if (shape === 'sse') {
         for await (const batch of readSse(open.body, { secret: open.secret, watchdog: idle })) {
           const now = performance.now();
           let events: ChatStreamEvent[] = [];
@@ -90,6 +122,12 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
         if (rest.length > 0) {
           delivered = true;
           yield rest;
+        }
+      } else {
+        const events = readWholeReply(acc, await open.body.text(), shape, job.answer ?? 'chat', contentType, open.secret);
+        if (events.length > 0) {
+          delivered = true;
+          yield events;
         }
       }
       const endedAt = performance.now();

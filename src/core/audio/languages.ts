@@ -1,3 +1,7 @@
+// The one language table: the picker lists it, settings and agents name a language from it, and the
+// client sends each audio family the form it takes (service-behaviour.md §11).
+import { type AudioFamily } from './limits';
+
 /** A language the transcription models can be told about: ISO-639-1 code and English name. */
 export interface Language {
   readonly code: string;
@@ -22,4 +26,16 @@ export const languages: readonly Language[] = [
 export function findLanguage(codeOrName: string): Language | undefined {
   const key = codeOrName.trim().toLowerCase();
   return languages.find((language) => language.code === key || language.name.toLowerCase() === key);
+}
+
+/**
+ * The `language` form field for `family`: the speech-to-text family (Whisper) takes ISO-639-1 codes, the
+ * audio-instruct family (Qwen2-Audio) full lowercase names ("spanish", as the service's examples send).
+ * A language outside the table, or a model of unknown family, gets the text as given. Called by the client.
+ */
+export function wireLanguage(given: string, family: AudioFamily | undefined): string {
+  const text = given.trim();
+  const language = family === undefined ? undefined : findLanguage(text);
+  if (language === undefined) return text;
+  return family === 'speechToText' ? language.code : language.name.toLowerCase();
 }

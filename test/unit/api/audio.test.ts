@@ -87,14 +87,26 @@ describe('api/audio', function () {
     assert.equal(result.usage.source.tokens, 'service');
     const form = record(requestsTo(ctx.emu, '/v1/audio/transcriptions')[0]);
     assert.equal(form['stream'], 'true');
-    assert.equal(form['stream_options'], '{"include_usage":true}');
+    // The official clients' bracket form, not one JSON string (service-behaviour.md §11).
+    assert.equal(form['stream_options[include_usage]'], 'true');
+    assert.equal(form['stream_options'], undefined);
     await client.close();
   });
 
-  it('streams a translation', async () => {
+  it('streams a translation, sending the audio-instruct family a full language name', async () => {
     const client = clientFor(ctx.emu);
-    const result = await client.streamTranslation({ model: AUDIO_MODEL, audio: makeWav(1), language: 'German' }).result;
-    assert.match(result.text, /^\[Translated to German\]/);
+    const result = await client.streamTranslation({ model: AUDIO_MODEL, audio: makeWav(1), language: 'de' }).result;
+    assert.match(result.text, /^\[Translated to german\]/);
+    assert.equal(record(requestsTo(ctx.emu, '/v1/audio/translations')[0])['language'], 'german');
+    await client.close();
+  });
+
+  it('sends each family the language form it takes, from one table', async () => {
+    const client = clientFor(ctx.emu);
+    await client.transcribe({ model: WHISPER_MODEL, audio: makeWav(1), language: 'Spanish' });
+    await client.transcribe({ model: AUDIO_MODEL, audio: makeWav(1), language: 'es' });
+    const sent = requestsTo(ctx.emu, '/v1/audio/transcriptions').map((r) => record(r)['language']);
+    assert.deepEqual(sent, ['es', 'spanish']);
     await client.close();
   });
 

@@ -2,7 +2,7 @@
 // reason each maps to, what is retried and what is not, and that no message carries the key.
 import assert from 'node:assert/strict';
 import { InferenceClient } from '../../../src/core/api/client';
-import { ApiError, readErrorBody, reasonFor } from '../../../src/core/api/errors';
+import { ApiError, errorFromStreamEvent, readErrorBody, reasonFor } from '../../../src/core/api/errors';
 import { CHAT_MODEL, clientFor, EMBED_MODEL, expectApiError, requestsTo, useEmulator } from './helpers';
 
 const hello = { model: CHAT_MODEL, messages: [{ role: 'user' as const, content: 'hello' }] };
@@ -21,7 +21,7 @@ describe('api/errors: body shapes', () => {
   });
 
   it('maps statuses and codes to reasons', () => {
-    const f = (code?: string, param?: string, structured = true) => ({ message: 'x', type: undefined, code, param, requestId: undefined, status: undefined, structured });
+    const f = (code?: string, param?: string, structured = true) => ({ message: 'x', type: undefined, code, param, requestId: undefined, structured });
     assert.equal(reasonFor(400, f('context_length_exceeded'), 'operation'), 'contextTooLong');
     assert.equal(reasonFor(400, f('model_not_compatible', 'model'), 'operation'), 'modelNotCompatible');
     assert.equal(reasonFor(404, f('model_not_found', 'model'), 'operation'), 'notFound');
@@ -39,9 +39,47 @@ describe('api/errors: body shapes', () => {
   });
 });
 
+describe('api/errors: mid-stream error events', () => {
+  const event = (error: Record<string, unknown>): string => JSON.stringify({ error: { param: null, ...error }, request_id: 'r-1' });
+
+  it('judges by code and type alone: a status inside the event is not something the service sends', () => {
+    // An invented status must not turn a server failure into a bad request (or the reverse).
+    const server = errorFromStreamEvent(event({ message: 'm', type: 'server_error', code: 'internal_server_error', status: 400 }), undefined);
+    assert.equal(server.reason, 'server');
+    assert.equal(server.status, undefined);
+    assert.equal(server.requestId, 'r-1');
+    assert.equal(errorFromStreamEvent(event({ message: 'm', type: 'invalid_request_error', code: null, status: 500 }), undefined).reason, 'badRequest');
+  });
+
+  it('maps the documented codes and types', () => {
+    const reason = (error: Record<string, unknown>): string => errorFromStreamEvent(event({ message: 'm', ...error }), undefined).reason;
+    assert.equal(reason({ code: 'queue_full' }), 'rateLimited');
+    assert.equal(reason({ code: 'insufficient_quota' }), 'rateLimited');
+    assert.equal(reason({ type: 'rate_limit_error' }), 'rateLimited');
+    assert.equal(reason({ code: 'context_length_exceeded', type: 'invalid_request_error' }), 'contextTooLong');
+    assert.equal(reason({ code: 'model_not_found' }), 'notFound');
+    assert.equal(reason({ code: 'invalid_api_key' }), 'auth');
+    assert.equal(reason({}), 'server');
+    assert.equal(errorFromStreamEvent('{"error":"backend down"}', undefined).reason, 'server');
+  });
+});
+
 describe('api/errors: against the emulator', function () {
   this.timeout(10_000);
   const ctx = useEmulator();
+
+  it('honours x-should-retry: true retries a 400, false stops a 503 at once', async () => {
+    const client = clientFor(ctx.emu);
+    ctx.emu.injectFault({ kind: 'status', status: 400, headers: { 'x-should-retry': 'true' } }, { path: CHAT });
+    const answered = await client.chat(hello);
+    assert.ok(answered.text.length > 0);
+    assert.equal(requestsTo(ctx.emu, CHAT).length, 2);
+    ctx.emu.reset();
+    ctx.emu.injectFault({ kind: 'status', status: 503, headers: { 'x-should-retry': 'false' } }, { path: CHAT, times: 3 });
+    await expectApiError(client.chat(hello), 'server');
+    assert.equal(requestsTo(ctx.emu, CHAT).length, 1);
+    await client.close();
+  });
 
   it('401 for a wrong key, with no trace of the key anywhere in the error', async () => {
     const key = 'sk-very-secret-wrong-key-1234567890';

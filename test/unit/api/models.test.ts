@@ -29,10 +29,13 @@ describe('api/models (emulator)', function () {
     assert.equal(byId.get('Whisper-Large-v3')?.family, 'speechToText');
     assert.equal(byId.get('Qwen2-Audio-7B-Instruct')?.family, 'audioInstruct');
     assert.deepEqual(byId.get('E5-Mistral-7B-Instruct')?.capabilities, ['embeddings']);
-    // The listing is sent without trouble even with no key (the spec shows no auth there).
+    // The listing needs the key like every operation ([OAS], service-behaviour.md §11); a base with /v1/ works too.
     const anonymous = new InferenceClient({ baseUrl: `${ctx.emu.baseUrl}/v1/`, apiKey: '', timeoutMs: 2000 });
-    assert.equal((await anonymous.listModels()).length, 9);
+    await expectApiError(anonymous.listModels(), 'auth');
     await anonymous.close();
+    const keyed = new InferenceClient({ baseUrl: `${ctx.emu.baseUrl}/v1/`, apiKey: ctx.emu.key, timeoutMs: 2000 });
+    assert.equal((await keyed.listModels()).length, 9);
+    await keyed.close();
     await client.close();
   });
 

@@ -78,6 +78,14 @@ describe('api/retry: policy', () => {
     assert.ok(!isRetryable(new ApiError('invalid', 'bad')));
   });
 
+  it('obeys x-should-retry over the status: true forces a retry, false forbids one', () => {
+    assert.ok(isRetryable(new ApiError('badRequest', 'x', { status: 400, shouldRetry: true })));
+    assert.ok(!isRetryable(new ApiError('server', 'x', { status: 503, shouldRetry: false })));
+    assert.ok(!isRetryable(new ApiError('rateLimited', 'x', { status: 429, shouldRetry: false })));
+    // A missing capability stays missing whatever the header says.
+    assert.ok(!isRetryable(new ApiError('unsupported', 'x', { status: 404, shouldRetry: true })));
+  });
+
   it('keeps full-jitter back-off within its doubling ceiling', () => {
     assert.equal(backoffDelayMs(0, DEFAULT_RETRY_POLICY, () => 0.999999), 499);
     assert.equal(backoffDelayMs(1, DEFAULT_RETRY_POLICY, () => 0.999999), 999);

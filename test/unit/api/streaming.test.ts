@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { InferenceClient } from '../../../src/core/api/client';
 import { type ChatRequest, type ChatResult, type ChatStreamEvent } from '../../../src/core/api/types';
-import { CHAT_MODEL, clientFor, collect, expectApiError, requestsTo, sseResponder, startTinyServer, textOf, useEmulator } from './helpers';
+import { CHAT_MODEL, clientFor, collect, expectApiError, makeWav, requestsTo, sseResponder, startTinyServer, textOf, useEmulator, WHISPER_MODEL } from './helpers';
 
 const CHAT = '/v1/chat/completions';
 const hello: ChatRequest = { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hello' }] };
@@ -92,6 +92,65 @@ describe('api/sse: stream shapes (byte-exact loopback server)', function () {
     await server.close();
   });
 
+  it('starts a new tool call when a new id arrives at an index already in use', async () => {
+    const call = (id: string | undefined, name: string | undefined, args: string): Record<string, unknown> => ({
+      tool_calls: [{ index: 0, ...(id === undefined ? {} : { id, type: 'function' }), function: { ...(name === undefined ? {} : { name }), arguments: args } }],
+    });
+    const body =
+      chunk(call('call_a', 'read', '{"path":')) +
+      chunk(call('call_a', undefined, '"a"}')) +
+      chunk(call('call_b', 'read', '{"path":')) +
+      chunk(call(undefined, undefined, '"b"}')) +
+      chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+    const { result, events } = await streamFrom(body);
+    assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.arguments]), [['call_a', 'read', '{"path":"a"}'], ['call_b', 'read', '{"path":"b"}']]);
+    // Events name the call they belong to, so consumers that gather by index keep the two apart.
+    const indexes = events.flatMap((e) => (e.type === 'toolCall' ? [[e.index, e.argumentsDelta]] : []));
+    assert.deepEqual(indexes, [[0, '{"path":'], [0, '"a"}'], [1, '{"path":'], [1, '"b"}']]);
+  });
+
+  it('judges a streamed request by its body, not its content type: an event stream sent as text/plain is parsed', async () => {
+    const server = await startTinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(chunk({ content: 'still ' }) + chunk({ content: 'a stream' }) + 'data: [DONE]\n\n');
+    });
+    const client = new InferenceClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 2000, maxRetries: 0 });
+    const stream = client.streamChat(hello);
+    const events = await collect(stream);
+    assert.equal(textOf(events), 'still a stream');
+    assert.equal((await stream.result).text, 'still a stream');
+    await client.close();
+    await server.close();
+  });
+
+  it('takes {"text": ...} as the transcript when a streamed transcription comes back as JSON', async () => {
+    const server = await startTinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text: 'hola mundo', usage: { input_tokens: 12, output_tokens: 3 } }));
+    });
+    const client = new InferenceClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 2000, maxRetries: 0 });
+    const stream = client.streamTranscription({ model: WHISPER_MODEL, audio: makeWav(1) });
+    const events = await collect(stream);
+    assert.equal(textOf(events as ChatStreamEvent[]), 'hola mundo');
+    const result = await stream.result;
+    assert.equal(result.text, 'hola mundo');
+    assert.equal(result.usage.completionTokens, 3);
+    await client.close();
+    await server.close();
+  });
+
+  it('takes a bare text body as the transcript of a streamed transcription, but not as a chat answer', async () => {
+    const server = await startTinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hola mundo');
+    });
+    const client = new InferenceClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 2000, maxRetries: 0 });
+    assert.equal((await client.streamTranscription({ model: WHISPER_MODEL, audio: makeWav(1) }).result).text, 'hola mundo');
+    await expectApiError(collect(client.streamChat(hello)), 'malformedResponse');
+    await client.close();
+    await server.close();
+  });
+
   it('refuses data that is not JSON as malformedResponse', async () => {
     const server = await startTinyServer(sseResponder('data: {not json\n\n'));
     const client = new InferenceClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 2000, maxRetries: 0 });
@@ -124,10 +183,10 @@ describe('api/sse: faults from the emulator', function () {
     });
   }
 
-  it('maps a status inside a mid-stream error (429 → rateLimited)', async () => {
+  it('maps a mid-stream error by its code (queue_full → rateLimited)', async () => {
     const client = clientFor(ctx.emu);
     ctx.emu.scriptChat({ content: 'a b c d', chunkCount: 4 });
-    ctx.emu.injectFault({ kind: 'streamError', afterChunks: 2, as: 'error', status: 429, code: 'queue_full' }, { path: CHAT });
+    ctx.emu.injectFault({ kind: 'streamError', afterChunks: 2, as: 'error', type: 'rate_limit_error', code: 'queue_full' }, { path: CHAT });
     const error = await expectApiError(collect(client.streamChat(hello)), 'rateLimited');
     assert.equal(error.code, 'queue_full');
     await client.close();

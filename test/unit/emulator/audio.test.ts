@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { speechToTextMaxBytes } from '../../../src/core/audio/limits';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
 import { AUDIO_MODEL, CHAT_MODEL, choice0, chunksOf, errorOf, json, makeWav, parseSse, postForm, postJson, streamedText, STT_MODEL } from './helpers';
 
@@ -32,7 +33,7 @@ describe('emulator: audio', () => {
   });
 
   it('streams chat.completion.chunk objects with custom_id and a usage chunk', async () => {
-    const response = await postForm(emu, TRANSCRIBE, { model: STT_MODEL, stream: 'true', stream_options: '{"include_usage": true}' }, { data: makeWav(1) });
+    const response = await postForm(emu, TRANSCRIBE, { model: STT_MODEL, stream: 'true', 'stream_options[include_usage]': 'true' }, { data: makeWav(1) });
     const raw = await response.text();
     assert.ok(raw.endsWith('data: [DONE]\n\n'));
     const chunks = chunksOf(parseSse(raw));
@@ -44,11 +45,38 @@ describe('emulator: audio', () => {
     assert.match(streamedText(chunks), /^Transcript of a/);
   });
 
+  it('takes stream_options in the bracket form of the official clients, and ignores one JSON string', async () => {
+    const usageOf = async (fields: Record<string, string>): Promise<boolean> => {
+      const chunks = chunksOf(parseSse(await (await postForm(emu, TRANSCRIBE, { model: STT_MODEL, stream: 'true', ...fields }, { data: makeWav(1) })).text()));
+      return chunks.some((chunk) => chunk['usage'] != null);
+    };
+    assert.equal(await usageOf({ 'stream_options[include_usage]': 'true' }), true);
+    assert.equal(await usageOf({ 'stream_options[include_usage]': 'false' }), false);
+    // Whether the service reads one JSON string is not shown anywhere (service-behaviour.md §11): no usage for it here.
+    assert.equal(await usageOf({ stream_options: '{"include_usage": true}' }), false);
+  });
+
   it('translates with the target language prefixed', async () => {
     const whisper = await json(await postForm(emu, '/v1/audio/translations', { model: STT_MODEL, language: 'fr' }, { data: makeWav(1) }));
     assert.match(String(whisper['text']), /^\[Translated to English\]/);
-    const qwen = await json(await postForm(emu, '/v1/audio/translations', { model: AUDIO_MODEL, language: 'German' }, { data: makeWav(1) }));
-    assert.match(String(qwen['text']), /^\[Translated to German\]/);
+    const qwen = await json(await postForm(emu, '/v1/audio/translations', { model: AUDIO_MODEL, language: 'german' }, { data: makeWav(1) }));
+    assert.match(String(qwen['text']), /^\[Translated to german\]/);
+  });
+
+  it('takes only ISO-639-1 codes as the speech-to-text language', async () => {
+    const named = await errorOf(await postForm(emu, TRANSCRIBE, { model: STT_MODEL, language: 'spanish' }, { data: makeWav(1) }));
+    assert.equal(named.status, 400);
+    assert.equal(named.error['param'], 'language');
+    assert.equal((await postForm(emu, TRANSCRIBE, { model: STT_MODEL, language: 'es' }, { data: makeWav(1) })).status, 200);
+    assert.equal((await postForm(emu, TRANSCRIBE, { model: AUDIO_MODEL, language: 'spanish' }, { data: makeWav(1) })).status, 200);
+  });
+
+  it('has the same 25 MB limit as the client', async () => {
+    const atLimit = Buffer.concat([makeWav(0), Buffer.alloc(speechToTextMaxBytes - 44)]);
+    assert.equal((await postForm(emu, TRANSCRIBE, { model: STT_MODEL }, { data: atLimit })).status, 200);
+    const over = Buffer.concat([atLimit, Buffer.alloc(1)]);
+    const refused = await errorOf(await postForm(emu, TRANSCRIBE, { model: STT_MODEL }, { data: over }));
+    assert.equal(refused.error['code'], 'file_too_large');
   });
 
   it('rejects unknown formats, audio-instruct clips over 30 s, files over 25 MB and non-audio models', async () => {
@@ -59,7 +87,7 @@ describe('emulator: audio', () => {
     assert.equal(long.status, 400);
     assert.equal(long.error['code'], 'audio_too_long');
     assert.equal((await postForm(emu, TRANSCRIBE, { model: AUDIO_MODEL }, { data: makeWav(29) })).status, 200);
-    const big = Buffer.concat([makeWav(0), Buffer.alloc(25 * 1024 * 1024 + 1 - 44)]);
+    const big = Buffer.concat([makeWav(0), Buffer.alloc(speechToTextMaxBytes + 1 - 44)]);
     const tooBig = await errorOf(await postForm(emu, TRANSCRIBE, { model: STT_MODEL }, { data: big }));
     assert.equal(tooBig.status, 400);
     assert.equal(tooBig.error['code'], 'file_too_large');
@@ -96,5 +124,20 @@ describe('emulator: audio', () => {
     const tooLong = `data:audio/wav;base64,${makeWav(31).toString('base64')}`;
     const rejected = await errorOf(await postJson(emu, '/v1/audio/reasoning', { model: AUDIO_MODEL, messages: [{ role: 'user', content: [{ type: 'audio_content', audio_content: { content: tooLong } }] }] }));
     assert.equal(rejected.error['code'], 'audio_too_long');
+  });
+
+  it('audio reasoning takes response_format as the string "json" or "text"', async () => {
+    const url = `data:audio/wav;base64,${makeWav(1).toString('base64')}`;
+    const messages = [{ role: 'user', content: [{ type: 'audio_content', audio_content: { content: url } }] }, { role: 'user', content: 'What is it?' }];
+    const asJson = await postJson(emu, '/v1/audio/reasoning', { model: AUDIO_MODEL, messages, response_format: 'json' });
+    assert.equal(asJson.status, 200);
+    assert.equal((await json(asJson))['object'], 'chat.completion');
+    const asText = await postJson(emu, '/v1/audio/reasoning', { model: AUDIO_MODEL, messages, response_format: 'text' });
+    assert.equal(asText.status, 200);
+    assert.match(asText.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.match(await asText.text(), /What is it\?/);
+    const other = await errorOf(await postJson(emu, '/v1/audio/reasoning', { model: AUDIO_MODEL, messages, response_format: 'srt' }));
+    assert.equal(other.status, 400);
+    assert.equal(other.error['param'], 'response_format');
   });
 });

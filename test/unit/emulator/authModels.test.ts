@@ -33,8 +33,12 @@ describe('emulator: auth, model listing, routing', () => {
     assert.equal(error['param'], null);
   });
 
-  it('lists models without a key, in the real shape, but rejects a wrong key', async () => {
-    const response = await fetch(`${emu.baseUrl}/v1/models`);
+  it('lists models only with the key, in the real shape', async () => {
+    // [OAS] applies bearer authentication to every operation, /v1/models included (service-behaviour.md §11).
+    const without = await fetch(`${emu.baseUrl}/v1/models`);
+    assert.equal(without.status, 401);
+    assert.equal((await fetch(`${emu.baseUrl}/v1/models/DeepSeek-R1`)).status, 401);
+    const response = await fetch(`${emu.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${emu.key}` } });
     assert.equal(response.status, 200);
     const body = await json(response);
     assert.equal(body['object'], 'list');
@@ -56,10 +60,11 @@ describe('emulator: auth, model listing, routing', () => {
   });
 
   it('gets one model, and 404s an unknown one with a SimpleError', async () => {
-    const one = await json(await fetch(`${emu.baseUrl}/v1/models/DeepSeek-R1`));
+    const auth = { headers: { authorization: `Bearer ${emu.key}` } };
+    const one = await json(await fetch(`${emu.baseUrl}/v1/models/DeepSeek-R1`, auth));
     assert.equal(one['id'], 'DeepSeek-R1');
     assert.equal(one['max_completion_tokens'], 16384);
-    const missing = await fetch(`${emu.baseUrl}/v1/models/nope`);
+    const missing = await fetch(`${emu.baseUrl}/v1/models/nope`, auth);
     assert.equal(missing.status, 404);
     assert.equal(typeof (await json(missing))['error'], 'string');
   });

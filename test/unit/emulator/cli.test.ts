@@ -25,7 +25,8 @@ describe('emulator: scripts/emulator.mjs', () => {
       const baseUrl = /Cadenza emulator listening on (http:\/\/\S+)/.exec(output)?.[1];
       assert.ok(baseUrl !== undefined, output);
       assert.match(output, /API key: cli-key/);
-      assert.equal((await fetch(`${baseUrl}/v1/models`)).status, 200);
+      assert.equal((await fetch(`${baseUrl}/v1/models`)).status, 401);
+      assert.equal((await fetch(`${baseUrl}/v1/models`, { headers: { authorization: 'Bearer cli-key' } })).status, 200);
       const faulted = await fetch(`${baseUrl}/v1/embeddings`, { method: 'POST', headers: { authorization: 'Bearer cli-key' }, body: '{}' });
       assert.equal(faulted.status, 503);
     } finally {

@@ -57,6 +57,8 @@ describe('emulator: faults', () => {
       const payload = JSON.parse(last?.data ?? '{}') as { error: Record<string, unknown>; request_id: unknown };
       assert.equal(payload.error['message'], 'boom');
       assert.equal(payload.error['code'], 'model_error');
+      // Only the fields the real service is known to send (service-behaviour.md §11).
+      assert.deepEqual(Object.keys(payload.error).sort(), ['code', 'message', 'param', 'type']);
       assert.equal(typeof payload.request_id, 'string');
     });
   }
@@ -134,7 +136,7 @@ describe('emulator: run-wide faults and close()', () => {
       assert.equal(first.headers.get('x-ratelimit-remaining-requests'), '1');
       assert.equal((await postJson(emu, CHAT, chatBody())).status, 200);
       assert.equal((await postJson(emu, CHAT, chatBody())).status, 429);
-      assert.equal((await fetch(`${emu.baseUrl}/v1/models`)).status, 200, 'other paths are not limited');
+      assert.equal((await fetch(`${emu.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${emu.key}` } })).status, 200, 'other paths are not limited');
       await new Promise((resolve) => setTimeout(resolve, 350));
       assert.equal((await postJson(emu, CHAT, chatBody())).status, 200);
     } finally {
