@@ -70,6 +70,44 @@ export class ResponseBody implements AsyncIterable<string> {
     return parts.join('');
   }
 
+  /**
+   * Reads at most `maxBytes` of the rest of the body as UTF-8 text. Past that it stops reading and
+   * closes the exchange (`cut` is then true): an error body of hundreds of megabytes, or one that never
+   * ends, costs no more than the cap.
+   */
+  async textUpTo(maxBytes: number): Promise<{ text: string; cut: boolean }> {
+    // Text peek() already read comes first, and counts against the cap.
+    const parts: string[] = this.peeked.splice(0);
+    let bytes = parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
+    if (bytes > maxBytes) {
+      this.destroy(new Error(`response body over ${maxBytes} bytes`));
+      return { text: parts.join('').slice(0, maxBytes), cut: true };
+    }
+    for (;;) {
+      const chunk = this.take();
+      if (chunk !== undefined) {
+        const room = maxBytes - bytes;
+        if (chunk.length > room) {
+          parts.push(this.decoder.decode(chunk.subarray(0, Math.max(0, room))));
+          this.destroy(new Error(`response body over ${maxBytes} bytes`));
+          return { text: parts.join(''), cut: true };
+        }
+        bytes += chunk.length;
+        parts.push(this.decoder.decode(chunk, { stream: true }));
+        continue;
+      }
+      if (this.failure !== undefined) throw this.failure;
+      if (this.done) {
+        if (!this.flushed) parts.push(this.decoder.decode());
+        this.flushed = true;
+        return { text: parts.join(''), cut: false };
+      }
+      await new Promise<void>((resolve) => {
+        this.waiter = { resolve };
+      });
+    }
+  }
+
   private wake(): void {
     const waiter = this.waiter;
     this.waiter = undefined;

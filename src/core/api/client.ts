@@ -11,7 +11,7 @@ import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
 import { readModel, readModelList } from './models';
 import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
-import { driveStream, mapStream, ResultStream } from './stream';
+import { driveStream, mapStream, maxStreamChars, ResultStream } from './stream';
 import { createTransport, type Transport, type TransportOptions } from './transport';
 import {
   type AudioReasoningRequest,
@@ -132,7 +132,7 @@ export class InferenceClient {
       this.stream(() => {
         validateChatRequest(request, this.maxTokensOf(request.model));
         return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true), options, 'chat');
-      }, request.model, promptChars(request.messages), this.capabilityOfChat(request)),
+      }, request.model, promptChars(request.messages), this.capabilityOfChat(request), maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model))),
       options.signal,
     );
   }
@@ -245,13 +245,14 @@ export class InferenceClient {
   }
 
   /** Builds the request lazily, inside the stream, so validation errors reach the caller through the stream. */
-  private async *stream(build: () => HttpRequest | Promise<HttpRequest>, model: string, prompt: number, capability: Capability): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
+  private async *stream(build: () => HttpRequest | Promise<HttpRequest>, model: string, prompt: number, capability: Capability, maxChars?: number): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
     const request = await build();
     return yield* driveStream({
       http: this.http,
       request,
       timeouts: this.timeouts,
       promptChars: prompt,
+      ...(maxChars !== undefined ? { maxChars } : {}),
       onError: (error) => this.noteError(model, capability, error),
       answer: capability === 'transcription' ? 'transcript' : 'chat',
     });

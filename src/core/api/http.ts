@@ -18,6 +18,14 @@ import {
 } from './retry';
 import { type RetryInfo } from './types';
 
+/** What is read of an error body: enough for its JSON fields and message, never the whole of a huge one. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/**
+ * The largest non-streamed reply read (JSON, transcripts): the biggest real one, a batch of 4,096-wide
+ * embeddings, is a few megabytes.
+ */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
 /** Where and how the client talks to the service; built once by InferenceClient. */
 export interface HttpSettings {
   baseUrl: string;
@@ -173,8 +181,9 @@ export class HttpCore {
         settings.logger.debug(`${req.method} ${req.path} -> ${response.statusCode} in ${Math.round(headersAt - startedAt)} ms`);
         return { status: response.statusCode, headers: response.headers, body, startedAt, headersAt, secret, fail, signal: controller.signal, release };
       }
-      // The watchdog stays armed while the error body is read.
-      const text = await body.text();
+      // The watchdog stays armed while the error body is read; only its head matters (the message keeps
+      // a thousand characters), so a huge or endless one is cut and its connection closed.
+      const { text } = await body.textUpTo(MAX_ERROR_BODY_BYTES);
       clearTimeout(firstByte);
       release();
       const lookup = (name: string): string | undefined => headerValue(response.headers, name);
@@ -239,7 +248,8 @@ export class HttpCore {
           this.settings.timeoutMs,
         );
         try {
-          const text = await response.body.text();
+          const { text, cut } = await response.body.textUpTo(MAX_REPLY_BYTES);
+          if (cut) throw new ApiError('malformedResponse', `The service's answer is larger than ${MAX_REPLY_BYTES / 1048576} MB, more than any reply of this API; it was not read.`);
           return {
             text,
             contentType: headerValue(response.headers, 'content-type'),

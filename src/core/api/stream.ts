@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { ChatAccumulator } from './chat';
 import { ApiError, errorFromStreamEvent } from './errors';
-import { headerValue, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
+import { headerValue, MAX_REPLY_BYTES, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
 import { canceledError } from './retry';
 import { parseDataEvent, readSse, Watchdog } from './sse';
 import { buildUsageReport } from './usage';
@@ -17,6 +17,20 @@ export interface StreamTimeouts {
   firstTokenMs: number;
   /** Longest silence between two network reads once output flows. */
   idleMs: number;
+  /** Longest a whole answer may stream (a server trickling tokens for ever is cut here). */
+  totalMs?: number;
+}
+
+/** The default of `StreamTimeouts.totalMs`: an hour, longer than any real answer takes. */
+export const DEFAULT_STREAM_TOTAL_MS = 60 * 60 * 1000;
+
+/**
+ * The most event data one streamed answer may carry for `maxTokens` output tokens: each token's SSE
+ * chunk is a few hundred bytes of JSON, so a kilobyte per token plus 4 MB is far above any real answer,
+ * and a server that keeps sending past `max_tokens` is cut there.
+ */
+export function maxStreamChars(maxTokens: number | undefined): number {
+  return (maxTokens ?? 131_072) * 1024 + 4 * 1048576;
 }
 
 /** Everything the driver needs for one streamed operation. */
@@ -30,6 +44,8 @@ export interface StreamJob {
   onError?: (error: ApiError) => void;
   /** What was asked for: a chat answer (default) or a transcript, which may also come back as `{"text": ...}` or bare text. */
   answer?: 'chat' | 'transcript';
+  /** The most event data the answer may carry (see `maxStreamChars`); unbounded when absent. */
+  maxChars?: number;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,10 +102,13 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
     let response: OpenResponse | undefined;
     const idle = new Watchdog((error) => response?.fail(error));
     let firstToken: NodeJS.Timeout | undefined;
+    let whole: NodeJS.Timeout | undefined;
     try {
       response = await http.open(request);
       const open = response;
       startedAt ??= open.startedAt;
+      const totalMs = timeouts.totalMs ?? DEFAULT_STREAM_TOTAL_MS;
+      whole = setTimeout(() => open.fail(new ApiError('timeout', `The answer was still streaming after ${Math.round(totalMs / 60000)} min; it was stopped there`)), totalMs);
       firstToken = setTimeout(
         () => open.fail(new ApiError('timeout', `The service sent no output within ${timeouts.firstTokenMs} ms of answering`)),
         timeouts.firstTokenMs,
@@ -100,10 +119,14 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
       const contentType = headerValue(open.headers, 'content-type') ?? '';
       const shape = replyShape(await open.body.peek(), contentType);
       if (shape === 'sse') {
+        let received = 0;
+        const maxChars = job.maxChars ?? Number.POSITIVE_INFINITY;
         for await (const batch of readSse(open.body, { secret: open.secret, watchdog: idle })) {
           const now = performance.now();
           let events: ChatStreamEvent[] = [];
           for (const data of batch) {
+            received += data.length;
+            if (received > maxChars) throw new ApiError('malformedResponse', 'The service kept sending far more than max_tokens allows; the answer was stopped there');
             acc.pushChunk(parseDataEvent(data, open.secret), events, now);
             if (firstToken !== undefined && acc.hasOutput) {
               // The first token goes to the caller before the rest of its network read is parsed.
@@ -124,7 +147,10 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
           yield rest;
         }
       } else {
-        const events = readWholeReply(acc, await open.body.text(), shape, job.answer ?? 'chat', contentType, open.secret);
+        // A whole reply is read up to a cap: a runaway body must not take the extension host's memory.
+        const { text, cut } = await open.body.textUpTo(MAX_REPLY_BYTES);
+        if (cut) throw new ApiError('malformedResponse', `The service's answer is larger than ${MAX_REPLY_BYTES / 1048576} MB; it was not read.`);
+        const events = readWholeReply(acc, text, shape, job.answer ?? 'chat', contentType, open.secret);
         if (events.length > 0) {
           delivered = true;
           yield events;
@@ -155,6 +181,7 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
       await http.backOff(apiError, attempt, request);
     } finally {
       clearTimeout(firstToken);
+      clearTimeout(whole);
       idle.stop();
       if (response !== undefined) {
         response.release();

@@ -35,6 +35,14 @@ export interface AudioFacts {
   readonly estimated?: boolean | undefined;
 }
 
+/**
+ * The most bytes one second of audio takes in any accepted format: uncompressed 192 kHz, 8 channels,
+ * 32-bit. A file much larger than its measured duration allows is lying in its header.
+ */
+export const maxAudioBytesPerSecond = 192_000 * 8 * 4;
+/** Room for what is not audio: tags, cover art, chunk headers. */
+const nonAudioAllowance = 16 * 1024 * 1024;
+
 // An estimate can be off by several percent; one this close under the limit proves nothing.
 const estimateMargin = 0.9;
 
@@ -45,7 +53,9 @@ export type AudioProblem =
   | { readonly kind: 'truncated'; readonly format: AudioFormat }
   | { readonly kind: 'tooLarge'; readonly bytes: number; readonly limit: number; readonly format: AudioFormat }
   | { readonly kind: 'tooLong'; readonly seconds: number; readonly limit: number; readonly format: AudioFormat }
-  | { readonly kind: 'unknownDuration'; readonly format: AudioFormat; readonly limit: number };
+  | { readonly kind: 'unknownDuration'; readonly format: AudioFormat; readonly limit: number }
+  /** The file is far larger than the duration its header claims allows: damaged or crafted. */
+  | { readonly kind: 'implausible'; readonly bytes: number; readonly seconds: number; readonly format: AudioFormat };
 
 /** Checks a file against one family's rules; `undefined` when it may be sent. */
 export function checkAudioForFamily(facts: AudioFacts, family: AudioFamily): AudioProblem | undefined {
@@ -58,6 +68,11 @@ export function checkAudioForFamily(facts: AudioFacts, family: AudioFamily): Aud
     return { kind: 'tooLarge', bytes: facts.bytes, limit: speechToTextMaxBytes, format };
   }
   if (family === 'audioInstruct') {
+    // Judged on the duration, the file is read whole (or cut) next: a header claiming 0.75 s for 3 GB
+    // must not get it read.
+    if (facts.seconds !== undefined && facts.bytes > facts.seconds * maxAudioBytesPerSecond + nonAudioAllowance) {
+      return { kind: 'implausible', bytes: facts.bytes, seconds: facts.seconds, format };
+    }
     const unsure = facts.estimated === true && facts.seconds !== undefined && facts.seconds > audioInstructMaxSeconds * estimateMargin;
     if (facts.seconds === undefined || (unsure && facts.seconds <= audioInstructMaxSeconds)) {
       return { kind: 'unknownDuration', format, limit: audioInstructMaxSeconds };
@@ -99,6 +114,8 @@ export function describeAudioProblem(problem: AudioProblem, use: AudioUse = 'tra
         (problem.format === 'wav'
           ? `Cadenza can split it into parts of up to ${problem.limit} s and send each.`
           : `Convert it to WAV so Cadenza can split it into ${problem.limit} s parts, or cut it with a tool (for example \`ffmpeg -i in -f segment -segment_time ${problem.limit - 1} -c copy part%03d.${problem.format}\`).`);
+    case 'implausible':
+      return `This ${problem.format.toUpperCase()} file is ${megabytes(problem.bytes)}, far more than the ${seconds(problem.seconds)} of audio its header claims can take, so the header is damaged or crafted. Re-export the audio and try again.`;
     case 'unknownDuration':
       return `Cadenza could not tell how long this ${problem.format.toUpperCase()} file is, and this model takes at most ${problem.limit} s. ` +
         'Convert it to WAV (for example `ffmpeg -i in -ac 1 -ar 16000 out.wav`) and try again.';

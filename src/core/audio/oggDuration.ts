@@ -21,11 +21,18 @@ export function oggDuration(src: ByteSource): DurationInfo | undefined {
   const tail = src.tailBytes;
   const tailStart = src.tailOffset;
   let lastPageEnd: number | undefined;
+  // Every candidate costs a CRC over up to 64 KB: a crafted tail packed with fake "OggS" headers would
+  // cost seconds of CPU per inspection. Real files find their last page within a few candidates, so
+  // hashing more than a few times the tail means the duration cannot be told.
+  let budget = 4 * tail.length + 256 * 1024;
   // Walk back over candidate pages: the newest valid one of our stream with a real granule wins.
   for (let o = tail.length - 27; o >= 0; o--) {
     if (tail[o] !== 0x4f || !hasMagic(tail, o, 'OggS') || tail[o + 4] !== 0) continue;
     const end = pageEnd(tail, o);
-    if (end === undefined || !crcMatches(tail, o, end)) continue;
+    if (end === undefined) continue;
+    budget -= end - o;
+    if (budget < 0) return undefined;
+    if (!crcMatches(tail, o, end)) continue;
     lastPageEnd ??= tailStart + end;
     if (u32le(tail, o + 14) !== clock.serial) continue;
     const lo = u32le(tail, o + 6);

@@ -38,6 +38,12 @@ const waveExtensible = 0xfffe;
 // "until the end of the file".
 const streamingSizes = new Set([0, 0xffffffff, 0x7ffff000, 0x7fffffff]);
 
+/** The lowest and highest sample rates accepted (telephone ADPCM goes down to 2 kHz; studio up to 768 kHz). */
+export const minWavSampleRate = 1000;
+export const maxWavSampleRate = 768_000;
+/** The most channels accepted (ambisonic and film formats use up to 64). */
+export const maxWavChannels = 64;
+
 /** Whether the encoding is a plain sample-per-slot one that can be measured and cut by frames. */
 export function isLinearWav(layout: WavLayout): boolean {
   return layout.formatTag === wavePcm || layout.formatTag === waveFloat || layout.formatTag === waveAlaw || layout.formatTag === waveMulaw;
@@ -99,6 +105,9 @@ function parseFmt(src: ByteSource, body: number, size: number): Omit<WavLayout, 
     formatTag = sub;
   }
   if (channels === 0 || sampleRate === 0 || blockAlign === 0) return undefined;
+  // Header numbers are the file's claims: a rate no recorder uses is a crafted or broken file, and
+  // would turn into nonsense (a 3 GB file "0.75 s long" at a huge rate, 71,429 split parts at 1 Hz).
+  if (sampleRate < minWavSampleRate || sampleRate > maxWavSampleRate || channels > maxWavChannels || bitsPerSample > 64) return undefined;
   const linear = formatTag === wavePcm || formatTag === waveFloat || formatTag === waveAlaw || formatTag === waveMulaw;
   if (linear && (bitsPerSample === 0 || blockAlign < channels * Math.ceil(bitsPerSample / 8))) return undefined;
   return { formatTag, channels, sampleRate, bitsPerSample, blockAlign, byteRate, fmtOffset: body, fmtSize: size };

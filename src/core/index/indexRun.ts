@@ -27,6 +27,8 @@ export interface IndexRunResult {
   readonly chunksEmbedded: number;
   readonly chunksReused: number;
   readonly chunksPending: number;
+  /** Symbolic links skipped because their real path leaves the workspace folder (set by the index's runs). */
+  readonly linksOutside?: number;
   readonly stopReason?: string;
   readonly elapsedMs: number;
 }

@@ -16,7 +16,7 @@ export interface WalkEntry {
 }
 
 /** Why a file or folder the rules allowed was still skipped. */
-export type SkipReason = 'tooLarge' | 'binaryExtension' | 'excludedBySibling' | 'symlinkLoop' | 'vanished' | 'unreadable' | 'limit';
+export type SkipReason = 'tooLarge' | 'binaryExtension' | 'excludedBySibling' | 'symlinkLoop' | 'outsideWorkspace' | 'vanished' | 'unreadable' | 'limit';
 
 /** Counters a walk fills in as it goes (the generator cannot return them mid-stream). */
 export interface WalkStats {
@@ -39,7 +39,10 @@ export interface WalkOptions extends IgnoreOptions {
   readonly roots: readonly IndexRoot[];
   /** Larger files are skipped (default 1 MB): huge files are generated, minified or data. */
   readonly maxFileBytes?: number | undefined;
-  /** Follow symlinked folders (default true, like `search.followSymlinks`); loops are always cut. */
+  /**
+   * Follow symlinked folders (default true, like `search.followSymlinks`); loops are always cut, and a
+   * link (file or folder) whose real path leaves its workspace folder is never followed.
+   */
   readonly followSymlinks?: boolean | undefined;
   /** Stop after this many files (default 250,000), logging it. */
   readonly maxFiles?: number | undefined;
@@ -74,7 +77,32 @@ const STAT_BATCH = 32;
 // up over 100,000 stats (see fileSource.ts).
 const statOf = (p: string): Promise<Stats> => new Promise((resolve, reject) => fs.stat(p, (e, s) => (e ? reject(e) : resolve(s))));
 const identityOf = (p: string): Promise<BigIntStats> => new Promise((resolve, reject) => fs.stat(p, { bigint: true }, (e, s) => (e ? reject(e) : resolve(s))));
+const realOf = (p: string): Promise<string> => new Promise((resolve, reject) => fs.realpath(p, (e, r) => (e ? reject(e) : resolve(r))));
 const listOf = (p: string): Promise<Dirent[]> => new Promise((resolve, reject) => fs.readdir(p, { withFileTypes: true }, (e, d) => (e ? reject(e) : resolve(d))));
+
+/** Whether `target` (a real path) is `root` or lies below it. */
+export function isWithin(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** The real path of a workspace folder (the folder itself may be reached through a link); the path as given when it cannot be resolved. */
+export async function realRoot(root: string): Promise<string> {
+  return realOf(root).catch(() => path.resolve(root));
+}
+
+/**
+ * Whether `abs` (inside the folder whose real path is `rootReal`) really lies inside it: a symbolic
+ * link anywhere on the way can point out of it (`docs -> ../../.ssh`), and what it points to must not
+ * be indexed, searched or read. Undefined when the path does not exist.
+ */
+export async function staysInside(rootReal: string, abs: string): Promise<boolean | undefined> {
+  try {
+    return isWithin(rootReal, await realOf(abs));
+  } catch {
+    return undefined;
+  }
+}
 
 interface Pending {
   readonly name: string;
@@ -92,8 +120,9 @@ export function hasBinaryExtension(name: string): boolean {
 /**
  * Walks every root depth-first in sorted order and yields the files to index, streaming (memory
  * grows with folder depth and width, not with the file count). Never follows a folder it has already
- * entered (by device and inode), so symlink loops end; a folder or file that vanishes or cannot be
- * read mid-walk is logged and skipped. Stops quietly when `signal` aborts.
+ * entered (by device and inode), so symlink loops end; never follows a link whose real path leaves its
+ * workspace folder (counted as `outsideWorkspace`); a folder or file that vanishes or cannot be read
+ * mid-walk is logged and skipped. Stops quietly when `signal` aborts.
  */
 export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkEntry> {
   const logger = options.logger ?? silentLogger;
@@ -110,7 +139,13 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
   for (const root of options.roots) {
     const rules = options.rules?.get(root.path) ?? new IgnoreRules(root.path, options);
     const start = (options.below ?? '').replace(/^\/+|\/+$/g, '');
+    const rootReal = await realRoot(root.path);
     const stack: string[] = [start];
+    // A changed folder named by the watcher may itself be (or lie below) a link out of the folder.
+    if (start !== '' && (await staysInside(rootReal, path.join(root.path, ...start.split('/')))) === false) {
+      skip('outsideWorkspace', path.join(root.path, ...start.split('/')));
+      continue;
+    }
     while (stack.length > 0) {
       if (options.signal?.aborted) return;
       const dir = stack.pop() ?? '';
@@ -148,6 +183,10 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
         let resolved: Stats | undefined;
         if (entry.isSymbolicLink()) {
           try {
+            if (!isWithin(rootReal, await realOf(abs))) {
+              skip('outsideWorkspace', abs, 'a link out of the workspace folder');
+              continue;
+            }
             resolved = await statOf(abs);
             isDir = resolved.isDirectory() && follow;
             isFile = resolved.isFile();

@@ -13,7 +13,7 @@ import { IndexStore } from './store/indexStore';
 import type { StoreIo } from './store/storeIo';
 import type { IndexRoot, LoadStatus } from './types';
 import type { VectorSearchOptions } from './vectorSearch';
-import { DEFAULT_MAX_FILE_BYTES, hasBinaryExtension, newWalkStats, walkWorkspace } from './walker';
+import { DEFAULT_MAX_FILE_BYTES, hasBinaryExtension, isWithin, newWalkStats, realRoot, staysInside, walkWorkspace } from './walker';
 
 /** Everything the host configures. Only `roots`, `storagePath`, `modelId` and `embed` are required. */
 export interface WorkspaceIndexOptions {
@@ -212,7 +212,7 @@ export class WorkspaceIndex {
     await store.checkpoint({ sync: true });
     if (result.status === 'complete' && (store.shouldCompact() || forceRechunk)) await store.compact(run.pendingHashes());
     else if (store.shouldCompact()) await store.compact('all');
-    return this.finished({ ...result, filesDeleted: deleted, elapsedMs: result.elapsedMs });
+    return this.finished({ ...result, filesDeleted: deleted, linksOutside: stats.skipped.outsideWorkspace ?? 0, elapsedMs: result.elapsedMs });
   }
 
   private finished(result: IndexRunResult): IndexRunResult {
@@ -259,10 +259,19 @@ export class WorkspaceIndex {
     const run = this.newRun(options, false);
     const uncertain = new Set<string>();
     const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const walkStats = newWalkStats();
+    let linksOutside = 0;
     for (const { root, rel } of targets) {
       if (options.signal?.aborted) break;
       const key = rel === '' ? root.name : `${root.name}/${rel}`;
       const absPath = path.join(root.path, ...rel.split('/').filter((s) => s !== ''));
+      // A path the watcher names may be a link out of the folder, or lie below one: never read it
+      // (and drop it, if it was indexed).
+      if ((await staysInside(await realRoot(root.path), absPath)) === false) {
+        this.logger.debug(`Index skips ${absPath}: a link out of the workspace folder`);
+        linksOutside++;
+        continue;
+      }
       let stat: Awaited<ReturnType<FileSource['stat']>>;
       try {
         stat = await this.source.stat(absPath);
@@ -275,7 +284,7 @@ export class WorkspaceIndex {
       if (!stat) continue;
       if (stat.isDirectory) {
         if (rel !== '' && (await rules.isPathIgnored(rel, true))) continue;
-        for await (const entry of walkWorkspace({ ...this.options.ignore, roots: [root], below: rel, maxFileBytes: maxBytes, followSymlinks: this.options.followSymlinks, rules: new Map([[root.path, rules]]), signal: options.signal, logger: this.logger })) {
+        for await (const entry of walkWorkspace({ ...this.options.ignore, roots: [root], below: rel, maxFileBytes: maxBytes, followSymlinks: this.options.followSymlinks, rules: new Map([[root.path, rules]]), signal: options.signal, stats: walkStats, logger: this.logger })) {
           await run.add(entry);
         }
       } else if (stat.isFile && stat.size <= maxBytes && !hasBinaryExtension(rel) && !(await rules.isPathIgnored(rel, false))) {
@@ -298,7 +307,7 @@ export class WorkspaceIndex {
     }
     await this.store.checkpoint({ sync: true });
     if (this.store.shouldCompact()) await this.store.compact('all');
-    return this.finished({ ...result, filesDeleted: deleted });
+    return this.finished({ ...result, filesDeleted: deleted, linksOutside: linksOutside + (walkStats.skipped.outsideWorkspace ?? 0) });
   }
 
   /** Hybrid search; pass the query's embedding (see `e5QueryText`) when the service is reachable. */
@@ -317,6 +326,11 @@ export class WorkspaceIndex {
   async readChunk(result: { readonly absPath: string | undefined; readonly startLine: number; readonly endLine: number }): Promise<string | undefined> {
     if (!result.absPath) return undefined;
     try {
+      // Only text that really lies in a workspace folder: a file replaced by a link out of it since it
+      // was indexed must not reach a preview or the chat's context.
+      const absPath = result.absPath;
+      const inside = await Promise.all(this.options.roots.map(async (root) => isWithin(path.resolve(root.path), path.resolve(absPath)) && (await staysInside(await realRoot(root.path), absPath)) === true));
+      if (!inside.includes(true)) return undefined;
       const read = await this.source.read(result.absPath, this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
       if (!read || read === 'tooLarge') return undefined;
       const decoded = decodeFile(read);

@@ -114,6 +114,54 @@ describe('index/walker', () => {
     assert.ok((stats.skipped.symlinkLoop ?? 0) >= 1);
   });
 
+  it('skips file and folder links, relative and absolute, whose real path leaves the workspace folder, counting them', async function () {
+    // The workspace is fx/ws; fx/home stands for the user's home (~/.ssh, ~/.aws) next to it.
+    fx = new Fixture({ 'home/.ssh/id_rsa': 'PRIVATE KEY', 'home/.aws/credentials': 'SECRET', 'ws/src/a.ts': 'a', 'ws/docs/in.md': 'inside' });
+    try {
+      symlinkSync('../../home/.ssh', fx.path('ws/src/ssh'), 'dir'); // relative folder link
+      symlinkSync(fx.path('home/.aws'), fx.path('ws/aws'), 'dir'); // absolute folder link
+      symlinkSync('../home/.aws/credentials', fx.path('ws/notes.txt'), 'file'); // relative file link
+      symlinkSync(fx.path('home/.ssh/id_rsa'), fx.path('ws/src/key.txt'), 'file'); // absolute file link
+      symlinkSync('..', fx.path('ws/up'), 'dir'); // the folder above the workspace
+      symlinkSync('docs', fx.path('ws/docs-link'), 'dir'); // inside: followed (here a folder already walked)
+      symlinkSync('docs/in.md', fx.path('ws/in-link.md'), 'file'); // inside: still followed
+    } catch {
+      this.skip(); // no symlink permission (Windows without developer mode)
+    }
+    const stats = newWalkStats();
+    const logger = new CollectingLogger();
+    const files = await walk({ roots: [{ name: 'w', path: fx.path('ws') }], stats, logger });
+    assert.deepEqual(files.sort(), ['docs/in.md', 'in-link.md', 'src/a.ts']); // docs-link is the folder already walked
+    assert.equal(stats.skipped.outsideWorkspace, 5);
+  });
+
+  it('does not walk below a changed folder that is a link out of the workspace', async function () {
+    fx = new Fixture({ 'home/.ssh/id_rsa': 'PRIVATE KEY', 'ws/a.ts': 'a' });
+    try {
+      symlinkSync('../home/.ssh', fx.path('ws/ssh'), 'dir');
+    } catch {
+      this.skip();
+    }
+    const stats = newWalkStats();
+    const files = await walk({ roots: [{ name: 'w', path: fx.path('ws') }], below: 'ssh', stats });
+    assert.deepEqual(files, []);
+    assert.equal(stats.skipped.outsideWorkspace, 1);
+  });
+
+  it('walks a workspace folder that is itself reached through a link', async function () {
+    fx = new Fixture({ 'real/a.ts': 'a', 'real/sub/b.ts': 'b' });
+    try {
+      symlinkSync(fx.path('real'), fx.path('alias'), 'dir');
+      symlinkSync('sub', fx.path('real/sub-link'), 'dir');
+    } catch {
+      this.skip();
+    }
+    const stats = newWalkStats();
+    const files = await walk({ roots: [{ name: 'w', path: fx.path('alias') }], stats });
+    assert.deepEqual(files.sort(), ['a.ts', 'sub/b.ts']); // sub-link is the folder already walked
+    assert.equal(stats.skipped.outsideWorkspace ?? 0, 0);
+  });
+
   it('tolerates files deleted during the walk', async () => {
     fx = new Fixture({ 'a/1.ts': '1', 'a/2.ts': '2', 'b/3.ts': '3', 'b/4.ts': '4' });
     const stats = newWalkStats();

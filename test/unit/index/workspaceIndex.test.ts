@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { renameSync } from 'node:fs';
+import { renameSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { chunkText } from '../../../src/core/index/chunker';
 import type { EmbedFunction } from '../../../src/core/index/embedQueue';
@@ -264,6 +264,26 @@ describe('index/workspaceIndex', () => {
     const r = await index.applyChanges({ changed: [fx.path('ws/.cadenzaignore')] });
     assert.equal(r.filesDeleted, 1);
     assert.ok(!index.search({ text: 'dStep0' }).some((h) => h.relPath === 'lib/d.ts'));
+    await index.close();
+  });
+
+  it('never embeds or returns files reached through links out of the workspace (sync, change events, chunk reads), and says how many it skipped', async () => {
+    fx.write({ 'home/.aws/credentials': 'aws_secret_access_key = hunter2secret', 'home/.ssh/config': 'Host sshsecrethost', 'ws/a.ts': codeFile('a', 1) });
+    symlinkSync('../home/.aws/credentials', fx.path('ws/notes.txt'), 'file');
+    symlinkSync(fx.path('home/.ssh'), fx.path('ws/docs'), 'dir');
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed);
+    const result = await index.sync();
+    assert.equal(result.linksOutside, 2);
+    // A change event naming the links (the watcher reports them like any file) embeds nothing either.
+    fx.write({ 'home/.ssh/new': 'Host anothersecret' });
+    symlinkSync('../home/.ssh/new', fx.path('ws/late.txt'), 'file');
+    const changed = await index.applyChanges({ changed: [fx.path('ws/notes.txt'), fx.path('ws/docs'), fx.path('ws/late.txt'), fx.path('ws/docs/new')] });
+    assert.equal(changed.filesChanged, 0);
+    assert.equal(changed.linksOutside, 4);
+    assert.ok(!fake.texts().some((text) => /secret/.test(text)), fake.texts().join('\n'));
+    assert.deepEqual(index.search({ text: 'hunter2secret sshsecrethost anothersecret' }).map((hit) => hit.relPath), []);
+    assert.equal(await index.readChunk({ absPath: fx.path('ws/notes.txt'), startLine: 1, endLine: 1 }), undefined);
     await index.close();
   });
 
