@@ -5,7 +5,7 @@ import { toAudioDataUrl } from '../../core/audio/dataUrl';
 import { acceptedAudioExtensions, checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
 import type { AudioFormat } from '../../core/audio/sniff';
 import type { AudioAttachment } from '../../shared/protocol';
-import type { PanelSink } from '../chat/chatController';
+import type { MessageAudio, PanelSink } from '../chat/turnTypes';
 import type { ServiceConnection } from '../chat/connection';
 import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
@@ -20,10 +20,7 @@ interface HeldAudio {
 }
 
 /** The audio a user message carries, as the conversation stores it. */
-export interface MessageAudio {
-  readonly name: string;
-  readonly dataUrl: string;
-}
+export type { MessageAudio } from '../chat/turnTypes';
 
 /** Choices a caller (a test) gives instead of answering the pickers of "transcribe into the prompt". */
 export interface TranscribeIntoPromptOptions {

@@ -15,7 +15,7 @@ import type { AgentSettings } from '../tools/agentSettings';
 import type { AgentService } from '../tools/agentService';
 import { toolCallView } from './messageView';
 import { errorView, storedUsage } from './presenters';
-import type { PanelSink } from './chatController';
+import type { PanelSink } from './turnTypes';
 
 /** What the turn needs from the controller. */
 export interface AgentTurnHost {

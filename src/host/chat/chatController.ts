@@ -6,29 +6,19 @@ import { newConversation, titleFromText, type Conversation, type StoredMessage, 
 import { ConversationStore } from '../../core/chat/conversationStore';
 import { resolveChatModel, type ModelChoice } from '../../core/chat/modelChoice';
 import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
-import type { ImageAttachment, ToWebview } from '../../shared/protocol';
+import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
 import type { AgentService } from '../tools/agentService';
-import type { MessageAudio } from '../audio/panelAudio';
+import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
 import { runAgentTurn } from './agentTurn';
 import { toView } from './messageView';
 import { errorView, modelView, storedUsage } from './presenters';
 import { withWorkspaceContext } from './workspaceContext';
 
-/** Workspace context for a question: prompt text (numbered excerpts) and the locations it cites. */
-export interface WorkspaceContext {
-  readonly text: string;
-  readonly sources: NonNullable<StoredMessage['sources']>;
-}
-
-/** Finds workspace context for a question within a token budget (the index's hybrid search). */
-export type WorkspaceContextProvider = (query: string, budgetTokens: number, signal: AbortSignal) => Promise<WorkspaceContext | string>;
-
-/** Where the controller sends what the panel should show (the view provider queues until ready). */
-export type PanelSink = (message: ToWebview) => void;
+export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
 
 interface Running {
   readonly messageId: string;

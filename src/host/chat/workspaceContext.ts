@@ -2,7 +2,7 @@
 import type { ModelInfo } from '../../core/api/types';
 import type { Conversation, StoredMessage, StoredOptions } from '../../core/chat/conversation';
 import { defaultMaxTokens, fallbackContextLength } from '../../core/chat/requestBuilder';
-import type { PanelSink, WorkspaceContextProvider } from './chatController';
+import type { PanelSink, WorkspaceContextProvider } from './turnTypes';
 import { errorView } from './presenters';
 
 /**

@@ -4,7 +4,7 @@ import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
 import type { LoadStatus } from '../../core/index/types';
 import type { IndexSearchResult, IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
 import { estimateTokens } from '../../core/chat/contextBudget';
-import type { WorkspaceContext } from '../chat/chatController';
+import type { WorkspaceContext } from '../chat/turnTypes';
 import type { ServiceConnection } from '../chat/connection';
 import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';

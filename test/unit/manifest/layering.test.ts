@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -48,6 +48,30 @@ describe('layers (house-style.md)', () => {
     const offenders = sourceFiles(join(root, 'src', 'webview')).flatMap((file) =>
       importsOf(readFileSync(file, 'utf8')).filter((spec) => spec.startsWith('.') && /(^|\/)(core|host)(\/|$)/.test(spec)).map((spec) => `${relative(root, file)}: ${spec}`));
     assert.deepEqual(offenders, []);
+  });
+
+  it('src/host has no import cycle (the chat turn\'s parts import nothing back from its coordinator)', () => {
+    const files = sourceFiles(join(root, 'src', 'host')).filter((file) => file.endsWith('.ts'));
+    const known = new Set(files);
+    const edges = new Map(files.map((file) => [file, importsOf(readFileSync(file, 'utf8'))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => resolve(dirname(file), spec) + '.ts')
+      .filter((target) => known.has(target))]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const next of edges.get(file) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].map((entry) => relative(root, entry)).join(' -> '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    assert.deepEqual(cycles, []);
   });
 
   it('src/core imports neither host nor webview', () => {
