@@ -4,6 +4,7 @@ import { askAboutAudio } from './audio/askAboutAudio';
 import { PanelAudio } from './audio/panelAudio';
 import { transcribeCommand } from './audio/transcribeCommand';
 import { ChatController } from './chat/chatController';
+import { ProjectInstructions } from './chat/projectInstructions';
 import { ServiceConnection } from './chat/connection';
 import { ChatStatusBar } from './chat/statusBar';
 import { addSelectionToChat } from './commands/addSelectionToChat';
@@ -57,6 +58,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
   const agent = new AgentService(log, indexSearch(index));
   chat.agent = agent;
+  const instructions = new ProjectInstructions(log);
+  chat.attachInstructions(instructions);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
 
   extension.subscriptions.push(
@@ -69,6 +72,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     proposals,
     index,
     agent,
+    instructions,
     ...vscodeChat.disposables,
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
@@ -91,6 +95,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument)),
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
     vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
+    vscode.commands.registerCommand(commandIds.createInstructions, async () => (await instructions.create())?.toString()),
     vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));

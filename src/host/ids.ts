@@ -20,6 +20,7 @@ export const commandIds = {
   indexRebuild: 'cadenza.index.rebuild',
   indexPause: 'cadenza.index.pause',
   indexStatus: 'cadenza.index.status',
+  createInstructions: 'cadenza.createInstructions',
 } as const;
 
 /** View and view-container ids; package.json contributes exactly these. */

@@ -66,8 +66,22 @@ export type ToWebview =
   | { readonly type: 'composer/insertText'; readonly text: string }
   /** A JSON schema picked from a workspace file for json_schema mode. */
   | { readonly type: 'composer/schema'; readonly name: string; readonly schema: string }
+  /**
+   * The project instruction files that apply to the open conversation (AGENTS.md, .cadenza/instructions.md…),
+   * each with its token cost, and whether this conversation uses them (the chip's toggle).
+   */
+  | { readonly type: 'state/instructions'; readonly files: readonly InstructionView[]; readonly enabled: boolean; readonly untrusted: boolean }
   /** A message to show in the panel that is not part of the conversation (e.g. a rejected image). */
   | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
+
+/** A project instruction file as the panel shows it. */
+export interface InstructionView {
+  /** Workspace-relative. */
+  readonly path: string;
+  readonly tokens: number;
+  /** Cut (or left out) to fit the instructions' budget. */
+  readonly cut: boolean;
+}
 
 /** An image attached to a message: a base64 data URL of jpeg, png, webp or gif. */
 export interface ImageAttachment {
@@ -142,6 +156,8 @@ export type FromWebview =
   | { readonly type: 'schema/pick' }
   /** Open a workspace location the answer cited (a `sources` link). */
   | { readonly type: 'source/open'; readonly uri: string; readonly startLine: number }
+  /** Open a project instruction file (a chip of `state/instructions`), by its workspace-relative path. */
+  | { readonly type: 'instructions/open'; readonly path: string }
   /** Run one of the panel's actions (each maps to a command). */
   | { readonly type: 'action/run'; readonly action: PanelAction }
   /**
@@ -195,6 +211,9 @@ export function isChatOptions(value: unknown): value is ChatOptions {
     (value['stop'] === undefined || (Array.isArray(value['stop']) && value['stop'].every(isString))) &&
     (value['systemPrompt'] === undefined || isString(value['systemPrompt'])) &&
     (value['useWorkspace'] === undefined || typeof value['useWorkspace'] === 'boolean') &&
+    (value['useInstructions'] === undefined || typeof value['useInstructions'] === 'boolean') &&
+    (value['reasoningEffort'] === undefined || value['reasoningEffort'] === 'low' || value['reasoningEffort'] === 'medium' || value['reasoningEffort'] === 'high') &&
+    (value['thinking'] === undefined || typeof value['thinking'] === 'boolean') &&
     (json === undefined || json === 'off' || json === 'object' || json === 'schema') &&
     (value['schema'] === undefined || isString(value['schema']))
   );
@@ -238,6 +257,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isImage(value['image']);
     case 'source/open':
       return isString(value['uri']) && typeof value['startLine'] === 'number';
+    case 'instructions/open':
+      return isString(value['path']);
     case 'action/run':
       return isString(value['action']) && panelActions.includes(value['action']);
     case 'tool/approve':

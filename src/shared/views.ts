@@ -40,6 +40,8 @@ export interface ChatOptions {
   readonly reasoningEffort?: 'low' | 'medium' | 'high';
   /** `false`: a hybrid reasoning model answers without thinking. */
   readonly thinking?: boolean;
+  /** `false`: this conversation leaves the project's instruction files out. */
+  readonly useInstructions?: boolean;
 }
 
 /** The speed and cost of one answer; each figure says whether the service or the client measured it. */

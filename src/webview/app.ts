@@ -10,6 +10,7 @@ import { ContextMeter } from './contextMeter';
 import { ConversationList } from './conversationList';
 import { button, el, show } from './dom';
 import { ImageAttach } from './imageAttach';
+import { InstructionsBar } from './instructionsBar';
 import { MessageList } from './messageList';
 import { ModelPicker } from './modelPicker';
 import { Announcer, KeyBanner, Notices } from './notices';
@@ -32,6 +33,7 @@ export class App implements PanelContext {
   private readonly composer: Composer;
   private readonly options: OptionsPanel;
   private readonly optionsToggle: HTMLButtonElement;
+  private readonly instructions: InstructionsBar;
   private hasKey: boolean | undefined;
   private conversationId: string | undefined;
   private scrollRestored = false;
@@ -53,11 +55,12 @@ export class App implements PanelContext {
       onChange: (options, schemaName) => this.optionsChanged(options, schemaName),
       pickSchema: () => post({ type: 'schema/pick' }),
     });
+    this.instructions = new InstructionsBar(post, (on) => this.options.setUseInstructions(on));
     this.optionsToggle = button({ label: 'Conversation options', icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
     this.composer.toolbar.append(this.image.button, this.audio.button, this.audio.transcribeButton, this.picker.select, this.picker.refresh, this.optionsToggle, this.composer.actions);
     this.composer.element.append(this.picker.facts);
-    const footer = el('div', { className: 'panel-footer' }, this.notices.element, this.meter.element, this.composer.element, this.options.element);
+    const footer = el('div', { className: 'panel-footer' }, this.notices.element, this.meter.element, this.instructions.element, this.composer.element, this.options.element);
     // The shell marks the whole panel aria-live; that would read out every streamed token. Answers are
     // announced once, when done, through the announcer instead.
     root.setAttribute('aria-live', 'off');
@@ -102,6 +105,10 @@ export class App implements PanelContext {
         return;
       case 'state/models':
         this.picker.update(message.models, message.selected, message.loading, message.error);
+        return;
+      case 'state/instructions':
+        this.instructions.update(message.files, message.untrusted);
+        this.instructions.setEnabled(this.options.current.useInstructions !== false);
         return;
       case 'state/conversations':
         this.conversations.update(message.conversations, message.activeId);
@@ -163,6 +170,7 @@ export class App implements PanelContext {
     const pending = this.host.state.options;
     if (pending?.conversationId === conversation.id) this.options.load(pending.options, pending.schemaName);
     else if (switched || !pending) this.options.load(conversation.options, undefined);
+    this.instructions.setEnabled(this.options.current.useInstructions !== false);
     if (!this.scrollRestored) {
       this.scrollRestored = true;
       const saved = this.host.state;
@@ -181,6 +189,7 @@ export class App implements PanelContext {
   }
 
   private optionsChanged(options: ChatOptions, schemaName: string | undefined): void {
+    this.instructions.setEnabled(options.useInstructions !== false);
     if (this.conversationId !== undefined) {
       this.host.save({ options: { conversationId: this.conversationId, options, ...(schemaName !== undefined ? { schemaName } : {}) } });
     }

@@ -119,6 +119,11 @@ export class OptionsPanel {
     this.render();
   }
 
+  /** The instructions bar's switch: `false` leaves the project instructions out of this conversation. */
+  setUseInstructions(on: boolean): void {
+    this.set('useInstructions', on ? undefined : false);
+  }
+
   /** A schema was picked (`composer/schema`): JSON mode becomes "schema". */
   setSchema(name: string, schema: string): void {
     this.schemaName = name;

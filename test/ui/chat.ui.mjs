@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  activeEditorLines, check, clickMenuPath, closeQuickInput, escapeRegExp, makePng, pickQuickItem, quickInput, quickOpen,
+  activeEditorLines, check, chooseInFileDialog, clickMenuPath, closeQuickInput, escapeRegExp, makePng, pickQuickItem, quickInput, quickOpen,
   runCommand, setApiKey, waitForText, waitUntil,
 } from './actions.mjs';
 
@@ -211,24 +211,10 @@ export const tests = [
       const facts = await webview.locator('#model-facts').textContent();
       check(/vision/.test(facts), `the model facts line does not say vision: ${facts}`);
 
-      // VS Code's own open dialog (in code-server: the simple file dialog, a quick input with a path box
-      // that starts at the workspace folder). Type the file's name after the folder, and press Enter.
+      // VS Code's own open dialog (in code-server: the simple file dialog, a quick input with a path box that
+      // starts at the folder last used: the first-run test opened a file under src/). The whole path is typed.
       await attach.click();
-      const dialog = quickInput(page);
-      const pathBox = dialog.locator('input.input').first();
-      try {
-        await dialog.locator('.quick-input-list .monaco-list-row', { hasText: 'diagram.png' }).first().waitFor({ timeout: 15_000 });
-        const folder = await pathBox.inputValue();
-        check(folder === `${workspace}/`, `the file dialog opened at ${folder}, not the workspace folder`);
-        await pathBox.press('End');
-        await pathBox.pressSequentially('diagram.png', { delay: 20 });
-        await waitUntil(async () => (await pathBox.inputValue()) === pngPath, `the dialog's path box to read ${pngPath}`);
-        await shot('file dialog');
-        await page.keyboard.press('Enter');
-        await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-      } finally {
-        await closeQuickInput(page);
-      }
+      await chooseInFileDialog(page, workspace, 'diagram.png', () => shot('file dialog'));
 
       const thumbnail = webview.getByRole('img', { name: 'Attached image diagram.png' });
       await thumbnail.waitFor({ timeout: 15_000 });

@@ -87,10 +87,13 @@ export const tests = [
     },
   },
   {
-    name: 'first run: leave the window without a key for the next file (Clear API Key)',
+    name: 'first run: leave the window without a key and on a new chat for the next file',
     async run({ page, webview }) {
       await runCommand(page, 'Cadenza: Clear API Key');
       await runCommand(page, 'View: Close All Editors');
+      // A new, empty conversation: the next files start their own conversations from an empty one.
+      await runCommand(page, 'Cadenza: New Chat');
+      await waitForText(webview.locator('.conversation-title'), /^New chat$/);
       await keyBanner(webview).waitFor({ state: 'visible', timeout: 15_000 });
       // Back to the Explorer, as a fresh window starts: the next file opens Cadenza from its icon.
       await runCommand(page, 'View: Show Explorer');

@@ -78,6 +78,8 @@ export interface StoredOptions {
   reasoningEffort?: 'low' | 'medium' | 'high';
   /** `false` turns thinking off for hybrid models that take `enable_thinking`; unset leaves it on. */
   thinking?: boolean;
+  /** `false` leaves the project's instruction files (AGENTS.md, .cadenza/instructions.md…) out of this conversation. */
+  useInstructions?: boolean;
 }
 
 /** A saved conversation: its model, options and messages. */

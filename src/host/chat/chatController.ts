@@ -16,6 +16,7 @@ import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTy
 import { runAgentTurn } from './agentTurn';
 import { toView } from './messageView';
 import { errorView, modelView, storedUsage } from './presenters';
+import type { ProjectInstructions } from './projectInstructions';
 import { withWorkspaceContext } from './workspaceContext';
 
 export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
@@ -40,6 +41,9 @@ export class ChatController implements vscode.Disposable {
   private conversation: Conversation | undefined;
   private running: Running | undefined;
   private workspaceContext: WorkspaceContextProvider | undefined;
+  private instructions: ProjectInstructions | undefined;
+  /** The instructions' prompt section as last read, so the meter (which is synchronous) counts it. */
+  private instructionsPrompt = '';
   private readonly disposables: vscode.Disposable[] = [];
   private readonly answered = new vscode.EventEmitter<StoredUsage>();
   private readonly modelChanged = new vscode.EventEmitter<string | undefined>();
@@ -64,6 +68,33 @@ export class ChatController implements vscode.Disposable {
 
   /** The agent (tool loop, approvals); undefined until attached. */
   agent: AgentService | undefined;
+
+  /** Connects the project's instruction files (AGENTS.md, .cadenza/instructions.md…), applied to every conversation. */
+  attachInstructions(instructions: ProjectInstructions): void {
+    this.instructions = instructions;
+    this.disposables.push(instructions.onDidChange(() => void this.postInstructions()));
+  }
+
+  /** Opens an instruction file the panel's chip names. */
+  async openInstructions(relativePath: string): Promise<void> {
+    await this.instructions?.open(relativePath);
+  }
+
+  /** Tells the panel which instruction files apply and whether this conversation uses them; updates the meter. */
+  private async postInstructions(): Promise<void> {
+    if (!this.instructions) return;
+    const applied = await this.instructions.current();
+    this.instructionsPrompt = applied.prompt;
+    const conversation = await this.current();
+    this.sink({ type: 'state/instructions', files: applied.files.map((file) => ({ path: file.path, tokens: file.tokens, cut: file.cut })), enabled: conversation.options.useInstructions !== false, untrusted: applied.untrusted });
+    this.postMeter(conversation);
+  }
+
+  /** The options with the project instructions put before the user's own system prompt (unless turned off). */
+  private withInstructions(options: StoredOptions, prompt: string): StoredOptions {
+    if (options.useInstructions === false || prompt === '') return options;
+    return { ...options, systemPrompt: [prompt, options.systemPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n') };
+  }
 
   /** Connects the workspace index, used when a conversation's "workspace" toggle is on. */
   attachWorkspaceContext(provider: WorkspaceContextProvider): void {
@@ -135,12 +166,13 @@ export class ChatController implements vscode.Disposable {
     await this.postConversations();
     this.postModels();
     this.postMeter(conversation);
+    void this.postInstructions();
     void this.connection.ensureModels();
   }
 
   /** How full the open conversation would fill the model's context now (sent on load, switch and new). */
   private postMeter(conversation: Conversation): void {
-    const { budget } = buildChatRequest(conversation, this.connection.model(conversation.model), conversation.options);
+    const { budget } = buildChatRequest(conversation, this.connection.model(conversation.model), this.withInstructions(conversation.options, this.instructionsPrompt));
     this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
   }
 
@@ -303,7 +335,9 @@ export class ChatController implements vscode.Disposable {
 
   private async stream(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, controller: AbortController): Promise<string> {
     if (!conversation.model) return '';
-    const withContext = await withWorkspaceContext(this.workspaceContext, this.sink, conversation, model, reply, controller.signal);
+    const applied = conversation.options.useInstructions === false ? undefined : await this.instructions?.current();
+    if (applied) this.instructionsPrompt = applied.prompt;
+    const withContext = this.withInstructions(await withWorkspaceContext(this.workspaceContext, this.sink, conversation, model, reply, controller.signal), applied?.prompt ?? '');
     const plan = this.agent?.plan(conversation, model, model?.capabilities ?? (await this.connection.client()).capabilitiesOf(conversation.model), this.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
     if (plan && !plan.use && plan.notice) this.sink({ type: 'notice', level: 'info', text: plan.notice });
     const options = plan?.use ? { ...withContext, systemPrompt: this.agent?.systemPrompt(withContext.systemPrompt) ?? '' } : withContext;

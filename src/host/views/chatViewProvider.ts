@@ -185,6 +185,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'tool/showDiff':
         await chat?.agent?.approvals.showDiff(message.callId);
         return;
+      case 'instructions/open':
+        await chat?.openInstructions(message.path);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
