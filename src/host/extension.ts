@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { exportedApi, type CadenzaPublicApi } from './api';
 import { ApiKeyStore } from './apiKeyStore';
 import { askAboutAudio } from './audio/askAboutAudio';
 import { PanelAudio } from './audio/panelAudio';
@@ -26,7 +27,10 @@ import { AgentService } from './tools/agentService';
 import { indexSearch } from './tools/indexSearch';
 import { registerVscodeChat, type VscodeChatApi } from './lm/vscodeChat';
 
-/** What activate() returns: a small API for other extensions and the integration tests. */
+/**
+ * What activate() returns to the integration tests (VS Code's test mode only; other extensions get
+ * `CadenzaPublicApi`, see api.ts).
+ */
 export interface CadenzaApi {
   readonly chatView: ChatViewProvider;
   readonly chat: ChatController;
@@ -34,14 +38,14 @@ export interface CadenzaApi {
   readonly panelAudio: PanelAudio;
   readonly connection: ServiceConnection;
   readonly index: IndexService;
-  /** The agent: its workspace port, approvals (`setApprovalPolicy`) and Restricted Mode override. */
+  /** The agent: its workspace port, approvals, and the tests' hooks (`setApprovalPolicy`, `overrideTrust`). */
   readonly agent: AgentService;
   /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
   readonly lm: VscodeChatApi;
 }
 
 /** The composition root: wires core and host, registers everything, and does nothing else. */
-export function activate(extension: vscode.ExtensionContext): CadenzaApi {
+export function activate(extension: vscode.ExtensionContext): CadenzaApi | CadenzaPublicApi {
   const started = performance.now();
   const log = createLog();
   const apiKey = new ApiKeyStore(extension.secrets);
@@ -57,6 +61,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
   const agent = new AgentService(log, indexSearch(index));
   chat.agent = agent;
+  chatView.attachApprovals(agent.approvals);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
 
   extension.subscriptions.push(
@@ -98,7 +103,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api };
+  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api });
 }
 
 export function deactivate(): void {
