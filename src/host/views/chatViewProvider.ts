@@ -8,7 +8,7 @@ import { checkDataUrl, pickImage } from '../chat/images';
 import type { HostContext } from '../context';
 import type { ApprovalBroker } from '../tools/approvals';
 import { commandIds } from '../ids';
-import { readSettings } from '../settings';
+import { readSettings, workspaceSystemPromptNotice } from '../settings';
 import { webviewHtml } from './webviewHtml';
 
 /** Opens a cited workspace location; the URI comes from the webview, so only files inside the workspace open. */
@@ -83,6 +83,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.host.apiKey.onDidChange(() => void this.postConnectionState()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('cadenza.baseUrl')) void this.postConnectionState();
+        if (event.affectsConfiguration('cadenza.chat.systemPrompt')) this.postWorkspacePrompt();
       }),
     );
     this.resolvedEmitter.fire();
@@ -118,6 +119,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         for (const queued of this.queue.splice(0)) this.deliver(queued);
         await chat?.showAll();
         this.post({ type: 'agent/allowance', conversationId: this.approvals?.allowedConversation });
+        this.postWorkspacePrompt();
         this.readyEmitter.fire();
         return;
       case 'chat/send':
@@ -203,6 +205,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return unreachable;
       }
     }
+  }
+
+  /** Says so in the panel when the workspace sets the system prompt (see workspaceSystemPromptNotice). */
+  private postWorkspacePrompt(): void {
+    const text = workspaceSystemPromptNotice();
+    if (text !== undefined) this.post({ type: 'notice', level: 'warning', text });
   }
 
   /** `chat/send`: an audio token is exchanged for the audio the host kept; a bad one stops the send with a notice. */
