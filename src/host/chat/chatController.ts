@@ -35,6 +35,7 @@ interface Running {
   readonly done: Promise<string>;
 }
 
+// Per window (workspace state): two windows sharing one active id both saved into the same file.
 const activeKey = 'cadenza.chat.activeConversation';
 
 /**
@@ -72,7 +73,7 @@ export class ChatController implements vscode.Disposable {
   /** The open conversation, loading the last one (or starting a new one) on first use. */
   async current(): Promise<Conversation> {
     if (this.conversation) return this.conversation;
-    const id = this.host.extension.globalState.get<string>(activeKey);
+    const id = this.host.extension.workspaceState.get<string>(activeKey);
     this.conversation = (id ? await this.store.load(id) : undefined) ?? this.fresh();
     return this.conversation;
   }
@@ -128,7 +129,7 @@ export class ChatController implements vscode.Disposable {
   private async save(conversation: Conversation): Promise<void> {
     conversation.updatedAt = Date.now();
     await this.store.save(conversation);
-    await this.host.extension.globalState.update(activeKey, conversation.id);
+    await this.host.extension.workspaceState.update(activeKey, conversation.id);
   }
 
   /**
@@ -332,7 +333,7 @@ export class ChatController implements vscode.Disposable {
   async newConversation(): Promise<void> {
     this.stop();
     this.conversation = this.fresh();
-    await this.host.extension.globalState.update(activeKey, this.conversation.id);
+    await this.host.extension.workspaceState.update(activeKey, this.conversation.id);
     await this.showAll();
   }
 
@@ -342,7 +343,7 @@ export class ChatController implements vscode.Disposable {
     if (!loaded) return;
     this.stop();
     this.conversation = loaded;
-    await this.host.extension.globalState.update(activeKey, id);
+    await this.host.extension.workspaceState.update(activeKey, id);
     await this.showAll();
   }
 
