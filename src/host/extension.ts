@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { exportedApi, type CadenzaApi, type CadenzaPublicApi } from './api';
 import { ApiKeyStore } from './apiKeyStore';
 import { askAboutAudio } from './audio/askAboutAudio';
 import { PanelAudio } from './audio/panelAudio';
@@ -25,24 +26,12 @@ import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands'
 import { searchCommand } from './commands/search';
 import { AgentService } from './tools/agentService';
 import { indexSearch } from './tools/indexSearch';
-import { registerVscodeChat, type VscodeChatApi } from './lm/vscodeChat';
+import { registerVscodeChat } from './lm/vscodeChat';
 
-/** What activate() returns: a small API for other extensions and the integration tests. */
-export interface CadenzaApi {
-  readonly chatView: ChatViewProvider;
-  readonly chat: ChatController;
-  /** Audio in the chat panel: attach (`pick`) and transcribe into the prompt; tests pass the file the dialog would ask for. */
-  readonly panelAudio: PanelAudio;
-  readonly connection: ServiceConnection;
-  readonly index: IndexService;
-  /** The agent: its workspace port, approvals (`setApprovalPolicy`) and Restricted Mode override. */
-  readonly agent: AgentService;
-  /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
-  readonly lm: VscodeChatApi;
-}
+export type { CadenzaApi } from './api';
 
 /** The composition root: wires core and host, registers everything, and does nothing else. */
-export function activate(extension: vscode.ExtensionContext): CadenzaApi {
+export function activate(extension: vscode.ExtensionContext): CadenzaApi | CadenzaPublicApi {
   const started = performance.now();
   const log = createLog();
   const apiKey = new ApiKeyStore(extension.secrets);
@@ -60,6 +49,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   chat.agent = agent;
   const instructions = new ProjectInstructions(log);
   chat.attachInstructions(instructions);
+  chatView.attachApprovals(agent.approvals);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
 
   extension.subscriptions.push(
@@ -103,7 +93,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api };
+  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api });
 }
 
 export function deactivate(): void {

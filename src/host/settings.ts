@@ -69,3 +69,17 @@ export function readChatDefaults(): ChatDefaults {
     },
   };
 }
+
+/**
+ * The panel's word about a system prompt the workspace itself sets (`.vscode/settings.json`), or
+ * undefined when it sets none. A cloned repository could steer every answer with one, so it is a
+ * restricted setting: used only once the workspace is trusted, and then shown.
+ */
+export function workspaceSystemPromptNotice(): string | undefined {
+  const inspected = vscode.workspace.getConfiguration('cadenza.chat').inspect<string>('systemPrompt');
+  const value = [inspected?.workspaceFolderValue, inspected?.workspaceValue].find((entry) => typeof entry === 'string' && entry.trim() !== '');
+  if (value === undefined) return undefined;
+  const shown = value.length > 200 ? `${value.slice(0, 200)}\u2026` : value;
+  // In Restricted Mode VS Code hides a restricted setting's workspace value, so this is the trusted case.
+  return `This workspace sets the system prompt of new conversations and @cadenza (cadenza.chat.systemPrompt in its settings): \u201c${shown}\u201d`;
+}

@@ -51,6 +51,11 @@ export type ToWebview =
    * `tool/approve` with its id.
    */
   | { readonly type: 'tool/call'; readonly messageId: string; readonly call: ToolCallView }
+  /**
+   * "Allow edits for this conversation" began (for `conversationId`) or ended (undefined): while it holds
+   * the panel says so, with a way to end it. Files that can run code are asked for regardless.
+   */
+  | { readonly type: 'agent/allowance'; readonly conversationId: string | undefined }
   /** How full the model's context is for the next request; `dropped` turns were left out. */
   | { readonly type: 'context/meter'; readonly usedTokens: number; readonly limitTokens: number; readonly droppedMessages: number }
   /** Text to put into the composer as a quoted context block (from "Add selection to chat"). */
@@ -166,7 +171,9 @@ export type FromWebview =
    */
   | { readonly type: 'tool/approve'; readonly callId: string; readonly decision: ApprovalDecision }
   /** Open the proposed edit of call `callId` in the editor's diff view. */
-  | { readonly type: 'tool/showDiff'; readonly callId: string };
+  | { readonly type: 'tool/showDiff'; readonly callId: string }
+  /** End "allow edits for this conversation": later edits are asked again. */
+  | { readonly type: 'agent/endAllowance' };
 
 /** The answers a change card offers. */
 export type ApprovalDecision = 'approve' | 'deny' | 'allowConversation';
@@ -231,6 +238,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'audio/pick':
     case 'audio/transcribeIntoPrompt':
     case 'schema/pick':
+    case 'agent/endAllowance':
       return true;
     case 'chat/send':
       return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image'])) && (value['audio'] === undefined || isAudioToken(value['audio']));

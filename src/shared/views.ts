@@ -79,11 +79,16 @@ export interface SourceView {
 /** Where an agent's tool call is: forming in the stream, queued, waiting for the user, running, or how it ended. */
 export type ToolCallStatusView = 'forming' | 'queued' | 'awaitingApproval' | 'running' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
 
-/** A change an agent's call proposes, as its card shows it before and after the user decides. */
+/**
+ * A change an agent's call proposes, as its card shows it before and after the user decides. `caution`
+ * says why the file can run code or change the editor: the card shows it and offers no allowance.
+ */
 export type ChangeView =
   /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file). */
-  | { readonly kind: 'edit'; readonly path: string; readonly diff: string }
-  | { readonly kind: 'create'; readonly path: string; readonly content: string }
+  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string }
+  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
+  /** read_file of a git-ignored secret: asked first, with why. */
+  | { readonly kind: 'read'; readonly path: string; readonly reason: string }
   /** run_in_terminal: the command in full, where it runs, and its time limit. */
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
 

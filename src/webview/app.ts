@@ -13,7 +13,7 @@ import { ImageAttach } from './imageAttach';
 import { InstructionsBar } from './instructionsBar';
 import { MessageList } from './messageList';
 import { ModelPicker } from './modelPicker';
-import { Announcer, KeyBanner, Notices } from './notices';
+import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
 import { offersTranscription, supportsAudio, supportsVision } from './optionRules';
 import { OptionsPanel } from './optionsPanel';
 import type { PanelContext } from './panelContext';
@@ -23,6 +23,7 @@ import type { Host } from './vscodeApi';
 export class App implements PanelContext {
   private readonly announcer = new Announcer();
   private readonly notices = new Notices();
+  private readonly allowance: AllowanceBar;
   private readonly banner: KeyBanner;
   private readonly conversations: ConversationList;
   private readonly messages: MessageList;
@@ -41,6 +42,7 @@ export class App implements PanelContext {
   constructor(private readonly host: Host, root: HTMLElement) {
     const post = this.post.bind(this);
     this.banner = new KeyBanner(post);
+    this.allowance = new AllowanceBar(post);
     this.conversations = new ConversationList(post);
     this.messages = new MessageList(this, (streaming) => this.composer.setStreaming(streaming), (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }));
     this.picker = new ModelPicker((modelId) => post({ type: 'model/select', modelId }), () => post({ type: 'model/refresh' }), () => this.applyModel());
@@ -60,7 +62,7 @@ export class App implements PanelContext {
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
     this.composer.toolbar.append(this.image.button, this.audio.button, this.audio.transcribeButton, this.picker.select, this.picker.refresh, this.optionsToggle, this.composer.actions);
     this.composer.element.append(this.picker.facts);
-    const footer = el('div', { className: 'panel-footer' }, this.notices.element, this.meter.element, this.instructions.element, this.composer.element, this.options.element);
+    const footer = el('div', { className: 'panel-footer' }, this.allowance.element, this.notices.element, this.meter.element, this.instructions.element, this.composer.element, this.options.element);
     // The shell marks the whole panel aria-live; that would read out every streamed token. Answers are
     // announced once, when done, through the announcer instead.
     root.setAttribute('aria-live', 'off');
@@ -150,6 +152,9 @@ export class App implements PanelContext {
       case 'composer/schema':
         this.options.setSchema(message.name, message.schema);
         this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
+        return;
+      case 'agent/allowance':
+        this.allowance.update(message.conversationId);
         return;
       case 'notice':
         this.notices.add(message.level, message.text);

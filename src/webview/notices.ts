@@ -24,6 +24,23 @@ export class KeyBanner {
   }
 }
 
+/** Shown while "allow edits for this conversation" holds, with a way to end it. */
+export class AllowanceBar {
+  readonly element: HTMLElement;
+
+  constructor(post: (message: FromWebview) => void) {
+    const end = button({ text: 'Ask again', label: 'Stop allowing edits without asking in this conversation', className: 'text-button secondary', onClick: () => post({ type: 'agent/endAllowance' }) });
+    this.element = el('div', { className: 'notice allowance', attrs: { role: 'status', 'aria-label': 'Edit allowance' } },
+      el('p', { text: 'Edits and new files run without asking in this conversation. Files that can run code (.git, .vscode, package scripts) are still asked.' }), end);
+    show(this.element, false);
+  }
+
+  /** Shows the bar while an allowance holds. */
+  update(conversationId: string | undefined): void {
+    show(this.element, conversationId !== undefined);
+  }
+}
+
 const infoLifetimeMs = 8000;
 
 /** Notices from the host (and the panel's own warnings), newest last, each dismissible. */

@@ -34,12 +34,18 @@ function diffBlock(diff: string): HTMLElement {
 
 function changeBlock(change: ChangeView): HTMLElement {
   const block = el('div', { className: `tool-change tool-change-${change.kind}` }, el('p', { className: 'tool-change-title', text: changeTitle(change) }));
+  if ((change.kind === 'edit' || change.kind === 'create') && change.caution) {
+    block.append(el('p', { className: 'tool-caution', text: `Always asked: ${change.caution}`, attrs: { role: 'note' } }));
+  }
   switch (change.kind) {
     case 'edit':
       block.append(diffBlock(change.diff));
       break;
     case 'create':
       block.append(el('pre', { className: 'tool-content', text: change.content, attrs: { 'aria-label': `Content of ${change.path}` } }));
+      break;
+    case 'read':
+      block.append(el('p', { className: 'tool-caution', text: change.reason, attrs: { role: 'note' } }));
       break;
     case 'terminal':
       block.append(el('pre', { className: 'tool-command', text: change.command, attrs: { 'aria-label': 'Command' } }));
@@ -109,11 +115,12 @@ export class ToolCard {
       for (const control of bar.querySelectorAll('button')) control.disabled = true;
       this.context.post({ type: 'tool/approve', callId: this.view.id, decision });
     };
-    const approve = button({ text: change.kind === 'terminal' ? 'Run' : 'Approve', label: `Approve: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
+    const approve = button({ text: change.kind === 'terminal' ? 'Run' : change.kind === 'read' ? 'Allow reading' : 'Approve', label: `Approve: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
     const deny = button({ text: 'Deny', label: `Deny: ${title}`, icon: 'close', className: 'text-button secondary', onClick: () => decide('deny') });
     const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': `Approve or deny: ${title}` } }, approve, deny);
     // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
-    if (change.kind !== 'terminal') {
+    // Files that can run code or change the editor are asked one by one, too.
+    if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
       bar.append(button({ text: 'Allow edits for this conversation', label: 'Approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
     }
     if (change.kind === 'edit') {

@@ -52,6 +52,8 @@ export function changeTitle(change: ChangeView): string {
       return `Edit ${change.path}`;
     case 'create':
       return `Create ${change.path}`;
+    case 'read':
+      return `Read ${change.path}`;
     case 'terminal':
       return `Run a command${change.cwd ? ` in ${change.cwd}` : ''} (time limit ${change.timeoutSeconds} s)`;
   }

@@ -71,6 +71,9 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     await restoreGreeting();
     fs.rmSync(path.join(root, 'agent-ran.txt'), { force: true });
     fs.rmSync(path.join(root, 'src', 'created.ts'), { force: true });
+    // What the sensitive-files test must never create (removed in case it did).
+    for (const file of ['.vscode/tasks.json', 'package.json', 'pwned']) fs.rmSync(path.join(root, file), { force: true });
+    fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
   });
   suiteTeardown(async () => {
     panel.dispose();
@@ -144,6 +147,62 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     assert.equal(fs.readFileSync(path.join(root, 'agent-ran.txt'), 'utf8').trim(), 'ran');
     assert.match(String(bodies()[2]?.messages.at(-1)?.content), /^\$ echo ran > agent-ran\.txt\nExit code 0\./);
     assert.equal(api.agent.approvals.allowsEdits((await api.chat.current()).id), true);
+  });
+
+  test('"allow edits for this conversation" never covers files that can run code or change the editor; the card says why; the allowance shows and ends with the conversation', async () => {
+    const created = ['.vscode/tasks.json', '.git/config', '.git/hooks/pre-commit', 'package.json'];
+    emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
+    emulator().scriptChat({ toolCalls: [
+      { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi', new_text: 'Hey' } },
+      { name: 'create_file', arguments: { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}' } },
+      { name: 'create_file', arguments: { path: '.git/config', content: '[core]\n\tfsmonitor = touch pwned\n' } },
+      { name: 'create_file', arguments: { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' } },
+      { name: 'create_file', arguments: { path: 'package.json', content: '{"scripts":{"postinstall":"touch pwned"}}' } },
+    ] });
+    emulator().scriptChat({ content: 'Done.' });
+    const conversationId = (await api.chat.current()).id;
+    const answering = api.chat.send('Change the greeting and set the project up.', {});
+    const edit = await waitingCard('edit_file');
+    assert.equal(edit.change?.kind === 'edit' ? edit.change.caution : 'no edit', undefined, 'an ordinary file has no caution');
+    assert.ok(api.agent.approvals.answer(edit.id, 'allowConversation'));
+    await waitFor(() => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === conversationId), 'the panel to show the allowance');
+    const reasons: Record<string, RegExp> = { '.vscode/tasks.json': /tasks/, '.git/config': /fsmonitor/, '.git/hooks/pre-commit': /hooks/, 'package.json': /scripts/ };
+    for (const file of created) {
+      let card: ToolCallView | undefined;
+      await waitFor(() => (card = cards().find((entry) => entry.name === 'create_file' && entry.status === 'awaitingApproval' && entry.change?.kind === 'create' && entry.change.path === file)) !== undefined, () => `${file} to be asked for despite the allowance (saw ${cards().map((entry) => `${entry.name}:${entry.status}`).join(', ')})`);
+      if (!card) throw new Error('unreachable');
+      assert.match(card.change?.kind === 'create' ? card.change.caution ?? '' : '', reasons[file] ?? /never/);
+      assert.equal(cards().filter((entry) => entry.name === 'edit_file' && entry.status === 'done').length, 2, 'the ordinary edit ran under the allowance');
+      assert.ok(api.agent.approvals.answer(card.id, 'deny'));
+    }
+    assert.equal(await answering, 'Done.');
+    await waitFor(() => /return `Hey, \$\{name\}!`;/.test(greetingOnDisk()), 'the allowed edit on disk');
+    for (const file of created) assert.equal(fs.existsSync(path.join(root, file)), false, `${file} was created`);
+    assert.equal(api.agent.approvals.allowsEdits(conversationId), true);
+    await api.chat.newConversation();
+    assert.equal(api.agent.approvals.allowsEdits(conversationId), false, 'the allowance ends with the conversation');
+    await waitFor(() => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === undefined), 'the panel to hide the allowance');
+  });
+
+  test('read_file of a git-ignored secret waits for the user on a card; denied, nothing of it reaches the model', async () => {
+    fs.writeFileSync(path.join(root, '.gitignore'), '.env\n*.pem\n');
+    fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=walrusSecretToken\n');
+    try {
+      emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }, { name: 'read_file', arguments: { path: 'src/greeting.ts' } }] });
+      emulator().scriptChat({ content: 'I did not read it.' });
+      const answering = api.chat.send('What is in .env?', {});
+      const card = await waitingCard('read_file');
+      assert.equal(card.change?.kind, 'read');
+      assert.match(card.change?.kind === 'read' ? card.change.reason : '', /ignored by git and looks like a secret/);
+      assert.ok(api.agent.approvals.answer(card.id, 'deny'));
+      assert.equal(await answering, 'I did not read it.');
+      const sent = JSON.stringify(bodies()[1]?.messages);
+      assert.ok(!sent.includes('walrusSecretToken'), 'the secret reached the model');
+      assert.match(sent, /The user denied reading \.env; it was not read/);
+      assert.match(sent, /export function greeting/, 'an ordinary file is read without asking');
+    } finally {
+      for (const file of ['.gitignore', '.env']) fs.rmSync(path.join(root, file), { force: true });
+    }
   });
 
   test('an approval policy set through the API decides instead of the panel', async () => {

@@ -98,6 +98,32 @@ suite('Agent: workspace functions in the real extension host', () => {
     assert.match(await tool('search_text').run({ query: 'no such text anywhere' }, context), /^No matches in \d+ files\.$/);
   });
 
+  test('search_text never reads through links out of the workspace (file and folder, relative and absolute) and respects ignore files', async () => {
+    const outside = path.join(path.dirname(root), 'search-outside');
+    fs.mkdirSync(path.join(outside, '.ssh'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'credentials'), 'aws_secret_access_key = okapiSecretValue\n');
+    fs.writeFileSync(path.join(outside, '.ssh', 'config'), 'Host okapiSecretHost\n');
+    const links: [string, string, 'file' | 'dir'][] = [
+      ['notes.txt', '../search-outside/credentials', 'file'],
+      ['docs/ssh', '../../search-outside/.ssh', 'dir'],
+      ['keys.txt', path.join(outside, '.ssh', 'config'), 'file'],
+      ['home', outside, 'dir'],
+    ];
+    for (const [link, target, kind] of links) fs.symlinkSync(target, path.join(root, link), kind);
+    fs.writeFileSync(path.join(root, '.gitignore'), 'local/\n');
+    fs.mkdirSync(path.join(root, 'local'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'local', 'todo.txt'), 'okapiIgnoredLocal\n');
+    fs.writeFileSync(path.join(root, 'src', 'okapi.ts'), 'export const okapiInside = 1;\n');
+    try {
+      assert.equal(await tool('search_text').run({ query: 'okapi' }, context), 'src/okapi.ts:1: export const okapiInside = 1;');
+      assert.equal(await tool('search_text').run({ query: 'okapi\\w+', regex: true }, context), 'src/okapi.ts:1: export const okapiInside = 1;');
+    } finally {
+      for (const [link] of links) fs.rmSync(path.join(root, link), { force: true });
+      for (const file of ['.gitignore', 'local', 'src/okapi.ts']) fs.rmSync(path.join(root, file), { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   test('semantic_search asks the workspace index', async function () {
     this.timeout(60_000);
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);

@@ -104,6 +104,31 @@ suite('Semantic index', () => {
     assert.ok((await search('retry failed uploads')).some((hit) => hit.path.endsWith('src/uploads.ts')));
   });
 
+  test('links out of the workspace folder (file and folder, relative and absolute) are never embedded or found, and are counted', async () => {
+    // The harness copies the workspace into a scratch folder; its parent stands for the home folder.
+    const outside = path.join(path.dirname(root), 'outside-home');
+    fs.mkdirSync(path.join(outside, '.ssh'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'credentials'), 'aws_secret_access_key = quetzalSecretKey\n');
+    fs.writeFileSync(path.join(outside, '.ssh', 'config'), 'Host narwhalSecretHost\n');
+    const links = ['notes.txt', 'docs/ssh', 'keys.txt', 'home'];
+    fs.symlinkSync('../outside-home/credentials', path.join(root, 'notes.txt'), 'file');
+    fs.symlinkSync('../../outside-home/.ssh', path.join(root, 'docs/ssh'), 'dir');
+    fs.symlinkSync(path.join(outside, '.ssh', 'config'), path.join(root, 'keys.txt'), 'file');
+    fs.symlinkSync(outside, path.join(root, 'home'), 'dir');
+    try {
+      const before = emulator().requests.length;
+      const result = await vscode.commands.executeCommand<IndexRunResult>('cadenza.index.rebuild', { fromScratch: true });
+      assert.equal(result.status, 'complete', JSON.stringify(result));
+      assert.equal(result.linksOutside, 4, JSON.stringify(result));
+      const sent = emulator().requests.slice(before).map((request) => JSON.stringify(request.body)).join('\n');
+      assert.ok(!/quetzalSecretKey|narwhalSecretHost/.test(sent), 'a file outside the workspace was sent to the embeddings endpoint');
+      assert.deepEqual((await search('quetzalSecretKey narwhalSecretHost')).filter((hit) => /quetzal|narwhal/.test(hit.preview)), []);
+    } finally {
+      for (const link of links) fs.rmSync(path.join(root, link), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   test('a 429 storm during a build is backed off and the build completes', async () => {
     emulator().injectFault({ kind: 'rateLimit', afterRequests: 0, retryAfter: '0.2' }, { path: '/v1/embeddings', times: 3 });
     const result = await vscode.commands.executeCommand<IndexRunResult>('cadenza.index.rebuild', { fromScratch: true });

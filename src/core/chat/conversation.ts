@@ -16,8 +16,9 @@ export interface StoredUsage {
 
 /** What the user was shown before a change ran (the editor's diff view has the whole file; this is the card's). */
 export type StoredChange =
-  | { readonly kind: 'edit'; readonly path: string; readonly diff: string }
-  | { readonly kind: 'create'; readonly path: string; readonly content: string }
+  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string }
+  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
+  | { readonly kind: 'read'; readonly path: string; readonly reason: string }
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
 
 /**

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { settleInterrupted, type Conversation } from './conversation';
+import { settleInterrupted, type Conversation, type StoredMessage } from './conversation';
 
 /** An entry of the conversation list. */
 export interface ConversationEntry {
@@ -19,13 +19,31 @@ function isConversation(value: unknown): value is Conversation {
     && Array.isArray(record['messages']) && typeof record['options'] === 'object';
 }
 
+/** Which version of a file this store last read or wrote: every write renames a new file in, so the inode changes. */
+interface FileVersion {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+function sameVersion(a: FileVersion | undefined, b: FileVersion | undefined): boolean {
+  return a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 /**
  * Conversations saved as one JSON file each in a folder (the host passes the extension's global storage),
  * written atomically (temporary file, then rename) so a crash never leaves a half-written conversation.
- * A corrupt file is skipped, never fatal.
+ * A corrupt file is skipped, never fatal. Several windows share the folder, each with its own store: a
+ * save finding the file changed since this store last read or wrote it merges first, keeping the
+ * messages the other window added (and not bringing back those this window removed), so no window's
+ * message is lost to another's save.
  */
 export class ConversationStore {
   private writes = Promise.resolve();
+  /** The content hash of each message's attachment already written (keyed `<message id>:<kind>`), so a save does not hash megabytes again. */
+  private readonly attachmentHashes = new Map<string, { readonly length: number; readonly hash: string }>();
+  /** Per conversation: the file version this store last read or wrote, and the message ids it held. */
+  private readonly known = new Map<string, { readonly version: FileVersion | undefined; readonly messageIds: ReadonlySet<string> }>();
   /** The list entry of each file as last parsed, with the size and mtime it had then. */
   private readonly parsed = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly entry: ConversationEntry | undefined }>();
 
@@ -36,12 +54,30 @@ export class ConversationStore {
     return join(this.folder, `${id}.json`);
   }
 
-  /** Saves a conversation; saves are serialised so the last one wins. */
+  private async version(path: string): Promise<FileVersion | undefined> {
+    const info = await stat(path).catch(() => undefined);
+    return info && { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+  }
+
+  private remember(conversation: Conversation, version: FileVersion | undefined): void {
+    this.known.set(conversation.id, { version, messageIds: new Set(conversation.messages.map((message) => message.id)) });
+  }
+
+  /**
+   * Saves a conversation; saves of one store are serialised. When another window wrote the file since
+   * this store last read or wrote it, its new messages are merged into `conversation` (in place) first.
+   */
   save(conversation: Conversation): Promise<void> {
     const path = this.path(conversation.id);
-    const text = JSON.stringify(conversation);
     const write = async (): Promise<void> => {
       await mkdir(this.folder, { recursive: true });
+      const known = this.known.get(conversation.id);
+      const current = await this.version(path);
+      if (known !== undefined && current !== undefined && !sameVersion(known.version, current)) {
+        const theirs = await this.read(path);
+        if (theirs) mergeInto(conversation, theirs, known.messageIds);
+      }
+      const text = JSON.stringify(await this.toDisk(conversation));
       const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       try {
         await writeFile(temporary, text, { encoding: 'utf8', flush: true });
@@ -50,6 +86,7 @@ export class ConversationStore {
         await rm(temporary, { force: true });
         throw error;
       }
+      this.remember(conversation, await this.version(path));
     };
     const next = this.writes.then(write, write);
     this.writes = next.catch(() => undefined);
@@ -59,11 +96,80 @@ export class ConversationStore {
   /** Loads one conversation, or undefined when it does not exist or cannot be read. */
   async load(id: string): Promise<Conversation | undefined> {
     const path = this.path(id);
+    const version = await this.version(path);
+    const conversation = await this.read(path);
+    if (conversation) this.remember(conversation, version);
+    return conversation;
+  }
+
+  /** Reads a conversation file, with its attachments unless only the list needs it. */
+  private async read(path: string, attachments = true): Promise<Conversation | undefined> {
     try {
       const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-      return isConversation(parsed) ? settleInterrupted(parsed) : undefined;
+      if (!isConversation(parsed)) return undefined;
+      if (attachments) await this.fromDisk(parsed);
+      return settleInterrupted(parsed);
     } catch {
       return undefined;
+    }
+  }
+
+  private attachmentPath(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`invalid attachment reference: ${JSON.stringify(hash)}`);
+    return join(this.folder, 'attachments', `${hash}.txt`);
+  }
+
+  /** Writes an attachment once (content-addressed: an existing file already holds these bytes) and returns its hash. */
+  private async attachment(key: string, dataUrl: string): Promise<string> {
+    const cached = this.attachmentHashes.get(key);
+    if (cached?.length === dataUrl.length) return cached.hash;
+    const hash = createHash('sha256').update(dataUrl).digest('hex');
+    const path = this.attachmentPath(hash);
+    if (!(await stat(path).then(() => true, () => false))) {
+      await mkdir(join(this.folder, 'attachments'), { recursive: true });
+      const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      await writeFile(temporary, dataUrl, { encoding: 'utf8', flush: true });
+      await rename(temporary, path);
+    }
+    this.attachmentHashes.set(key, { length: dataUrl.length, hash });
+    return hash;
+  }
+
+  /**
+   * The conversation as its file holds it: images and audio (base64 data URLs, megabytes each) are
+   * replaced by references to files beside it, so a save writes kilobytes, not every attachment again,
+   * and a long conversation never approaches V8's string limit.
+   */
+  private async toDisk(conversation: Conversation): Promise<unknown> {
+    const messages: unknown[] = [];
+    for (const message of conversation.messages) {
+      const { imageDataUrl, audio, ...rest } = message;
+      messages.push({
+        ...rest,
+        ...(imageDataUrl !== undefined ? { imageRef: await this.attachment(`${message.id}:image`, imageDataUrl) } : {}),
+        ...(audio !== undefined ? { audioRef: { name: audio.name, ref: await this.attachment(`${message.id}:audio`, audio.dataUrl) } } : {}),
+      });
+    }
+    return { ...conversation, messages };
+  }
+
+  /** Puts the attachments a file references back into its messages (in place); a missing one is left out. */
+  private async fromDisk(parsed: Conversation): Promise<void> {
+    const load = async (ref: unknown): Promise<string | undefined> => (typeof ref === 'string' ? readFile(this.attachmentPath(ref), 'utf8').catch(() => undefined) : undefined);
+    for (const message of parsed.messages as (StoredMessage & { imageRef?: unknown; audioRef?: { name?: unknown; ref?: unknown } })[]) {
+      const { imageRef, audioRef } = message;
+      delete message.imageRef;
+      delete message.audioRef;
+      const image = await load(imageRef);
+      if (image !== undefined) {
+        message.imageDataUrl = image;
+        this.attachmentHashes.set(`${message.id}:image`, { length: image.length, hash: String(imageRef) });
+      }
+      const audio = audioRef === undefined ? undefined : await load(audioRef.ref);
+      if (audio !== undefined && typeof audioRef?.name === 'string') {
+        message.audio = { name: audioRef.name, dataUrl: audio };
+        this.attachmentHashes.set(`${message.id}:audio`, { length: audio.length, hash: String(audioRef.ref) });
+      }
     }
   }
 
@@ -86,7 +192,8 @@ export class ConversationStore {
       if (!info) continue;
       let known = this.parsed.get(name);
       if (known?.size !== info.size || known.mtimeMs !== info.mtimeMs) {
-        const conversation = await this.load(name.slice(0, -'.json'.length)).catch(() => undefined);
+        // Only the title and dates are needed: no attachments, and this is not a read the next save builds on.
+        const conversation = idPattern.test(name.slice(0, -'.json'.length)) ? await this.read(join(this.folder, name), false) : undefined;
         known = { size: info.size, mtimeMs: info.mtimeMs, entry: conversation && { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt } };
         this.parsed.set(name, known);
       }
@@ -110,4 +217,27 @@ export class ConversationStore {
     await this.writes;
     await rm(this.path(id), { force: true });
   }
+}
+
+/**
+ * Adds to `ours` the messages `theirs` (the file another window wrote) has that this window never saw
+ * (`seen`: the ids when this window last read or wrote it), in time order. A message this window removed
+ * on purpose was seen, so it stays removed; a message both have keeps this window's version.
+ */
+export function mergeInto(ours: Conversation, theirs: Conversation, seen: ReadonlySet<string>): void {
+  const mine = new Set(ours.messages.map((message) => message.id));
+  const added: StoredMessage[] = theirs.messages.filter((message) => !mine.has(message.id) && !seen.has(message.id));
+  // Each goes after the last of ours that is not newer, so the order within each window is kept.
+  const merged = [...ours.messages];
+  for (const message of added) {
+    let at = merged.length;
+    while (at > 0 && (merged[at - 1]?.createdAt ?? 0) > message.createdAt) at--;
+    merged.splice(at, 0, message);
+  }
+  ours.messages = merged;
+  if (theirs.titleSetByUser === true && ours.titleSetByUser !== true) {
+    ours.title = theirs.title;
+    ours.titleSetByUser = true;
+  }
+  ours.updatedAt = Math.max(ours.updatedAt, theirs.updatedAt);
 }

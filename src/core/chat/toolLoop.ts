@@ -103,6 +103,7 @@ export function chatMessageTokens(message: ChatMessage): number {
 export function deniedText(preview: ChangePreview): string {
   const what = preview.kind === 'edit' ? `the edit of ${preview.path}; the file was not changed`
     : preview.kind === 'create' ? `creating ${preview.path}; nothing was created`
+    : preview.kind === 'read' ? `reading ${preview.path}; it was not read`
     : 'running the command; it was not run';
   return `The user denied ${what}. Do not try it again unless the user asks.`;
 }
@@ -217,7 +218,18 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     try {
       let text: string;
       if (tool.effect === 'read') {
-        current = { ...record, status: 'running' };
+        const ask = await tool.confirm?.(check.args, context);
+        if (ask) {
+          current = { ...record, status: 'awaitingApproval', preview: ask };
+          update(current);
+          const decision = await options.approve({ step, call: current, preview: ask }, signal);
+          if (signal.aborted) throw canceled();
+          if (decision === 'denied') {
+            update({ ...current, status: 'denied', result: deniedText(ask) });
+            return;
+          }
+        }
+        current = { ...current, status: 'running' };
         update(current);
         text = await tool.run(check.args, context);
       } else {

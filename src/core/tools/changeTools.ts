@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../api/types';
 import { changeToolDefinitions } from './definitions';
 import { stringArg } from './readTools';
 import { compactDiff } from './resultText';
+import { sensitivePathReason } from './sensitivePaths';
 import { ToolError, type ChangeTool, type PreparedChange, type ToolArgs, type ToolContext } from './toolTypes';
 import type { CommandOutcome, WorkspacePort } from './workspacePort';
 
@@ -29,6 +30,12 @@ function occurrences(text: string, part: string): number[] {
   return found;
 }
 
+/** Why changing this file can run code or change the editor (checked on the path and on where it really leads). */
+function cautionFor(path: string, realPath: string | undefined): { caution?: string } {
+  const caution = sensitivePathReason(path) ?? (realPath === undefined ? undefined : sensitivePathReason(realPath));
+  return caution === undefined ? {} : { caution };
+}
+
 function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length;
 }
@@ -39,7 +46,7 @@ function lineCount(text: string): number {
  * file changed while the user was deciding.
  */
 async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
-  const { path, text } = await port.readFile(stringArg(args, 'path'), context.signal);
+  const { path, text, realPath } = await port.readFile(stringArg(args, 'path'), context.signal);
   const seen = context.session.lastRead(path);
   if (seen !== undefined && seen !== text) throw new ToolError('changed', `${path} changed since you read it. Read it again, then edit.`);
   let oldText = stringArg(args, 'old_text');
@@ -57,7 +64,7 @@ async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolCon
   const after = text.slice(0, offset) + newText + text.slice(offset + oldText.length);
   const line = text.slice(0, offset).split('\n').length;
   return {
-    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after) },
+    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after), ...cautionFor(path, realPath) },
     async apply(signal) {
       await port.editFile({ path, expectedText: text, offset, length: oldText.length, newText }, signal);
       context.session.noteRead(path, after);
@@ -67,11 +74,11 @@ async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolCon
 }
 
 async function prepareCreate(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
-  const { path, exists } = await port.exists(stringArg(args, 'path'), context.signal);
+  const { path, exists, realPath } = await port.exists(stringArg(args, 'path'), context.signal);
   if (exists) throw new ToolError('exists', `${path} already exists; create_file never overwrites. Use edit_file to change it.`);
   const content = stringArg(args, 'content');
   return {
-    preview: { kind: 'create', path, content },
+    preview: { kind: 'create', path, content, ...cautionFor(path, realPath) },
     async apply(signal) {
       await port.createFile(path, content, signal);
       context.session.noteRead(path, content);

@@ -21,7 +21,7 @@ export const readToolDefinitions: readonly ToolDefinition[] = [
   fn('list_directory', 'List a directory.', { path: { type: 'string', description: 'Workspace-relative; "." is the root' } }, ['path']),
   fn('find_files', 'Find files by glob.', { glob: { type: 'string', description: 'e.g. src/**/*.ts' } }, ['glob']),
   fn('search_text', 'Search file contents; returns path:line: text.', {
-    query: { type: 'string', description: 'Text, or a regex if regex is true' },
+    query: { type: 'string', description: 'Text, or an RE2 regex if regex is true' },
     regex: { type: 'boolean', description: 'Optional' },
     glob: { type: 'string', description: 'Optional file filter' },
   }, ['query']),

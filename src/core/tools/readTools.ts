@@ -2,6 +2,8 @@
 // compact text for the model (plain lines, not JSON: fewer tokens for the same facts).
 import type { ToolDefinition } from '../api/types';
 import { readToolDefinitions } from './definitions';
+import { secretFileReason } from './sensitivePaths';
+import { checkQuery } from './textSearch';
 import { ToolError, type ReadTool, type ToolArgs, type ToolContext } from './toolTypes';
 import type { SymbolInfo, WorkspacePort } from './workspacePort';
 
@@ -78,7 +80,17 @@ function outline(symbols: readonly SymbolInfo[], depth: number, out: string[]): 
 /** The read-only functions over `port`. */
 export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadLimits): ReadTool[] {
   return [
-    tool('read_file', (args, context) => readFile(port, limits, args, context)),
+    {
+      ...tool('read_file', (args, context) => readFile(port, limits, args, context)),
+      // A git-ignored secret (.env, a private key) is read only after the user agrees: what the model
+      // reads is sent to the service.
+      async confirm(args, context) {
+        const path = stringArg(args, 'path');
+        const reason = secretFileReason(path);
+        if (reason === undefined || !(await port.isIgnored?.(path, context.signal))) return undefined;
+        return { kind: 'read', path, reason };
+      },
+    },
     tool('list_directory', async (args, context) => {
       const { path, entries } = await port.listDirectory(stringArg(args, 'path') || '.', context.signal);
       const sorted = [...entries].sort((a, b) => Number(b.kind === 'directory') - Number(a.kind === 'directory') || a.name.localeCompare(b.name));
@@ -94,13 +106,7 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
       const glob = stringArg(args, 'glob');
       const query = { text: stringArg(args, 'query'), isRegex: args['regex'] === true, ...(glob ? { glob } : {}) };
       if (query.text === '') throw new ToolError('invalid', 'query is empty.');
-      if (query.isRegex) {
-        try {
-          new RegExp(query.text, 'u');
-        } catch (error) {
-          throw new ToolError('invalid', `query is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
+      checkQuery(query);
       const { matches, more, filesSearched } = await port.searchText(query, limits.maxMatches, context.signal);
       if (matches.length === 0) return `No matches in ${filesSearched} files.`;
       const lines = matches.map((match) => `${match.path}:${match.line}: ${match.text.trim().slice(0, 200)}`);

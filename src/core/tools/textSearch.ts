@@ -1,12 +1,35 @@
 // The matching half of search_text, pure: the host finds and reads the files (findFiles with the
-// workspace's excludes, a size cap, open editors' unsaved text); this decides which lines match.
+// workspace's excludes, real paths inside the workspace, ignore files, a size cap, open editors' unsaved
+// text); this decides which lines match. A regular expression from the model runs on RE2's linear-time
+// engine (re2js, pure JavaScript): V8's backtracking engine would let `^(a+)+$` on a 28-character line
+// block the extension host, shared by every extension, for seconds, doubling with each character.
+import { RE2JS } from 're2js';
+import { ToolError } from './toolTypes';
 import type { TextMatch, TextQuery } from './workspacePort';
 
-/** Decides whether one line matches. Smart case, as ripgrep's: a query with no capital letter ignores case. */
+/** A compiled regular expression, or the ToolError saying why the model's pattern cannot be used. */
+function compileRegex(text: string, ignoreCase: boolean): RE2JS {
+  try {
+    return RE2JS.compile(text, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ToolError('invalid', `query is not a regular expression this search supports (RE2 syntax: no backreferences or lookaround): ${why}`);
+  }
+}
+
+/** Throws ToolError 'invalid' when a regex query cannot be compiled (so the model can fix it). */
+export function checkQuery(query: TextQuery): void {
+  if (query.isRegex) compileRegex(query.text, false);
+}
+
+/**
+ * Decides whether one line matches, in time linear in the line's length whatever the pattern. Smart
+ * case, as ripgrep's: a query with no capital letter ignores case.
+ */
 export function lineMatcher(query: TextQuery): (line: string) => boolean {
   const ignoreCase = query.text === query.text.toLowerCase();
   if (query.isRegex) {
-    const pattern = new RegExp(query.text, ignoreCase ? 'iu' : 'u');
+    const pattern = compileRegex(query.text, ignoreCase);
     return (line) => pattern.test(line);
   }
   if (!ignoreCase) return (line) => line.includes(query.text);

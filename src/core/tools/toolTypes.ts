@@ -6,13 +6,20 @@ import type { ToolDefinition } from '../api/types';
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
 /** What the user sees before a change runs. */
+/**
+ * What a proposed change does. `caution` (edits and new files) says why the file can make code run or
+ * change the editor's behaviour (core/tools/sensitivePaths.ts): such a change is always asked, whatever
+ * the conversation's allowance.
+ */
 export type ChangePreview =
   /** edit_file: the whole file before and after, and a compact diff of the replaced region. */
-  | { readonly kind: 'edit'; readonly path: string; readonly before: string; readonly after: string; readonly diff: string }
+  | { readonly kind: 'edit'; readonly path: string; readonly before: string; readonly after: string; readonly diff: string; readonly caution?: string }
   /** create_file: the new file and its content. */
-  | { readonly kind: 'create'; readonly path: string; readonly content: string }
+  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
   /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */
-  | { readonly kind: 'terminal'; readonly command: string; readonly cwd: string | undefined; readonly timeoutSeconds: number };
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd: string | undefined; readonly timeoutSeconds: number }
+  /** read_file of a git-ignored secret (`.env`, keys): asked first, since its text goes to the service. */
+  | { readonly kind: 'read'; readonly path: string; readonly reason: string };
 
 /** A change ready to run once approved; `apply` re-checks that nothing moved meanwhile. */
 export interface PreparedChange {
@@ -46,11 +53,13 @@ export interface ToolContext {
   readonly maxResultChars?: number;
 }
 
-/** A function that only reads: it runs without asking. */
+/** A function that only reads: it runs without asking, unless `confirm` names a reason to ask first. */
 export interface ReadTool {
   readonly definition: ToolDefinition;
   readonly effect: 'read';
   run(args: ToolArgs, context: ToolContext): Promise<string>;
+  /** What to ask the user before this call runs (a `read` preview), or undefined to run at once. */
+  confirm?(args: ToolArgs, context: ToolContext): Promise<ChangePreview | undefined>;
 }
 
 /** A function that changes the workspace: it is prepared, shown, and run only when approved. */

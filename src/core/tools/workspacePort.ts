@@ -88,7 +88,7 @@ export interface WorkspacePort {
   /** Whether the changing functions exist (a trusted workspace); false in Restricted Mode. */
   isTrusted(): boolean;
   /** The whole text of a file: the open editor's, unsaved changes included, else the file on disk. */
-  readFile(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly text: string }>;
+  readFile(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly text: string; readonly realPath?: string }>;
   listDirectory(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly entries: readonly DirectoryEntry[] }>;
   /** Workspace files matching a glob, honouring files.exclude and search.exclude; `more` when cut at `limit`. */
   findFiles(glob: string, limit: number, signal: AbortSignal): Promise<{ readonly paths: readonly string[]; readonly more: boolean }>;
@@ -99,8 +99,14 @@ export interface WorkspacePort {
   diagnostics(path: string | undefined, signal: AbortSignal): Promise<readonly DiagnosticInfo[]>;
   symbols(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly symbols: readonly SymbolInfo[] }>;
   selection(signal: AbortSignal): Promise<SelectionInfo>;
-  /** Whether a path exists (file or directory); false outside the workspace is never returned: that throws. */
-  exists(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly exists: boolean }>;
+  /**
+   * Whether a path exists (file or directory); false outside the workspace is never returned: that throws.
+   * `realPath` (here and in readFile) is where the path really leads inside the workspace when a link makes
+   * that differ from `path` (so `hooks-link/pre-commit` is known to be `.git/hooks/pre-commit`).
+   */
+  exists(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly exists: boolean; readonly realPath?: string }>;
+  /** Whether `.gitignore` (or `.cadenzaignore`) files ignore the path; ports that cannot tell leave it out. */
+  isIgnored?(path: string, signal: AbortSignal): Promise<boolean>;
   /** Applies one replacement as one undoable edit and saves; ToolError 'changed' if the text moved. */
   editFile(edit: FileEdit, signal: AbortSignal): Promise<void>;
   /** Creates a file; ToolError 'exists' rather than overwrite. */

@@ -45,9 +45,11 @@ export interface AgentTurn {
 function storedChange(preview: ChangePreview): StoredChange {
   switch (preview.kind) {
     case 'edit':
-      return { kind: 'edit', path: preview.path, diff: preview.diff };
+      return { kind: 'edit', path: preview.path, diff: preview.diff, ...(preview.caution ? { caution: preview.caution } : {}) };
     case 'create':
-      return { kind: 'create', path: preview.path, content: preview.content.slice(0, 20_000) };
+      return { kind: 'create', path: preview.path, content: preview.content.slice(0, 20_000), ...(preview.caution ? { caution: preview.caution } : {}) };
+    case 'read':
+      return { kind: 'read', path: preview.path, reason: preview.reason };
     case 'terminal':
       return { kind: 'terminal', command: preview.command, ...(preview.cwd ? { cwd: preview.cwd } : {}), timeoutSeconds: preview.timeoutSeconds };
   }

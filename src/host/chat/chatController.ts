@@ -27,6 +27,7 @@ interface Running {
   readonly done: Promise<string>;
 }
 
+// Per window (workspace state): two windows sharing one active id both saved into the same file.
 const activeKey = 'cadenza.chat.activeConversation';
 /** The model the user last chatted with, in any conversation (the default for new ones after the setting). */
 const lastModelKey = 'cadenza.chat.lastModel';
@@ -104,7 +105,7 @@ export class ChatController implements vscode.Disposable {
   /** The open conversation, loading the last one (or starting a new one) on first use. */
   async current(): Promise<Conversation> {
     if (this.conversation) return this.conversation;
-    const id = this.host.extension.globalState.get<string>(activeKey);
+    const id = this.host.extension.workspaceState.get<string>(activeKey);
     this.conversation = (id ? await this.store.load(id) : undefined) ?? this.fresh();
     return this.conversation;
   }
@@ -204,7 +205,7 @@ export class ChatController implements vscode.Disposable {
   private async save(conversation: Conversation): Promise<void> {
     conversation.updatedAt = Date.now();
     await this.store.save(conversation);
-    await this.host.extension.globalState.update(activeKey, conversation.id);
+    await this.host.extension.workspaceState.update(activeKey, conversation.id);
   }
 
   /**
@@ -441,7 +442,7 @@ export class ChatController implements vscode.Disposable {
   async newConversation(): Promise<void> {
     this.stop();
     this.conversation = this.fresh();
-    await this.host.extension.globalState.update(activeKey, this.conversation.id);
+    await this.host.extension.workspaceState.update(activeKey, this.conversation.id);
     await this.showAll();
   }
 
@@ -451,7 +452,7 @@ export class ChatController implements vscode.Disposable {
     if (!loaded) return;
     this.stop();
     this.conversation = loaded;
-    await this.host.extension.globalState.update(activeKey, id);
+    await this.host.extension.workspaceState.update(activeKey, id);
     await this.showAll();
   }
 

@@ -22,7 +22,8 @@ export function pauseIndex(index: IndexService): boolean {
 
 function describe(stats: IndexStats): string {
   const last = stats.lastRun;
-  const when = last ? `last update ${last.status} (${last.chunksEmbedded} embedded, ${last.chunksPending} pending)` : 'not updated this session';
+  const links = last?.linksOutside ? `, ${last.linksOutside} link${last.linksOutside === 1 ? '' : 's'} out of the workspace folder skipped` : '';
+  const when = last ? `last update ${last.status} (${last.chunksEmbedded} embedded, ${last.chunksPending} pending${links})` : 'not updated this session';
   return `${stats.files.toLocaleString('en-US')} files, ${stats.chunks.toLocaleString('en-US')} chunks, ${(stats.diskBytes / 1048576).toFixed(2)} MB on disk, model ${stats.modelId}, ${when}.`;
 }
 

@@ -41,6 +41,8 @@ export class IndexService implements vscode.Disposable {
   private debounce: NodeJS.Timeout | undefined;
   private readonly statusBar = new IndexStatusBar();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The user ran Rebuild Index in this window: in Restricted Mode, only that lets the index change. */
+  private askedThisSession = false;
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -52,6 +54,7 @@ export class IndexService implements vscode.Disposable {
       watcher.onDidChange(queue),
       watcher.onDidDelete(queue),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReopen()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.start()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (['cadenza.index', 'files.exclude', 'search.exclude'].some((key) => event.affectsConfiguration(key))) this.scheduleReopen();
       }),
@@ -73,13 +76,30 @@ export class IndexService implements vscode.Disposable {
 
   /** Records that the user asked for the index (running Rebuild is consent to send the files). */
   async consent(): Promise<void> {
+    this.askedThisSession = true;
     await this.host.extension.workspaceState.update(consentKey, true);
   }
 
-  /** Called after activation: builds or refreshes per `cadenza.index.mode` (ask once, auto, off). */
+  /**
+   * Whether the index may build or update without the user asking now. Never in Restricted Mode: a
+   * repository someone cloned must not get its files (or whatever its links reach) sent to the service
+   * because it was opened; there only "Rebuild Index" starts it, and then it follows changes for the session.
+   */
+  private get mayRunUnasked(): boolean {
+    return vscode.workspace.isTrusted || this.askedThisSession;
+  }
+
+  /**
+   * Called after activation and when the workspace becomes trusted: builds or refreshes per
+   * `cadenza.index.mode` (ask once, auto, off). Does nothing in Restricted Mode. Resolves when done.
+   */
   async start(): Promise<void> {
     const settings = readIndexSettings();
     if (!this.available || settings.mode === 'off') return;
+    if (!vscode.workspace.isTrusted) {
+      this.host.log.info('Restricted Mode: the workspace index is not built automatically; run "Cadenza: Rebuild Index" to build it.');
+      return;
+    }
     const consent = this.host.extension.workspaceState.get<boolean>(consentKey);
     if (settings.mode === 'ask' && consent === undefined) {
       const choice = await vscode.window.showInformationMessage(
@@ -219,7 +239,7 @@ export class IndexService implements vscode.Disposable {
   }
 
   private queueChange(uri: vscode.Uri): void {
-    if (uri.scheme !== 'file' || this.paused || !this.index) return;
+    if (uri.scheme !== 'file' || this.paused || !this.index || !this.mayRunUnasked) return;
     const storage = this.host.extension.storageUri?.fsPath;
     if (storage && uri.fsPath.startsWith(storage)) return;
     this.pending.add(uri.fsPath);
@@ -254,7 +274,7 @@ export class IndexService implements vscode.Disposable {
       this.statusBar.paused();
     } else if (this.index) {
       this.statusBar.idle(this.index.stats());
-      void this.sync(false);
+      if (this.mayRunUnasked) void this.sync(false);
     }
     return this.paused;
   }

@@ -1,6 +1,7 @@
 // The agent's host side, one per window: the workspace port, the approvals, the per-conversation tool
 // sessions, and the decision whether an answer uses tools at all (setting, model capability, JSON mode,
-// audio). Exposed on the extension's API so tests and other extensions can set an approval policy.
+// audio). The integration tests reach it through the extension's test-mode API to set an approval policy
+// or pretend a trust; other extensions never get it (see ../api.ts).
 import * as vscode from 'vscode';
 import type { Capability, ModelInfo } from '../../core/api/types';
 import { estimateTokens } from '../../core/chat/contextBudget';
@@ -42,7 +43,7 @@ export class AgentService implements vscode.Disposable {
     );
   }
 
-  /** Sets the policy that answers approvals instead of the panel; undefined gives them back to the user. */
+  /** Sets the policy that answers approvals instead of the panel; undefined gives them back to the user. Tests only. */
   setApprovalPolicy(policy: ApprovalPolicy | undefined): void {
     this.approvals.setPolicy(policy);
   }

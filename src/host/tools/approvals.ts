@@ -1,7 +1,10 @@
 // Who decides whether a proposed change runs: the user, through the card's buttons in the panel (the
-// host waits for `tool/approve`), or a policy set through the extension's API (tests, other extensions).
-// "Allow edits for this conversation" exists for edits and new files, never for commands.
-import type * as vscode from 'vscode';
+// host waits for `tool/approve`), or a policy the integration tests set (never reachable from the
+// production API). "Allow edits for this conversation" exists for edits and new files, never for
+// commands, and never for files that can run code or change the editor (a change with a `caution`):
+// those are always asked. It holds for one conversation at a time, ends when the panel shows another
+// conversation or the window closes, and the panel shows it while it holds.
+import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/chat/toolLoop';
 import type { ApprovalDecision } from '../../shared/protocol';
 import type { EditPreviews } from './editPreviews';
@@ -12,7 +15,7 @@ export interface ApprovalQuestion extends ApprovalRequest {
   readonly messageId: string;
 }
 
-/** Decides instead of the user; set through `CadenzaApi.agent.setApprovalPolicy`. */
+/** Decides instead of the user; only the integration tests set one (`CadenzaApi` in test mode). */
 export type ApprovalPolicy = (question: ApprovalQuestion) => ApprovalDecision | Promise<ApprovalDecision>;
 
 interface Waiting {
@@ -23,19 +26,40 @@ interface Waiting {
 /** Routes each proposed change to its decision. */
 export class ApprovalBroker implements vscode.Disposable {
   private readonly waiting = new Map<string, Waiting>();
-  private readonly allowedEdits = new Set<string>();
+  /** The one conversation whose ordinary edits run unasked, if any. */
+  private allowed: string | undefined;
   private policy: ApprovalPolicy | undefined;
+  private readonly allowanceEmitter = new vscode.EventEmitter<string | undefined>();
+  /** Fires with the conversation whose edits are now allowed, or undefined when the allowance ended. */
+  readonly onDidChangeAllowance = this.allowanceEmitter.event;
 
   constructor(private readonly previews: EditPreviews) {}
 
-  /** Sets (or with undefined removes) the policy that answers instead of the panel. */
+  /** Sets (or with undefined removes) the policy that answers instead of the panel. For tests only. */
   setPolicy(policy: ApprovalPolicy | undefined): void {
     this.policy = policy;
   }
 
   /** Whether edits and new files run without asking in this conversation. */
   allowsEdits(conversationId: string): boolean {
-    return this.allowedEdits.has(conversationId);
+    return this.allowed === conversationId;
+  }
+
+  /** The conversation whose edits are allowed now, if any (the panel shows it). */
+  get allowedConversation(): string | undefined {
+    return this.allowed;
+  }
+
+  /** Ends the allowance (of `conversationId` only, when given): later edits are asked again. */
+  endAllowance(conversationId?: string): void {
+    if (this.allowed === undefined || (conversationId !== undefined && this.allowed !== conversationId)) return;
+    this.allowed = undefined;
+    this.allowanceEmitter.fire(undefined);
+  }
+
+  /** The panel now shows `conversationId`: an allowance given in another conversation ends. */
+  conversationShown(conversationId: string): void {
+    if (this.allowed !== undefined && this.allowed !== conversationId) this.endAllowance();
   }
 
   /** The ids of the calls waiting for the user (tests look for them). */
@@ -48,8 +72,11 @@ export class ApprovalBroker implements vscode.Disposable {
    * proposed edit opens in the diff view while its card waits.
    */
   async ask(question: ApprovalQuestion, signal: AbortSignal): Promise<'approved' | 'denied'> {
-    const terminal = question.preview.kind === 'terminal';
-    if (!terminal && this.allowedEdits.has(question.conversationId)) return 'approved';
+    // Commands and reads of secrets are asked one at a time; the allowance covers edits and new files only.
+    const terminal = question.preview.kind === 'terminal' || question.preview.kind === 'read';
+    // A file that can run code or change the editor is asked every time, allowance or not.
+    const sensitive = (question.preview.kind === 'edit' || question.preview.kind === 'create') && question.preview.caution !== undefined;
+    if (!terminal && !sensitive && this.allowed === question.conversationId) return 'approved';
     const id = question.call.id;
     if (question.preview.kind === 'edit') this.previews.remember(id, question.preview);
     let decision: ApprovalDecision;
@@ -64,8 +91,11 @@ export class ApprovalBroker implements vscode.Disposable {
       this.waiting.delete(id);
       void this.previews.forget(id);
     }
-    // Commands are approved one at a time, always.
-    if (decision === 'allowConversation' && !terminal) this.allowedEdits.add(question.conversationId);
+    // Commands, and files that can run code, are approved one at a time, always.
+    if (decision === 'allowConversation' && !terminal && !sensitive && !signal.aborted && this.allowed !== question.conversationId) {
+      this.allowed = question.conversationId;
+      this.allowanceEmitter.fire(question.conversationId);
+    }
     return decision === 'deny' || signal.aborted ? 'denied' : 'approved';
   }
 
@@ -107,5 +137,7 @@ export class ApprovalBroker implements vscode.Disposable {
   dispose(): void {
     for (const waiting of this.waiting.values()) waiting.resolve('deny');
     this.waiting.clear();
+    this.allowed = undefined;
+    this.allowanceEmitter.dispose();
   }
 }

@@ -10,6 +10,8 @@ import { displayPath, resolveWorkspacePath, type FolderRoot, type ResolvedPath }
 /** A path inside the workspace, with its URI. */
 export interface WorkspaceTarget extends ResolvedPath {
   readonly uri: vscode.Uri;
+  /** Where the path really leads (display form), when a link inside the workspace makes it differ. */
+  readonly realDisplay?: string;
 }
 
 /** Whether a path relative to a root leaves it (`..` as a whole segment, or another drive). */
@@ -31,13 +33,18 @@ export function folderRoots(): FolderRoot[] {
  * must not lead the agent outside it.
  */
 export async function resolveTarget(input: string): Promise<WorkspaceTarget> {
-  const resolved = resolveWorkspacePath(input, folderRoots());
+  const folders = folderRoots();
+  const resolved = resolveWorkspacePath(input, folders);
   const real = await realLocation(resolved.absolute);
+  let realDisplay: string | undefined;
   if (real !== undefined) {
     const root = await realpath(resolved.folder.fsPath).catch(() => resolved.folder.fsPath);
-    if (leavesRoot(nodePath.relative(root, real))) throw new ToolError('outsideWorkspace', `${input} leads outside the workspace folders (a link); it cannot be used.`);
+    const relative = nodePath.relative(root, real);
+    if (leavesRoot(relative)) throw new ToolError('outsideWorkspace', `${input} leads outside the workspace folders (a link); it cannot be used.`);
+    const display = displayPath(resolved.folder, relative, folders);
+    if (display !== resolved.display) realDisplay = display;
   }
-  return { ...resolved, uri: vscode.Uri.file(resolved.absolute) };
+  return { ...resolved, uri: vscode.Uri.file(resolved.absolute), ...(realDisplay !== undefined ? { realDisplay } : {}) };
 }
 
 /** Where a path really is: the real path of its deepest existing ancestor, with the rest appended. */

@@ -24,7 +24,7 @@ export class VscodeWorkspacePort implements WorkspacePort {
     return this.trustOverride ?? vscode.workspace.isTrusted;
   }
 
-  readFile(path: string, signal: AbortSignal): Promise<{ path: string; text: string }> {
+  readFile(path: string, signal: AbortSignal): Promise<{ path: string; text: string; realPath?: string }> {
     return this.reader.readFile(path, signal);
   }
 
@@ -56,7 +56,11 @@ export class VscodeWorkspacePort implements WorkspacePort {
     return this.reader.selection(signal);
   }
 
-  exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean }> {
+  isIgnored(path: string, signal: AbortSignal): Promise<boolean> {
+    return this.reader.isIgnored(path, signal);
+  }
+
+  exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     return this.reader.exists(path, signal);
   }
 

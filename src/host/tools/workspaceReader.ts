@@ -1,10 +1,13 @@
 // The reading half of the workspace port over the VS Code API: files, directories, globs, text search,
 // the semantic index, diagnostics, document symbols and the active editor.
 import * as vscode from 'vscode';
+import * as nodePath from 'node:path';
+import { IgnoreRules } from '../../core/index/ignoreRules';
+import { realRoot, staysInside } from '../../core/index/walker';
 import { collectMatches, lineMatcher } from '../../core/tools/textSearch';
 import { ToolError } from '../../core/tools/toolTypes';
 import type { DiagnosticInfo, DirectoryEntry, SelectionInfo, SemanticHit, SymbolInfo, TextMatch, TextQuery } from '../../core/tools/workspacePort';
-import { excludeGlob, maxReadBytes, openText, readText, resolveTarget, throwIfAborted, tokenFor, workspacePathOf } from './portSupport';
+import { excludeGlob, folderRoots, maxReadBytes, openText, readText, resolveTarget, throwIfAborted, tokenFor, workspacePathOf } from './portSupport';
 
 /** The index's search, as the reader needs it (IndexService in the extension; a stub in tests). */
 export type SemanticSearch = (query: string, k: number, signal: AbortSignal) => Promise<readonly SemanticHit[]>;
@@ -41,10 +44,10 @@ function toSymbols(entries: readonly (vscode.DocumentSymbol | vscode.SymbolInfor
 export class WorkspaceReader {
   constructor(private readonly semantic: SemanticSearch) {}
 
-  async readFile(path: string, signal: AbortSignal): Promise<{ path: string; text: string }> {
+  async readFile(path: string, signal: AbortSignal): Promise<{ path: string; text: string; realPath?: string }> {
     throwIfAborted(signal);
     const target = await resolveTarget(path);
-    return { path: target.display, text: await readText(target) };
+    return { path: target.display, text: await readText(target), ...(target.realDisplay !== undefined ? { realPath: target.realDisplay } : {}) };
   }
 
   async listDirectory(path: string, signal: AbortSignal): Promise<{ path: string; entries: DirectoryEntry[] }> {
@@ -86,6 +89,7 @@ export class WorkspaceReader {
       source.dispose();
     }
     uris.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+    uris = await searchable(uris, signal);
     const out: TextMatch[] = [];
     let searched = 0;
     for (let start = 0; start < uris.length; start += searchConcurrency) {
@@ -165,12 +169,48 @@ export class WorkspaceReader {
     };
   }
 
-  async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean }> {
+  /** Whether the folder's `.gitignore` or `.cadenzaignore` files ignore the path (read fresh each time). */
+  async isIgnored(path: string, signal: AbortSignal): Promise<boolean> {
+    throwIfAborted(signal);
+    const target = await resolveTarget(path);
+    const relative = nodePath.relative(target.folder.fsPath, target.absolute).split(nodePath.sep).join('/');
+    return relative !== '' && new IgnoreRules(target.folder.fsPath, { generated: [] }).isPathIgnored(relative, false);
+  }
+
+  async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     throwIfAborted(signal);
     const target = await resolveTarget(path);
     const exists = await vscode.workspace.fs.stat(target.uri).then(() => true, () => false);
-    return { path: target.display, exists };
+    return { path: target.display, exists, ...(target.realDisplay !== undefined ? { realPath: target.realDisplay } : {}) };
   }
+}
+
+/**
+ * The files search_text may read: inside a workspace folder for real (a link out of it, such as
+ * `notes.txt -> ~/.aws/credentials`, is dropped, as read_file refuses it), and not ignored by the
+ * folder's `.gitignore` or `.cadenzaignore` files (as ripgrep and the index skip them).
+ */
+async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Promise<vscode.Uri[]> {
+  const roots = folderRoots().map((folder) => ({ folder, rules: new IgnoreRules(folder.fsPath, { generated: [] }), real: realRoot(folder.fsPath) }));
+  const kept: vscode.Uri[] = [];
+  for (let start = 0; start < uris.length; start += searchConcurrency) {
+    throwIfAborted(signal);
+    const batch = uris.slice(start, start + searchConcurrency);
+    const verdicts = await Promise.all(batch.map(async (uri) => {
+      if (uri.scheme !== 'file') return false;
+      for (const root of roots) {
+        const relative = nodePath.relative(root.folder.fsPath, uri.fsPath);
+        if (relative === '' || relative === '..' || relative.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(relative)) continue;
+        if (await root.rules.isPathIgnored(relative.split(nodePath.sep).join('/'), false)) return false;
+        return (await staysInside(await root.real, uri.fsPath)) === true;
+      }
+      return false;
+    }));
+    batch.forEach((uri, index) => {
+      if (verdicts[index]) kept.push(uri);
+    });
+  }
+  return kept;
 }
 
 /** A file's text for searching, or undefined when it is too large or unreadable. */

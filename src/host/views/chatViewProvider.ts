@@ -6,8 +6,9 @@ import type { ChatController } from '../chat/chatController';
 import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeActions';
 import { checkDataUrl, pickImage } from '../chat/images';
 import type { HostContext } from '../context';
+import type { ApprovalBroker } from '../tools/approvals';
 import { commandIds } from '../ids';
-import { readSettings } from '../settings';
+import { readSettings, workspaceSystemPromptNotice } from '../settings';
 import { webviewHtml } from './webviewHtml';
 
 /** Opens a cited workspace location; the URI comes from the webview, so only files inside the workspace open. */
@@ -30,6 +31,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private queue: ToWebview[] = [];
   private controller: ChatController | undefined;
   private audio: PanelAudio | undefined;
+  private approvals: ApprovalBroker | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
   private readonly readyEmitter = new vscode.EventEmitter<void>();
@@ -48,6 +51,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   attach(controller: ChatController, audio: PanelAudio): void {
     this.controller = controller;
     this.audio = audio;
+  }
+
+  /** Connects the agent's approvals: the panel shows the edit allowance while it holds, and showing another conversation ends it. */
+  attachApprovals(approvals: ApprovalBroker): void {
+    this.approvals = approvals;
+    this.disposables.push(approvals.onDidChangeAllowance((conversationId) => this.post({ type: 'agent/allowance', conversationId })));
   }
 
   get isResolved(): boolean {
@@ -74,6 +83,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.host.apiKey.onDidChange(() => void this.postConnectionState()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('cadenza.baseUrl')) void this.postConnectionState();
+        if (event.affectsConfiguration('cadenza.chat.systemPrompt')) this.postWorkspacePrompt();
       }),
     );
     this.resolvedEmitter.fire();
@@ -108,6 +118,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.postConnectionState();
         for (const queued of this.queue.splice(0)) this.deliver(queued);
         await chat?.showAll();
+        this.post({ type: 'agent/allowance', conversationId: this.approvals?.allowedConversation });
+        this.postWorkspacePrompt();
         this.readyEmitter.fire();
         return;
       case 'chat/send':
@@ -188,11 +200,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'instructions/open':
         await chat?.openInstructions(message.path);
         return;
+      case 'agent/endAllowance':
+        this.approvals?.endAllowance();
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
       }
     }
+  }
+
+  /** Says so in the panel when the workspace sets the system prompt (see workspaceSystemPromptNotice). */
+  private postWorkspacePrompt(): void {
+    const text = workspaceSystemPromptNotice();
+    if (text !== undefined) this.post({ type: 'notice', level: 'warning', text });
   }
 
   /** `chat/send`: an audio token is exchanged for the audio the host kept; a bad one stops the send with a notice. */
@@ -266,6 +287,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Sends a message now, or queues it until the webview is ready. */
   post(message: ToWebview): void {
+    // The allowance belongs to one conversation: it ends when the panel shows another.
+    if (message.type === 'conversation/show') this.approvals?.conversationShown(message.conversation.id);
     if (this.view && this.ready) this.deliver(message);
     else if (message.type !== 'chat/delta' && message.type !== 'chat/reasoning') this.queue.push(message);
     // Deltas are not queued: a hidden panel gets the whole answer from `conversation/show` on `ready`.
@@ -284,6 +307,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   dispose(): void {
     this.disposeView();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.resolvedEmitter.dispose();
     this.readyEmitter.dispose();
     this.sentEmitter.dispose();

@@ -52,6 +52,65 @@ describe('conversations', () => {
       assert.deepEqual((await store.list()).map((entry) => entry.id), [second.id]);
     });
 
+    it('two windows saving the same conversation lose no message: a save merges what the other window added since', async () => {
+      // Each window has its own store over the same folder (the extension's global storage).
+      const windowA = new ConversationStore(folder);
+      const windowB = new ConversationStore(folder);
+      const conversation = newConversation('m');
+      conversation.messages.push({ id: 'q0', role: 'user', text: 'shared start', createdAt: 1 });
+      await windowA.save(conversation);
+      const inA = await windowA.load(conversation.id);
+      const inB = await windowB.load(conversation.id);
+      assert.ok(inA && inB);
+      inA.messages.push({ id: 'a1', role: 'user', text: 'typed in window A', createdAt: 10 }, { id: 'a2', role: 'assistant', text: 'answer in A', createdAt: 11 });
+      await windowA.save(inA);
+      inB.messages.push({ id: 'b1', role: 'user', text: 'typed in window B', createdAt: 20 });
+      await windowB.save(inB);
+      const onDisk = await new ConversationStore(folder).load(conversation.id);
+      assert.deepEqual(onDisk?.messages.map((message) => message.id), ['q0', 'a1', 'a2', 'b1']);
+      // Window B's conversation now holds A's messages too, and A's next save keeps B's.
+      assert.deepEqual(inB.messages.map((message) => message.id), ['q0', 'a1', 'a2', 'b1']);
+      inA.messages.push({ id: 'a3', role: 'user', text: 'again in A', createdAt: 30 });
+      await windowA.save(inA);
+      assert.deepEqual((await new ConversationStore(folder).load(conversation.id))?.messages.map((message) => message.id), ['q0', 'a1', 'a2', 'b1', 'a3']);
+    });
+
+    it('a message this window removed on purpose (regenerate, edit and resend) stays removed when merging', async () => {
+      const windowA = new ConversationStore(folder);
+      const windowB = new ConversationStore(folder);
+      const conversation = newConversation('m');
+      conversation.messages.push({ id: 'q', role: 'user', text: 'question', createdAt: 1 }, { id: 'old', role: 'assistant', text: 'old answer', createdAt: 2 });
+      await windowA.save(conversation);
+      const inA = await windowA.load(conversation.id);
+      const inB = await windowB.load(conversation.id);
+      assert.ok(inA && inB);
+      inB.messages.push({ id: 'b', role: 'user', text: 'from B', createdAt: 5 });
+      await windowB.save(inB);
+      inA.messages = inA.messages.filter((message) => message.id !== 'old');
+      inA.messages.push({ id: 'new', role: 'assistant', text: 'regenerated', createdAt: 6 });
+      await windowA.save(inA);
+      assert.deepEqual((await new ConversationStore(folder).load(conversation.id))?.messages.map((message) => message.id), ['q', 'b', 'new']);
+    });
+
+    it('keeps images and audio once, beside the conversation, by content hash: the JSON stays small and loads whole', async () => {
+      const store = new ConversationStore(folder);
+      const image = `data:image/png;base64,${Buffer.alloc(1_500_000, 7).toString('base64')}`;
+      const audio = `data:audio/wav;base64,${Buffer.alloc(900_000, 3).toString('base64')}`;
+      const conversation = newConversation('m');
+      conversation.messages.push(
+        { id: 'i1', role: 'user', text: 'look', createdAt: 1, imageDataUrl: image },
+        { id: 'i2', role: 'user', text: 'look again', createdAt: 2, imageDataUrl: image },
+        { id: 'a1', role: 'user', text: 'listen', createdAt: 3, audio: { name: 'take.wav', dataUrl: audio } },
+      );
+      for (let i = 0; i < 3; i++) await store.save(conversation);
+      const json = readFileSync(join(folder, `${conversation.id}.json`), 'utf8');
+      assert.ok(json.length < 10_000, `the conversation file is ${json.length} characters`);
+      const attachments = readdirSync(join(folder, 'attachments'));
+      assert.equal(attachments.length, 2, attachments.join(', '));
+      assert.deepEqual(await new ConversationStore(folder).load(conversation.id), conversation);
+      assert.deepEqual((await store.list()).map((entry) => entry.id), [conversation.id]);
+    });
+
     it('writes atomically: no temporary files are left and a file is never half-written', async () => {
       const store = new ConversationStore(folder);
       const conversation = newConversation('m');

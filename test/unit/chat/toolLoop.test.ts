@@ -208,6 +208,41 @@ describe('tool loop (against the emulator)', () => {
     assert.match(edit?.preview?.kind === 'edit' ? edit.preview.diff : '', /- {2}return "hi";\n\+ {2}return "hello";/);
   });
 
+  it('asks before reading a git-ignored secret (.env, a private key), reads it only when allowed, and never asks for other files', async () => {
+    port.files.set('.env', 'API_TOKEN=zebra-secret\n');
+    port.files.set('deploy/id_ed25519', '-----BEGIN OPENSSH PRIVATE KEY-----\n');
+    port.files.set('.env.example', 'API_TOKEN=\n');
+    port.files.set('config/.env.local', 'committed=1\n');
+    for (const path of ['.env', 'deploy/id_ed25519', '.env.example']) port.ignored.add(path);
+    const asked: string[] = [];
+    holder.emu.scriptChat({ toolCalls: [
+      { name: 'read_file', arguments: { path: '.env' } },
+      { name: 'read_file', arguments: { path: 'deploy/id_ed25519' } },
+      { name: 'read_file', arguments: { path: '.env.example' } },
+      { name: 'read_file', arguments: { path: 'config/.env.local' } },
+      { name: 'read_file', arguments: { path: 'src/a.ts' } },
+    ] });
+    holder.emu.scriptChat({ content: 'Read.' });
+    await loop({}, (request) => {
+      asked.push(request.preview.kind === 'read' ? `${request.preview.path}: ${request.preview.reason}` : request.preview.kind);
+      return Promise.resolve(request.preview.kind === 'read' && request.preview.path === '.env' ? 'approved' : 'denied');
+    });
+    assert.equal(asked.length, 2, asked.join('\n'));
+    assert.match(asked[0] ?? '', /^\.env: \.env is ignored by git and looks like a secret/);
+    assert.match(asked[1] ?? '', /^deploy\/id_ed25519: /);
+    const results = calls().map((call) => [call.status, call.result?.split('\n')[0]]);
+    assert.deepEqual(results, [
+      ['done', '.env (1 lines)'],
+      ['denied', 'The user denied reading deploy/id_ed25519; it was not read. Do not try it again unless the user asks.'],
+      ['done', '.env.example (1 lines)'],
+      ['done', 'config/.env.local (1 lines)'],
+      ['done', 'src/a.ts (4 lines)'],
+    ]);
+    assert.equal(calls()[1]?.preview?.kind, 'read');
+    const sent = JSON.stringify(bodies()[1]?.messages);
+    assert.ok(!sent.includes('OPENSSH PRIVATE KEY'), 'a denied secret reached the model');
+  });
+
   it('cancel stops a running tool at once and records every call of the step as cancelled', async () => {
     const controller = new AbortController();
     port.before = (name, signal) => new Promise<void>((resolve, reject) => {

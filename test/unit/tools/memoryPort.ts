@@ -24,6 +24,15 @@ export class MemoryPort implements WorkspacePort {
   /** Runs before every function (a test can wait for the signal here). */
   before: ((name: string, signal: AbortSignal) => Promise<void>) | undefined;
   commandOutcome: CommandOutcome = { exitCode: 0, output: 'ok\n', timedOut: false, droppedChars: 0 };
+  /** Paths the port reports as git-ignored. */
+  readonly ignored = new Set<string>();
+  /** Folder links inside the workspace: a path below a key really leads below its value. */
+  readonly links = new Map<string, string>();
+
+  private real(key: string): { realPath?: string } {
+    for (const [link, target] of this.links) if (key === link || key.startsWith(`${link}/`)) return { realPath: target + key.slice(link.length) };
+    return {};
+  }
 
   constructor(files: Record<string, string> = {}) {
     for (const [path, text] of Object.entries(files)) this.files.set(path, text);
@@ -40,12 +49,12 @@ export class MemoryPort implements WorkspacePort {
     return this.trusted;
   }
 
-  async readFile(path: string, signal: AbortSignal): Promise<{ path: string; text: string }> {
+  async readFile(path: string, signal: AbortSignal): Promise<{ path: string; text: string; realPath?: string }> {
     await this.enter('readFile', signal);
     const key = normal(path);
     const text = this.files.get(key);
     if (text === undefined) throw new ToolError('notFound', `${key} does not exist.`);
-    return { path: key, text };
+    return { path: key, text, ...this.real(key) };
   }
 
   async listDirectory(path: string, signal: AbortSignal): Promise<{ path: string; entries: DirectoryEntry[] }> {
@@ -117,10 +126,15 @@ export class MemoryPort implements WorkspacePort {
     return { activePath: 'src/a.ts', language: 'typescript', selection: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 5, text: 'the ' }, openEditors: ['src/a.ts'] };
   }
 
-  async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean }> {
+  async isIgnored(path: string, signal: AbortSignal): Promise<boolean> {
+    await this.enter('isIgnored', signal);
+    return this.ignored.has(normal(path));
+  }
+
+  async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     await this.enter('exists', signal);
     const key = normal(path);
-    return { path: key, exists: this.files.has(key) || [...this.files.keys()].some((file) => file.startsWith(`${key}/`)) };
+    return { path: key, exists: this.files.has(key) || [...this.files.keys()].some((file) => file.startsWith(`${key}/`)), ...this.real(key) };
   }
 
   async editFile(edit: FileEdit, signal: AbortSignal): Promise<void> {

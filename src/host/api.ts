@@ -1,0 +1,46 @@
+// What activate() hands to other extensions. The whole object graph (the chat controller, the agent with
+// its approval policy and trust override, the workspace port) exists for the integration tests, which
+// run the extension in VS Code's test mode; an installed extension gives other extensions only a small,
+// read-only API, so none of them can switch approvals off or lift Restricted Mode.
+import * as vscode from 'vscode';
+import type { PanelAudio } from './audio/panelAudio';
+import type { ChatController } from './chat/chatController';
+import type { ServiceConnection } from './chat/connection';
+import type { IndexService, SearchHit } from './index/indexService';
+import type { VscodeChatApi } from './lm/vscodeChat';
+import type { AgentService } from './tools/agentService';
+import type { ChatViewProvider } from './views/chatViewProvider';
+
+
+/**
+ * What activate() returns to the integration tests (VS Code's test mode only; other extensions get
+ * `CadenzaPublicApi`, see api.ts).
+ */
+export interface CadenzaApi {
+  readonly chatView: ChatViewProvider;
+  readonly chat: ChatController;
+  /** Audio in the chat panel: attach (`pick`) and transcribe into the prompt; tests pass the file the dialog would ask for. */
+  readonly panelAudio: PanelAudio;
+  readonly connection: ServiceConnection;
+  readonly index: IndexService;
+  /** The agent: its workspace port, approvals, and the tests' hooks (`setApprovalPolicy`, `overrideTrust`). */
+  readonly agent: AgentService;
+  /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
+  readonly lm: VscodeChatApi;
+}
+
+/** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */
+export interface CadenzaPublicApi {
+  /** Hybrid search of the workspace index (semantic and keyword); empty without an index. */
+  readonly search: (query: string, k?: number) => Promise<readonly SearchHit[]>;
+}
+
+/**
+ * The API for an extension mode: the full one, test hooks included, only when VS Code runs the
+ * extension's tests (`ExtensionMode.Test`); otherwise the public one, frozen.
+ */
+export function exportedApi(mode: vscode.ExtensionMode, full: CadenzaApi): CadenzaApi | CadenzaPublicApi {
+  if (mode === vscode.ExtensionMode.Test) return full;
+  const index = full.index;
+  return Object.freeze({ search: (query: string, k = 10) => index.search(String(query), Math.max(1, Math.min(50, Math.floor(Number(k) || 10)))) });
+}
