@@ -5,7 +5,7 @@
 // response_format sent). The tests run in order in one conversation.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, pickQuickItem, quickInput, quickOpen, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { check, openFileByPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 
@@ -125,7 +125,7 @@ export const tests = [
       const scratch = path.join(workspace, scratchName);
       fs.writeFileSync(scratch, scratchText);
       try {
-        await quickOpen(page, scratchName);
+        await openFileByPath(page, workspace, scratchName);
         await page.keyboard.press('Control+Home');
         // "typescript", not "ts": Open passes the fence's language to VS Code, which knows ids, not aliases.
         emulator.scriptChat({ content: `Use this:\n\n\`\`\`typescript\n${code}\n\`\`\`\n` });
@@ -155,7 +155,8 @@ export const tests = [
         await page.keyboard.press('Control+V');
         await waitUntil(async () => (await readEditorLines(page))[3] === code, 'the copied code pasted on line 4');
         await runCommand(page, 'File: Save');
-        await waitUntil(() => fs.readFileSync(scratch, 'utf8') === `${code}alpha\nbeta\n${code}\n${code}`, () => `the saved file: ${JSON.stringify(fs.readFileSync(scratch, 'utf8'))}`);
+        await waitUntil(() => fs.readFileSync(scratch, 'utf8') !== scratchText, 'the file to be saved');
+        check(fs.readFileSync(scratch, 'utf8') === `${code}alpha\nbeta\n${code}\n${code}`, `the saved file: ${JSON.stringify(fs.readFileSync(scratch, 'utf8'))}`);
         await shot('inserted, replaced and pasted');
 
         // Open: a new untitled TypeScript editor holding the code.
