@@ -1,7 +1,8 @@
 // Benchmark of the audio core: how fast durations are read from large files (by head and tail, as the
 // client does, and from whole buffers), and how long sniffing and validating 100 files takes (the
 // "validate" half), then validates and uploads the same 100 files to an emulator in another process (the
-// client-side time to validate and upload). Prints figures; asserts nothing.
+// client-side time to validate and upload), and how long splitting the 26 MB WAV of the test fixtures
+// into 30 s parts takes (the speed the unit tests no longer time). Prints figures; asserts nothing.
 //
 //   npx tsc -p tsconfig.json && node out/bench/audio.js
 
@@ -14,6 +15,8 @@ import { inspectAudioFile, readAudioParts } from '../src/core/audio/audioFile';
 import { audioDurationFromParts, audioDurationSeconds } from '../src/core/audio/duration';
 import { checkAudioForFamily } from '../src/core/audio/limits';
 import { type AudioFormat, sniffAudio } from '../src/core/audio/sniff';
+import { splitWav } from '../src/core/audio/wavSplit';
+import { fixture, loadFixtures } from '../test/unit/audio/fixtures';
 import { benchUploads } from './audioUpload';
 import { repoRoot } from '../test/fixtures/repoRoot';
 
@@ -124,6 +127,13 @@ async function main(): Promise<void> {
     `${validateMs.toFixed(1)} ms total, ${((hundred.length * 1000) / validateMs).toFixed(0)} files/s, ${(validateMs / hundred.length).toFixed(3)} ms/file ` +
     `(problems found: ${[...problems].map(([kind, n]) => `${kind} ×${n}`).join(', ') || 'none'})\n`);
   process.stdout.write(`sniff alone, heads in memory: ${(sniffMs * 1000 / hundred.length).toFixed(1)} µs/file\n`);
+  // Splitting: the 26 MB WAV the speech-to-text limit refuses, cut into 30 s parts in memory.
+  const large = await readFile(fixture(loadFixtures(), 'large-26mb.wav').path);
+  let partCount = 0;
+  const splitMs = await time(5, () => {
+    partCount = splitWav(large).length;
+  });
+  process.stdout.write(`split the ${(large.length / 1e6).toFixed(1)} MB WAV into ${partCount} parts: ${splitMs.toFixed(1)} ms (best of 5)\n`);
   // The upload half: files the speech-to-text family accepts (under 25 MB), 100 of them.
   await benchUploads(repoRoot(), hundred.filter((f) => f.bytes < 25_000_000));
   process.stdout.write(`machine noise: median run / best run = ${median(noise).toFixed(2)} (typical), ${Math.max(...noise).toFixed(2)} (worst); load average ${loadavg()[0]?.toFixed(1)}\n`);

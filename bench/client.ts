@@ -1,8 +1,10 @@
 // Benchmark of the service client's streaming path: one 100,000-chunk chat answer from the emulator
 // (in a separate process, so this process's CPU is the client's alone), read by our client, by the
-// official `openai` client, and by a raw `fetch` that only counts bytes (the floor). Prints, for
-// each: chunks/s, MB/s and CPU time; and the time to first token each adds over a raw socket.
-// Then the ratio ours/openai. Prints figures; asserts nothing.
+// official `openai` client, by the service's own official `sambanova` client, and by a raw `fetch`
+// that only counts bytes (the floor). Prints, for each: chunks/s, MB/s and CPU time; and the time to
+// first token each adds over a raw socket. Then the ratios ours/openai and ours/sambanova. It runs
+// twice: on a quiet machine, then loaded (another process spinning on one core the whole time), and
+// the ratios must hold under load. Prints figures; asserts nothing.
 //
 // Added time to first token: two separate requests differ by tens of ms in how long the emulator
 // takes to prepare a 100,000-chunk answer, which would drown a sub-millisecond difference. So it
@@ -11,13 +13,14 @@
 // reader stamps the moment its caller sees the first token. A reader's delay is the difference;
 // "added" is a client's delay minus a bare socket's.
 //
-//   npx tsc -p tsconfig.json && node out/bench/client.js [--runs N] [--chunks N]
+//   npx tsc -p tsconfig.json && node out/bench/client.js [--runs N] [--chunks N] [--only quiet|loaded]
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { OpenAI } from 'openai';
+import { SambaNova } from 'sambanova';
 import { InferenceClient } from '../src/core/api/client';
 import { startEmulator } from '../test/emulator/index';
 
@@ -211,6 +214,40 @@ async function official(endpoint: Endpoint): Promise<Sample> {
   return { totalMs: performance.now() - started, ttftMs, cpuMs: cpuMs(cpu), chunks, bytes: 0 };
 }
 
+async function sambanova(endpoint: Endpoint): Promise<Sample> {
+  const client = new SambaNova({ baseURL: `${endpoint.baseUrl}/v1`, apiKey: endpoint.key, maxRetries: 0 });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let ttftMs = 0;
+  let chunks = 0;
+  let chars = 0;
+  const stream = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, stream: true, stream_options: { include_usage: true } });
+  for await (const chunk of stream) {
+    const text = chunk.choices?.[0]?.delta.content;
+    if (text === undefined || text === null || text === '') continue;
+    if (chunks === 0) ttftMs = performance.now() - started;
+    chunks++;
+    chars += text.length;
+  }
+  if (chars === 0) throw new Error('no text');
+  return { totalMs: performance.now() - started, ttftMs, cpuMs: cpuMs(cpu), chunks, bytes: 0 };
+}
+
+/** The sambanova client: when the caller sees the first token (performance.now()); then it stops reading. */
+async function sambanovaFirstToken(endpoint: Endpoint): Promise<number> {
+  const client = new SambaNova({ baseURL: `${endpoint.baseUrl}/v1`, apiKey: endpoint.key, maxRetries: 0 });
+  let at = Number.NaN;
+  const stream = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, stream: true, stream_options: { include_usage: true } });
+  for await (const chunk of stream) {
+    const text = chunk.choices?.[0]?.delta.content;
+    if (text !== undefined && text !== null && text !== '') {
+      at = performance.now();
+      break;
+    }
+  }
+  return at;
+}
+
 /** Our client: when the caller sees the first token (performance.now()); then it stops reading. */
 async function oursFirstToken(endpoint: Endpoint): Promise<number> {
   const client = new InferenceClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.key, maxRetries: 0 });
@@ -253,10 +290,31 @@ function median(values: number[]): number {
 
 // ---- the run --------------------------------------------------------------------------------
 
+/** Another process busy on one core for as long as it runs: the "loaded machine". */
+function startLoad(): ChildProcess {
+  return fork(__filename, ['--spin-child'], { stdio: 'ignore' });
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, chunks: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, chunks: { type: 'string', default: '100000' }, only: { type: 'string' } } });
   const runs = Math.max(1, Number(values.runs));
   const chunkCount = Math.max(1, Number(values.chunks));
+  const ratios: string[] = [];
+  for (const condition of ['quiet', 'loaded'] as const) {
+    if (values.only !== undefined && values.only !== condition) continue;
+    const load = condition === 'loaded' ? startLoad() : undefined;
+    try {
+      process.stdout.write(`\n=== ${condition === 'quiet' ? 'quiet machine' : 'loaded machine: another process spinning on one core throughout'} ===\n`);
+      ratios.push(`${condition}: ${await measureAll(runs, chunkCount)}`);
+    } finally {
+      load?.kill();
+    }
+  }
+  process.stdout.write(`\nratios (cadenza / other client; goal >= 1.00 quiet and loaded):\n${ratios.map((line) => `  ${line}`).join('\n')}\n`);
+}
+
+/** One full measurement (every reader, interleaved); prints its table and returns the ratio line. */
+async function measureAll(runs: number, chunkCount: number): Promise<string> {
   const emulator = await EmulatorProcess.start();
   const { endpoint } = emulator;
   let stamp = Number.NaN;
@@ -265,6 +323,7 @@ async function main(): Promise<void> {
     { name: 'raw (floor)', stream: (e) => rawFetch(e, chunkCount), firstToken: rawSocketFirstToken },
     { name: 'cadenza client', stream: ours, firstToken: oursFirstToken },
     { name: 'openai v6 client', stream: official, firstToken: officialFirstToken },
+    { name: 'sambanova v1 client', stream: sambanova, firstToken: sambanovaFirstToken },
   ];
   const samples = new Map<string, Sample[]>(readers.map((r) => [r.name, []]));
   const delays = new Map<string, number[]>(readers.map((r) => [r.name, []]));
@@ -328,18 +387,24 @@ async function main(): Promise<void> {
   for (const row of rows) process.stdout.write(`${row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0))).join('  ')}\n`);
   const oursRow = summary.get('cadenza client');
   const theirs = summary.get('openai v6 client');
+  const samba = summary.get('sambanova v1 client');
+  const ratio = (other: typeof theirs): string =>
+    `${((oursRow?.chunksPerSec ?? 0) / (other?.chunksPerSec ?? 1)).toFixed(2)}x wall clock, ${((oursRow?.chunksPerCpuSec ?? 0) / (other?.chunksPerCpuSec ?? 1)).toFixed(2)}x per CPU second`;
   process.stdout.write(
     '\nTTFT ms = request start to first token, whole request (dominated by the emulator preparing the answer).\n' +
       'first-token delay = the relay receives the first content bytes -> the caller sees the token; added = minus a bare socket\'s.\n' +
       'chunks/s is wall clock, shared with the emulator process on the same cores; chunks/CPU-s is the reader\'s own cost.\n' +
-      `throughput ratio cadenza/openai: ${((oursRow?.chunksPerSec ?? 0) / (theirs?.chunksPerSec ?? 1)).toFixed(2)}x wall clock, ` +
-      `${((oursRow?.chunksPerCpuSec ?? 0) / (theirs?.chunksPerCpuSec ?? 1)).toFixed(2)}x per CPU second (goal >= 1.00)\n` +
-      `cadenza added time to first token: ${(oursRow?.added ?? 0).toFixed(3)} ms (goal < 1 ms); openai: ${(theirs?.added ?? 0).toFixed(3)} ms\n`,
+      `throughput ratio cadenza/openai: ${ratio(theirs)}; cadenza/sambanova: ${ratio(samba)} (goal >= 1.00)\n` +
+      `cadenza added time to first token: ${(oursRow?.added ?? 0).toFixed(3)} ms (goal < 1 ms); openai: ${(theirs?.added ?? 0).toFixed(3)} ms; sambanova: ${(samba?.added ?? 0).toFixed(3)} ms\n`,
   );
+  return `openai ${ratio(theirs)}; sambanova ${ratio(samba)}; added first-token ms cadenza ${(oursRow?.added ?? 0).toFixed(3)}, openai ${(theirs?.added ?? 0).toFixed(3)}, sambanova ${(samba?.added ?? 0).toFixed(3)}`;
 }
 
 if (process.argv.includes('--emulator-child')) {
   void runEmulatorChild();
+} else if (process.argv.includes('--spin-child')) {
+  // Busy on one core until killed.
+  for (;;) Math.sqrt(Math.random());
 } else {
   main().catch((error: unknown) => {
     process.stderr.write(`bench/client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

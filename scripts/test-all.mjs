@@ -120,9 +120,12 @@ if (existsSync('test/harness/runIntegration.mjs')) {
 }
 
 // --- 4a. the same extension host in a workspace VS Code really does not trust (Restricted Mode) ---
+// Its suite asserts first that VS Code really opened the folder untrusted. A missing suite fails the tier.
 if (existsSync('test/integration/agentTrust.test.ts')) {
   const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' } }));
   record('restricted mode', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('restricted mode', 0, undefined, 1);
 }
 
 // --- 4b. llama tier: the client and the extension against a real llama-server (built from source) ---

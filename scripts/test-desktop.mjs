@@ -8,7 +8,7 @@
 //
 // The version defaults to VSCODE_VERSION or "stable"; run it once with the oldest supported version too
 // (engines.vscode in package.json). On Linux without a display it re-runs itself under `xvfb-run -a` when
-// that exists. The last line printed is `N passed, N failed`.
+// that exists. The last line printed is `N passed, N failed, N skipped`; a skip fails the run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,9 +27,9 @@ const { values: options } = parseArgs({
 });
 
 /** Prints the closing line and exits; a run without results counts as one failure. */
-function finish(code, counts = { passed: 0, failed: 1 }, reason) {
+function finish(code, counts = { passed: 0, failed: 1, skipped: 0 }, reason) {
   if (reason) console.log(`[desktop] ${reason}`);
-  console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   process.exit(code);
 }
 
@@ -105,5 +105,6 @@ for (const test of results.tests) {
   if (test.error) console.log(test.error.replace(/^/gm, '       '));
 }
 fs.rmSync(tmp, { recursive: true, force: true });
-const ok = exitCode === 0 && results.passed > 0 && results.failed === 0;
-finish(ok ? 0 : exitCode || 1, { passed: results.passed, failed: results.failed });
+const skipped = results.pending ?? 0;
+const ok = exitCode === 0 && results.passed > 0 && results.failed === 0 && skipped === 0;
+finish(ok ? 0 : exitCode || 1, { passed: results.passed, failed: results.failed, skipped }, skipped ? `${skipped} skipped (a skip is a failure here)` : undefined);

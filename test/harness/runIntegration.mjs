@@ -11,8 +11,9 @@
 // playwright. The runner also writes a results JSON to $HARNESS_RESULTS (the server's environment reaches
 // the extension host).
 //
-// Exit code 0 only if the extension host exited 0 AND the results show ≥1 passed and 0 failed. The last
-// line printed is always `N passed, N failed` (a run that never produced results counts as 1 failed).
+// Exit code 0 only if the extension host exited 0 AND the results show ≥1 passed, 0 failed and 0 skipped
+// (a skipped test is a failure here: it would hide a feature that no longer runs). The last line printed is
+// always `N passed, N failed, N skipped` (a run that never produced results counts as 1 failed).
 //
 // Environment: HARNESS_TIMEOUT_MS (default 300000), SCREENSHOT=path.png (taken at the end), VERBOSE=1
 // (echo the workbench and extension-host console), HARNESS_RESULTS (default test-results/integration.json),
@@ -38,11 +39,11 @@ const testsEntry = process.env.HARNESS_TESTS_ENTRY ? path.resolve(process.env.HA
 
 let tmp;
 /** Prints the closing line (always last) and exits. */
-function finish(code, reason, counts = { passed: 0, failed: 1 }) {
+function finish(code, reason, counts = { passed: 0, failed: 1, skipped: 0 }) {
   if (reason) console.log(`[integration] ${reason}`);
   if (tmp && (code !== 0 || process.env.KEEP_TMP)) console.log(`[integration] logs kept in ${tmp} (code-server.log, window.log, user-data/logs)`);
   else if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   process.exit(code);
 }
 exitOnSignals(finish);
@@ -119,9 +120,10 @@ async function main() {
     console.log(`  ${mark} ${test.fullTitle} (${test.durationMs ?? 0} ms)`);
     if (test.error) console.log(test.error.replace(/^/gm, '       '));
   }
-  const ok = code === 0 && results.passed > 0 && results.failed === 0;
-  const skipped = results.pending ? `; ${results.pending} skipped` : '';
-  return finish(ok ? 0 : code || 1, `results: ${resultsFile}${skipped}`, { passed: results.passed, failed: results.failed });
+  const skipped = results.pending ?? 0;
+  const ok = code === 0 && results.passed > 0 && results.failed === 0 && skipped === 0;
+  const why = skipped ? `; ${skipped} skipped (a skip is a failure here)` : '';
+  return finish(ok ? 0 : code || 1, `results: ${resultsFile}${why}`, { passed: results.passed, failed: results.failed, skipped });
 }
 
 main().catch(async (error) => {

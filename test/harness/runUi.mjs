@@ -14,10 +14,12 @@
 //
 // Each *.ui.mjs exports `tests`: an array of { name, run(ui) } run in file order, then array order, in one
 // workbench session (later tests may rely on earlier ones); cadenza.ui.mjs runs first, the others follow by
-// name. `ui` is { page, webview (the chat view's content frame), emulator (the whole RunningEmulator:
+// name. An entry without a `run` function, or marked `skip: true`, is counted as skipped, and a skip fails
+// the tier (as does a file that exports no tests): it would hide a feature that no longer runs. `ui` is { page, webview (the chat view's content frame), emulator (the whole RunningEmulator:
 // scriptChat, setChunkDelay, requests, ...), workspace (the scratch workspace's path), audioFile (a speech
-// WAV at the workspace root, from the generated audio fixtures), log, shot(label) }. The last line printed
-// is `N passed, N failed`.
+// WAV at the workspace root, from the generated audio fixtures), log, shot(label), session (one object
+// shared by the run's tests: what an earlier test chose that a later one must expect) }. The last line printed
+// is `N passed, N failed, N skipped`.
 //
 // Environment: VSIX (default cadenza.vsix), SHOTS (default test-results/screenshots), HARNESS_TMP,
 // KEEP_TMP=1, CS_EXTRA_ARGS.
@@ -43,15 +45,15 @@ const audioFixture = 'wav-pcm16-mono-16k.wav';
 const shots = path.resolve(process.env.SHOTS || path.join(repoRoot, 'test-results', 'screenshots'));
 
 let tmp;
-let counts = { passed: 0, failed: 0 };
+let counts = { passed: 0, failed: 0, skipped: 0 };
 /** Prints the closing line (always last) and exits. */
 function finish(code, reason) {
   if (reason) console.log(`[ui] ${reason}`);
   if (tmp && (code !== 0 || process.env.KEEP_TMP)) console.log(`[ui] logs kept in ${tmp} (code-server.log, user-data/logs)`);
   else if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   // A run that broke before or outside the tests still counts as one failure.
-  const failed = code !== 0 && counts.failed === 0 ? 1 : counts.failed;
-  console.log(`${counts.passed} passed, ${failed} failed`);
+  const failed = code !== 0 && counts.failed === 0 && counts.skipped === 0 ? 1 : counts.failed;
+  console.log(`${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`);
   process.exit(code);
 }
 exitOnSignals(finish);
@@ -68,7 +70,10 @@ async function loadTests() {
   const tests = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
-    for (const test of module.tests) tests.push({ ...test, file: file.replace(/\.ui\.mjs$/, '') });
+    const name = file.replace(/\.ui\.mjs$/, '');
+    // A file that exports no tests is a whole file skipped.
+    if (!Array.isArray(module.tests) || module.tests.length === 0) tests.push({ name: '(the file exports no tests)', file: name, skip: true });
+    for (const test of module.tests ?? []) tests.push({ ...test, file: name });
   }
   return grep ? tests.filter((test) => grep.test(`${test.file} ${test.name}`)) : tests;
 }
@@ -115,6 +120,8 @@ async function main() {
   // Old screenshots would mix with this run's: remove them (only .png files, SHOTS may be any folder).
   fs.mkdirSync(shots, { recursive: true });
   for (const file of fs.readdirSync(shots)) if (file.endsWith('.png')) fs.rmSync(path.join(shots, file));
+  // What earlier tests left behind that later ones must expect (the workbench session is shared too).
+  const session = {};
   for (const [index, test] of tests.entries()) {
     const title = `${test.file}: ${test.name}`;
     const prefix = path.join(shots, `${String(index + 1).padStart(2, '0')}-${slug(test.name)}`);
@@ -123,7 +130,12 @@ async function main() {
       await page.waitForTimeout(250); // a quick input fades in: capture it settled
       await page.screenshot({ path: `${prefix}-${slug(label)}.png` });
     };
-    const ui = { page, webview: webviewFrame(page), emulator, workspace, audioFile: audioFixture, log, shot };
+    if (test.skip || typeof test.run !== 'function') {
+      counts.skipped += 1;
+      console.log(`  skip ${title} (a skip is a failure here)`);
+      continue;
+    }
+    const ui = { page, webview: webviewFrame(page), emulator, workspace, audioFile: audioFixture, log, shot, session };
     const testStarted = Date.now();
     const failedBefore = counts.failed;
     try {
@@ -142,7 +154,7 @@ async function main() {
   }
   log(`screenshots in ${path.relative(repoRoot, shots)}/`);
   await cleanup();
-  return finish(counts.failed === 0 && counts.passed > 0 ? 0 : 1);
+  return finish(counts.failed === 0 && counts.skipped === 0 && counts.passed > 0 ? 0 : 1, counts.skipped ? `${counts.skipped} skipped (a skip is a failure here)` : undefined);
 }
 
 main().catch(async (error) => {

@@ -261,6 +261,9 @@ export async function launchBrowser(harness, { viewport = { width: 1400, height:
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
     headless: true,
     viewport,
+    // The workbench's clipboard is the browser's (navigator.clipboard): without these, Copy in the chat
+    // panel and vscode.env.clipboard would fail quietly, and no test could check what was copied.
+    permissions: ['clipboard-read', 'clipboard-write'],
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,

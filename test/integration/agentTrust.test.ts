@@ -19,6 +19,11 @@ suite('Agent: the real workspace trust', () => {
     const trusted = vscode.workspace.isTrusted;
     // console is the channel here: the harness log shows which side ran.
     console.log(`[agent] workspace trusted: ${trusted}`);
+    // The launcher's environment reaches the extension host. The Restricted Mode tier must really be
+    // untrusted: if the harness ever stopped opening the folder untrusted, the trusted branch below would
+    // run and the tier would pass without Restricted Mode.
+    const expectUntrusted = process.env['HARNESS_WORKSPACE_TRUST'] === 'untrusted';
+    assert.equal(trusted, !expectUntrusted, expectUntrusted ? 'the Restricted Mode run opened a trusted workspace' : 'the workspace should be trusted in this run');
     const panel = recordPanel(api);
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const marker = path.join(root, 'trust-marker.txt');

@@ -71,7 +71,9 @@ export function runSuites(dir: string): Promise<void> {
   // console is the channel here: the workbench forwards extension-host console output to the launcher's log.
   console.log(`[cadenza-integration] environment ${JSON.stringify(environment)}`);
 
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  // forbidOnly: a stray `.only` must not shrink the tier to one test. forbidPending: a skipped test
+  // (`test.skip`, `this.skip()`, a test without a body) is reported as a failure, not as a quiet pass.
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec', forbidOnly: true, forbidPending: true });
   const grep = process.env['MOCHA_GREP'];
   if (grep) mocha.grep(grep);
   for (const file of testFiles(dir)) mocha.addFile(file);
@@ -96,6 +98,7 @@ export function runSuites(dir: string): Promise<void> {
       if (resultsPath) fs.writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
       console.log(`[cadenza-integration] ${results.passed} passed, ${results.failed} failed, ${results.pending} pending`);
       if (results.failed > 0) reject(new Error(`${results.failed} integration test(s) failed`));
+      else if (results.pending > 0) reject(new Error(`${results.pending} integration test(s) skipped; a skip is a failure here`));
       else if (results.passed === 0) reject(new Error('no integration test ran'));
       else resolve();
     });

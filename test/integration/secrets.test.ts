@@ -37,10 +37,18 @@ suite('SecretStorage: the API key', () => {
   });
 
   test('a blank key is refused and nothing is stored', async () => {
+    panel.clear();
     const stored = await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', '   ');
     assert.equal(stored, false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.ok(!panel.messages.some((message) => message.type === 'state/connection' && message.state.hasKey));
+    // Each change of the stored key reaches the panel as one connection-state message, in order. Two
+    // sentinel changes follow (store a real key, then clear it): once the clear's message has arrived, a
+    // message from a blank key stored by mistake would have arrived before it, however late it came.
+    assert.equal(await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', `${emulator().key}-sentinel`), true);
+    await panel.connectionState((s) => s.hasKey, 'hasKey: true (the sentinel key)');
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    await panel.connectionState((s) => !s.hasKey, 'hasKey: false (the sentinel cleared)');
+    const states = panel.messages.flatMap((message) => (message.type === 'state/connection' ? [message.state.hasKey] : []));
+    assert.deepEqual(states, [true, false], 'only the two sentinel changes reached the panel: the blank key changed nothing');
   });
 
   test('setting the key again after a clear works (round trip twice)', async () => {

@@ -138,11 +138,32 @@ suite('Semantic index', () => {
 
   test('Pause stops updates until Resume', async () => {
     assert.equal(await vscode.commands.executeCommand<boolean>('cadenza.index.pause'), true);
-    write('src/fresh.ts', 'export const zanzibarQuokka = 1;\n');
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // The index sees file changes through a watcher like this one; once this one has fired, the change has
+    // reached the extension host, and an index that did not pause would embed it after its debounce.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, 'src/fresh.ts'));
+    const seen = new Promise<void>((resolve) => {
+      watcher.onDidCreate(() => resolve());
+      watcher.onDidChange(() => resolve());
+    });
+    const embedsQuokka = (): boolean => emulator().requests.some((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('zanzibarQuokka = 1'));
+    try {
+      write('src/fresh.ts', 'export const zanzibarQuokka = 1;\n');
+      await seen;
+    } finally {
+      watcher.dispose();
+    }
+    // Bounded poll over the whole window in which an unpaused index would act: its debounce, then the
+    // embedding itself (generous, so a slow machine cannot make a working pause look broken or vice versa).
+    const debounceMs = vscode.workspace.getConfiguration('cadenza.index').get<number>('debounceMs', 1500);
+    const until = Date.now() + debounceMs + 3000;
+    while (Date.now() < until) {
+      assert.ok(!embedsQuokka(), 'a paused index embedded a changed file');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     assert.ok(!(await search('zanzibarQuokka')).some((hit) => hit.path.endsWith('src/fresh.ts')), 'a paused index did not update');
     assert.equal(await vscode.commands.executeCommand<boolean>('cadenza.index.pause'), false);
     await waitFor(async () => (await search('zanzibarQuokka')).some((hit) => hit.path.endsWith('src/fresh.ts')), 'the update after resuming', 20_000);
+    assert.ok(embedsQuokka(), 'resuming embedded the file changed while paused');
   });
 
   test('the chat\'s workspace toggle puts the top chunks into the prompt and cites them', async () => {

@@ -11,7 +11,7 @@
 //    extension-host suites (out/test/integration-llama) through the offline VS Code harness, with
 //    HARNESS_TESTS_ENTRY pointing the harness at that folder's runner.
 // 5. stops every server on every path (process groups; also on errors and signals), checks with `ps`
-//    that no llama-server is left, and prints `N passed, N failed` last.
+//    that no llama-server is left, and prints `N passed, N failed` last (a skip counts as a failure).
 // Exit code 0 only when both parts ran, at least one test passed, none failed and nothing was left behind.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -124,7 +124,8 @@ async function main() {
   if (only === undefined || only === 'compat') {
     t = Date.now();
     // --no-config: the repo's .mocharc.json lists the unit suites, which must not run here.
-    const compat = await run('npx', ['mocha', '--no-config', '--ui', 'bdd', '--reporter', 'spec', '--timeout', '60000', '--exit', 'out/test/compat/llama/**/*.test.js'], env);
+    // --forbid-only / --forbid-pending: as in .mocharc.json, a stray `.only` or a skip fails the run.
+    const compat = await run('npx', ['mocha', '--no-config', '--forbid-only', '--forbid-pending', '--ui', 'bdd', '--reporter', 'spec', '--timeout', '60000', '--exit', 'out/test/compat/llama/**/*.test.js'], env);
     const number = (word) => Number(compat.output.match(new RegExp(`^\\s*(\\d+) ${word}`, 'm'))?.[1] ?? 0);
     record('compat (client, plain Node)', { passed: number('passing'), failed: number('failing'), skipped: number('pending') }, compat.code, (Date.now() - t) / 1000);
   }
@@ -143,9 +144,9 @@ async function main() {
         HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-llama', 'index'),
         HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-llama.json'),
       });
-      const counts = [...integration.output.matchAll(/^(\d+) passed, (\d+) failed\s*$/gm)].at(-1);
-      const skipped = Number(integration.output.match(/; (\d+) skipped/)?.[1] ?? 0);
-      record('integration (extension host)', counts ? { passed: Number(counts[1]), failed: Number(counts[2]), skipped } : undefined, integration.code, (Date.now() - t) / 1000);
+      // The harness's last line: `N passed, N failed, N skipped`.
+      const counts = [...integration.output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped\s*$/gm)].at(-1);
+      record('integration (extension host)', counts ? { passed: Number(counts[1]), failed: Number(counts[2]), skipped: Number(counts[3]) } : undefined, integration.code, (Date.now() - t) / 1000);
     }
   }
 }

@@ -36,6 +36,8 @@ const presets = {
 
 /** Every process group we started and have not seen exit. */
 const owned = new Map();
+/** Every server this process ever started: the "nothing left behind" check looks at these only. */
+const everStarted = new Set();
 
 
 function groupAlive(pid) {
@@ -79,6 +81,7 @@ export async function startServer(name, { logDir, timeoutMs = 60_000, extraArgs 
   const child = spawn(llamaServerBin, args, { detached: true, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   owned.set(child.pid, name);
+  everStarted.add(child.pid);
   let exited = null;
   child.on('exit', (code, signal) => {
     exited = signal ?? `exit ${code}`;
@@ -117,10 +120,14 @@ export function stopAll(graceMs = 3000) {
   }
 }
 
-/** Pids of llama-server processes still running from our binary (for the "nothing left behind" check). */
+/** The llama-server processes this run started that are still running (for the "nothing left behind" check). */
 export function leftoverServers() {
+  // Only this run's servers: on a shared machine another engineer's llama-server, started from the same
+  // cached binary, is not ours to report (nor to kill).
   const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return (ps.stdout ?? '').split('\n').filter((line) => line.includes(llamaServerBin)).map((line) => line.trim());
+  return (ps.stdout ?? '').split('\n')
+    .filter((line) => line.includes(llamaServerBin) && everStarted.has(Number(line.trim().split(/\s+/, 1)[0])))
+    .map((line) => line.trim());
 }
 
 /** Makes sure the servers die with us: normal exit, uncaught errors and termination signals. */

@@ -131,6 +131,27 @@ export async function chooseInFileDialog(page, workspace, fileName, beforeEnter 
   }
 }
 
+/**
+ * Opens a file with File: Open File... and VS Code's own file dialog, and waits for its editor tab. Unlike
+ * Quick Open it reads the folder from disk, so a file a test has just written is there at once (Quick
+ * Open's file list follows the watcher, which lags on a loaded machine).
+ */
+export async function openFileByPath(page, workspace, fileName) {
+  const tab = page.locator(`.tabs-container .tab.active[aria-label^="${fileName.split('/').pop()}"]`);
+  // Navigation, not the thing under test: on a loaded machine the dialog now and then closes without
+  // opening (Enter lands while its list is being refreshed), so it is tried up to three times.
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, 'File: Open File...');
+    await chooseInFileDialog(page, workspace, fileName);
+    try {
+      await tab.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 /** The text of the quick pick's rows (label, description and detail), one string per row. */
 export async function quickPickRows(page) {
   return quickInput(page).locator('.quick-input-list .monaco-list-row').allTextContents();

@@ -12,7 +12,7 @@ const transcriptionModel = 'Whisper-Large-v3';
 export const tests = [
   {
     name: 'Explorer → Cadenza → Transcribe Audio: pick Whisper and English, the transcript opens as a Markdown document',
-    async run({ page, emulator, workspace, audioFile, shot }) {
+    async run({ page, emulator, workspace, audioFile, shot, session }) {
       await setApiKey(page, emulator.key);
       const audio = fs.readFileSync(path.join(workspace, audioFile));
       const seconds = wavSeconds(audio);
@@ -44,6 +44,8 @@ export const tests = [
       // Second picker: the language spoken; typed, as a user would.
       await waitForText(picker.locator('.quick-input-title, .quick-input-header'), /Language spoken/i);
       await pickQuickItem(page, 'English', 'English', () => shot('language picker'));
+      // Remembered by the extension; the chat panel's "transcribe into the prompt" reuses it without asking.
+      session.transcriptionChoice = { model: transcriptionModel, language: 'en' };
 
       // The document: heading (file, model, language, duration), then the transcript.
       const tab = page.locator('.tabs-container .tab.active');

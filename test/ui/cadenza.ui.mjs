@@ -12,6 +12,8 @@ const keyBanner = (webview) => webview.getByRole('region', { name: 'API key' });
  * @property {import('playwright-core').FrameLocator} webview the chat view's content frame
  * @property {{ baseUrl: string, key: string }} emulator the service emulator cadenza.baseUrl points at
  * @property {(label: string) => Promise<unknown>} shot saves an extra screenshot now (the runner takes one at the end)
+ * @property {Record<string, unknown>} session one object shared by every test of the run: what an earlier
+ *   test left behind that a later one's expectations depend on (say, a transcription model already chosen)
  */
 /** @type {{ name: string, run: (ui: Ui) => Promise<void> }[]} */
 export const tests = [

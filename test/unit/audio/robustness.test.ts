@@ -22,6 +22,8 @@ function rng(seed: number): () => number {
 
 let slowest = 0;
 let calls = 0;
+/** Hang versus progress: a call takes a few milliseconds; this is a hundred times more. */
+const hangMs = 10_000;
 
 /** Runs every reader over `bytes` (whole, and as head/tail parts): nothing may throw or take long. */
 function exercise(bytes: Uint8Array, label: string): void {
@@ -39,7 +41,9 @@ function exercise(bytes: Uint8Array, label: string): void {
   const elapsed = performance.now() - started;
   slowest = Math.max(slowest, elapsed);
   calls += 1;
-  assert.ok(elapsed < 500, `${label} took ${elapsed.toFixed(0)} ms`);
+  // Not a speed check (bench/audio prints the figures): a bound far above any real cost, which only a
+  // reader stuck re-reading a malformed header (a hang in slow motion) can reach on a loaded machine.
+  assert.ok(elapsed < hangMs, `${label} took ${elapsed.toFixed(0)} ms: a reader is stuck on this input`);
 }
 
 describe('audio robustness (fuzz-ish)', function () {
@@ -56,7 +60,7 @@ describe('audio robustness (fuzz-ish)', function () {
   });
 
   after(function () {
-    // Printed for the record: how close the worst case came to the per-call limit.
+    // Printed for the record (a figure, not a pass mark): the worst single call.
     process.stdout.write(`      fuzz: ${calls} inputs, slowest ${slowest.toFixed(1)} ms\n`);
   });
 

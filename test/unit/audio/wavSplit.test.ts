@@ -80,13 +80,9 @@ describe('audio/wavSplit', function () {
     }
   });
 
-  it('splits the 26 MB file quickly', function () {
-    const bytes = readFileSync(fixture(manifest, 'large-26mb.wav').path);
-    const started = performance.now();
-    const parts = splitWav(bytes);
-    const elapsed = performance.now() - started;
-    assert.equal(parts.length, 5);
-    assert.ok(elapsed < 2000, `${elapsed} ms`);
+  // How fast is a figure in bench/audio ("split the 26 MB WAV"); here only that it splits right.
+  it('splits the 26 MB file into 5 valid parts of at most 30 s', function () {
+    assert.equal(checkSplit(readFileSync(fixture(manifest, 'large-26mb.wav').path), 30, dir, 'large26').length, 5);
   });
 
   it('returns a short file unchanged', function () {

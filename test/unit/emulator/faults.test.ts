@@ -29,13 +29,16 @@ describe('emulator: faults', () => {
   beforeEach(() => emu.reset());
 
   it('latency delays the headers, once', async () => {
-    emu.injectFault({ kind: 'latency', ms: 150 });
-    let start = Date.now();
+    // A delay can only be longer than asked, so the first bound is exact. The second request must not wait
+    // the latency again: it has to answer before a timer of the whole latency does (a hang-versus-progress
+    // bound, generous on a loaded machine), not within some tight number of milliseconds.
+    const latencyMs = 1500;
+    emu.injectFault({ kind: 'latency', ms: latencyMs });
+    const start = Date.now();
     await (await postJson(emu, CHAT, chatBody())).text();
-    assert.ok(Date.now() - start >= 140);
-    start = Date.now();
-    await (await postJson(emu, CHAT, chatBody())).text();
-    assert.ok(Date.now() - start < 140);
+    assert.ok(Date.now() - start >= latencyMs - 10, `the first request took ${Date.now() - start} ms`);
+    const second = postJson(emu, CHAT, chatBody()).then(async (response) => response.text());
+    assert.notEqual(await Promise.race([second, timeout(latencyMs)]), 'timeout', 'the second request waited the latency again');
   });
 
   it('stall sends N chunks then holds the socket open', async () => {
