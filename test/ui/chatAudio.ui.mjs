@@ -5,7 +5,7 @@
 // it received is checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, chooseInFileDialog, pickQuickItem, quickInput, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
+import { check, chooseInFileDialog, quickInput, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
 
 const audioModel = 'Qwen2-Audio-7B-Instruct';
 const textModel = 'Meta-Llama-3.3-70B-Instruct';
@@ -106,22 +106,19 @@ export const tests = [
       await transcribeButton(webview).click();
       await chooseInFileDialog(page, workspace, audioFile);
 
-      // The last transcription model and language are reused; a session that never chose them asks once.
+      // Nothing is asked: the last transcription model and language, else the defaults (the first
+      // speech-to-text model, the language detected).
       const outcome = await waitUntil(async () => {
         if ((await box.inputValue()).includes(transcript)) return 'inserted';
         if (await quickInput(page).isVisible()) return 'asked';
         return undefined;
-      }, 'the transcript, or the model picker of a first transcription', 30_000);
-      if (outcome === 'asked') {
-        await waitForText(quickInput(page).locator('.quick-input-title, .quick-input-header'), /transcription model/i);
-        await pickQuickItem(page, transcriptionModel);
-        await waitForText(quickInput(page).locator('.quick-input-title, .quick-input-header'), /Language spoken/i);
-        await pickQuickItem(page, 'English');
-      }
+      }, 'the transcript in the composer', 30_000);
+      check(outcome === 'inserted', 'a picker asked for the transcription model or language although defaults exist');
       await waitUntil(async () => (await box.inputValue()) === `Summarise this: ${transcript}`, 'the transcript after the typed text', 30_000);
       const uploads = emulator.requests.slice(before).filter((request) => request.path === '/v1/audio/transcriptions');
       check(uploads.length === 1, `expected 1 transcription request, got ${uploads.length}`);
       check(uploads[0].body.file?.filename === audioFile, `the upload's file is ${JSON.stringify(uploads[0].body.file)}`);
+      check(uploads[0].body.model === transcriptionModel, `the upload asked for ${uploads[0].body.model}`);
       await shot('transcript in the composer');
       // Leave an empty composer (the draft is kept across reloads).
       await box.click();
