@@ -81,6 +81,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(chatView)),
     vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second)),
     vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
+    vscode.commands.registerCommand(commandIds.transcribeAudioWithOptions, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second, 'pickers')),
     vscode.commands.registerCommand(commandIds.search, (query?: unknown) => searchCommand(index, query)),
     vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument)),
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),

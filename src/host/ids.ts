@@ -14,6 +14,7 @@ export const commandIds = {
   rewriteSelection: 'cadenza.rewriteSelection',
   addSelectionToChat: 'cadenza.addSelectionToChat',
   transcribeAudio: 'cadenza.transcribeAudio',
+  transcribeAudioWithOptions: 'cadenza.transcribeAudioWithOptions',
   translateAudio: 'cadenza.translateAudio',
   askAboutAudio: 'cadenza.askAboutAudio',
   search: 'cadenza.search',

@@ -18,6 +18,8 @@ export const settingDefaults = {
   'chat.thinking': true,
   'audio.output': 'document',
   'audio.concurrency': 2,
+  'audio.transcriptionModel': '',
+  'audio.language': '',
   'index.mode': 'ask',
   'index.model': 'E5-Mistral-7B-Instruct',
   'index.maxFileSizeKB': 1024,

@@ -83,3 +83,25 @@ export function workspaceSystemPromptNotice(): string | undefined {
   // In Restricted Mode VS Code hides a restricted setting's workspace value, so this is the trusted case.
   return `This workspace sets the system prompt of new conversations and @cadenza (cadenza.chat.systemPrompt in its settings): \u201c${shown}\u201d`;
 }
+
+/** Audio defaults (`cadenza.audio.*`): what Transcribe and Translate use without asking, and where results go. */
+export interface AudioSettings {
+  /** A model id; '' means the first speech-to-text model the service lists. */
+  readonly transcriptionModel: string;
+  /** A code or English name; '' lets the service detect the language. */
+  readonly language: string;
+  readonly output: 'document' | 'cursor' | 'clipboard';
+  readonly concurrency: number;
+}
+
+/** Reads the audio settings now. */
+export function readAudioSettings(): AudioSettings {
+  const config = vscode.workspace.getConfiguration('cadenza.audio');
+  const output = config.get<string>('output', settingDefaults['audio.output']);
+  return {
+    transcriptionModel: config.get<string>('transcriptionModel', settingDefaults['audio.transcriptionModel']).trim(),
+    language: config.get<string>('language', settingDefaults['audio.language']).trim(),
+    output: output === 'cursor' || output === 'clipboard' ? output : 'document',
+    concurrency: Math.max(1, config.get<number>('concurrency', settingDefaults['audio.concurrency'])),
+  };
+}

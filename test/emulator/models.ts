@@ -19,8 +19,8 @@ export interface EmulatorModel {
   kind: ModelKind;
   contextLength: number;
   maxCompletionTokens: number;
-  /** USD per token, as the decimal strings the real listing sends. */
-  pricing: { prompt: string; completion: string };
+  /** USD per token, as the decimal strings the real listing sends; speech models also per hour of audio ([OAS] `duration_per_hour`). */
+  pricing: { prompt: string; completion: string; durationPerHour?: string };
   /** Length of embedding vectors (embeddings models only). */
   dimensions?: number;
   /**
@@ -47,7 +47,7 @@ export function defaultCatalogue(): EmulatorModel[] {
     // Limits and prices of the two audio models and of E5 beyond its 4096-token context are NOT
     // FOUND in any source (service-behaviour.md §8); these values are plausible placeholders.
     { id: 'Qwen2-Audio-7B-Instruct', kind: 'audioInstruct', contextLength: 8192, maxCompletionTokens: 1000, pricing: { prompt: '0.0000005', completion: '0.0000005' } },
-    { id: 'Whisper-Large-v3', kind: 'speechToText', contextLength: 4096, maxCompletionTokens: 4096, pricing: { prompt: '0.0000005', completion: '0.0000005' } },
+    { id: 'Whisper-Large-v3', kind: 'speechToText', contextLength: 4096, maxCompletionTokens: 4096, pricing: { prompt: '0.0000005', completion: '0.0000005', durationPerHour: '0.36' } },
     { id: 'E5-Mistral-7B-Instruct', kind: 'embeddings', contextLength: 4096, maxCompletionTokens: 1, pricing: { prompt: '0.0000001', completion: '0' }, dimensions: 4096 },
   ];
 }
@@ -60,7 +60,11 @@ export function toWireModel(model: EmulatorModel): Record<string, unknown> {
     owned_by: 'no-reply@sambanova.ai',
     context_length: model.contextLength,
     max_completion_tokens: model.maxCompletionTokens,
-    pricing: { prompt: model.pricing.prompt, completion: model.pricing.completion },
+    pricing: {
+      prompt: model.pricing.prompt,
+      completion: model.pricing.completion,
+      ...(model.pricing.durationPerHour === undefined ? {} : { duration_per_hour: model.pricing.durationPerHour }),
+    },
   };
 }
 

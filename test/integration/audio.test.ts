@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AudioFileResult } from '../../src/host/audio/transcribeCommand';
 import { loadFixtures, type FixtureManifest } from '../unit/audio/fixtures';
-import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { cadenzaApi, openChatView, spyOnDialogs, useEmulator, waitFor } from './helpers';
 
 const whisper = 'Whisper-Large-v3';
 const qwen = 'Qwen2-Audio-7B-Instruct';
@@ -105,7 +105,8 @@ suite('Audio: transcribe, translate, ask', () => {
     assert.equal(result?.text, 'Hallo aus dem Test.');
     const [request] = audioRequests();
     assert.equal(request?.path, '/v1/audio/translations');
-    assert.equal(request?.body['language'], 'de');
+    // The audio-instruct family takes full language names (service-behaviour.md §11).
+    assert.equal(request?.body['language'], 'german');
   });
 
   test('a service error shows with the file it concerns, and the others still finish', async () => {
@@ -138,6 +139,110 @@ suite('Audio: transcribe, translate, ask', () => {
     } finally {
       await vscode.workspace.getConfiguration('cadenza.audio').update('concurrency', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  suite('without asking, once defaults exist', () => {
+    const audioConfig = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('cadenza.audio');
+    teardown(async () => {
+      for (const key of ['transcriptionModel', 'language']) await audioConfig().update(key, undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test('executeCommand(transcribeAudio, uri) resolves with the transcript: the first speech-to-text model, the language detected, no question', async () => {
+      emulator().scriptTranscript('Nothing was asked.');
+      const dialogs = spyOnDialogs();
+      try {
+        const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('mp3-cbr128-info-id3.mp3'));
+        assert.equal(result?.status, 'done', result?.error);
+        assert.equal(result?.text, 'Nothing was asked.');
+        assert.deepEqual(dialogs.calls, [], 'no picker or question');
+      } finally {
+        dialogs.restore();
+      }
+      const [request] = audioRequests();
+      assert.equal(request?.body['model'], whisper);
+      assert.equal(request?.body['language'], undefined, 'the service detects the language');
+    });
+
+    test('uses cadenza.audio.transcriptionModel and cadenza.audio.language, each family in its own language form', async () => {
+      await audioConfig().update('transcriptionModel', qwen, vscode.ConfigurationTarget.Global);
+      await audioConfig().update('language', 'Spanish', vscode.ConfigurationTarget.Global);
+      const dialogs = spyOnDialogs();
+      try {
+        const [first] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('wav-pcm16-mono-16k.wav'), { output: 'none' });
+        assert.equal(first?.status, 'done', first?.error);
+        await audioConfig().update('transcriptionModel', whisper, vscode.ConfigurationTarget.Global);
+        const [second] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', file('wav-pcm16-mono-16k.wav'), { output: 'none' });
+        assert.equal(second?.status, 'done', second?.error);
+        assert.deepEqual(dialogs.calls, []);
+      } finally {
+        dialogs.restore();
+      }
+      assert.deepEqual(audioRequests().map((request) => [request.path, request.body['model'], request.body['language']]), [
+        ['/v1/audio/transcriptions', qwen, 'spanish'],
+        ['/v1/audio/translations', whisper, 'es'],
+      ]);
+    });
+
+    test('a batch of 50 files asks at most once (the split question for over-long WAV, answered for all)', async function () {
+      this.timeout(120_000);
+      await audioConfig().update('transcriptionModel', qwen, vscode.ConfigurationTarget.Global);
+      const dialogs = spyOnDialogs((call) => (call.kind === 'warning' ? call.items.find((item) => /^Split/.test(item)) : undefined));
+      let results: AudioFileResult[];
+      try {
+        const uris = Array.from({ length: 50 }, () => file('long-45s.wav'));
+        results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', uris, { output: 'none' });
+      } finally {
+        dialogs.restore();
+      }
+      assert.deepEqual(dialogs.calls.map((call) => call.kind), ['warning'], `asked: ${JSON.stringify(dialogs.calls)}`);
+      assert.equal(results.length, 50);
+      assert.deepEqual([...new Set(results.map((result) => result.status))], ['done']);
+      assert.equal(audioRequests().length, 100, 'each 45 s file went as two parts');
+    });
+
+    test('a configured model the service does not list is not replaced silently: the picker asks, once', async () => {
+      await audioConfig().update('transcriptionModel', 'Whisper-Retired', vscode.ConfigurationTarget.Global);
+      const dialogs = spyOnDialogs((call) => (call.kind === 'quickPick' ? call.items.find((item) => item === whisper) : undefined));
+      try {
+        const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('wav-pcm16-mono-16k.wav'), { output: 'none' });
+        assert.equal(result?.status, 'done', result?.error);
+      } finally {
+        dialogs.restore();
+      }
+      assert.deepEqual(dialogs.calls.map((call) => call.kind).sort(), ['quickPick', 'warning']);
+      assert.match(dialogs.calls.find((call) => call.kind === 'warning')?.message ?? '', /Whisper-Retired/);
+      assert.equal(audioRequests()[0]?.body['model'], whisper);
+    });
+
+    test('Transcribe with Options… keeps the pickers: model, then language', async () => {
+      await audioConfig().update('transcriptionModel', whisper, vscode.ConfigurationTarget.Global);
+      const dialogs = spyOnDialogs((call) => call.items.find((item) => item === qwen || item === 'French'));
+      try {
+        const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudioWithOptions', file('wav-pcm16-mono-16k.wav'), { output: 'none' });
+        assert.equal(result?.status, 'done', result?.error);
+      } finally {
+        dialogs.restore();
+      }
+      assert.deepEqual(dialogs.calls.map((call) => call.kind), ['quickPick', 'quickPick']);
+      assert.match(dialogs.calls[0]?.message ?? '', /transcription model/);
+      const [request] = audioRequests();
+      assert.equal(request?.body['model'], qwen);
+      assert.equal(request?.body['language'], 'french');
+    });
+
+    test('a model priced per audio hour shows the cost of each transcript, from its duration', async () => {
+      emulator().scriptTranscript('Costed.');
+      const listed = emulator().models.find((model) => model.id === whisper)?.pricing.durationPerHour;
+      assert.ok(listed !== undefined, 'the emulator lists a price per audio hour for Whisper');
+      const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('flac-sox.flac'), { output: 'document' });
+      assert.equal(result?.status, 'done', result?.error);
+      const expected = ((result?.seconds ?? Number.NaN) * Number(listed)) / 3600;
+      assert.ok(Math.abs((result?.cost ?? Number.NaN) - expected) < 1e-12, `cost ${result?.cost}, expected ${expected}`);
+      await waitFor(() => vscode.workspace.textDocuments.some((document) => document.getText().includes('Costed.')), 'the transcript document');
+      const text = vscode.workspace.textDocuments.find((candidate) => candidate.getText().includes('Costed.'))?.getText() ?? '';
+      assert.match(text, new RegExp(`- Cost: \\$${expected.toFixed(4).replace('.', '\\.')}`));
+    });
   });
 
   test('Ask About This Audio refuses a recording over 30 s before uploading anything', async () => {

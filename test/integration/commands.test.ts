@@ -64,6 +64,11 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
     args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
     check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
   }],
+  // With the model and language given, Transcribe with Options… has nothing left to ask (its pickers: audio.test.ts).
+  ['cadenza.transcribeAudioWithOptions', {
+    args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
+    check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
+  }],
   ['cadenza.translateAudio', {
     args: () => [[audioFixture()], { model: 'Qwen2-Audio-7B-Instruct', language: 'de', output: 'none' }],
     check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),

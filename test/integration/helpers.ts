@@ -155,3 +155,55 @@ export function useChatSuite(model?: string): { readonly emulator: () => Running
     },
   };
 }
+
+/** A question the extension put to the user while a dialog spy was attached. */
+export interface DialogCall {
+  readonly kind: 'quickPick' | 'warning' | 'inputBox' | 'openDialog';
+  /** The picker's title (or placeholder), the message's text. */
+  readonly message: string;
+  /** The labels offered. */
+  readonly items: readonly string[];
+}
+
+/**
+ * Replaces the window's question dialogs (quick picks, warning messages, input boxes, open dialogs) with a
+ * recorder, so a test sees every question the extension asks and answers it with `answer` (a label of
+ * the offered items; undefined dismisses). The extension and the tests share one `vscode` API object in
+ * this extension host, which is what makes the replacement reach the extension. Call `restore()` after.
+ */
+export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = () => undefined): { readonly calls: DialogCall[]; restore(): void } {
+  const calls: DialogCall[] = [];
+  const window = vscode.window as unknown as Record<string, unknown>;
+  const originals = new Map(['showQuickPick', 'showWarningMessage', 'showInputBox', 'showOpenDialog'].map((name) => [name, window[name]]));
+  const labelOf = (item: unknown): string => (typeof item === 'string' ? item : typeof item === 'object' && item !== null && 'label' in item ? String((item as { label: unknown }).label) : String(item));
+  window['showQuickPick'] = async (items: unknown, options?: { title?: string; placeHolder?: string }): Promise<unknown> => {
+    const list = (await Promise.resolve(items)) as unknown[];
+    const call: DialogCall = { kind: 'quickPick', message: options?.title ?? options?.placeHolder ?? '', items: list.map(labelOf) };
+    calls.push(call);
+    const chosen = answer(call);
+    return list.find((item) => labelOf(item) === chosen);
+  };
+  window['showWarningMessage'] = async (message: string, ...rest: unknown[]): Promise<unknown> => {
+    const offered = rest.filter((entry) => typeof entry === 'string' || (typeof entry === 'object' && entry !== null && 'title' in entry));
+    const items = offered.map((entry) => (typeof entry === 'string' ? entry : String((entry as { title: unknown }).title)));
+    const call: DialogCall = { kind: 'warning', message, items };
+    calls.push(call);
+    const chosen = answer(call);
+    return offered.find((_entry, index) => items[index] === chosen);
+  };
+  window['showInputBox'] = async (options?: { title?: string; prompt?: string }): Promise<unknown> => {
+    const call: DialogCall = { kind: 'inputBox', message: options?.title ?? options?.prompt ?? '', items: [] };
+    calls.push(call);
+    return answer(call);
+  };
+  window['showOpenDialog'] = async (options?: { title?: string; openLabel?: string }): Promise<unknown> => {
+    calls.push({ kind: 'openDialog', message: options?.title ?? options?.openLabel ?? '', items: [] });
+    return undefined;
+  };
+  return {
+    calls,
+    restore: () => {
+      for (const [name, original] of originals) window[name] = original;
+    },
+  };
+}

@@ -5,7 +5,7 @@
 // it received is checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, chooseInFileDialog, pickQuickItem, quickInput, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
+import { check, chooseInFileDialog, quickInput, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
 
 const audioModel = 'Qwen2-Audio-7B-Instruct';
 const textModel = 'Meta-Llama-3.3-70B-Instruct';
@@ -95,7 +95,7 @@ export const tests = [
   },
   {
     name: 'chat panel: "Transcribe audio into the prompt" puts the transcript at the caret',
-    async run({ page, webview, emulator, workspace, audioFile, shot, session }) {
+    async run({ page, webview, emulator, workspace, audioFile, shot }) {
       const transcript = 'Hello from the Cadenza test recording.';
       emulator.scriptTranscript(transcript);
       const before = emulator.requests.length;
@@ -106,29 +106,19 @@ export const tests = [
       await transcribeButton(webview).click();
       await chooseInFileDialog(page, workspace, audioFile);
 
-      // The last transcription model and language are reused; a session that never chose them asks once.
-      // Which of the two must happen is known: an earlier test of this run (audio.ui) made the choice, or
-      // none did (this file run alone with --grep).
-      const expected = session.transcriptionChoice ? 'inserted' : 'asked';
+      // Nothing is asked: the last transcription model and language, else the defaults (the first
+      // speech-to-text model, the language detected).
       const outcome = await waitUntil(async () => {
         if ((await box.inputValue()).includes(transcript)) return 'inserted';
         if (await quickInput(page).isVisible()) return 'asked';
         return undefined;
-      }, 'the transcript, or the model picker of a first transcription', 30_000);
-      check(outcome === expected, expected === 'inserted'
-        ? `the model picker opened although ${JSON.stringify(session.transcriptionChoice)} was chosen earlier in this session`
-        : 'the transcript was inserted without asking for a model in a session that never chose one');
-      if (outcome === 'asked') {
-        await waitForText(quickInput(page).locator('.quick-input-title, .quick-input-header'), /transcription model/i);
-        await pickQuickItem(page, transcriptionModel);
-        await waitForText(quickInput(page).locator('.quick-input-title, .quick-input-header'), /Language spoken/i);
-        await pickQuickItem(page, 'English');
-        session.transcriptionChoice = { model: transcriptionModel, language: 'en' };
-      }
+      }, 'the transcript in the composer', 30_000);
+      check(outcome === 'inserted', 'a picker asked for the transcription model or language although defaults exist');
       await waitUntil(async () => (await box.inputValue()) === `Summarise this: ${transcript}`, 'the transcript after the typed text', 30_000);
       const uploads = emulator.requests.slice(before).filter((request) => request.path === '/v1/audio/transcriptions');
       check(uploads.length === 1, `expected 1 transcription request, got ${uploads.length}`);
       check(uploads[0].body.file?.filename === audioFile, `the upload's file is ${JSON.stringify(uploads[0].body.file)}`);
+      check(uploads[0].body.model === transcriptionModel, `the upload asked for ${uploads[0].body.model}`);
       await shot('transcript in the composer');
       // Leave an empty composer (the draft is kept across reloads).
       await box.click();

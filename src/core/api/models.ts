@@ -1,5 +1,6 @@
 // GET /v1/models and GET /v1/models/{id}: the wire model object (service-behaviour.md §8) read into
-// ModelInfo, with prices as numbers whether the service sent decimal strings or numbers.
+// ModelInfo, with prices (per token, and per audio hour for speech models) as numbers whether the
+// service sent decimal strings or numbers.
 import { type CapabilityRegistry } from './capabilities';
 import { ApiError } from './errors';
 import { type ModelInfo } from './types';
@@ -32,11 +33,13 @@ export function readModel(raw: unknown, registry: CapabilityRegistry): ModelInfo
   const derived = registry.derive(id);
   const pricing = m['pricing'];
   let prices: ModelInfo['pricing'];
+  let perHour: number | undefined;
   if (typeof pricing === 'object' && pricing !== null) {
     const p = pricing as Record<string, unknown>;
     const prompt = readPrice(p['prompt']);
     const completion = readPrice(p['completion']);
     if (prompt !== undefined || completion !== undefined) prices = { promptPerToken: prompt ?? 0, completionPerToken: completion ?? 0 };
+    perHour = readPrice(p['duration_per_hour']);
   }
   return {
     id,
@@ -46,6 +49,7 @@ export function readModel(raw: unknown, registry: CapabilityRegistry): ModelInfo
     contextLength: derived.contextLength ?? positiveInt(m['context_length']) ?? positiveInt(isRecord(m['meta']) ? m['meta']['n_ctx'] : undefined),
     maxCompletionTokens: derived.maxCompletionTokens ?? positiveInt(m['max_completion_tokens']),
     pricing: prices,
+    ...(perHour === undefined ? {} : { audioPricePerHour: perHour }),
     capabilities: derived.capabilities,
     family: derived.family,
     ...(derived.reasoning ? { reasoning: derived.reasoning } : {}),

@@ -27,6 +27,8 @@ export interface ModelInfo {
   maxCompletionTokens: number | undefined;
   /** USD per token; undefined when the listing gives no price. */
   pricing: { promptPerToken: number; completionPerToken: number } | undefined;
+  /** USD per hour of audio (speech models, [OAS] `pricing.duration_per_hour`); absent when not listed. */
+  audioPricePerHour?: number;
   capabilities: readonly Capability[];
   family: AudioFamily | undefined;
   /** Present for models that think before they answer (streamed as reasoning, apart from the answer). */

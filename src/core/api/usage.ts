@@ -101,3 +101,9 @@ export function costOf(usage: UsageReport, model: ModelInfo): number | undefined
   if (prompt === undefined && completion === undefined) return undefined;
   return (prompt ?? 0) * model.pricing.promptPerToken + (completion ?? 0) * model.pricing.completionPerToken;
 }
+
+/** Cost in USD of transcribing `seconds` of audio with a model priced per audio hour; undefined when either is unknown. Called by the transcribe command. */
+export function transcriptCostOf(seconds: number | undefined, model: ModelInfo): number | undefined {
+  if (seconds === undefined || model.audioPricePerHour === undefined) return undefined;
+  return (seconds * model.audioPricePerHour) / 3600;
+}

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/api/types';
-import { findLanguage, languages } from '../../core/audio/languages';
+import { languages } from '../../core/audio/languages';
 import { acceptedAudioExtensions } from '../../core/audio/limits';
+import { defaultLanguage, defaultTranscriptionModel } from '../../core/audio/transcriptionDefaults';
 import type { ServiceConnection } from '../chat/connection';
+import { readAudioSettings } from '../settings';
 
 const lastModelKey = 'cadenza.audio.lastModel';
 const lastLanguageKey = 'cadenza.audio.lastLanguage';
@@ -52,8 +54,7 @@ export async function pickTranscriptionModel(connection: ServiceConnection, meme
  * Picks the language: for the speech-to-text family it is the language spoken in the audio, for the
  * audio-instruct family the language of the result (inference-api.md). Returns '' for "detect".
  */
-export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mode: 'transcribe' | 'translate', given?: string): Promise<string | undefined> {
-  if (given !== undefined) return findLanguage(given)?.code ?? given;
+export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mode: 'transcribe' | 'translate'): Promise<string | undefined> {
   const last = memento.get<string>(lastLanguageKey);
   const spoken = model.family !== 'audioInstruct';
   const title = spoken ? 'Language spoken in the audio' : `Language of the ${mode === 'translate' ? 'translation' : 'transcript'}`;
@@ -81,4 +82,40 @@ export function lastTranscriptionChoice(memento: vscode.Memento, models: readonl
 export async function rememberTranscriptionChoice(memento: vscode.Memento, modelId: string, language: string): Promise<void> {
   await memento.update(lastModelKey, modelId);
   await memento.update(lastLanguageKey, language);
+}
+
+/** Whether a transcription asks: 'defaults' only when no model can be chosen, 'pickers' always (Transcribe with Options…). */
+export type AudioAsk = 'defaults' | 'pickers';
+
+/** The model and language of one transcription run ('' language: the service detects it, or keeps the audio's). */
+export interface TranscriptionChoice {
+  readonly model: ModelInfo;
+  readonly language: string;
+}
+
+/**
+ * The model and language for a transcribe or translate run, asked once before any file is sent. What the
+ * caller gives wins; otherwise, with `ask` 'defaults', `cadenza.audio.transcriptionModel` (else the first
+ * speech-to-text model listed) and `cadenza.audio.language` (else detect), with the model picker only when
+ * no model can be chosen; with 'pickers', both pickers. Undefined when the user dismissed a picker or no
+ * model transcribes.
+ */
+export async function chooseTranscription(connection: ServiceConnection, memento: vscode.Memento, mode: 'transcribe' | 'translate', given: { readonly model?: string; readonly language?: string }, ask: AudioAsk): Promise<TranscriptionChoice | undefined> {
+  const settings = readAudioSettings();
+  let model: ModelInfo | undefined;
+  if (given.model) model = await pickTranscriptionModel(connection, memento, given.model);
+  else if (ask === 'defaults') {
+    model = defaultTranscriptionModel(await transcriptionModels(connection), settings.transcriptionModel);
+    if (!model && settings.transcriptionModel !== '') {
+      void vscode.window.showWarningMessage(`cadenza.audio.transcriptionModel is ${settings.transcriptionModel}, which the service does not list as a model that transcribes. Pick one for now, or change the setting.`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.audio.transcriptionModel');
+      });
+    }
+  }
+  model ??= await pickTranscriptionModel(connection, memento);
+  if (!model) return undefined;
+  if (given.language !== undefined) return { model, language: defaultLanguage(given.language) };
+  if (ask === 'defaults') return { model, language: defaultLanguage(settings.language) };
+  const language = await pickLanguage(memento, model, mode);
+  return language === undefined ? undefined : { model, language };
 }

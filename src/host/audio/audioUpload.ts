@@ -15,11 +15,15 @@ export async function inspectUri(uri: vscode.Uri): Promise<AudioInspection> {
   return inspectAudio(await vscode.workspace.fs.readFile(uri));
 }
 
-/** Asks (modal) whether an over-long WAV file may be cut into parts the model takes; true when the user agrees. */
-export async function askToSplit(uri: vscode.Uri, modelId: string, problem: Extract<AudioProblem, { kind: 'tooLong' }>): Promise<boolean> {
+/**
+ * Asks (modal) whether an over-long WAV file may be cut into parts the model takes; true when the user
+ * agrees. In a batch of `files` the answer holds for all of them, and the question says so.
+ */
+export async function askToSplit(uri: vscode.Uri, modelId: string, problem: Extract<AudioProblem, { kind: 'tooLong' }>, files = 1): Promise<boolean> {
+  const all = files > 1 ? ` The answer holds for every over-long WAV file of these ${files}.` : '';
   const choice = await vscode.window.showWarningMessage(
     `${baseName(uri)} is ${problem.seconds.toFixed(1)} s long; ${modelId} takes at most ${problem.limit} s per file.`,
-    { modal: true, detail: `Cadenza can cut it into parts of at most ${problem.limit} s and join their transcripts.` },
+    { modal: true, detail: `Cadenza can cut it into parts of at most ${problem.limit} s and join their transcripts.${all}` },
     `Split into ${problem.limit} s parts`,
   );
   return choice !== undefined;

@@ -9,7 +9,7 @@ import type { MessageAudio, PanelSink } from '../chat/turnTypes';
 import type { ServiceConnection } from '../chat/connection';
 import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
-import { lastTranscriptionChoice, pickLanguage, pickTranscriptionModel, rememberTranscriptionChoice, transcriptionModels } from './audioPickers';
+import { chooseTranscription, lastTranscriptionChoice, rememberTranscriptionChoice, transcriptionModels } from './audioPickers';
 import { askToSplit, baseName, inspectUri, prepareUpload, transcribeParts } from './audioUpload';
 
 /** An attached file waiting in the host for the `chat/send` that names its token. */
@@ -45,8 +45,8 @@ function messageOf(error: unknown): string {
  * Audio in the chat panel. Attach (`audio/pick`): a file is picked, checked against the audio models'
  * limits, and kept here under a random token; the panel shows a chip and sends the token back with
  * `chat/send`, so the audio never travels through the webview. Transcribe into the prompt
- * (`audio/transcribeIntoPrompt`): a file is transcribed with the last transcription model and language
- * and the text goes into the composer. Each method takes the file the dialog would ask for (tests pass it).
+ * (`audio/transcribeIntoPrompt`): a file is transcribed with the last transcription model and language (else
+ * the transcription defaults) and the text goes into the composer. Each method takes the file the dialog would ask for (tests pass it).
  */
 export class PanelAudio {
   private readonly held = new Map<string, HeldAudio>();
@@ -94,7 +94,7 @@ export class PanelAudio {
 
   /**
    * `audio/transcribeIntoPrompt`: asks for a file (unless `uri` is given), transcribes it with the last
-   * transcription model and language (asking the first time, then remembering), with the transcribe
+   * transcription model and language (else the defaults of `cadenza.audio.*`, then remembering), with the transcribe
    * command's checks before the upload, under a cancellable notification; posts `composer/insertText`,
    * or a `notice` naming the file. Resolves with the transcript (undefined when nothing was inserted).
    */
@@ -102,11 +102,13 @@ export class PanelAudio {
     const file = uri ?? (await pickAudioFile('Transcribe'));
     if (!file) return undefined;
     const memento = this.host.extension.globalState;
-    const last = given.model === undefined || given.language === undefined ? lastTranscriptionChoice(memento, await transcriptionModels(this.connection)) : undefined;
-    const model = given.model === undefined && last?.model ? last.model : await pickTranscriptionModel(this.connection, memento, given.model);
-    if (!model) return undefined;
-    const language = given.language === undefined && last?.language !== undefined ? last.language : await pickLanguage(memento, model, 'transcribe', given.language);
-    if (language === undefined) return undefined;
+    // The last model and language of this panel, else the transcription defaults: nothing is asked unless no model can be chosen.
+    const last = lastTranscriptionChoice(memento, await transcriptionModels(this.connection));
+    const modelId = given.model ?? last.model?.id;
+    const languageGiven = given.language ?? last.language;
+    const choice = await chooseTranscription(this.connection, memento, 'transcribe', { ...(modelId === undefined ? {} : { model: modelId }), ...(languageGiven === undefined ? {} : { language: languageGiven }) }, 'defaults');
+    if (!choice) return undefined;
+    const { model, language } = choice;
     await rememberTranscriptionChoice(memento, model.id, language);
     const name = baseName(file);
     const controller = new AbortController();

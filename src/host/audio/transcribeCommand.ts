@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
+import { transcriptCostOf } from '../../core/api/usage';
 import { runBatch, type BatchResult } from '../../core/audio/batch';
-import type { AudioFamily } from '../../core/audio/limits';
+import type { AudioFamily, AudioProblem } from '../../core/audio/limits';
 import type { ServiceConnection } from '../chat/connection';
 import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
-import { pickAudioFiles, pickLanguage, pickTranscriptionModel } from './audioPickers';
+import { readAudioSettings } from '../settings';
+import { chooseTranscription, pickAudioFiles, type AudioAsk } from './audioPickers';
 import { askToSplit, baseName, prepareUpload, transcribeParts } from './audioUpload';
-import { clipboardSink, cursorSink, documentSink, type TranscriptDestination, type TranscriptSink } from './transcriptOutput';
+import { clipboardSink, cursorSink, documentSink, formatUsd, type TranscriptDestination, type TranscriptSink } from './transcriptOutput';
 
 /** Options a caller (another extension, a test) can pass instead of answering the pickers. */
 export interface AudioCommandOptions {
@@ -29,6 +31,15 @@ export interface AudioFileResult {
   readonly text?: string;
   readonly error?: string;
   readonly seconds?: number;
+  /** USD at the model's price per audio hour, from the measured duration; absent when either is unknown. */
+  readonly cost?: number;
+}
+
+/** What one file's transcription gives besides its status. */
+interface FileOutcome {
+  readonly text: string;
+  readonly seconds: number | undefined;
+  readonly cost: number | undefined;
 }
 
 function readOptions(value: unknown): AudioCommandOptions {
@@ -55,34 +66,40 @@ export function urisFrom(first: unknown, second: unknown): vscode.Uri[] {
 }
 
 /**
- * `cadenza.transcribeAudio` / `cadenza.translateAudio`: checks every file before anything is uploaded,
- * runs the files with bounded concurrency under one cancellable progress notification, writes each result
- * where `cadenza.audio.output` says, and returns the per-file results (transcripts done before a cancel
- * are kept). Arguments: (Uri | Uri[], options?) or the explorer's (clicked, selected[]).
+ * `cadenza.transcribeAudio` / `cadenza.translateAudio` (`ask` 'defaults': the configured or default model
+ * and language, pickers only when no model can be chosen) and `cadenza.transcribeAudioWithOptions` (`ask`
+ * 'pickers'). Checks every file before anything is uploaded, runs the files with bounded concurrency under
+ * one cancellable progress notification, writes each result where `cadenza.audio.output` says, and returns
+ * the per-file results (transcripts done before a cancel are kept). A batch asks at most once: the pickers
+ * before it starts, the split question for over-long WAV once for all files. Arguments: (Uri | Uri[],
+ * options?) or the explorer's (clicked, selected[]).
  */
-export async function transcribeCommand(host: HostContext, connection: ServiceConnection, mode: 'transcribe' | 'translate', first?: unknown, second?: unknown): Promise<AudioFileResult[]> {
+export async function transcribeCommand(host: HostContext, connection: ServiceConnection, mode: 'transcribe' | 'translate', first?: unknown, second?: unknown, ask: AudioAsk = 'defaults'): Promise<AudioFileResult[]> {
   const options = readOptions(Array.isArray(second) ? undefined : second ?? (first instanceof vscode.Uri || Array.isArray(first) ? undefined : first));
   let uris = urisFrom(first, second);
   if (uris.length === 0) uris = await pickAudioFiles();
   if (uris.length === 0) return [];
-  const model = await pickTranscriptionModel(connection, host.extension.globalState, options.model);
-  if (!model) return [];
-  const language = await pickLanguage(host.extension.globalState, model, mode, options.language);
-  if (language === undefined) return [];
+  const choice = await chooseTranscription(connection, host.extension.globalState, mode, options, ask);
+  if (!choice) return [];
+  const { model, language } = choice;
   const family: AudioFamily = model.family ?? 'speechToText';
-  const destination = options.output ?? vscode.workspace.getConfiguration('cadenza.audio').get<TranscriptDestination>('output', 'document');
-  const concurrency = Math.max(1, vscode.workspace.getConfiguration('cadenza.audio').get<number>('concurrency', 2));
+  const settings = readAudioSettings();
+  const destination = options.output ?? settings.output;
   const client = await connection.client();
-  let splitApproved = options.split;
+  // One answer for the whole batch, even when several files reach the question at once.
+  let splitDecision: Promise<boolean> | undefined = options.split === undefined ? undefined : Promise.resolve(options.split);
+  const approveSplit = (uri: vscode.Uri, problem: Extract<AudioProblem, { kind: 'tooLong' }>): Promise<boolean> => (splitDecision ??= askToSplit(uri, model.id, problem, uris.length));
 
-  const one = async (uri: vscode.Uri, signal: AbortSignal): Promise<{ text: string; seconds: number | undefined }> => {
-    const { audios, seconds } = await prepareUpload(uri, family, async (problem) => (splitApproved ??= await askToSplit(uri, model.id, problem)));
+  const one = async (uri: vscode.Uri, signal: AbortSignal): Promise<FileOutcome> => {
+    const { audios, seconds } = await prepareUpload(uri, family, (problem) => approveSplit(uri, problem));
+    const cost = transcriptCostOf(seconds, model);
     let sink: TranscriptSink | undefined;
-    if (destination === 'document') sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds, mode });
+    if (destination === 'document') sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds, mode, cost });
     try {
       const text = await transcribeParts(client, mode, { model: model.id, fileName: baseName(uri), language, prompt: options.prompt }, audios, signal, sink ? (part) => sink.append(part) : undefined);
       await sink?.finish(text);
-      return { text, seconds };
+      host.log.info(`${mode === 'translate' ? 'Translated' : 'Transcribed'} ${vscode.workspace.asRelativePath(uri)} with ${model.id}${seconds === undefined ? '' : ` (${seconds.toFixed(1)} s)`}${cost === undefined ? '' : `: ${formatUsd(cost)}`}.`);
+      return { text, seconds, cost };
     } catch (error) {
       await sink?.fail(error instanceof Error ? error.message : String(error));
       throw error;
@@ -100,7 +117,7 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
       let settled = 0;
       try {
         return await runBatch(uris, (uri, signal) => one(uri, signal), {
-          concurrency,
+          concurrency: settings.concurrency,
           signal: controller.signal,
           onSettled: (index) => {
             settled += 1;
@@ -115,10 +132,13 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
   return finish(host, uris, results, destination, mode);
 }
 
-async function finish(host: HostContext, uris: readonly vscode.Uri[], results: readonly BatchResult<{ text: string; seconds: number | undefined }>[], destination: TranscriptDestination | 'none', mode: 'transcribe' | 'translate'): Promise<AudioFileResult[]> {
+async function finish(host: HostContext, uris: readonly vscode.Uri[], results: readonly BatchResult<FileOutcome>[], destination: TranscriptDestination | 'none', mode: 'transcribe' | 'translate'): Promise<AudioFileResult[]> {
   const out: AudioFileResult[] = results.map((result, index) => {
     const file = (uris[index] as vscode.Uri).fsPath || (uris[index] as vscode.Uri).toString();
-    if (result.status === 'done') return { file, status: 'done', text: result.value.text, ...(result.value.seconds !== undefined ? { seconds: result.value.seconds } : {}) };
+    if (result.status === 'done') {
+      const { text, seconds, cost } = result.value;
+      return { file, status: 'done', text, ...(seconds !== undefined ? { seconds } : {}), ...(cost !== undefined ? { cost } : {}) };
+    }
     if (result.status === 'canceled') return { file, status: 'canceled' };
     const message = ApiError.is(result.error) ? errorView(result.error).message : result.error instanceof Error ? result.error.message : String(result.error);
     host.log.warn(`${mode} failed for ${file}: ${message}`);
@@ -133,6 +153,8 @@ async function finish(host: HostContext, uris: readonly vscode.Uri[], results: r
   const canceled = out.filter((result) => result.status === 'canceled');
   if (failed.length > 0 || canceled.length > 0 || out.length > 1) {
     const summary = [`${done.length} of ${out.length} done`];
+    const costs = done.flatMap((result) => (result.cost === undefined ? [] : [result.cost]));
+    if (costs.length > 0) summary.push(formatUsd(costs.reduce((sum, cost) => sum + cost, 0)));
     if (canceled.length > 0) summary.push(`${canceled.length} canceled`);
     for (const result of failed) summary.push(`${result.file.split('/').pop() ?? result.file}: ${result.error ?? 'failed'}`);
     const show = failed.length > 0 ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;

@@ -10,6 +10,17 @@ export interface TranscriptHeading {
   readonly language: string;
   readonly seconds: number | undefined;
   readonly mode: 'transcribe' | 'translate';
+  /** USD at the model's price per audio hour; the line is left out when unknown. */
+  readonly cost?: number | undefined;
+}
+
+/** US dollars with enough digits that small costs are not shown as zero (as the chat panel shows them). */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd < 0.0001) return '< $0.0001';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  if (usd < 1) return `$${usd.toFixed(3)}`;
+  return `$${usd.toFixed(2)}`;
 }
 
 function formatDuration(seconds: number | undefined): string {
@@ -18,10 +29,11 @@ function formatDuration(seconds: number | undefined): string {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
-/** The Markdown heading of a transcript: file, model, language and duration. */
+/** The Markdown heading of a transcript: file, model, language, duration and, when the model has an audio price, cost. */
 export function transcriptHeading(heading: TranscriptHeading): string {
   const title = heading.mode === 'translate' ? 'Translation' : 'Transcript';
-  return [`# ${title}: ${heading.fileName}`, '', `- Model: ${heading.model}`, `- Language: ${heading.language || 'detected'}`, `- Duration: ${formatDuration(heading.seconds)}`, '', ''].join('\n');
+  const cost = heading.cost === undefined ? [] : [`- Cost: ${formatUsd(heading.cost)}`];
+  return [`# ${title}: ${heading.fileName}`, '', `- Model: ${heading.model}`, `- Language: ${heading.language || 'detected'}`, `- Duration: ${formatDuration(heading.seconds)}`, ...cost, '', ''].join('\n');
 }
 
 /** Receives a transcript as it streams in, then the whole of it. */

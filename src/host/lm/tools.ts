@@ -108,7 +108,7 @@ export class TranscribeAudioTool implements vscode.LanguageModelTool<TranscribeA
     let size = '';
     if (uri) size = ` (${((await vscode.workspace.fs.stat(uri)).size / 1e6).toFixed(1)} MB)`;
     // Reading the cached model list is not a side effect; it names the model the audio goes to.
-    const model = await defaultTranscriptionModel(this.connection, this.host.extension.globalState).catch(() => undefined);
+    const model = await defaultTranscriptionModel(this.connection).catch(() => undefined);
     return {
       invocationMessage: `Transcribing ${path.basename(name)}`,
       confirmationMessages: {

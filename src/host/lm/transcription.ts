@@ -2,15 +2,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/api/types';
 import { findLanguage } from '../../core/audio/languages';
+import { defaultTranscriptionModel as chooseDefaultModel } from '../../core/audio/transcriptionDefaults';
 import { acceptedAudioExtensions } from '../../core/audio/limits';
 import { transcriptionModels } from '../audio/audioPickers';
 import { transcribeCommand } from '../audio/transcribeCommand';
 import type { ServiceConnection } from '../chat/connection';
 import type { HostContext } from '../context';
-import { readSettings } from '../settings';
-
-/** The audio picker's memory of the last transcription model (host/audio/audioPickers.ts). */
-const lastModelKey = 'cadenza.audio.lastModel';
+import { readAudioSettings, readSettings } from '../settings';
 
 /** A transcript, or why there is none. */
 export type TranscriptOutcome =
@@ -25,13 +23,13 @@ export function isAudioPath(fileName: string): boolean {
 }
 
 /**
- * The transcription model used without asking (chat and agents cannot answer a quick pick): the one the
- * user last picked for audio, else a speech-to-text model, else any that transcribes.
+ * The transcription model used without asking (chat and agents cannot answer a quick pick): the one
+ * `cadenza.audio.transcriptionModel` names, else (or when the service does not list it) the first
+ * speech-to-text model, else any that transcribes: the same rule as `cadenza.transcribeAudio`.
  */
-export async function defaultTranscriptionModel(connection: ServiceConnection, memento: vscode.Memento): Promise<ModelInfo | undefined> {
+export async function defaultTranscriptionModel(connection: ServiceConnection): Promise<ModelInfo | undefined> {
   const models = await transcriptionModels(connection);
-  const last = memento.get<string>(lastModelKey);
-  return models.find((model) => model.id === last) ?? models.find((model) => model.family === 'speechToText') ?? models[0];
+  return chooseDefaultModel(models, readAudioSettings().transcriptionModel) ?? chooseDefaultModel(models, '');
 }
 
 /** A path as an agent gives it: absolute, a file URI, or relative to a workspace folder (the first where it exists). */
@@ -68,7 +66,7 @@ export function transcriptionEndpoint(): string {
  * splitting, bounded retries) without pickers or an output document: the caller shows the text.
  */
 export async function transcribeFile(host: HostContext, connection: ServiceConnection, uri: vscode.Uri, language: string, signal: AbortSignal): Promise<TranscriptOutcome> {
-  const model = await defaultTranscriptionModel(connection, host.extension.globalState);
+  const model = await defaultTranscriptionModel(connection);
   if (!model) return { status: 'failed', error: 'The service lists no model that transcribes audio. Check the service address and the API key.' };
   const [result] = await transcribeCommand(host, connection, 'transcribe', uri, { model: model.id, language, output: 'none', split: true, signal });
   if (!result || result.status === 'canceled') return { status: 'canceled' };

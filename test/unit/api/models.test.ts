@@ -5,8 +5,11 @@ import assert from 'node:assert/strict';
 import { InferenceClient, costOf } from '../../../src/core/api/client';
 import { CapabilityRegistry, heuristicCapabilities } from '../../../src/core/api/capabilities';
 import { readModel, readModelList } from '../../../src/core/api/models';
-import { buildUsageReport, readServiceUsage } from '../../../src/core/api/usage';
+import { buildUsageReport, readServiceUsage, transcriptCostOf } from '../../../src/core/api/usage';
+import { defaultCatalogue } from '../../emulator/models';
 import { clientFor, expectApiError, startTinyServer, useEmulator } from './helpers';
+
+const EMULATOR_WHISPER_PRICE_PER_HOUR = Number(defaultCatalogue().find((m) => m.id === 'Whisper-Large-v3')?.pricing.durationPerHour);
 
 describe('api/models (emulator)', function () {
   this.timeout(10_000);
@@ -27,6 +30,8 @@ describe('api/models (emulator)', function () {
     assert.ok(byId.get('Llama-4-Maverick-17B-128E-Instruct')?.capabilities.includes('vision'));
     assert.ok(byId.get('Llama-4-Maverick-17B-128E-Instruct')?.capabilities.includes('tools'));
     assert.equal(byId.get('Whisper-Large-v3')?.family, 'speechToText');
+    // The emulator lists Whisper's price per audio hour ([OAS] pricing.duration_per_hour).
+    assert.equal(byId.get('Whisper-Large-v3')?.audioPricePerHour, EMULATOR_WHISPER_PRICE_PER_HOUR);
     assert.equal(byId.get('Qwen2-Audio-7B-Instruct')?.family, 'audioInstruct');
     assert.deepEqual(byId.get('E5-Mistral-7B-Instruct')?.capabilities, ['embeddings']);
     // The listing needs the key like every operation ([OAS], service-behaviour.md §11); a base with /v1/ works too.
@@ -156,6 +161,23 @@ describe('api/usage', () => {
     assert.equal(report.tokensPerSecond, 999);
     assert.deepEqual(report.source, { timeToFirstToken: 'client', tokensPerSecond: 'client', totalTime: 'client', tokens: 'estimated' });
     assert.equal(report.service, undefined);
+  });
+
+  it('reads the price per audio hour as a number or a string, apart from the token prices', () => {
+    const registry = new CapabilityRegistry();
+    const whisper = readModel({ id: 'Whisper-Large-v3', pricing: { duration_per_hour: '0.30' } }, registry);
+    assert.equal(whisper.audioPricePerHour, 0.3);
+    assert.equal(whisper.pricing, undefined);
+    assert.equal(readModel({ id: 'w', pricing: { prompt: 0, completion: 0, duration_per_hour: 0.25 } }, registry).audioPricePerHour, 0.25);
+    assert.equal(readModel({ id: 'w', pricing: { duration_per_hour: 'n/a' } }, registry).audioPricePerHour, undefined);
+    assert.ok(!('audioPricePerHour' in readModel({ id: 'x', pricing: { prompt: '1', completion: '1' } }, registry)));
+  });
+
+  it('prices a transcript from its duration', () => {
+    const model = { id: 'w', ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities: [], family: undefined };
+    assert.equal(transcriptCostOf(90, { ...model, audioPricePerHour: 0.4 }), 0.01);
+    assert.equal(transcriptCostOf(undefined, { ...model, audioPricePerHour: 0.4 }), undefined);
+    assert.equal(transcriptCostOf(90, model), undefined);
   });
 
   it('costOf is undefined without prices or counts', () => {
