@@ -4,6 +4,8 @@
 export const settingDefaults = {
   baseUrl: 'https://api.sambanova.ai',
   chatBaseUrl: '',
+  'endpoints.embeddings': '',
+  'endpoints.audio': '',
   requestTimeoutSeconds: 60,
   maxRetries: 2,
   'models.overrides': {},
