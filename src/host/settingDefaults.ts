@@ -28,4 +28,5 @@ export const settingDefaults = {
   'agent.maxSteps': 8,
   'agent.maxToolResultTokens': 4000,
   'agent.terminalTimeoutSeconds': 60,
+  'agent.requireToolCall': false,
 } as const satisfies Record<string, unknown>;
