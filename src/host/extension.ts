@@ -68,7 +68,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
     vscode.workspace.registerTextDocumentContentProvider(proposalScheme, proposals),
-    vscode.commands.registerCommand(commandIds.setApiKey, (key?: unknown) => setApiKey(host, key)),
+    vscode.commands.registerCommand(commandIds.setApiKey, (key?: unknown, role?: unknown) => setApiKey(host, key, role)),
     vscode.commands.registerCommand(commandIds.clearApiKey, () => clearApiKey(host)),
     vscode.commands.registerCommand(commandIds.showLog, () => showLog(host)),
     vscode.commands.registerCommand(commandIds.openChat, () => openChat()),

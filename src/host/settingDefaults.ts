@@ -4,6 +4,8 @@
 export const settingDefaults = {
   baseUrl: 'https://api.sambanova.ai',
   chatBaseUrl: '',
+  'endpoints.embeddings': '',
+  'endpoints.audio': '',
   requestTimeoutSeconds: 60,
   maxRetries: 2,
   'models.overrides': {},
@@ -30,4 +32,5 @@ export const settingDefaults = {
   'agent.maxSteps': 8,
   'agent.maxToolResultTokens': 4000,
   'agent.terminalTimeoutSeconds': 60,
+  'agent.requireToolCall': false,
 } as const satisfies Record<string, unknown>;

@@ -106,6 +106,18 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     await openChatView(api);
   });
 
+  test('cadenza.agent.requireToolCall makes the first request of an answer require a call, and only the first', async () => {
+    await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', true, vscode.ConfigurationTarget.Global);
+    try {
+      emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_read_2' }] });
+      emulator().scriptChat({ content: 'It greets.' });
+      assert.equal(await api.chat.send('What does greeting.ts do?', {}), 'It greets.');
+      assert.deepEqual(bodies().map((body) => body.tool_choice), ['required', 'auto']);
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('nothing changes without approval, and a denial is reported to the model', async () => {
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' } }] });
     emulator().scriptChat({ content: 'Understood, I left it.' });

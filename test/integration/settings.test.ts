@@ -34,7 +34,7 @@ suite('Settings', () => {
   });
 
   test('a workspace cannot redirect where the API key is sent (base URLs are application-scoped)', async () => {
-    for (const key of ['baseUrl', 'chatBaseUrl']) {
+    for (const key of ['baseUrl', 'chatBaseUrl', 'endpoints.embeddings', 'endpoints.audio']) {
       await assert.rejects(Promise.resolve(config().update(key, 'http://attacker.invalid', vscode.ConfigurationTarget.Workspace)), Error, key);
       assert.notEqual(config().get(key), 'http://attacker.invalid', key);
     }

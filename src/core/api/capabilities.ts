@@ -85,6 +85,11 @@ export class CapabilityRegistry {
     };
   }
 
+  /** The ids `cadenza.models.overrides` names, in its order. */
+  overriddenIds(): string[] {
+    return Object.keys(this.overrides);
+  }
+
   /** Records the service's 400 model_not_compatible: `capability` is gone for `id` in this client's lifetime. */
   markIncompatible(id: string, capability: Capability): void {
     let set = this.removed.get(id);

@@ -149,6 +149,12 @@ export class ChatAccumulator {
   /** Reads a non-streamed chat.completion (or a JSON body that came back for a streamed request). */
   pushCompletion(value: unknown, now: number): ChatStreamEvent[] {
     const out: ChatStreamEvent[] = [];
+    // A server that does not stream transcriptions (faster-whisper-server) answers a streamed request
+    // with its plain {"text": ...} body: the whole transcript at once.
+    if (isRecord(value) && !('choices' in value) && typeof value['text'] === 'string') {
+      this.pushTranscriptEvent('transcript.text.done', value, out, now);
+      return out;
+    }
     if (!isRecord(value) || !Array.isArray(value['choices'])) {
       throw new ApiError('malformedResponse', 'The service sent a completion without choices');
     }

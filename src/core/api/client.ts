@@ -7,9 +7,10 @@ import { buildAudioReasoningBody, buildTranscriptionForm } from './audio';
 import { CapabilityRegistry } from './capabilities';
 import { buildChatBody, ChatAccumulator, promptChars } from './chat';
 import { embedMany, embedOnce } from './embeddings';
+import { listingEndpoints, mergeModelLists, resolveEndpoints, type Endpoints, type OperationEndpoint } from './endpoints';
 import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
-import { readModel, readModelList } from './models';
+import { overrideOnlyModel, readModel, readModelList } from './models';
 import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
 import { driveStream, mapStream, maxStreamChars, ResultStream } from './stream';
 import { createTransport, type Transport, type TransportOptions } from './transport';
@@ -41,8 +42,10 @@ export { costOf } from './usage';
 export interface ClientOptions {
   /** e.g. https://api.sambanova.ai (requests go to /v1/... below it). */
   baseUrl: string;
-  /** Alternative host for chat completions; default baseUrl. */
+  /** Alternative host for chat completions; default baseUrl. Same as endpoints.chat.baseUrl. */
   chatBaseUrl?: string;
+  /** Per-operation servers and keys (self-hosted stacks); each falls back to baseUrl and apiKey. */
+  endpoints?: Partial<Record<'chat' | 'embeddings' | 'audio', OperationEndpoint>>;
   /** The key, or a function asked before every request (so a changed key applies at once). */
   apiKey: string | (() => Promise<string | undefined> | string | undefined);
   /** Connect + first byte (headers), ms; default 60,000. */
@@ -61,11 +64,6 @@ export interface ClientOptions {
 
 type Operation = 'chat' | 'audioReasoning' | 'transcription' | 'translation';
 
-function trimBase(url: string): string {
-  // Accept a base with or without a trailing /v1: every path below starts with /v1.
-  return url.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
-}
-
 /** The service client. One per configuration; close() releases its connections. */
 export class InferenceClient {
   private readonly http: HttpCore;
@@ -73,6 +71,7 @@ export class InferenceClient {
   private readonly registry: CapabilityRegistry;
   private readonly known = new Map<string, ModelInfo>();
   private readonly timeouts: { firstTokenMs: number; idleMs: number };
+  private readonly endpoints: Endpoints;
   /** Set once the server refused the text transcription format (see audioText). */
   private textFormatRefused = false;
 
@@ -81,12 +80,12 @@ export class InferenceClient {
     const logger = options.logger ?? silentLogger;
     this.transport = createTransport(options.transport, Math.min(timeoutMs, 30_000));
     this.registry = new CapabilityRegistry(options.capabilities);
-    const baseUrl = trimBase(options.baseUrl);
-    const chatBase = options.chatBaseUrl === undefined || options.chatBaseUrl.trim() === '' ? baseUrl : trimBase(options.chatBaseUrl);
+    const chatEndpoint = options.endpoints?.chat ?? (options.chatBaseUrl === undefined ? undefined : { baseUrl: options.chatBaseUrl });
+    this.endpoints = resolveEndpoints({ baseUrl: options.baseUrl, apiKey: options.apiKey }, { ...options.endpoints, ...(chatEndpoint ? { chat: chatEndpoint } : {}) });
+    const baseUrl = this.endpoints.default.baseUrl;
+    const chatBase = this.endpoints.chat.baseUrl;
     this.http = new HttpCore({
-      baseUrl,
-      chatBaseUrl: chatBase,
-      apiKey: options.apiKey,
+      endpoints: this.endpoints,
       timeoutMs,
       retry: { ...DEFAULT_RETRY_POLICY, maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries) },
       gate: new RateLimitGates(),
@@ -98,10 +97,25 @@ export class InferenceClient {
     logger.debug(`service client for ${baseUrl}${chatBase === baseUrl ? '' : ` (chat: ${chatBase})`} via ${this.transport.description}`);
   }
 
-  /** Lists the models with derived capabilities; remembers their limits for validation. Called by the model picker. */
+  /**
+   * Lists the models with derived capabilities; remembers their limits for validation. Called by the
+   * model picker. With per-operation endpoints every distinct server is asked and the lists merged; a
+   * server other than the default that lists nothing (a whisper server has no /v1/models) is passed
+   * over, and models only `cadenza.models.overrides` names are added.
+   */
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
-    const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup' });
-    const models = readModelList(value, this.registry);
+    const servers = listingEndpoints(this.endpoints);
+    const lists = await Promise.all(servers.map(async (endpoint, index) => {
+      try {
+        const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup', endpoint: endpoint.role });
+        return readModelList(value, this.registry);
+      } catch (error) {
+        if (index === 0 || ApiError.is(error, 'canceled')) throw error;
+        return [];
+      }
+    }));
+    const unlisted = servers.length > 1 ? this.registry.overriddenIds().map((id) => overrideOnlyModel(id, this.registry)) : [];
+    const models = mergeModelLists(lists, unlisted);
     for (const model of models) this.known.set(model.id, model);
     return models;
   }

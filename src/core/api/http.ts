@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { type Dispatcher } from 'undici';
 import { ResponseBody } from './body';
 import { type Logger } from '../logger';
+import { roleOfPath, type EndpointRole, type Endpoints } from './endpoints';
 import { ApiError, errorFromResponse, redact } from './errors';
 import {
   abortableSleep,
@@ -28,9 +29,8 @@ export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
 /** Where and how the client talks to the service; built once by InferenceClient. */
 export interface HttpSettings {
-  baseUrl: string;
-  chatBaseUrl: string;
-  apiKey: string | (() => Promise<string | undefined> | string | undefined);
+  /** Where each operation goes, with its key (endpoints.ts). */
+  endpoints: Endpoints;
   /** Connect + first byte (response headers). */
   timeoutMs: number;
   retry: RetryPolicy;
@@ -47,6 +47,8 @@ export interface HttpRequest {
   path: string;
   /** Chat completions may go to the alternative host (service spec: {alt_base_url}). */
   host?: 'chat' | 'default';
+  /** Send to this endpoint rather than the one the path belongs to (model listings of each server). */
+  endpoint?: EndpointRole;
   body?: string | Uint8Array;
   contentType?: string;
   accept?: string;
@@ -107,11 +109,10 @@ export class HttpCore {
     return this.settings.logger;
   }
 
-  /** The key to send, resolved anew per request so a key set or cleared in the host applies at once. */
-  async resolveKey(): Promise<string | undefined> {
-    const { apiKey } = this.settings;
-    const key = typeof apiKey === 'function' ? await apiKey() : apiKey;
-    return key === undefined || key.trim() === '' ? undefined : key.trim();
+  /** The endpoint a request goes to: explicit, the chat host, or the one its path belongs to. */
+  private endpointOf(req: HttpRequest): Endpoints[EndpointRole] {
+    const role = req.endpoint ?? (req.host === 'chat' ? 'chat' : roleOfPath(req.path));
+    return this.settings.endpoints[role];
   }
 
   /** One attempt: waits for the gate, sends, and resolves with a 2xx response or rejects with an ApiError. */
@@ -119,7 +120,9 @@ export class HttpCore {
     const { settings } = this;
     const startedAt = performance.now();
     await settings.gate.for(req.rateLimitKey).wait(req.signal);
-    const secret = await this.resolveKey();
+    const endpoint = this.endpointOf(req);
+    // Resolved anew per request, so a key set or cleared in the host applies at once.
+    const secret = await endpoint.key();
     const controller = new AbortController();
     const onCallerAbort = (): void => controller.abort(canceledError());
     if (req.signal?.aborted === true) throw canceledError();
@@ -132,7 +135,7 @@ export class HttpCore {
       () => fail(new ApiError('timeout', `The service did not answer within ${settings.timeoutMs} ms`)),
       settings.timeoutMs,
     );
-    const base = req.host === 'chat' ? settings.chatBaseUrl : settings.baseUrl;
+    const base = endpoint.baseUrl;
     const headers: Record<string, string> = { 'user-agent': settings.userAgent, accept: req.accept ?? 'application/json' };
     if (secret !== undefined) headers['authorization'] = `Bearer ${secret}`;
     if (req.contentType !== undefined) headers['content-type'] = req.contentType;

@@ -70,3 +70,17 @@ export function readModelList(raw: unknown, registry: CapabilityRegistry): Model
   }
   return models;
 }
+
+/** A model no server lists but `cadenza.models.overrides` describes (a whisper server has no listing). */
+export function overrideOnlyModel(id: string, registry: CapabilityRegistry): ModelInfo {
+  const derived = registry.derive(id);
+  return {
+    id,
+    ownedBy: undefined,
+    contextLength: derived.contextLength,
+    maxCompletionTokens: derived.maxCompletionTokens,
+    pricing: undefined,
+    capabilities: derived.capabilities,
+    family: derived.family,
+  };
+}

@@ -310,7 +310,7 @@ export class WorkspaceIndex {
     return this.finished({ ...result, filesDeleted: deleted, linksOutside: linksOutside + (walkStats.skipped.outsideWorkspace ?? 0) });
   }
 
-  /** Hybrid search; pass the query's embedding (see `e5QueryText`) when the service is reachable. */
+  /** Hybrid search; pass the query's embedding (see `queryTextFor`) when the service is reachable. */
   search(query: HybridQuery, options?: HybridOptions): IndexSearchResult[] {
     const roots = new Map(this.options.roots.map((r) => [r.name, r]));
     return this.searcher.search(query, options).map((result) => {

@@ -173,6 +173,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
       request: turn.request,
       tools: toolset.tools,
       unavailable: toolset.unavailable,
+      ...(turn.settings.requireToolCall ? { toolChoice: 'required' as const } : {}),
       session: agent.session(conversation.id),
       approve: (request, signal) => agent.approvals.ask({ ...request, conversationId: conversation.id, messageId: current.id }, signal),
       maxSteps: turn.settings.maxSteps,

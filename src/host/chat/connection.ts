@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { InferenceClient } from '../../core/api/client';
 import type { Capability, CapabilityOverrides, ModelInfo } from '../../core/api/types';
 import type { HostContext } from '../context';
+import { affectsEndpoints, readEndpoints } from '../endpoints';
 import { affectsConnection, readTransportOptions } from '../network';
 import { readSettings } from '../settings';
 
@@ -53,7 +54,7 @@ export class ServiceConnection implements vscode.Disposable {
         this.current = undefined;
         this.generation += 1;
         this.loadingList = undefined;
-        if (event.affectsConfiguration('cadenza.baseUrl')) void this.refreshModels();
+        if (event.affectsConfiguration('cadenza.baseUrl') || affectsEndpoints(event)) void this.refreshModels();
       }),
       host.apiKey.onDidChange(() => {
         this.generation += 1;
@@ -75,7 +76,7 @@ export class ServiceConnection implements vscode.Disposable {
     const timeoutMs = settings.requestTimeoutSeconds * 1000;
     const client = new Client({
       baseUrl: settings.baseUrl,
-      ...(settings.chatBaseUrl ? { chatBaseUrl: settings.chatBaseUrl } : {}),
+      endpoints: readEndpoints(this.host.apiKey),
       apiKey: () => this.host.apiKey.get(),
       timeoutMs,
       firstTokenTimeoutMs: timeoutMs,

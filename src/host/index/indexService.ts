@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { e5QueryText } from '../../core/index/search';
+import { queryTextFor } from '../../core/index/search';
 import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
 import type { LoadStatus } from '../../core/index/types';
 import type { IndexSearchResult, IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
@@ -291,7 +291,7 @@ export class IndexService implements vscode.Disposable {
     const settings: IndexSettings = readIndexSettings();
     let vector: Float32Array | undefined;
     try {
-      vector = (await (await this.connection.client()).embed(e5QueryText(query), settings.model, signal ? { signal } : {})).embeddings[0];
+      vector = (await (await this.connection.client()).embed(queryTextFor(query, settings.model), settings.model, signal ? { signal } : {})).embeddings[0];
     } catch (error) {
       // Keyword search still answers when the service cannot embed the query (offline, no key).
       this.host.log.warn(`Query embedding failed, keyword search only: ${errorView(error).message}`);

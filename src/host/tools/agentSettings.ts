@@ -11,6 +11,8 @@ export interface AgentSettings {
   readonly maxToolResultTokens: number;
   /** run_in_terminal's time limit. */
   readonly terminalTimeoutSeconds: number;
+  /** The first request of an answer must call a function (tool_choice "required"), for small models. */
+  readonly requireToolCall: boolean;
 }
 
 /** Reads the agent settings now, clamped to sane ranges. */
@@ -25,5 +27,6 @@ export function readAgentSettings(): AgentSettings {
     maxSteps: whole('maxSteps', 1, 100),
     maxToolResultTokens: whole('maxToolResultTokens', 256, 100_000),
     terminalTimeoutSeconds: whole('terminalTimeoutSeconds', 1, 3600),
+    requireToolCall: config.get<boolean>('requireToolCall', settingDefaults['agent.requireToolCall']),
   };
 }

@@ -52,6 +52,14 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     assert.equal(server.hits.length, 1, 'no retry');
   });
 
+  it('reads a plain {"text"} body sent back for a streamed transcription (a server that does not stream)', async () => {
+    const { client } = await serve((_req, res) => json(res, 200, { text: ' And so my fellow Americans' }));
+    const stream = client.streamTranscription({ model: 'whisper-base', audio: makeWav(0.5), responseFormat: 'json' });
+    const events = await collect(stream);
+    assert.equal(textOf(events), ' And so my fellow Americans');
+    assert.equal((await stream.result).text, ' And so my fellow Americans');
+  });
+
   it('still treats any other 500 as a retryable server failure', () => {
     const fields = readErrorBody(JSON.stringify({ error: { code: 500, message: 'failed to process mtmd chunk', type: 'server_error' } }), 'application/json');
     assert.equal(reasonFor(500, fields, 'operation'), 'server');

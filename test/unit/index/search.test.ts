@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { KeywordIndex } from '../../../src/core/index/bm25';
 import { contentHash } from '../../../src/core/index/hashing';
 import { cosine } from '../../../src/core/index/quantize';
-import { HybridSearch, e5QueryText } from '../../../src/core/index/search';
+import { HybridSearch, e5QueryText, queryTextFor } from '../../../src/core/index/search';
 import { IndexStore } from '../../../src/core/index/store/indexStore';
 import { VectorArena } from '../../../src/core/index/store/vectorArena';
 import { compoundIdentifiers, tokenize } from '../../../src/core/index/tokenize';
@@ -175,5 +175,11 @@ describe('index/search (hybrid)', () => {
 
   it('formats E5 queries with an instruction', () => {
     assert.equal(e5QueryText('where is retry?'), 'Instruct: Given a code search query, retrieve relevant code snippets and documentation\nQuery: where is retry?');
+  });
+
+  it('gives the instruction only to instruction-tuned embedding models, and the plain query to the others', () => {
+    assert.equal(queryTextFor('where is retry?', 'E5-Mistral-7B-Instruct'), e5QueryText('where is retry?'));
+    assert.equal(queryTextFor('where is retry?', 'multilingual-e5-small-q4'), 'where is retry?');
+    assert.equal(queryTextFor('where is retry?', 'cadenza-minilm-embed'), 'where is retry?');
   });
 });
