@@ -59,7 +59,10 @@ suite('Agent: workspace functions in the real extension host', () => {
     try {
       assert.match((await port.readFile('docs/notes.md', signal)).text, /^UNSAVED\n# Notes/);
     } finally {
+      // The notes editor must be the one reverted: another editor may have taken the focus meanwhile.
+      await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      assert.ok(!document.isDirty || document.isClosed, 'docs/notes.md was left with unsaved text');
     }
   });
 

@@ -9,7 +9,7 @@ import { loadFixtures } from '../unit/audio/fixtures';
 interface CommandRun {
   readonly args?: (emulator: RunningEmulator) => readonly unknown[];
   /** Checks the command's result; absent means "it resolves without throwing". */
-  readonly check?: (result: unknown, emulator: RunningEmulator) => void;
+  readonly check?: (result: unknown, emulator: RunningEmulator) => void | Promise<void>;
   /** Puts the workbench into the state the command works on (an editor with a selection). */
   readonly before?: () => Promise<void>;
 }
@@ -83,6 +83,15 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
     args: () => ['greeting'],
     check: (result) => assert.ok(Array.isArray(result) && result.some((hit: { path?: string }) => hit.path?.endsWith('greeting.ts') === true), JSON.stringify(result)),
   }],
+  // Creates .cadenza/instructions.md (instructions.test.ts tests it in depth); removed again right after.
+  ['cadenza.createInstructions', {
+    check: async (result) => {
+      assert.ok(typeof result === 'string' && result.endsWith('.cadenza/instructions.md'), JSON.stringify(result));
+      const folder = vscode.Uri.joinPath(vscode.Uri.parse(result), '..');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+    },
+  }],
   // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it.
   ['cadenza.index.pause', { check: (result) => assert.equal(typeof result, 'boolean') }],
   ['cadenza.clearApiKey', {}],
@@ -121,7 +130,7 @@ suite('Commands', () => {
     test(`${id} runs`, async () => {
       await run.before?.();
       const result: unknown = await vscode.commands.executeCommand(id, ...(run.args?.(emulator()) ?? []));
-      run.check?.(result, emulator());
+      await run.check?.(result, emulator());
     });
   }
 
