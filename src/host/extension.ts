@@ -25,6 +25,10 @@ import { searchCommand } from './commands/search';
 import { AgentService } from './tools/agentService';
 import { indexSearch } from './tools/indexSearch';
 import { registerVscodeChat, type VscodeChatApi } from './lm/vscodeChat';
+import { CompletionService } from './completions/completionService';
+import { CompletionStatusBar } from './completions/completionStatusBar';
+import { toggleCompletions } from './commands/toggleCompletions';
+import { snoozeCompletions } from './commands/snoozeCompletions';
 
 /** What activate() returns: a small API for other extensions and the integration tests. */
 export interface CadenzaApi {
@@ -38,6 +42,8 @@ export interface CadenzaApi {
   readonly agent: AgentService;
   /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
   readonly lm: VscodeChatApi;
+  /** Inline completions: state, counters, today's usage and each provider call's decision. */
+  readonly completions: CompletionService;
 }
 
 /** The composition root: wires core and host, registers everything, and does nothing else. */
@@ -58,6 +64,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   const agent = new AgentService(log, indexSearch(index));
   chat.agent = agent;
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
+  const completions = new CompletionService(host, connection);
 
   extension.subscriptions.push(
     log,
@@ -70,6 +77,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     index,
     agent,
     ...vscodeChat.disposables,
+    completions,
+    new CompletionStatusBar(completions),
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
@@ -91,6 +100,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
     vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument)),
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
     vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
+    vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
+    vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),
     vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));
@@ -98,7 +109,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi {
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api };
+  return { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions };
 }
 
 export function deactivate(): void {

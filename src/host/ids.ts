@@ -20,6 +20,8 @@ export const commandIds = {
   indexRebuild: 'cadenza.index.rebuild',
   indexPause: 'cadenza.index.pause',
   indexStatus: 'cadenza.index.status',
+  toggleCompletions: 'cadenza.toggleCompletions',
+  snoozeCompletions: 'cadenza.snoozeCompletions',
 } as const;
 
 /** View and view-container ids; package.json contributes exactly these. */

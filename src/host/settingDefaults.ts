@@ -28,4 +28,10 @@ export const settingDefaults = {
   'agent.maxSteps': 8,
   'agent.maxToolResultTokens': 4000,
   'agent.terminalTimeoutSeconds': 60,
+  'completions.enabled': false,
+  'completions.model': '',
+  'completions.disabledLanguages': [],
+  'completions.debounceMs': 75,
+  'completions.dailyTokenLimit': 1_000_000,
+  'completions.enableInRestrictedMode': false,
 } as const satisfies Record<string, unknown>;

@@ -60,8 +60,7 @@ export async function fetchCompletion(input: FetchCompletionInput): Promise<Comp
     temperature: 0.1,
     includeUsage: true,
   }, { signal: own.signal });
-  // The result settles with the iteration; a stopped stream rejects it, which is expected here.
-  stream.result.catch(() => undefined);
+  // Only iterated, never `result` (reading it would start a second iteration); its rejection is handled by the stream.
   let raw = '';
   let firstTextMs: number | undefined;
   let serviceUsage: { prompt: number | undefined; completion: number | undefined } | undefined;

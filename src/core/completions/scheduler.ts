@@ -34,7 +34,7 @@ export interface CompletionRequest {
 export type PartialListener = (text: string, ended: boolean) => void;
 
 /** Asks the service; resolves with the cleaned completion ('' for none), rejects or resolves when aborted. */
-export type CompletionFetcher = (request: CompletionRequest, signal: AbortSignal, onPartial: PartialListener) => Promise<string>;
+export type CompletionFetcher<R extends CompletionRequest = CompletionRequest> = (request: R, signal: AbortSignal, onPartial: PartialListener) => Promise<string>;
 
 /** Where a suggestion came from. */
 export type SuggestionSource = 'network' | 'cache' | 'typedThrough' | 'inflight';
@@ -62,8 +62,8 @@ export interface SchedulerStats {
 }
 
 /** How the scheduler behaves. */
-export interface SchedulerOptions {
-  readonly fetch: CompletionFetcher;
+export interface SchedulerOptions<R extends CompletionRequest = CompletionRequest> {
+  readonly fetch: CompletionFetcher<R>;
   readonly clock?: Clock;
   /** Quiet time after a keystroke before a request (default 75 ms). */
   readonly debounceMs?: number;
@@ -85,6 +85,8 @@ interface Inflight {
   finished: boolean;
   /** What the newest caller typed since the request began: the answer must start with it. */
   expect: string | undefined;
+  /** Text typed at the cursor since the request began, from edits (undefined once another edit happened). */
+  typed: string | undefined;
   waiters: number;
   orphanTimer: unknown;
 }
@@ -122,7 +124,7 @@ function agrees(partial: string, ended: boolean, typed: string): boolean {
 }
 
 /** The debounce, cancel, typed-through, reuse and cache logic; one per window. */
-export class CompletionScheduler {
+export class CompletionScheduler<R extends CompletionRequest = CompletionRequest> {
   readonly stats: SchedulerStats = { calls: 0, requests: 0, cancelled: 0, debounced: 0, cacheHits: 0, typedThrough: 0, inflightReuse: 0 };
   private readonly clock: Clock;
   private readonly debounceMs: number;
@@ -133,7 +135,7 @@ export class CompletionScheduler {
   private shown: Shown | undefined;
   private pending: { timer: unknown; resolve: (go: boolean) => void } | undefined;
 
-  constructor(private readonly options: SchedulerOptions) {
+  constructor(private readonly options: SchedulerOptions<R>) {
     this.clock = options.clock ?? systemClock;
     this.debounceMs = Math.max(0, options.debounceMs ?? 75);
     this.orphanGraceMs = Math.max(0, options.orphanGraceMs ?? 200);
@@ -144,7 +146,7 @@ export class CompletionScheduler {
    * The suggestion for a cursor, or undefined (nothing to suggest, superseded, or `signal` aborted).
    * Typed-through and cached suggestions answer at once; otherwise it waits out the debounce and asks.
    */
-  async complete(request: CompletionRequest, signal: AbortSignal): Promise<Suggestion | undefined> {
+  async complete(request: R, signal: AbortSignal): Promise<Suggestion | undefined> {
     this.stats.calls += 1;
     if (signal.aborted) return undefined;
     const through = this.typedThrough(request);
@@ -166,6 +168,25 @@ export class CompletionScheduler {
     }
     if (!(await this.debounce(signal))) return undefined;
     return this.fetch(request, signal);
+  }
+
+  /**
+   * Told of every edit to a document (offset, length replaced, new text), before VS Code asks again: text
+   * typed at the cursor of a streaming request that the answer is not writing, or any other edit of that
+   * document near it, aborts the request at once.
+   */
+  noteEdit(documentKey: string, offset: number, replaced: number, text: string): void {
+    const flight = this.inflight;
+    if (!flight || flight.request.documentKey !== documentKey) return;
+    const typed = flight.typed;
+    const cursor = flight.request.offset + (typed?.length ?? 0);
+    if (typed !== undefined && replaced === 0 && offset === cursor && !text.includes('\n')) {
+      flight.typed = typed + text;
+      flight.expect = flight.typed;
+      if (agrees(flight.partial, flight.ended, flight.typed)) return;
+    }
+    flight.typed = undefined;
+    this.abortInflight();
   }
 
   /** Forgets the suggestion on screen (the user accepted, dismissed or moved away). */
@@ -222,10 +243,10 @@ export class CompletionScheduler {
     });
   }
 
-  private async fetch(request: CompletionRequest, signal: AbortSignal): Promise<Suggestion | undefined> {
+  private async fetch(request: R, signal: AbortSignal): Promise<Suggestion | undefined> {
     this.stats.requests += 1;
     const controller = new AbortController();
-    const flight: Inflight = { request, controller, done: Promise.resolve(undefined), partial: '', ended: false, finished: false, expect: undefined, waiters: 0, orphanTimer: undefined };
+    const flight: Inflight = { request, controller, done: Promise.resolve(undefined), partial: '', ended: false, finished: false, expect: undefined, typed: '', waiters: 0, orphanTimer: undefined };
     const onPartial: PartialListener = (text, ended) => {
       flight.partial = text;
       flight.ended = ended;

@@ -31,12 +31,20 @@ class ScriptedPort implements StreamChatPort {
       if (usage) yield { type: 'usage', usage: { timeToFirstTokenMs: 1, tokensPerSecond: 1, totalTimeMs: 1, source: { timeToFirstToken: 'service', tokensPerSecond: 'service', totalTime: 'service', tokens: 'service' }, client: { timeToFirstTokenMs: 1, tokensPerSecond: 1, totalTimeMs: 1 }, ...usage } };
     }
     const iterator = events();
+    let started = false;
+    // Like the client's ResultStream: one iteration only, and reading `result` starts one.
+    const iterate = (): AsyncIterator<ChatStreamEvent> => {
+      if (started) throw new Error('A stream can be iterated only once');
+      started = true;
+      signal?.addEventListener('abort', markAborted);
+      return iterator;
+    };
     const stream: ChatStream = {
-      [Symbol.asyncIterator]: () => {
-        signal?.addEventListener('abort', markAborted);
-        return iterator;
+      [Symbol.asyncIterator]: iterate,
+      get result(): Promise<ChatResult> {
+        iterate();
+        return new Promise<ChatResult>(() => undefined);
       },
-      result: Promise.reject(new Error('not used')) as Promise<ChatResult>,
     };
     return stream;
   }

@@ -143,6 +143,32 @@ describe('completions/scheduler', () => {
     assert.equal(await second, undefined);
   });
 
+  it('aborts on the edit itself, before VS Code asks again, when the typed text departs from the answer', async () => {
+    const { clock, service, scheduler } = setUp();
+    void scheduler.complete(cursor(), live());
+    await clock.advance(75);
+    const sent = service.last();
+    sent.onPartial('Math.PI', false);
+    const at = cursor().offset;
+    scheduler.noteEdit('file:///b.js', at, 0, 'x');
+    assert.equal(sent.signal.aborted, false, 'another document');
+    scheduler.noteEdit('file:///a.js', at, 0, 'Ma');
+    assert.equal(sent.signal.aborted, false, 'typing what the answer writes');
+    scheduler.noteEdit('file:///a.js', at + 2, 0, 'x');
+    assert.equal(sent.signal.aborted, true, 'typing past it');
+    assert.equal(scheduler.stats.cancelled, 1);
+  });
+
+  it('aborts on an edit elsewhere in the document, or a new line', async () => {
+    for (const edit of [[0, 0, '// note\n'], [cursor().offset - 3, 3, ''], [cursor().offset, 0, '\n']] as const) {
+      const { clock, service, scheduler } = setUp();
+      void scheduler.complete(cursor(), live());
+      await clock.advance(75);
+      scheduler.noteEdit('file:///a.js', edit[0], edit[1], edit[2]);
+      assert.equal(service.last().signal.aborted, true, JSON.stringify(edit));
+    }
+  });
+
   it('shortens the shown suggestion while the user types through it, without a request', async () => {
     const { clock, service, scheduler } = setUp();
     const first = scheduler.complete(cursor(), live());
