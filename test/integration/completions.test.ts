@@ -91,6 +91,29 @@ suite('Inline completions', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  test('a keystroke that departs from the streaming answer cancels the request: the emulator sees the client close', async function () {
+    this.timeout(60_000);
+    const api = await cadenzaApi();
+    const before = api.completions.stats().cancelled;
+    const file = path.join(samples, 'cancel.js');
+    const editor = await openAt(file, 1, 9);
+    emulator().setChunkDelay(300);
+    emulator().scriptChat({ content: 'Math.PI * radius * radius * radius * 4 / 3;', chunkCount: 20 });
+    // Not awaited: the trigger command settles only when the provider has answered.
+    const triggered = vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    const forVolume = (): ReturnType<typeof chatRequests> => chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('function volume(radius)'));
+    await waitFor(() => forVolume().length === 1, () => `the completion request to reach the emulator (decisions: ${JSON.stringify(decisions)}, requests: ${chatRequests(emulator()).length})`);
+    const seen = Date.now();
+    // A keystroke at the cursor that the streaming answer ("Math…") is not writing.
+    await editor.edit((edit) => edit.insert(new vscode.Position(1, 9), 'x'));
+    const edited = Date.now();
+    await waitFor(() => forVolume()[0]?.clientClosedEarly === true, () => `the first request closed early (requests: ${JSON.stringify(forVolume().map((r) => r.clientClosedEarly))}, request seen at ${seen}, edited at ${edited}, decisions: ${JSON.stringify(decisions)})`);
+    assert.ok(api.completions.stats().cancelled > before, `counted as cancelled (before ${before}, now ${JSON.stringify(api.completions.stats())}, decisions ${JSON.stringify(decisions)})`);
+    assert.ok(editor.document.getText().includes('return x'));
+    await triggered;
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   test('a .env file and a git-ignored file send nothing to the service', async () => {
     for (const [name, reason] of [['.env', 'secret'], ['generated.js', 'ignored']] as const) {
       const editor = await openAt(path.join(samples, name), name === '.env' ? 0 : 1, name === '.env' ? 8 : 9);
