@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { PanelAudio } from './audio/panelAudio';
 import type { ChatController } from './chat/chatController';
+import type { CompletionService } from './completions/completionService';
 import type { ServiceConnection } from './chat/connection';
 import type { IndexService, SearchHit } from './index/indexService';
 import type { VscodeChatApi } from './lm/vscodeChat';
@@ -27,6 +28,8 @@ export interface CadenzaApi {
   readonly agent: AgentService;
   /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
   readonly lm: VscodeChatApi;
+  /** Inline completions: state, counters, today's usage and each provider call's decision. */
+  readonly completions: CompletionService;
 }
 
 /** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */

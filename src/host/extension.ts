@@ -27,6 +27,10 @@ import { searchCommand } from './commands/search';
 import { AgentService } from './tools/agentService';
 import { indexSearch } from './tools/indexSearch';
 import { registerVscodeChat } from './lm/vscodeChat';
+import { CompletionService } from './completions/completionService';
+import { CompletionStatusBar } from './completions/completionStatusBar';
+import { toggleCompletions } from './commands/toggleCompletions';
+import { snoozeCompletions } from './commands/snoozeCompletions';
 
 export type { CadenzaApi } from './api';
 
@@ -51,6 +55,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   chat.attachInstructions(instructions);
   chatView.attachApprovals(agent.approvals);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
+  const completions = new CompletionService(host, connection);
 
   extension.subscriptions.push(
     log,
@@ -64,6 +69,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     agent,
     instructions,
     ...vscodeChat.disposables,
+    completions,
+    new CompletionStatusBar(completions),
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
@@ -87,6 +94,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
     vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
     vscode.commands.registerCommand(commandIds.createInstructions, async () => (await instructions.create())?.toString()),
+    vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
+    vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),
     vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));
@@ -94,7 +103,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api });
+  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions });
 }
 
 export function deactivate(): void {

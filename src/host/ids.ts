@@ -22,6 +22,8 @@ export const commandIds = {
   indexPause: 'cadenza.index.pause',
   indexStatus: 'cadenza.index.status',
   createInstructions: 'cadenza.createInstructions',
+  toggleCompletions: 'cadenza.toggleCompletions',
+  snoozeCompletions: 'cadenza.snoozeCompletions',
 } as const;
 
 /** View and view-container ids; package.json contributes exactly these. */

@@ -33,4 +33,10 @@ export const settingDefaults = {
   'agent.maxToolResultTokens': 4000,
   'agent.terminalTimeoutSeconds': 60,
   'agent.requireToolCall': false,
+  'completions.enabled': false,
+  'completions.model': '',
+  'completions.disabledLanguages': [],
+  'completions.debounceMs': 75,
+  'completions.dailyTokenLimit': 1_000_000,
+  'completions.enableInRestrictedMode': false,
 } as const satisfies Record<string, unknown>;

@@ -105,3 +105,35 @@ export function readAudioSettings(): AudioSettings {
     concurrency: Math.max(1, config.get<number>('concurrency', settingDefaults['audio.concurrency'])),
   };
 }
+
+/** `cadenza.completions.*`: inline completions (ghost text). */
+export interface CompletionSettings {
+  /** Off by default: completions spend tokens on every pause in typing. */
+  readonly enabled: boolean;
+  /** Empty: the fastest small chat model listed. */
+  readonly model: string;
+  /** Language ids never completed. */
+  readonly disabledLanguages: readonly string[];
+  readonly debounceMs: number;
+  /** Prompt and answer tokens a day; 0 means no limit. */
+  readonly dailyTokenLimit: number;
+  /** Completions in a Restricted Mode window (a user setting only). */
+  readonly enableInRestrictedMode: boolean;
+}
+
+/** Reads the completion settings now, clamped to sane ranges. */
+export function readCompletionSettings(): CompletionSettings {
+  const config = vscode.workspace.getConfiguration('cadenza.completions');
+  const debounce = config.get<number>('debounceMs', settingDefaults['completions.debounceMs']);
+  const limit = config.get<number>('dailyTokenLimit', settingDefaults['completions.dailyTokenLimit']);
+  // A user setting only: a workspace in Restricted Mode cannot switch it on for itself.
+  const restricted = config.inspect<boolean>('enableInRestrictedMode');
+  return {
+    enabled: config.get<boolean>('enabled', settingDefaults['completions.enabled']) === true,
+    model: config.get<string>('model', settingDefaults['completions.model']).trim(),
+    disabledLanguages: config.get<string[]>('disabledLanguages', []).filter((id) => typeof id === 'string'),
+    debounceMs: Number.isFinite(debounce) ? Math.min(2000, Math.max(0, Math.round(debounce))) : settingDefaults['completions.debounceMs'],
+    dailyTokenLimit: Number.isFinite(limit) ? Math.max(0, Math.round(limit)) : settingDefaults['completions.dailyTokenLimit'],
+    enableInRestrictedMode: (restricted?.globalValue ?? false) === true,
+  };
+}

@@ -82,6 +82,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON; for multipart an object of fields with file fields as {filename, contentType, size}; raw text when unparseable. */
   body: unknown;
+  /** Set when the connection closed before the response was complete: the client cancelled (or a `drop` fault cut it). */
+  clientClosedEarly?: boolean;
 }
 
 /** A started emulator. */

@@ -142,7 +142,11 @@ export class EmulatorServer implements RunningEmulator {
       return;
     }
     const { json, form, recorded } = parseBody(raw, req.headers['content-type']);
-    this.requests.push({ method, path, headers: recordHeaders(req), body: recorded });
+    const record: RecordedRequest = { method, path, headers: recordHeaders(req), body: recorded };
+    this.requests.push(record);
+    res.once('close', () => {
+      if (!res.writableFinished && this.closing === undefined) record.clientClosedEarly = true;
+    });
 
     const headerFault = parseJsonHeader(req.headers['x-emulator-fault'], 'x-emulator-fault', parseFault);
     const headerScript = parseJsonHeader(req.headers['x-emulator-script'], 'x-emulator-script', parseScript);

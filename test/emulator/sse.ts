@@ -94,6 +94,9 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
     }
     buffer += event;
     count++;
+    // The stream ends with [DONE]: no pause after it, so a client that stops reading there (they all do)
+    // is not mistaken for one that went away mid-answer.
+    if (event === DONE_EVENT) break;
     if (chunkDelayMs > 0) {
       await flush();
       await sleep(chunkDelayMs);

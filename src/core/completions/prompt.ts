@@ -1,0 +1,127 @@
+// The fill-in-the-middle prompt for a chat model: the service has no completions endpoint and its chat
+// models know no FIM tokens, so the file is shown with a marker where the cursor is and the model is
+// asked for exactly the text that belongs there. Everything is cut to a token budget, nearest the cursor
+// first: most of it for the text before the cursor, some for the text after, a little for other files.
+import { type ChatMessage } from '../api/types';
+import { estimateTokens } from '../chat/contextBudget';
+import { completionMode, type CompletionMode } from './postprocess';
+
+/** The cursor marker in the prompt. */
+export const CURSOR_MARKER = '<CURSOR>';
+
+/** A piece of another file shown for context (an open editor, a recent edit, an index hit). */
+export interface ContextSnippet {
+  /** Workspace-relative path, shown to the model. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** What the prompt is built from. */
+export interface CompletionPromptInput {
+  /** Workspace-relative path (or the untitled name). */
+  readonly path: string;
+  /** VS Code language id. */
+  readonly languageId: string;
+  /** Text before the cursor; the builder keeps what fits, nearest the cursor. */
+  readonly prefix: string;
+  /** Text after the cursor; likewise. */
+  readonly suffix: string;
+  /** Other files' snippets, most relevant first. */
+  readonly snippets?: readonly ContextSnippet[];
+  /** Tokens for prefix, suffix and snippets together (default 1,500). */
+  readonly budgetTokens?: number;
+}
+
+/** A built prompt and the cut text it shows (post-processing needs the same view of the cursor). */
+export interface CompletionPrompt {
+  readonly messages: readonly ChatMessage[];
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly mode: CompletionMode;
+  /** Answer tokens to allow: a line is short, a block longer. */
+  readonly maxTokens: number;
+  /** Estimated prompt tokens (for the daily cap before the service reports usage). */
+  readonly promptTokens: number;
+}
+
+export const DEFAULT_BUDGET_TOKENS = 1_500;
+
+const SYSTEM = [
+  'You are a code completion engine inside an editor.',
+  `You get a file with the marker ${CURSOR_MARKER} where the cursor is. Reply with exactly the text to insert at ${CURSOR_MARKER}:`,
+  'no explanation, no Markdown fences, and none of the code before or after the marker repeated.',
+  'Match the file\'s style and indentation. If nothing should be inserted, reply with nothing.',
+].join(' ');
+
+/** Keeps the end of `text` within `chars`, starting at a line start when it had to cut. */
+export function keepTail(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const cut = text.slice(text.length - chars);
+  const newline = cut.indexOf('\n');
+  return newline < 0 ? cut : cut.slice(newline + 1);
+}
+
+/** Keeps the start of `text` within `chars`, ending at a line end when it had to cut. */
+export function keepHead(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const cut = text.slice(0, chars);
+  const newline = cut.lastIndexOf('\n');
+  return newline < 0 ? cut : cut.slice(0, newline);
+}
+
+// Characters per token of the shared estimate (contextBudget.ts).
+const CHARS_PER_TOKEN = 4;
+
+function fence(text: string): string {
+  let marker = '```';
+  while (text.includes(marker)) marker += '`';
+  return marker;
+}
+
+/**
+ * Builds the chat request for a completion: the prefix gets 70 % of the budget and the suffix 20 % (what
+ * one leaves unused goes to the other), snippets the rest, each cut at line boundaries. The user message
+ * shows the snippets, then the file with the cursor marker, then says whether one line or a block is wanted.
+ */
+export function buildCompletionPrompt(input: CompletionPromptInput): CompletionPrompt {
+  const budgetChars = Math.max(64, input.budgetTokens ?? DEFAULT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
+  let suffix = keepHead(input.suffix, Math.floor(budgetChars * 0.2));
+  const prefix = keepTail(input.prefix, Math.floor(budgetChars * 0.7) + Math.floor(budgetChars * 0.2) - suffix.length);
+  if (prefix.length === input.prefix.length && suffix.length < input.suffix.length) {
+    suffix = keepHead(input.suffix, Math.floor(budgetChars * 0.9) - prefix.length);
+  }
+  let snippetChars = budgetChars - prefix.length - suffix.length;
+  const shown: string[] = [];
+  for (const snippet of input.snippets ?? []) {
+    const header = `From ${snippet.path}:\n`;
+    if (snippetChars < header.length + 80) break;
+    const body = keepHead(snippet.text.trim(), snippetChars - header.length - 8);
+    if (body.trim() === '') continue;
+    const marker = fence(body);
+    shown.push(`${header}${marker}\n${body}\n${marker}`);
+    snippetChars -= header.length + body.length + 8;
+  }
+  const mode = completionMode({ prefix, suffix });
+  const file = `${prefix}${CURSOR_MARKER}${suffix}`;
+  const marker = fence(file);
+  const ask = mode === 'line'
+    ? `Complete the code at ${CURSOR_MARKER}: only the rest of that line, which continues with the text after the marker.`
+    : `Complete the code at ${CURSOR_MARKER}: the rest of the current line and, if the code is unfinished there, the lines that finish the current statement or block (at most a dozen).`;
+  const user = [
+    ...(shown.length > 0 ? ['Other files, for reference:', ...shown, ''] : []),
+    `File ${input.path} (${input.languageId}):`,
+    `${marker}${input.languageId}`,
+    file,
+    marker,
+    ask,
+  ].join('\n');
+  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: user }];
+  return {
+    messages,
+    prefix,
+    suffix,
+    mode,
+    maxTokens: mode === 'line' ? 96 : 320,
+    promptTokens: estimateTokens(SYSTEM) + estimateTokens(user) + 8,
+  };
+}

@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import { commandIds } from '../ids';
+import type { CompletionService, CompletionState } from './completionService';
+
+function money(usd: number): string {
+  return usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+function describe(state: CompletionState): { icon: string; label: string } {
+  switch (state.kind) {
+    case 'on':
+      return { icon: '$(sparkle)', label: `on${state.model ? ` (${state.model})` : ''}` };
+    case 'off':
+      return { icon: '$(circle-slash)', label: 'off' };
+    case 'restricted':
+      return { icon: '$(shield)', label: 'off in Restricted Mode' };
+    case 'inlineSuggestOff':
+      return { icon: '$(circle-slash)', label: 'off: `editor.inlineSuggest.enabled` is false' };
+    case 'capped':
+      return { icon: '$(warning)', label: 'paused: the daily token limit is reached' };
+    case 'snoozed':
+      return { icon: '$(clock)', label: `snoozed until ${new Date(state.until).toLocaleTimeString()}` };
+  }
+}
+
+/**
+ * The completions status bar entry: on, off or why not, and in its tooltip today's completion requests,
+ * tokens and cost, apart from chat's. Clicking it toggles completions.
+ */
+export class CompletionStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('cadenza.completions', vscode.StatusBarAlignment.Right, 99);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly service: CompletionService) {
+    this.item.name = 'Cadenza Completions';
+    this.item.command = commandIds.toggleCompletions;
+    this.subscription = service.onDidChangeState((state) => this.render(state));
+    this.render(service.state());
+    this.item.show();
+  }
+
+  private render(state: CompletionState): void {
+    const { icon, label } = describe(state);
+    const usage = this.service.usageToday();
+    const tokens = usage.promptTokens + usage.completionTokens;
+    const limit = this.service.dailyLimit();
+    this.item.text = `${icon} Complete`;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = { enabledCommands: [commandIds.toggleCompletions, commandIds.snoozeCompletions] };
+    tooltip.appendMarkdown(`**Cadenza inline completions:** ${label}\n\n`);
+    tooltip.appendMarkdown(`Today (apart from chat): ${usage.requests} requests, ${tokens.toLocaleString('en-US')} tokens `
+      + `(${usage.promptTokens.toLocaleString('en-US')} prompt, ${usage.completionTokens.toLocaleString('en-US')} answer), ${money(usage.costUsd)}`
+      + `${limit > 0 ? ` of a ${limit.toLocaleString('en-US')}-token daily limit` : ''}.\n\n`);
+    tooltip.appendMarkdown(`[${state.kind === 'off' ? 'Turn on' : 'Turn off'}](command:${commandIds.toggleCompletions}) · [Snooze](command:${commandIds.snoozeCompletions})`);
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${money(usage.costUsd)}` };
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

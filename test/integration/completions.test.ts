@@ -1,0 +1,128 @@
+// Inline completions in the real extension host against the emulator: ghost text triggered and accepted
+// through VS Code's own inline-suggest commands, a keystroke cancelling a request mid-stream (the emulator
+// sees the connection closed early), and ignored or secret files sending nothing.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CompletionDecision } from '../../src/host/completions/completionService';
+import { cadenzaApi, useEmulator, waitFor } from './helpers';
+
+const folderName = 'completion-samples';
+
+function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the integration tests run with a workspace folder');
+  return folder.uri.fsPath;
+}
+
+function chatRequests(emulator: ReturnType<ReturnType<typeof useEmulator>>): typeof emulator.requests {
+  return emulator.requests.filter((request) => request.path === '/v1/chat/completions');
+}
+
+async function openAt(file: string, line: number, character: number): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  editor.selection = new vscode.Selection(line, character, line, character);
+  return editor;
+}
+
+suite('Inline completions', () => {
+  const emulator = useEmulator();
+  const decisions: CompletionDecision[] = [];
+  let subscription: vscode.Disposable | undefined;
+  let samples = '';
+
+  suiteSetup(async () => {
+    const api = await cadenzaApi();
+    subscription = api.completions.onDidDecide((decision) => decisions.push({ ...decision, at: Date.now() } as CompletionDecision));
+    samples = path.join(workspaceRoot(), folderName);
+    fs.mkdirSync(samples, { recursive: true });
+    fs.writeFileSync(path.join(samples, 'area.js'), 'function area(radius) {\n  return \n}\n');
+    fs.writeFileSync(path.join(samples, 'cancel.js'), 'function volume(radius) {\n  return \n}\n');
+    fs.writeFileSync(path.join(samples, '.gitignore'), 'generated.js\n');
+    fs.writeFileSync(path.join(samples, 'generated.js'), 'function ignored() {\n  return \n}\n');
+    fs.writeFileSync(path.join(samples, '.env'), 'API_KEY=\n');
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    await vscode.workspace.getConfiguration('editor').update('inlineSuggest.enabled', true, vscode.ConfigurationTarget.Global);
+    assert.equal(api.completions.state().kind, 'off', 'completions are off by default');
+    assert.equal(await vscode.commands.executeCommand('cadenza.toggleCompletions'), true);
+    await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`);
+  });
+
+  setup(() => {
+    emulator().reset();
+    decisions.length = 0;
+  });
+
+  suiteTeardown(async () => {
+    subscription?.dispose();
+    await vscode.commands.executeCommand('cadenza.toggleCompletions', false);
+    await vscode.workspace.getConfiguration('cadenza.completions').update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('editor').update('inlineSuggest.enabled', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    fs.rmSync(samples, { recursive: true, force: true });
+  });
+
+  test('a suggestion appears as ghost text from the smallest chat model, and accepting it inserts it', async () => {
+    const file = path.join(samples, 'area.js');
+    const editor = await openAt(file, 1, 9);
+    // The model answers the way chat models do: a fence, the line it was given, and code that already follows.
+    emulator().scriptChat({ content: '```javascript\n  return Math.PI * radius ** 2;\n}\n```' });
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
+    assert.equal(decisions.find((d) => d.outcome === 'suggested')?.text, 'Math.PI * radius ** 2;');
+    const sent = chatRequests(emulator());
+    assert.equal(sent.length, 1);
+    const body = sent[0]?.body as { model: string; stream: boolean; messages: { role: string; content: string }[] };
+    assert.equal(body.model, 'Meta-Llama-3.1-8B-Instruct', 'the smallest general chat model, not a reasoning one');
+    assert.equal(body.stream, true);
+    const prompt = body.messages.at(-1)?.content ?? '';
+    assert.match(prompt, /File completion-samples\/area\.js \(javascript\)/);
+    assert.match(prompt, /function area\(radius\) \{\n {2}return <CURSOR>\n\}/);
+    await waitFor(async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+      return editor.document.getText().includes('return Math.PI');
+    }, () => `the suggestion accepted (document: ${JSON.stringify(editor.document.getText())})`);
+    assert.equal(editor.document.getText(), 'function area(radius) {\n  return Math.PI * radius ** 2;\n}\n');
+    const usage = (await cadenzaApi()).completions.usageToday();
+    assert.ok(usage.requests >= 1 && usage.promptTokens > 0, `usage counted apart from chat: ${JSON.stringify(usage)}`);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('a keystroke that departs from the streaming answer cancels the request: the emulator sees the client close', async function () {
+    this.timeout(60_000);
+    const api = await cadenzaApi();
+    const before = api.completions.stats().cancelled;
+    const file = path.join(samples, 'cancel.js');
+    const editor = await openAt(file, 1, 9);
+    emulator().setChunkDelay(300);
+    emulator().scriptChat({ content: 'Math.PI * radius * radius * radius * 4 / 3;', chunkCount: 20 });
+    // Not awaited: the trigger command settles only when the provider has answered.
+    const triggered = vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    const forVolume = (): ReturnType<typeof chatRequests> => chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('function volume(radius)'));
+    await waitFor(() => forVolume().length === 1, () => `the completion request to reach the emulator (decisions: ${JSON.stringify(decisions)}, requests: ${chatRequests(emulator()).length})`);
+    const seen = Date.now();
+    // A keystroke at the cursor that the streaming answer ("Math…") is not writing.
+    await editor.edit((edit) => edit.insert(new vscode.Position(1, 9), 'x'));
+    const edited = Date.now();
+    await waitFor(() => forVolume()[0]?.clientClosedEarly === true, () => `the first request closed early (requests: ${JSON.stringify(forVolume().map((r) => r.clientClosedEarly))}, request seen at ${seen}, edited at ${edited}, decisions: ${JSON.stringify(decisions)})`);
+    assert.ok(api.completions.stats().cancelled > before, `counted as cancelled (before ${before}, now ${JSON.stringify(api.completions.stats())}, decisions ${JSON.stringify(decisions)})`);
+    assert.ok(editor.document.getText().includes('return x'));
+    await triggered;
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('a .env file and a git-ignored file send nothing to the service', async () => {
+    for (const [name, reason] of [['.env', 'secret'], ['generated.js', 'ignored']] as const) {
+      const editor = await openAt(path.join(samples, name), name === '.env' ? 0 : 1, name === '.env' ? 8 : 9);
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString()), () => `a decision for ${name} (decisions: ${JSON.stringify(decisions)})`);
+      const mine = decisions.filter((d) => d.uri === editor.document.uri.toString());
+      assert.ok(mine.every((d) => d.outcome === 'skipped' && d.reason === reason), `${name}: ${JSON.stringify(mine)}`);
+    }
+    const leaked = chatRequests(emulator()).filter((request) => /API_KEY|function ignored/.test(JSON.stringify(request.body)));
+    assert.equal(leaked.length, 0, 'nothing of either file reached the service');
+  });
+});

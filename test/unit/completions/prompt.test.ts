@@ -1,0 +1,72 @@
+// The fill-in-the-middle prompt: budget nearest the cursor, path and language, snippets, the mode asked for.
+import assert from 'node:assert/strict';
+import { buildCompletionPrompt, CURSOR_MARKER, keepHead, keepTail } from '../../../src/core/completions/prompt';
+
+const header = `import { readFile } from 'node:fs/promises';\n\n/** Reads a JSON file. */\n`;
+const body = 'export async function readJson(path: string): Promise<unknown> {\n  const text = await readFile(path, \'utf8\');\n  ';
+const after = '\n}\n\nexport function isObject(value: unknown): value is object {\n  return typeof value === \'object\' && value !== null;\n}\n';
+
+function userText(messages: readonly { role: string; content: unknown }[]): string {
+  const user = messages.find((message) => message.role === 'user');
+  assert.ok(user && typeof user.content === 'string');
+  return user.content;
+}
+
+describe('completions/prompt', () => {
+  it('cuts at line boundaries', () => {
+    assert.equal(keepTail('one\ntwo\nthree', 9), 'three');
+    assert.equal(keepHead('one\ntwo\nthree', 9), 'one\ntwo');
+    assert.equal(keepTail('short', 10), 'short');
+  });
+
+  it('shows the file with the cursor marker, its path and language, and asks for a block at a line end', () => {
+    const prompt = buildCompletionPrompt({ path: 'src/json.ts', languageId: 'typescript', prefix: header + body, suffix: after });
+    const user = userText(prompt.messages);
+    assert.ok(user.includes('File src/json.ts (typescript):'));
+    assert.ok(user.includes(`${body}${CURSOR_MARKER}${after}`), 'the whole file fits, marker at the cursor');
+    assert.equal(prompt.mode, 'block');
+    assert.ok(/statement or block/.test(user));
+    assert.equal(prompt.messages[0]?.role, 'system');
+    assert.ok(prompt.promptTokens > 50);
+  });
+
+  it('asks for the rest of the line inside a line, with fewer tokens', () => {
+    const prompt = buildCompletionPrompt({ path: 'a.py', languageId: 'python', prefix: 'print(', suffix: ')\n' });
+    assert.equal(prompt.mode, 'line');
+    assert.ok(/only the rest of that line/.test(userText(prompt.messages)));
+    assert.ok(prompt.maxTokens < buildCompletionPrompt({ path: 'a.py', languageId: 'python', prefix: 'def f():', suffix: '' }).maxTokens);
+  });
+
+  it('keeps the text nearest the cursor within the budget, prefix first', () => {
+    const longBefore = Array.from({ length: 2000 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n';
+    const longAfter = Array.from({ length: 2000 }, (_, i) => `use(v${i});`).join('\n');
+    const prompt = buildCompletionPrompt({ path: 'big.ts', languageId: 'typescript', prefix: `${longBefore}const total = `, suffix: `\n${longAfter}`, budgetTokens: 500 });
+    assert.ok(prompt.prefix.endsWith('const v1999 = 1999;\nconst total = '), 'the lines just before the cursor stay');
+    assert.ok(!prompt.prefix.includes('const v0 = 0;'), 'far lines go');
+    assert.ok(prompt.suffix.startsWith('\nuse(v0);'));
+    assert.ok(prompt.prefix.length + prompt.suffix.length <= 500 * 4);
+    assert.ok(prompt.prefix.length > prompt.suffix.length * 2, 'the prefix gets the larger share');
+    assert.ok(prompt.prefix.startsWith('const v'), 'cut at a line start');
+  });
+
+  it('gives a short suffix\'s unused share to the prefix', () => {
+    const longBefore = 'x = 1\n'.repeat(1000);
+    const prompt = buildCompletionPrompt({ path: 'a.py', languageId: 'python', prefix: longBefore, suffix: '', budgetTokens: 500 });
+    assert.ok(prompt.prefix.length > 500 * 4 * 0.85);
+  });
+
+  it('adds snippets from other files within what the budget leaves, cut to what is left', () => {
+    const snippets = [{ path: 'src/types.ts', text: 'export interface Point { x: number; y: number }' }];
+    const roomy = userText(buildCompletionPrompt({ path: 'a.ts', languageId: 'typescript', prefix: 'const p: Point = ', suffix: '', snippets }).messages);
+    assert.ok(roomy.includes('From src/types.ts:'));
+    assert.ok(roomy.indexOf('export interface Point') < roomy.indexOf(CURSOR_MARKER), 'snippets come before the file');
+    const huge = [{ path: 'src/huge.ts', text: 'export const big = 1;\n'.repeat(2000) }];
+    const full = userText(buildCompletionPrompt({ path: 'a.ts', languageId: 'typescript', prefix: 'x;\n'.repeat(5000), suffix: 'y;\n'.repeat(5000), snippets: huge, budgetTokens: 500 }).messages);
+    assert.ok(full.length < 500 * 4 + 1200, `the snippet is cut to what the budget leaves (${full.length} characters)`);
+  });
+
+  it('fences a file that itself holds fences with a longer fence', () => {
+    const prompt = buildCompletionPrompt({ path: 'README.md', languageId: 'markdown', prefix: '```js\nlet a = ', suffix: '\n```\n' });
+    assert.ok(userText(prompt.messages).includes('````markdown'));
+  });
+});
