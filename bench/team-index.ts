@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     let started = performance.now();
     const first = await buildTeamIndex({ root: dir, repository: 'bench', commit: 'c1', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
     const buildMs = performance.now() - started;
-    out(`team index, ${first.files} files, ${first.chunks} chunks, ${DIM} dimensions (pgvector HNSW on binary quantisation + cosine re-rank)`);
+    out(`team index, ${first.files} files, ${first.chunks} chunks, ${DIM} dimensions (pgvector HNSW on the first 4,000 components as halfvec + exact cosine re-rank)`);
     out(`  build: ${(buildMs / 1000).toFixed(1)} s (${Math.round(first.chunks / (buildMs / 1000))} chunks/s incl. in-process embedding), ${embedded} embedded`);
     const size = await pool.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n');
     out(`  database size: ${(Number(size.rows[0]?.n) / 1e6).toFixed(1)} MB, ${Math.round(Number(size.rows[0]?.n) / first.chunks)} bytes per chunk`);
