@@ -19,6 +19,25 @@ const extension = {
   logLevel: 'warning',
 };
 
+/**
+ * The team-index command line (`cadenza-index`): Node, CommonJS, from the same core. `pg-native` is
+ * pg's optional libpq binding, loaded only on request; it stays out of every bundle.
+ * @type {import('esbuild').BuildOptions}
+ */
+const cli = {
+  entryPoints: ['src/cli/index.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/cli/index.js',
+  external: ['pg-native'],
+  banner: { js: '#!/usr/bin/env node' },
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const webview = {
   entryPoints: { webview: 'src/webview/main.ts' },
@@ -37,7 +56,7 @@ async function main() {
   const fs = require('fs');
   // A production build starts from an empty dist/, so no stale source maps end up in the .vsix.
   if (production) fs.rmSync('dist', { recursive: true, force: true });
-  const builds = [extension];
+  const builds = [extension, cli];
   if (fs.existsSync('src/webview/main.ts')) builds.push(webview);
   if (watch) {
     for (const options of builds) await (await esbuild.context(options)).watch();

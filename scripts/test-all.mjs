@@ -79,7 +79,7 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(root, 'package
 }
 
 // --- 1. machine set-up: Debian packages, Node 24 + code-server, test tools (idempotent) ------------
-const setups = ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh'].filter((file) => existsSync(file));
+const setups = ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh', 'test/pg/setup.sh'].filter((file) => existsSync(file));
 for (const script of setups) {
   const result = await timed(() => run('bash', [script]));
   if (result.code !== 0) { record(`setup ${script}`, result.seconds, undefined, result.code); finish(); }

@@ -1,10 +1,9 @@
 import type { Logger } from '../logger';
-import type { KeywordIndex } from './bm25';
 import type { ChunkOptions } from './chunker';
 import { EmbedQueue, type EmbedFunction, type EmbedQueueOptions } from './embedQueue';
 import type { FileSource } from './fileSource';
 import { prepareFile } from './prepareFile';
-import type { IndexStore } from './store/indexStore';
+import type { ChunkTextSink, RunStore } from './indexPort';
 import type { ChunkRef, FileRecord } from './types';
 
 /** Progress of a run, for a status bar: counts only grow within a run. */
@@ -35,8 +34,8 @@ export interface IndexRunResult {
 
 /** What a run needs from its index. */
 export interface RunContext {
-  readonly store: IndexStore;
-  readonly keywords: KeywordIndex | undefined;
+  readonly store: RunStore;
+  readonly keywords: ChunkTextSink | undefined;
   readonly source: FileSource;
   readonly embed: EmbedFunction;
   readonly embedding: Omit<EmbedQueueOptions, 'embed' | 'signal' | 'dimension' | 'onVectors' | 'logger'>;

@@ -1,0 +1,86 @@
+import type { Pool } from 'pg';
+import { compoundIdentifiers, tokenize } from '../tokenize';
+import { fuseRanked, fusionDepth, type ChunkLocation, type HybridOptions, type HybridQuery, type RankedLists, type SearchResult, type SemanticHit } from '../fusion';
+import { EXACT_SQL, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, semanticSql } from './pgSql';
+import { anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
+
+/** The snapshot a team index answers from: which commit, how fresh. */
+export interface TeamSnapshot {
+  readonly id: number;
+  readonly repository: string;
+  readonly commit: string;
+  readonly model: string;
+  readonly modelId: number;
+  readonly dimension: number;
+  readonly updatedAt: Date;
+  readonly complete: boolean;
+}
+
+interface Row {
+  readonly path: string;
+  readonly start_line: number;
+  readonly end_line: number;
+}
+
+const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_line, endLine: r.end_line });
+
+/**
+ * Read-only search of a team index snapshot: pgvector nearest neighbours, PostgreSQL full-text
+ * ranking over Cadenza's own tokens, and the exact-identifier list, fused by `fuseRanked` exactly as
+ * the local index fuses its lists. Needs only SELECT on the cadenza_* tables.
+ */
+export class PgTeamIndex {
+  private constructor(private readonly pool: Pool, readonly snapshot: TeamSnapshot) {}
+
+  /**
+   * Finds the snapshot of `repository` for `model`: at `commit` when given, else the newest complete
+   * one. Undefined when the database has none (the tables may not even exist yet).
+   */
+  static async open(pool: Pool, repository: string, model: string, commit?: string): Promise<PgTeamIndex | undefined> {
+    const found = await pool.query<{ id: number; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
+    const row = found.rows[0];
+    if (!row) return undefined;
+    return new PgTeamIndex(pool, { id: row.id, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete });
+  }
+
+  /** The three ranked lists, each `depth` deep, read in one read-only transaction. */
+  async lists(query: HybridQuery, depth: number): Promise<RankedLists> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN READ ONLY');
+      let semantic: SemanticHit[] = [];
+      if (query.vector && query.vector.length === this.snapshot.dimension) {
+        const candidates = Math.max(depth * 4, 40);
+        await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates, 40))]);
+        const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(query.vector), this.snapshot.id, candidates, depth]);
+        semantic = rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
+      }
+      let keyword: (ChunkLocation & { score: number })[] = [];
+      let exact: ChunkLocation[] = [];
+      const text = query.text ?? '';
+      const any = anyOfQuery(tokenize(text));
+      if (any) {
+        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, any, depth]);
+        keyword = rows.rows.map((r) => ({ ...location(r), score: Number(r.score) }));
+      }
+      const identifiers = compoundIdentifiers(text);
+      const anyIdentifier = anyOfQuery(identifiers);
+      if (anyIdentifier) {
+        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, identifiers.map(lexemeQuery), anyIdentifier, depth]);
+        exact = rows.rows.map(location);
+      }
+      await client.query('COMMIT');
+      return { semantic, keyword, exact };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The fused top `k`, ranked as the local index ranks. */
+  async search(query: HybridQuery, options: HybridOptions = {}): Promise<SearchResult[]> {
+    return fuseRanked(await this.lists(query, fusionDepth(options)), options);
+  }
+}

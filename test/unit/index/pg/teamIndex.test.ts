@@ -1,0 +1,248 @@
+// The team index against a real PostgreSQL with pgvector (test/pg/setup.sh, started per suite on a
+// loopback port) and the emulator's embeddings: the command-line indexer on a checkout, incremental
+// runs, a run killed half-way, search through the shared fusion, and parameterised SQL only.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { Pool } from 'pg';
+import { InferenceClient } from '../../../../src/core/api/client';
+import { e5QueryText } from '../../../../src/core/index/search';
+import { dimensionOf } from '../../../../src/core/index/pg/pgSql';
+import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
+import { WorkspaceIndex } from '../../../../src/core/index/workspaceIndex';
+import { startEmulator, type RunningEmulator } from '../../../emulator';
+import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { Fixture } from '../helpers';
+
+const repoRoot = path.resolve(__dirname, '../../../../..');
+const cliPath = path.join(repoRoot, 'out', 'src', 'cli', 'index.js');
+const MODEL = 'E5-Mistral-7B-Instruct';
+
+interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+describe('team index on PostgreSQL with pgvector', function () {
+  this.timeout(120_000);
+  let pg: TestPostgres;
+  let emu: RunningEmulator;
+  let pool: Pool;
+  let client: InferenceClient;
+  const fixtures: Fixture[] = [];
+
+  before(async () => {
+    pg = await startPostgres();
+    emu = await startEmulator();
+    pool = new Pool({ connectionString: pg.url, max: 2 });
+    client = new InferenceClient({ baseUrl: emu.baseUrl, apiKey: emu.key });
+  });
+
+  after(async () => {
+    await pool?.end();
+    await emu?.close();
+    pg?.stop();
+    for (const f of fixtures) f.dispose();
+  });
+
+  /** Starts the CLI; `onLine` sees each stdout line and may kill the child. */
+  function startCli(args: string[], onLine?: (line: string, kill: () => void) => void): Promise<CliRun> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [cliPath, ...args], {
+        env: { ...process.env, CADENZA_DATABASE_URL: pg.url, CADENZA_API_KEY: emu.key, CADENZA_BASE_URL: emu.baseUrl },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      let partial = '';
+      child.stdout.on('data', (data: Buffer) => {
+        stdout += String(data);
+        partial += String(data);
+        const lines = partial.split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) onLine?.(line, () => child.kill('SIGKILL'));
+      });
+      child.stderr.on('data', (data: Buffer) => (stderr += String(data)));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  /** Texts the emulator was asked to embed since the last reset. */
+  function embeddedTexts(): string[] {
+    const out: string[] = [];
+    for (const r of emu.requests) {
+      if (r.path !== '/v1/embeddings' || typeof r.body !== 'object' || r.body === null) continue;
+      const input = (r.body as { input?: unknown }).input;
+      if (Array.isArray(input)) for (const t of input) out.push(String(t));
+      else if (typeof input === 'string') out.push(input);
+    }
+    return out;
+  }
+
+  async function scalar(sql: string, params: unknown[]): Promise<number> {
+    const result = await pool.query<{ n: string }>(sql, params);
+    return Number(result.rows[0]?.n ?? NaN);
+  }
+
+  async function snapshotId(repository: string, commit: string): Promise<number> {
+    return scalar('SELECT id AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [repository, commit]);
+  }
+
+  /** Chunks of a snapshot whose hash has no vector: a consistent snapshot has none. */
+  async function chunksWithoutVector(snapshot: number): Promise<number> {
+    return scalar('SELECT count(*) AS n FROM cadenza_chunks c WHERE c.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)', [snapshot]);
+  }
+
+  function workspaceCopy(): Fixture {
+    const f = new Fixture();
+    fixtures.push(f);
+    cpSync(path.join(repoRoot, 'test', 'fixtures', 'workspace'), f.root, { recursive: true });
+    return f;
+  }
+
+  it('indexes the fixture workspace from the command line, embedding each distinct chunk once', async () => {
+    const ws = workspaceCopy();
+    emu.reset();
+    const run = await startCli(['--repository', 'fixture', '--commit', 'c1', ws.root]);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    const snap = await snapshotId('fixture', 'c1');
+    const files = await scalar('SELECT count(*) AS n FROM cadenza_files WHERE snapshot_id = $1', [snap]);
+    const chunks = await scalar('SELECT count(*) AS n FROM cadenza_chunks WHERE snapshot_id = $1', [snap]);
+    const distinct = await scalar('SELECT count(DISTINCT hash) AS n FROM cadenza_chunks WHERE snapshot_id = $1', [snap]);
+    assert.equal(files, 5, 'every text file of the fixture');
+    assert.ok(chunks >= files);
+    assert.equal(embeddedTexts().length, distinct, 'one embedding per distinct chunk');
+    assert.equal(await chunksWithoutVector(snap), 0);
+    assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snap]), 1);
+    const summary = run.stdout.split('\n').find((l) => l.startsWith('summary:')) ?? '';
+    assert.match(summary, new RegExp(`complete; fixture@c1 \\(${MODEL}\\): 5 files, ${chunks} chunks`));
+    assert.match(summary, new RegExp(`${distinct} chunks embedded`));
+    const tokens = Number(/(\d+) tokens embedded/.exec(summary)?.[1]);
+    assert.ok(tokens > 0, summary);
+    // The emulator lists E5 at $0.0000001 a token.
+    assert.match(summary, new RegExp(`cost \\$${(tokens * 0.0000001).toFixed(6).replace('.', '\\.')}`));
+    assert.match(run.stdout, /progress: /);
+  });
+
+  it('searches a snapshot with vectors and full-text ranking, fused like the local index', async () => {
+    const ws = workspaceCopy();
+    const first = await startCli(['--repository', 'search', '--commit', 's1', ws.root]);
+    assert.equal(first.code, 0, first.stderr);
+    const team = await PgTeamIndex.open(pool, 'search', MODEL);
+    assert.ok(team, 'the snapshot is found');
+    assert.equal(team.snapshot.commit, 's1');
+    const local = (await WorkspaceIndex.open({ roots: [{ name: 'search', path: ws.root }], storagePath: undefined, modelId: MODEL, embed: async (texts) => (await client.embed([...texts], MODEL)).embeddings })).index;
+    try {
+      await local.sync();
+      for (const text of ['greeting for a name', 'arithmetic mean of numbers']) {
+        const vector = (await client.embed(e5QueryText(text), MODEL)).embeddings[0];
+        const fromTeam = await team.search({ text, vector }, { k: 3 });
+        const fromLocal = local.search({ text, vector }, { k: 3 });
+        assert.ok(fromTeam.length > 0, text);
+        assert.equal(fromTeam[0]?.path, fromLocal[0]?.path, `same best file for "${text}"`);
+        assert.equal(fromTeam[0]?.matched, 'both', 'found by meaning and by words');
+      }
+      const top = (await team.search({ text: 'greeting' }, { k: 1 }))[0];
+      assert.equal(top?.path, 'search/src/greeting.ts');
+      assert.equal(top?.startLine, 1);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('embeds only the changed chunk on a second run, and keeps the first commit searchable', async () => {
+    const ws = workspaceCopy();
+    const first = await startCli(['--repository', 'incr', '--commit', 'a', ws.root]);
+    assert.equal(first.code, 0, first.stderr);
+    ws.write({ 'src/greeting.ts': 'export function farewell(name: string): string {\n  return `Goodbye, ${name}!`;\n}\n' });
+    emu.reset();
+    const second = await startCli(['--repository', 'incr', '--commit', 'b', ws.root]);
+    assert.equal(second.code, 0, second.stderr);
+    const texts = embeddedTexts();
+    assert.equal(texts.length, 1, `only the new chunk: ${JSON.stringify(texts)}`);
+    assert.match(texts[0] ?? '', /Goodbye/);
+    const b = await PgTeamIndex.open(pool, 'incr', MODEL, 'b');
+    const a = await PgTeamIndex.open(pool, 'incr', MODEL, 'a');
+    assert.equal((await b?.search({ text: 'farewell goodbye' }, { k: 1 }))?.[0]?.path, 'incr/src/greeting.ts');
+    assert.equal((await a?.search({ text: 'farewell goodbye' }, { k: 1 }))?.length, 0, 'commit a never had it');
+    // Unchanged files of the same commit are not even re-read on a re-run.
+    emu.reset();
+    const again = await startCli(['--repository', 'incr', '--commit', 'b', ws.root]);
+    assert.equal(again.code, 0);
+    assert.equal(embeddedTexts().length, 0);
+    assert.match(again.stdout, /0 files changed, 0 removed, 0 chunks embedded/);
+  });
+
+  it('leaves the database consistent when killed half-way, and the next run resumes', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`src/module${i}.ts`] = `/** Module ${i}. */\nexport function compute${i}(x: number): number {\n  return x * ${i} + ${i * 7};\n}\n`;
+    const ws = new Fixture(files);
+    fixtures.push(ws);
+    emu.reset();
+    emu.setLatency(150);
+    let killedAt = 0;
+    const killed = await startCli(['--repository', 'killed', '--commit', 'k', '--batch-size', '4', '--concurrency', '1', ws.root], (line, kill) => {
+      const embedded = /embedded (\d+)\//.exec(line);
+      if (embedded && Number(embedded[1]) >= 12 && killedAt === 0) {
+        killedAt = Number(embedded[1]);
+        kill();
+      }
+    });
+    emu.setLatency(0);
+    assert.equal(killed.code, null, 'the run was killed');
+    assert.ok(killedAt >= 12);
+    const snap = await snapshotId('killed', 'k');
+    const recorded = await scalar('SELECT count(*) AS n FROM cadenza_files WHERE snapshot_id = $1', [snap]);
+    const storedBefore = await scalar('SELECT count(*) AS n FROM cadenza_vectors', []);
+    assert.ok(recorded > 0 && recorded < 60, `part of the files recorded: ${recorded}`);
+    assert.equal(await chunksWithoutVector(snap), 0, 'no recorded file lacks a vector');
+    assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snap]), 0);
+    emu.reset();
+    const resumed = await startCli(['--repository', 'killed', '--commit', 'k', ws.root]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const embeddedNow = embeddedTexts().length;
+    const storedAfter = await scalar('SELECT count(*) AS n FROM cadenza_vectors', []);
+    assert.equal(storedAfter - storedBefore, embeddedNow, 'each vector paid for once');
+    assert.ok(embeddedNow < 60, `the resumed run embeds only what was missing (${embeddedNow})`);
+    assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_files WHERE snapshot_id = $1', [snap]), 60);
+    assert.equal(await chunksWithoutVector(snap), 0);
+    assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snap]), 1);
+  });
+
+  it('stores and finds names full of SQL syntax as plain values', async () => {
+    const ws = workspaceCopy();
+    ws.write({ "src/o'brien.ts": "export const quote = \"'; DROP TABLE cadenza_chunks; --\";\n" });
+    const repository = "x'); DROP TABLE cadenza_files; --";
+    const run = await startCli(['--repository', repository, '--commit', "c'1", ws.root]);
+    assert.equal(run.code, 0, run.stderr);
+    const team = await PgTeamIndex.open(pool, repository, MODEL);
+    const hits = await team?.search({ text: 'DROP TABLE cadenza_chunks' }, { k: 1 });
+    assert.equal(hits?.[0]?.path, `${repository}/src/o'brien.ts`);
+    assert.equal(await scalar("SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('cadenza_files', 'cadenza_chunks')", []), 2);
+  });
+
+  it('builds no SQL by string concatenation: statements are constants, values parameters', () => {
+    const dir = path.join(repoRoot, 'src', 'core', 'index', 'pg');
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      const source = readFileSync(path.join(dir, name), 'utf8');
+      for (const call of source.matchAll(/\.query(?:<[^>]*>)?\(([^,)]+)/g)) {
+        const first = (call[1] ?? '').trim();
+        const constant = /^[A-Z][A-Z_]*$/.test(first) || /^(semanticSql|hnswIndexSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
+        assert.ok(constant, `${name}: query(${first}) is not a constant statement`);
+      }
+      if (name === 'pgSql.ts') {
+        const interpolations = [...source.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]);
+        assert.ok(interpolations.length > 0);
+        // Only checked integers, fixed operator names and the private `indexed` over literal column names.
+        const allowed = (expr: string): boolean => ['d', 'm', 'order', 'ops', 'value', 'String(value)'].includes(expr) || /^indexed\(d, '[$\w.:]+'\)$/.test(expr);
+        for (const expr of interpolations) assert.ok(allowed(expr ?? ''), `pgSql.ts interpolates \${${expr}}`);
+      }
+    }
+    assert.throws(() => dimensionOf(4096.5));
+    assert.throws(() => dimensionOf(Number('1; DROP TABLE x')));
+    assert.equal(dimensionOf(4096), 4096);
+  });
+});
