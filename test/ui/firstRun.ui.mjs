@@ -1,7 +1,8 @@
 // A new user's first minutes, in the truly fresh profile runUi.mjs makes (this file runs first): no key,
 // no settings, no stored conversation, no model picked. Open the panel, set the key from the panel, type
 // the first question and see it answered by the default model; then Explain Selection from the editor's
-// context menu. Nothing is picked anywhere. At the end the key is cleared again, so the next file
+// context menu; then a recording transcribed from the Explorer. Nothing is picked or asked anywhere. At the
+// end the key is cleared again, so the next file
 // (cadenza.ui.mjs) still meets a window without a key.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,6 +85,27 @@ export const tests = [
       check(sent.length === 1 && sent[0].body.model === defaultModel, `Explain Selection sent ${JSON.stringify(sent.map((request) => request.body.model))}`);
       const last = sent[0].body.messages.at(-1).content;
       check(String(last).includes(source.slice(source.indexOf('export function greeting')).trimEnd()), 'the request does not carry the selection');
+    },
+  },
+  {
+    name: 'first run: Explorer → Cadenza → Transcribe Audio transcribes a recording with no question asked',
+    async run({ page, emulator, audioFile, shot }) {
+      const transcript = 'A new user transcribes a recording and is asked nothing at all.';
+      emulator.scriptTranscript(transcript);
+      const before = emulator.requests.length;
+      await runCommand(page, 'View: Show Explorer');
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: audioFile }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await row.click({ button: 'right' });
+      await clickMenuPath(page, ['Cadenza', 'Transcribe Audio']);
+      const tab = page.locator('.tabs-container .tab.active');
+      await waitForText(tab, new RegExp(`Transcript: ${audioFile.replace(/[.]/g, '\\.')}`), 30_000);
+      check(!(await quickInput(page).isVisible()), 'a picker opened: a new user was asked something');
+      await waitForText(activeEditorLines(page), new RegExp(transcript.slice(0, 30)), 30_000);
+      const uploads = emulator.requests.slice(before).filter((request) => request.path === '/v1/audio/transcriptions');
+      check(uploads.length === 1, `expected one transcription request, the emulator received ${uploads.length}`);
+      await shot('transcript');
+      await runCommand(page, 'View: Revert and Close Editor');
     },
   },
   {
