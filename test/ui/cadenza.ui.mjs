@@ -70,7 +70,8 @@ export const tests = [
       const lines = panel.locator('.monaco-editor .view-lines');
       // The Output view follows the end; the activation line is at the top of a log the first-run test
       // made long, and Monaco renders only the lines in view: go to the top, as a reader would.
-      await lines.click();
+      // Forced: the Output view's editor scrolls while lines arrive, so it is never "stable" for a normal click.
+      await panel.locator('.monaco-editor').first().click({ force: true });
       await page.keyboard.press('Control+Home');
       await waitForText(lines, /Cadenza activated in/);
       await page.keyboard.press('Control+End');
