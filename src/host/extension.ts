@@ -76,7 +76,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
     vscode.workspace.registerTextDocumentContentProvider(proposalScheme, proposals),
     vscode.commands.registerCommand(commandIds.setApiKey, (key?: unknown, role?: unknown) => setApiKey(host, key, role)),
-    vscode.commands.registerCommand(commandIds.clearApiKey, () => clearApiKey(host)),
+    vscode.commands.registerCommand(commandIds.clearApiKey, (role?: unknown) => clearApiKey(host, role)),
     vscode.commands.registerCommand(commandIds.showLog, () => showLog(host)),
     vscode.commands.registerCommand(commandIds.openChat, () => openChat()),
     vscode.commands.registerCommand(commandIds.newChat, async () => { await openChat(); await chat.newConversation(); }),

@@ -29,6 +29,7 @@ suite('Per-operation endpoints', () => {
   suiteTeardown(async () => {
     await config().update('endpoints.audio', undefined, vscode.ConfigurationTarget.Global);
     await config().update('models.overrides', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('cadenza.clearApiKey', 'audio');
     await vscode.commands.executeCommand('cadenza.clearApiKey');
     whisper?.server.close();
   });
@@ -52,5 +53,16 @@ suite('Per-operation endpoints', () => {
     const upload = whisper.hits.find((hit) => hit.url === '/v1/audio/transcriptions');
     assert.equal(upload?.headers.authorization, 'Bearer audio-secret');
     assert.equal(emulator().requests.filter((request) => request.path === '/v1/audio/transcriptions').length, 0, 'nothing went to the main service');
+  });
+
+  test('with its own key cleared and its address emptied, audio goes to the main service with the main key again', async () => {
+    const api = await cadenzaApi();
+    await vscode.commands.executeCommand('cadenza.clearApiKey', 'audio');
+    await config().update('endpoints.audio', undefined, vscode.ConfigurationTarget.Global);
+    emulator().reset();
+    const result = await (await api.connection.client()).transcribe({ model: 'Whisper-Large-v3', audio: toneWav(0.5), responseFormat: 'json' });
+    assert.equal(typeof result.text, 'string');
+    // The emulator answers 401 to any key but its own: the main key went with it.
+    assert.equal(emulator().requests.filter((request) => request.path === '/v1/audio/transcriptions').length, 1);
   });
 });
