@@ -36,4 +36,39 @@ export const tests = [
       await runCommand(page, 'View: Close All Editors');
     },
   },
+  {
+    name: "the Settings editor shows Cadenza's settings in sections, in order: Connection, Chat, Audio, Index, Agent",
+    async run({ page, log, shot }) {
+      await runCommand(page, 'Preferences: Open Settings (UI)');
+      // The search box is a small code editor: click it and type, as a person would.
+      const search = page.locator('.settings-header .suggest-input-container').first();
+      await search.waitFor({ timeout: 30_000 });
+      await search.click();
+      await page.keyboard.type('@ext:cadenza.cadenza');
+      // The table of contents lists the extension's sections once the filter applies.
+      const toc = page.locator('.settings-toc-container .monaco-list-row');
+      const expected = ['Connection', 'Chat', 'Audio', 'Index', 'Agent'];
+      let labels = [];
+      await waitUntil(async () => {
+        labels = (await toc.allTextContents()).map((text) => text.trim().replace(/\s*\(\d+\)$/, ''));
+        if (expected.every((title) => labels.includes(title))) return true;
+        // The table of contents starts folded (Extensions › Cadenza › sections): unfold it a level.
+        const folded = page.locator('.settings-toc-container .monaco-tl-twistie.collapsible.collapsed').first();
+        if (await folded.isVisible()) await folded.click();
+        return false;
+      }, `the sections ${expected.join(', ')} in the Settings table of contents`, 30_000).catch((error) => {
+        throw new Error(`${error.message}; it lists: ${JSON.stringify(labels)}`);
+      });
+      const positions = expected.map((title) => labels.indexOf(title));
+      check(positions.every((position, index) => index === 0 || position > positions[index - 1]), `the sections are out of order: ${JSON.stringify(labels)}`);
+      // The first setting of the first section: the service's address, with its description.
+      await page.locator('.setting-item-contents', { hasText: 'Base Url' }).first().waitFor({ timeout: 15_000 });
+      log(`the Settings table of contents: ${labels.join(' | ')}`);
+      await shot('sections');
+      // The Settings editor opens as a modal over the workbench: Escape (clears the search, then closes it).
+      const modal = page.locator('.monaco-modal-editor-block');
+      for (let i = 0; i < 3 && (await modal.count()) > 0 && (await modal.first().isVisible()); i++) await page.keyboard.press('Escape');
+      await runCommand(page, 'View: Close All Editors');
+    },
+  },
 ];
