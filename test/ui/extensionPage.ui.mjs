@@ -19,6 +19,8 @@ export const tests = [
   {
     name: "the extension's page shows the gallery icon, the Preview mark and the README",
     async run({ page, shot }) {
+      // The Extensions view registers its own commands when it first opens: open it first.
+      await runCommand(page, 'View: Show Extensions');
       await runCommand(page, 'Extensions: Show Installed Extensions');
       const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Cadenza' }).first();
       await row.waitFor({ timeout: 30_000 });
