@@ -89,6 +89,8 @@ for (const script of setups) {
 // --- 2. build, type-check and lint -----------------------------------------------------------------
 {
   const checks = [
+    // First: it builds the production bundle into dist/, which the development bundle below replaces.
+    ['package (the .vsix a user installs)', 'node', ['scripts/checkPackage.mjs']],
     ['bundle (esbuild)', 'node', ['esbuild.js']],
     ['type-check (extension, core, tests)', 'npx', ['tsc', '-p', 'tsconfig.json']],
     ['type-check (webview)', 'npx', ['tsc', '-p', 'src/webview/tsconfig.json']],

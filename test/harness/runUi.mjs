@@ -22,7 +22,10 @@
 // is `N passed, N failed, N skipped`.
 //
 // Environment: VSIX (default cadenza.vsix), SHOTS (default test-results/screenshots), HARNESS_TMP,
-// KEEP_TMP=1, CS_EXTRA_ARGS.
+// KEEP_TMP=1, CS_EXTRA_ARGS, UI_VIEWPORT (WIDTHxHEIGHT, default 1400x850), UI_THEME (a color theme id
+// for the User settings, e.g. "Default Light Modern"; default: the browser's colour scheme decides).
+// Besides the PNGs, SHOTS gets shots.json: each screenshot with its test, label and whether the test
+// passed (scripts/screenshots.mjs picks the README's pictures from it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -43,6 +46,8 @@ const fixturesModule = path.join(repoRoot, 'out', 'test', 'unit', 'audio', 'fixt
 /** The audio fixture copied into the scratch workspace's root (ui.audioFile names it). */
 const audioFixture = 'wav-pcm16-mono-16k.wav';
 const shots = path.resolve(process.env.SHOTS || path.join(repoRoot, 'test-results', 'screenshots'));
+const [viewportWidth, viewportHeight] = (process.env.UI_VIEWPORT || '1400x850').split('x').map(Number);
+const themeSettings = process.env.UI_THEME ? { 'workbench.colorTheme': process.env.UI_THEME } : {};
 
 let tmp;
 let counts = { passed: 0, failed: 0, skipped: 0 };
@@ -96,7 +101,7 @@ async function main() {
 
   tmp = scratchDir('cadenza-ui-');
   // cadenza.baseUrl is application-scoped (a user setting only), so it goes to the User settings.
-  writeSettings(tmp, 'User', { ...quietWorkbenchSettings, 'cadenza.baseUrl': emulator.baseUrl });
+  writeSettings(tmp, 'User', { ...quietWorkbenchSettings, ...themeSettings, 'cadenza.baseUrl': emulator.baseUrl });
 
   const workspace = copyFixtureWorkspace(tmp);
   // A real speech recording for the audio tests, from the generated audio fixtures (cached per machine;
@@ -112,7 +117,7 @@ async function main() {
   log(installed.toString().trim().split('\n').at(-1));
 
   const server = await startCodeServer({ env: harness, tmp, workspace, log });
-  const { page } = await launchBrowser(harness, { tmp });
+  const { page } = await launchBrowser(harness, { tmp, viewport: { width: viewportWidth, height: viewportHeight } });
   await page.goto(workbenchUrl(server, workspace));
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   log('workbench loaded');
@@ -122,6 +127,8 @@ async function main() {
   for (const file of fs.readdirSync(shots)) if (file.endsWith('.png')) fs.rmSync(path.join(shots, file));
   // What earlier tests left behind that later ones must expect (the workbench session is shared too).
   const session = {};
+  /** Every screenshot of this run: { test, label (null: the end of the test), file, passed }. */
+  const taken = [];
   for (const [index, test] of tests.entries()) {
     const title = `${test.file}: ${test.name}`;
     const prefix = path.join(shots, `${String(index + 1).padStart(2, '0')}-${slug(test.name)}`);
@@ -129,6 +136,7 @@ async function main() {
     const shot = async (label) => {
       await page.waitForTimeout(250); // a quick input fades in: capture it settled
       await page.screenshot({ path: `${prefix}-${slug(label)}.png` });
+      taken.push({ test: title, label, file: path.basename(`${prefix}-${slug(label)}.png`) });
     };
     if (test.skip || typeof test.run !== 'function') {
       counts.skipped += 1;
@@ -147,11 +155,16 @@ async function main() {
       console.log(`  FAIL ${title} (${Date.now() - testStarted} ms)\n${String(error?.stack ?? error).replace(/^/gm, '       ')}`);
     }
     await page.waitForTimeout(300); // let closing quick inputs and toasts finish their animation
-    await page.screenshot({ path: `${prefix}.png` }).catch((error) => log(`screenshot failed: ${error.message}`));
+    await page.screenshot({ path: `${prefix}.png` })
+      .then(() => taken.push({ test: title, label: null, file: path.basename(`${prefix}.png`) }))
+      .catch((error) => log(`screenshot failed: ${error.message}`));
+    const passed = failedBefore === counts.failed;
+    for (const entry of taken) if (entry.test === title) entry.passed = passed;
     // A failed test may leave a menu, quick input or dialog open over the workbench: close it, so the
     // next test fails (if at all) for its own reason.
     if (failedBefore !== counts.failed) for (let i = 0; i < 3; i++) await page.keyboard.press('Escape').catch(() => undefined);
   }
+  fs.writeFileSync(path.join(shots, 'shots.json'), `${JSON.stringify(taken, null, 2)}\n`);
   log(`screenshots in ${path.relative(repoRoot, shots)}/`);
   await cleanup();
   return finish(counts.failed === 0 && counts.skipped === 0 && counts.passed > 0 ? 0 : 1, counts.skipped ? `${counts.skipped} skipped (a skip is a failure here)` : undefined);

@@ -6,6 +6,24 @@ import { settingDefaults } from '../../../src/host/settingDefaults';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
+interface Setting {
+  default?: unknown;
+  scope?: string;
+  markdownDescription?: string;
+  order?: number;
+  enum?: unknown[];
+  enumDescriptions?: string[];
+  markdownEnumDescriptions?: string[];
+}
+
+/** One section of the Settings UI (`contributes.configuration` is an array of them). */
+interface ConfigurationSection {
+  id?: string;
+  title: string;
+  order?: number;
+  properties: Record<string, Setting>;
+}
+
 interface Manifest {
   name: string;
   publisher: string;
@@ -14,13 +32,16 @@ interface Manifest {
   devDependencies: Record<string, string>;
   contributes: {
     commands: { command: string }[];
-    configuration: { properties: Record<string, { default?: unknown; scope?: string; markdownDescription?: string }> };
+    configuration: ConfigurationSection | ConfigurationSection[];
     views: Record<string, { id: string }[]>;
     viewsContainers: { activitybar: { id: string }[] };
   };
 }
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+const sections = ([] as ConfigurationSection[]).concat(manifest.contributes.configuration);
+/** Every declared setting, whichever section holds it. */
+const declared: Record<string, Setting> = Object.assign({}, ...sections.map((section) => section.properties));
 
 describe('package.json agrees with the code', () => {
   it('names the extension as designed', () => {
@@ -38,7 +59,6 @@ describe('package.json agrees with the code', () => {
   });
 
   it('declares every setting the code reads, with the same defaults, a scope and a description', () => {
-    const declared = manifest.contributes.configuration.properties;
     const inCode = Object.keys(settingDefaults).map((key) => `cadenza.${key}`).sort();
     assert.deepEqual(Object.keys(declared).sort(), inCode);
     for (const [key, value] of Object.entries(settingDefaults)) {
@@ -46,6 +66,39 @@ describe('package.json agrees with the code', () => {
       assert.deepEqual(entry?.default, value, `default of cadenza.${key}`);
       assert.ok(entry?.scope, `scope of cadenza.${key}`);
       assert.ok(entry?.markdownDescription, `description of cadenza.${key}`);
+    }
+  });
+
+  it('groups the settings into ordered sections of the Settings UI, each setting in its own section', () => {
+    assert.ok(Array.isArray(manifest.contributes.configuration), 'contributes.configuration is one block, not sections');
+    const titles = sections.map((section) => section.title);
+    for (const title of ['Connection', 'Chat', 'Audio', 'Index', 'Agent']) assert.ok(titles.includes(title), `no ${title} section`);
+    const orders = sections.map((section) => section.order);
+    assert.ok(orders.every((order) => Number.isInteger(order)), `every section needs an order: ${JSON.stringify(orders)}`);
+    assert.equal(new Set(orders).size, orders.length, 'two sections share an order');
+    const keys = sections.flatMap((section) => Object.keys(section.properties));
+    assert.equal(keys.length, new Set(keys).size, 'a setting is declared in two sections');
+    for (const section of sections) {
+      assert.match(section.id ?? '', /^cadenza\.[a-z]+$/, `section ${section.title} needs an id`);
+      const settingOrders = Object.values(section.properties).map((setting) => setting.order);
+      assert.ok(settingOrders.every((order) => Number.isInteger(order)), `a setting of ${section.title} has no order`);
+      assert.equal(new Set(settingOrders).size, settingOrders.length, `two settings of ${section.title} share an order`);
+      // A namespaced setting lives in its namespace's section (cadenza.chat.* in cadenza.chat); the
+      // connection section holds the rest.
+      for (const key of Object.keys(section.properties)) {
+        const namespace = /^cadenza\.(chat|completions|audio|index|agent)\./.exec(key)?.[1];
+        assert.equal(section.id, namespace ? `cadenza.${namespace}` : 'cadenza.connection', `${key} is in the ${section.title} section`);
+      }
+    }
+  });
+
+  it('describes each setting with its effect on cost, and each enum value', () => {
+    for (const [key, setting] of Object.entries(declared)) {
+      assert.match(setting.markdownDescription ?? '', /cost|bill|price/i, `${key}: say what it does to cost`);
+      if (setting.enum) {
+        const descriptions = setting.enumDescriptions ?? setting.markdownEnumDescriptions ?? [];
+        assert.equal(descriptions.length, setting.enum.length, `${key}: one description per enum value`);
+      }
     }
   });
 
