@@ -53,6 +53,10 @@ suite('Agent: workspace functions in the real extension host', () => {
   test('read_file reads a file whole or by lines, unsaved editor text included', async () => {
     assert.equal(await tool('read_file').run({ path: 'src/greeting.ts' }, context), `src/greeting.ts (4 lines)\n${fs.readFileSync(path.join(root, 'src/greeting.ts'), 'utf8').trimEnd()}`);
     assert.equal(await tool('read_file').run({ path: 'src/greeting.ts', start_line: 2, end_line: 2 }, context), 'src/greeting.ts (lines 2-2 of 4)\nexport function greeting(name: string): string {');
+    // The web workbench saves edits after a second by default (files.autoSave afterDelay); under load the
+    // unsaved text would reach the disk before the revert, and the later tests would read it.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     const document = await vscode.workspace.openTextDocument(path.join(root, 'docs', 'notes.md'));
     const editor = await vscode.window.showTextDocument(document);
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'UNSAVED\n'));
@@ -62,6 +66,7 @@ suite('Agent: workspace functions in the real extension host', () => {
       // The notes editor must be the one reverted: another editor may have taken the focus meanwhile.
       await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
       assert.ok(!document.isDirty || document.isClosed, 'docs/notes.md was left with unsaved text');
     }
   });
