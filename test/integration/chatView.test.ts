@@ -31,4 +31,19 @@ suite('Chat view', () => {
     await vscode.workspace.getConfiguration('cadenza').update('baseUrl', emulator().baseUrl, vscode.ConfigurationTarget.Global);
     await panel.connectionState((s) => s.baseUrl === emulator().baseUrl, `baseUrl ${emulator().baseUrl} again`);
   });
+
+  test('chat/send re-checks the image the webview sends: a string that is not an image is refused, never stored or sent', async () => {
+    const api = await cadenzaApi();
+    await openChatView(api);
+    await api.chat.newConversation();
+    const before = emulator().requests.length;
+    panel.clear();
+    for (const dataUrl of ['data:image/png;base64,QUJDRA==', 'https://example.com/x.png', 'data:text/html;base64,PGgxPg==']) {
+      await api.chatView.handle({ type: 'chat/send', text: 'What is this?', options: {}, image: { name: 'x.png', dataUrl, bytes: dataUrl.length } });
+    }
+    assert.equal(panel.messages.filter((message) => message.type === 'notice' && message.level === 'error').length, 3, JSON.stringify(panel.messages));
+    assert.equal(panel.messages.some((message) => message.type === 'message/add'), false, 'the message was stored');
+    assert.deepEqual((await api.chat.current()).messages, []);
+    assert.equal(emulator().requests.length, before, 'something was sent to the service');
+  });
 });

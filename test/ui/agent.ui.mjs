@@ -108,4 +108,55 @@ export const tests = [
       }
     },
   },
+  {
+    name: 'after "Allow edits for this conversation", a file that can run code still asks, with the reason; the panel shows the allowance and ends it',
+    async run({ page, webview, emulator, workspace, shot }) {
+      const file = path.join(workspace, 'src', 'greeting.ts');
+      const tasks = path.join(workspace, '.vscode', 'tasks.json');
+      const original = fs.readFileSync(file, 'utf8');
+      let narrow = async () => undefined;
+      try {
+        await setApiKey(page, emulator.key);
+        await runCommand(page, 'Cadenza: New Chat');
+        await composer(webview).waitFor({ timeout: 30_000 });
+        narrow = await widenSideBar(page, 260);
+        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
+        await modelSelect(webview).selectOption(toolModel);
+        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+        emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
+        emulator.scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[{"label":"setup","type":"shell","command":"./setup.sh","runOptions":{"runOn":"folderOpen"}}]}' } }] });
+        emulator.scriptChat({ content: 'Left the tasks alone.' });
+        const box = composer(webview);
+        await box.click();
+        await box.pressSequentially('Shorten the greeting and add a setup task.', { delay: 2 });
+        await box.press('Enter');
+
+        const edit = cards(webview).filter({ hasText: 'edit_file' }).first();
+        await waitForText(edit.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        await edit.getByRole('button', { name: /allow edits and new files for the rest of this conversation/ }).click();
+        const endAllowance = webview.getByRole('button', { name: 'Stop allowing edits without asking in this conversation' });
+        await endAllowance.waitFor({ timeout: 15_000 });
+
+        const create = cards(webview).filter({ hasText: 'create_file' }).first();
+        await waitForText(create.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        const caution = (await create.locator('.tool-caution').textContent()) ?? '';
+        check(/^Always asked: .*tasks/.test(caution), `the card's reason: ${caution}`);
+        check(await create.getByRole('button', { name: /allow edits and new files/ }).count() === 0, 'the sensitive card offers the allowance');
+        check(!fs.existsSync(tasks), 'tasks.json was created before approval');
+        await create.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+        await shot('a file that can run code asks despite the allowance');
+        await webview.getByRole('button', { name: 'Deny: Create .vscode/tasks.json' }).click();
+        const answer = webview.locator('article.message.assistant').last();
+        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /Left the tasks alone/.test((await answer.textContent()) ?? ''), 'the final answer');
+        check(!fs.existsSync(tasks), 'tasks.json was created although denied');
+        await endAllowance.click();
+        await endAllowance.waitFor({ state: 'hidden', timeout: 15_000 });
+      } finally {
+        fs.writeFileSync(file, original);
+        fs.rmSync(tasks, { force: true });
+        await narrow().catch(() => undefined);
+        await runCommand(page, 'Cadenza: New Chat').catch(() => undefined);
+      }
+    },
+  },
 ];

@@ -2,6 +2,7 @@
 // service. It validates before sending, shapes each operation's request (chat.ts, audio.ts,
 // embeddings.ts), sends through HttpCore (retries, time-outs, the shared rate-limit gate) over the
 // transport (proxy, CA), and keeps the capability registry and the known model limits.
+import { redactUrl } from '../net/urlSafety';
 import { type Logger, silentLogger } from '../logger';
 import { buildAudioReasoningBody, buildTranscriptionForm } from './audio';
 import { CapabilityRegistry } from './capabilities';
@@ -94,7 +95,7 @@ export class InferenceClient {
       userAgent: options.userAgent ?? `Cadenza (node ${process.version})`,
     });
     this.timeouts = { firstTokenMs: options.firstTokenTimeoutMs ?? timeoutMs, idleMs: options.idleTimeoutMs ?? timeoutMs };
-    logger.debug(`service client for ${baseUrl}${chatBase === baseUrl ? '' : ` (chat: ${chatBase})`} via ${this.transport.description}`);
+    logger.debug(`service client for ${redactUrl(baseUrl)}${chatBase === baseUrl ? '' : ` (chat: ${redactUrl(chatBase)})`} via ${this.transport.description}`);
   }
 
   /**

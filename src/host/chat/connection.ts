@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { cleartextWarning } from '../../core/net/urlSafety';
 import type { InferenceClient } from '../../core/api/client';
 import type { Capability, CapabilityOverrides, ModelInfo } from '../../core/api/types';
 import type { HostContext } from '../context';
@@ -34,6 +35,8 @@ export interface ModelCatalogState {
  * GET /v1/models, cached and refreshed on demand and when the address changes.
  */
 export class ServiceConnection implements vscode.Disposable {
+  /** Addresses already warned about (http:// to another machine), so the warning comes once. */
+  private readonly warnedCleartext = new Set<string>();
   private current: InferenceClient | undefined;
   private catalog: ModelCatalogState = { models: [], loading: false };
   private loadingList: Promise<readonly ModelInfo[]> | undefined;
@@ -88,7 +91,19 @@ export class ServiceConnection implements vscode.Disposable {
       userAgent: `cadenza-vscode/${String(this.host.extension.extension.packageJSON['version'] ?? '0')} vscode/${vscode.version}`,
     });
     this.current = client;
+    this.warnIfCleartext([settings.baseUrl, settings.chatBaseUrl]);
     return client;
+  }
+
+  /** Warns once per address when requests (and the key) would cross a network unencrypted. */
+  private warnIfCleartext(urls: readonly (string | undefined)[]): void {
+    for (const url of urls) {
+      const warning = url ? cleartextWarning(url) : undefined;
+      if (!url || warning === undefined || this.warnedCleartext.has(url)) continue;
+      this.warnedCleartext.add(url);
+      this.host.log.warn(warning);
+      void vscode.window.showWarningMessage(warning);
+    }
   }
 
   /** The model list as last loaded (possibly empty while loading or after an error). */

@@ -220,13 +220,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async send(message: Extract<FromWebview, { type: 'chat/send' }>): Promise<void> {
     const chat = this.controller;
     if (!chat) return;
+    // The webview is untrusted input: its image is checked again, as image/check does, before it is stored and sent.
+    const image = message.image === undefined ? undefined : checkDataUrl(message.image);
+    if (typeof image === 'string') {
+      this.post({ type: 'notice', level: 'error', text: image });
+      return;
+    }
     const audio = message.audio === undefined || !this.audio ? undefined : await this.audio.take(message.audio, (await chat.current()).model);
     if (typeof audio === 'string') {
       // An error notice also tells the composer the send failed, so the typed text and the chip stay.
       this.post({ type: 'notice', level: 'error', text: audio });
       return;
     }
-    await chat.send(message.text, message.options, message.image, audio);
+    await chat.send(message.text, message.options, image, audio);
   }
 
   private async runAction(action: Extract<FromWebview, { type: 'action/run' }>['action']): Promise<void> {
