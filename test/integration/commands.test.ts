@@ -94,6 +94,9 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
   }],
   // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it.
   ['cadenza.index.pause', { check: (result) => assert.equal(typeof result, 'boolean') }],
+  // An explicit value, so completions stay off for later suites; completions.test.ts tests them in depth.
+  ['cadenza.toggleCompletions', { args: () => [false], check: (result) => assert.equal(result, false) }],
+  ['cadenza.snoozeCompletions', { args: () => [0] }],
   ['cadenza.clearApiKey', {}],
 ]);
 

@@ -3,7 +3,7 @@ import { commandIds } from '../ids';
 import type { CompletionService, CompletionState } from './completionService';
 
 function money(usd: number): string {
-  return usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+  return usd === 0 ? '$0' : usd < 0.0001 ? '<$0.0001' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
 function describe(state: CompletionState): { icon: string; label: string } {
