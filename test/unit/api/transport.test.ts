@@ -204,14 +204,14 @@ describe('api/transport: TLS and extra CA certificates', function () {
   });
 
   it('refuses the self-signed server without the extra CA', async () => {
-    const client = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 3000, maxRetries: 0, transport: { useEnvironment: false } });
+    const client = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { useEnvironment: false } });
     const error = await expectApiError(client.listModels(), 'network');
     assert.match(error.message, /self[- ]signed|certificate|verify/i);
     await client.close();
   });
 
   it('trusts it with the certificate in extraCaCertificates, keeping the public roots', async () => {
-    const client = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 3000, maxRetries: 0, transport: { extraCaCertificates: [cert.cert], useEnvironment: false } });
+    const client = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { extraCaCertificates: [cert.cert], useEnvironment: false } });
     assert.deepEqual((await client.listModels()).map((m) => m.id), ['tls-model']);
     await client.close();
     const list = buildCaList([cert.cert], {});
@@ -219,12 +219,15 @@ describe('api/transport: TLS and extra CA certificates', function () {
     assert.equal(buildCaList([], {}), undefined, 'no extras: Node’s default store is kept as is');
   });
 
-  it('NODE_EXTRA_CA_CERTS is honoured, with and without extra certificates', async () => {
+  // A time-out here is hang versus progress, not speed: three fresh Node processes each make a TLS
+  // request, which on a loaded two-core machine took longer than the 3 s these once allowed.
+  it('NODE_EXTRA_CA_CERTS is honoured, with and without extra certificates', async function () {
+    this.timeout(90_000);
     // Node reads NODE_EXTRA_CA_CERTS once at start-up, so this needs a fresh process.
     const clientModule = join(__dirname, '..', '..', '..', 'src', 'core', 'api', 'client.js');
     const script = (extras: string[]): string => `
       const { InferenceClient } = require(${JSON.stringify(clientModule)});
-      const client = new InferenceClient({ baseUrl: ${JSON.stringify(baseUrl)}, apiKey: 'k', timeoutMs: 3000, maxRetries: 0,
+      const client = new InferenceClient({ baseUrl: ${JSON.stringify(baseUrl)}, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0,
         transport: { useEnvironment: false, extraCaCertificates: ${JSON.stringify(extras)} } });
       client.listModels().then((m) => { process.stdout.write('OK ' + m[0].id); return client.close(); },
         (e) => { process.stdout.write('FAIL ' + e.reason + ' ' + e.message); process.exitCode = 1; return client.close(); });`;
@@ -248,13 +251,13 @@ describe('api/transport: TLS and extra CA certificates', function () {
     const proxyDir = mkdtempSync(join(tmpdir(), 'cadenza-proxy-tls-'));
     const proxy = await startTinyproxy(proxyDir);
     try {
-      const strict = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 3000, maxRetries: 0, transport: { proxy: proxy.url, useEnvironment: false } });
+      const strict = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { proxy: proxy.url, useEnvironment: false } });
       await expectApiError(strict.listModels(), 'network');
       await strict.close();
-      const trusting = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 3000, maxRetries: 0, transport: { proxy: proxy.url, extraCaCertificates: [cert.cert], useEnvironment: false } });
+      const trusting = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { proxy: proxy.url, extraCaCertificates: [cert.cert], useEnvironment: false } });
       assert.equal((await trusting.listModels())[0]?.id, 'tls-model');
       await trusting.close();
-      const lax = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 3000, maxRetries: 0, transport: { proxy: proxy.url, proxyStrictSSL: false, useEnvironment: false } });
+      const lax = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { proxy: proxy.url, proxyStrictSSL: false, useEnvironment: false } });
       assert.equal((await lax.listModels())[0]?.id, 'tls-model');
       await lax.close();
       const host = baseUrl.replace('https://', '');
