@@ -6,11 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { composer, modelSelect, chatRequests } from './panel.mjs';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
 const cards = (webview) => webview.locator('section.tool-card');
 /**
  * Drags the sash at the side bar's right edge by `dx` pixels (the narrow default panel wraps every line of a
@@ -31,7 +30,6 @@ async function widenSideBar(page, dx) {
   return () => drag(edge + dx, edge);
 }
 
-const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [

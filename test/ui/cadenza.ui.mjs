@@ -2,9 +2,8 @@
 // panel, the command palette, the password prompt, the Output panel. The tests run in order in one
 // session (the key set in one is cleared in a later one). runUi.mjs screenshots after each.
 import { check, openActivityBarView, quickInput, runCommand, waitForText } from './actions.mjs';
+import { keyBanner } from './panel.mjs';
 
-/** The panel's "No API key is set" banner (a region labelled "API key"); hidden while a key is stored. */
-const keyBanner = (webview) => webview.getByRole('region', { name: 'API key' });
 
 /**
  * @typedef {object} Ui what runUi.mjs hands each test

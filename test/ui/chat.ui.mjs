@@ -10,20 +10,12 @@ import {
   activeEditorLines, check, chooseInFileDialog, clickMenuPath, closeQuickInput, escapeRegExp, makePng, pickQuickItem, quickInput, quickOpen,
   runCommand, setApiKey, waitForText, waitUntil,
 } from './actions.mjs';
+import { composer, stopButton, modelSelect, answers, userMessages, conversationRegion, chatRequests } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 const visionModel = 'Llama-4-Maverick-17B-128E-Instruct';
 
-/** The panel's parts, by their accessible names. */
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const stopButton = (webview) => webview.getByRole('button', { name: 'Stop the answer (Escape)' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const answers = (webview) => webview.locator('article.message.assistant');
-const userMessages = (webview) => webview.getByRole('article', { name: 'Your message' });
-const conversationRegion = (webview) => webview.getByRole('region', { name: 'Conversation' });
 
-/** Chat requests the emulator received, oldest first. */
-const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
 
 /** The text of a user message's content (a string, or the text parts of a content array). */
 function textOf(content) {

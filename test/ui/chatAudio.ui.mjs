@@ -6,15 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, chooseInFileDialog, quickInput, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
+import { composer, modelSelect, userMessages, answers } from './panel.mjs';
 
 const audioModel = 'Qwen2-Audio-7B-Instruct';
 const textModel = 'Meta-Llama-3.3-70B-Instruct';
 const transcriptionModel = 'Whisper-Large-v3';
 
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const userMessages = (webview) => webview.getByRole('article', { name: 'Your message' });
-const answers = (webview) => webview.locator('article.message.assistant');
 const attachButton = (webview) => webview.getByRole('button', { name: 'Attach audio', exact: true });
 const transcribeButton = (webview) => webview.getByRole('button', { name: 'Transcribe audio into the prompt' });
 const audioChip = (webview) => webview.getByRole('group', { name: 'Attached audio' });

@@ -5,12 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { activeEditorLines, check, openFileByPath, quickInput, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { composer, modelSelect, userMessages, chatRequests } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const userMessages = (webview) => webview.getByRole('article', { name: 'Your message' });
-const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
 const textOf = (content) => (typeof content === 'string' ? content : (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n'));
 
 const fileName = 'rewrite-me.js';

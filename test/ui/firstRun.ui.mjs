@@ -7,16 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { activeEditorLines, check, clickMenuPath, openActivityBarView, quickInput, quickOpen, runCommand, waitForText, waitUntil } from './actions.mjs';
+import { keyBanner, composer, modelSelect, answers, userMessages, chatRequests } from './panel.mjs';
 
 /** The largest general chat model of the emulator's catalogue: what a new user's first answer comes from. */
 const defaultModel = 'Meta-Llama-3.3-70B-Instruct';
 
-const keyBanner = (webview) => webview.getByRole('region', { name: 'API key' });
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const answers = (webview) => webview.locator('article.message.assistant');
-const userMessages = (webview) => webview.getByRole('article', { name: 'Your message' });
-const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
 
 async function finishedAnswer(webview, timeout = 30_000) {
   const answer = answers(webview).last();

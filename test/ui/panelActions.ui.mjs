@@ -6,14 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, openFileByPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { composer, modelSelect, answers, userMessages, chatRequests } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const answers = (webview) => webview.locator('article.message.assistant');
-const userMessages = (webview) => webview.getByRole('article', { name: 'Your message' });
-const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
 /** The text of a message's content (a string, or the text parts of a content array). */
 const textOf = (content) => (typeof content === 'string' ? content : (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n'));
 /** The user and assistant texts a request carried, in order (the system prompt left out). */

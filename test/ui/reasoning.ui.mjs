@@ -2,15 +2,12 @@
 // above the answer, the section collapses with its duration when the answer starts, and opens again on a
 // click; the answer itself (and its Copy) holds none of the thinking. The picker marks reasoning models.
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { keyBanner, composer, modelSelect, answers } from './panel.mjs';
 
 const thinker = 'DeepSeek-R1';
 const thought = 'The user asks for a haiku about rain. Five syllables, then seven, then five. Soft rain on the roof.';
 const haiku = 'Soft rain on the roof,\nthe gutters hum a slow song,\nthe garden drinks deep.';
 
-const keyBanner = (webview) => webview.getByRole('region', { name: 'API key' });
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const answers = (webview) => webview.locator('article.message.assistant');
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [

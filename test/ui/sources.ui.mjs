@@ -2,14 +2,11 @@
 // workspace places the prompt carried ("Workspace sources"); clicking one opens that file at its first
 // line. It runs after search.ui.mjs (which builds the index); run alone, it builds the index first.
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { composer, modelSelect, answers, chatRequests } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
-const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
-const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
-const answers = (webview) => webview.locator('article.message.assistant');
 const indexStatus = (page) => page.locator('.part.statusbar .statusbar-item', { hasText: /^\s*[\d,]+ chunks\s*$/ });
 const indexingToast = (page) => page.locator('.notifications-toasts .notification-toast', { hasText: 'indexing the workspace' });
-const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [

@@ -1,0 +1,14 @@
+// The chat panel's parts as the UI tests find them: by their accessible names, as a screen reader would,
+// declared once for every *.ui.mjs file.
+
+/** The panel's "No API key is set" banner (a region labelled "API key"); hidden while a key is stored. */
+export const keyBanner = (webview) => webview.getByRole('region', { name: 'API key' });
+export const composer = (webview) => webview.getByRole('textbox', { name: 'Message to Cadenza' });
+export const stopButton = (webview) => webview.getByRole('button', { name: 'Stop the answer (Escape)' });
+export const modelSelect = (webview) => webview.getByRole('combobox', { name: 'Model', exact: true });
+export const answers = (webview) => webview.locator('article.message.assistant');
+export const userMessages = (webview) => webview.getByRole('article', { name: 'Your message' });
+export const conversationRegion = (webview) => webview.getByRole('region', { name: 'Conversation' });
+
+/** Chat requests the emulator received, oldest first. */
+export const chatRequests = (emulator) => emulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions');
