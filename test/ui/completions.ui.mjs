@@ -20,6 +20,8 @@ export const tests = [
 
       // Every request while typing gets the same answer: the body of the function, the way a chat model writes it.
       emulator.scriptChat({ content: '```ts\n  return Math.PI * radius ** 2;\n```' }, { times: 20 });
+      const before = emulator.requests.length;
+      try {
       await quickOpen(page, 'src/geometry.ts');
       await activeEditorLines(page).click();
       await page.keyboard.press('Control+Home');
@@ -39,12 +41,17 @@ export const tests = [
       await waitUntil(async () => (await ghost(page).count()) === 0, 'the ghost text to be accepted');
       const after = await readEditorLines(page);
       check(after.some((line) => line.trim() === 'return Math.PI * radius ** 2;'), `Tab did not insert the suggestion: ${JSON.stringify(after)}`);
-      const sent = emulator.requests.filter((request) => request.path === '/v1/chat/completions');
+      // Only this test's requests: seven keystrokes and one explicit trigger, debounced.
+      const sent = emulator.requests.slice(before).filter((request) => request.path === '/v1/chat/completions');
       check(sent.length >= 1 && sent.length <= 8, `requests while typing seven characters: ${sent.length}`);
       await status.hover();
       await page.locator('.monaco-hover', { hasText: 'apart from chat' }).first().waitFor({ timeout: 10_000 });
       await shot('status bar tooltip with today\'s completion usage');
-      await runCommand(page, 'Cadenza: Toggle Inline Completions');
+      } finally {
+        // Completions off again, and the answers scripted for them gone: later tests script their own chats.
+        await runCommand(page, 'Cadenza: Toggle Inline Completions');
+        emulator.reset();
+      }
     },
   },
 ];
