@@ -123,8 +123,9 @@ async function main() {
     HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-real', 'index'),
     HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-real.json'),
   });
-  const counts = [...result.output.matchAll(/^(\d+) passed, (\d+) failed\s*$/gm)].at(-1);
-  const skipped = Number(result.output.match(/; (\d+) skipped/)?.[1] ?? 0);
+  // The launcher ends with `N passed, N failed, N skipped`; a skip is a failure here.
+  const counts = [...result.output.matchAll(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/gm)].at(-1);
+  const skipped = Number(counts?.[3] ?? 0);
   passed += counts ? Number(counts[1]) : 0;
   failed += counts ? Number(counts[2]) : 0;
   if (result.code !== 0 || !counts || skipped > 0) broken = true;
