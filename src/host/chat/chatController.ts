@@ -4,7 +4,7 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
-import { resolveChatModel, type ModelChoice } from '../../core/chat/modelChoice';
+import type { ModelChoice } from '../../core/chat/modelChoice';
 import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
@@ -17,6 +17,8 @@ import { runAgentTurn } from './agentTurn';
 import { toView } from './messageView';
 import { errorView, modelView, storedUsage } from './presenters';
 import type { ProjectInstructions } from './projectInstructions';
+import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
+import { ReplyCoalescer } from './replyCoalescer';
 import { withWorkspaceContext } from './workspaceContext';
 
 export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
@@ -29,8 +31,6 @@ interface Running {
 
 // Per window (workspace state): two windows sharing one active id both saved into the same file.
 const activeKey = 'cadenza.chat.activeConversation';
-/** The model the user last chatted with, in any conversation (the default for new ones after the setting). */
-const lastModelKey = 'cadenza.chat.lastModel';
 
 /**
  * The chat panel's logic: the open conversation, sending with the context budget, streaming answers
@@ -123,40 +123,21 @@ export class ChatController implements vscode.Disposable {
 
   /** The model a message sent now would use, from what is known now (undefined while nothing can be chosen). */
   effectiveModel(conversation: Conversation | undefined = this.conversation): ModelChoice | undefined {
-    return resolveChatModel({
-      conversation: conversation?.model,
-      setting: readChatDefaults().model,
-      lastUsed: this.host.extension.globalState.get<string>(lastModelKey),
-      models: this.connection.models.models,
-    });
+    return effectiveModel(this.host, this.connection, conversation?.model);
   }
 
   /**
-   * Resolves the conversation's model for a message: its own choice, the setting, the last model used, or
-   * the default among the listed chat models. When the list has not arrived yet it waits for it (the panel
-   * says so) instead of refusing. Undefined, with the reason shown, only when no model can be chosen.
+   * Resolves the conversation's model for a message (`modelResolution.ts`: its own choice, the setting, the
+   * last model used, or the default among the listed chat models, waiting for the list if need be) and keeps
+   * it with the conversation. Undefined, with the reason shown, only when no model can be chosen.
    */
   async resolveModel(conversation: Conversation, signal?: AbortSignal): Promise<string | undefined> {
-    let choice = this.effectiveModel(conversation);
-    if (!choice && this.connection.models.models.length === 0) {
-      this.sink({ type: 'notice', level: 'info', text: 'Waiting for the model list\u2026' });
-      await this.connection.ensureModels();
-      if (signal?.aborted === true) return undefined;
-      choice = this.effectiveModel(conversation);
-    }
-    if (!choice) {
-      const error = this.connection.models.error;
-      const text = error !== undefined
-        ? `No model can be chosen: the model list could not be read (${errorView(error).message}).`
-        : 'The service lists no chat model. Pick a model, or set cadenza.chat.model.';
-      this.sink({ type: 'notice', level: 'error', text });
-      return undefined;
-    }
+    const choice = await resolveMessageModel(this.host, this.connection, this.sink, conversation.model, signal);
+    if (!choice) return undefined;
     if (conversation.model !== choice.id) {
       conversation.model = choice.id;
       if (conversation === this.conversation) this.postModels();
     }
-    if (this.host.extension.globalState.get<string>(lastModelKey) !== choice.id) await this.host.extension.globalState.update(lastModelKey, choice.id);
     return choice.id;
   }
 
@@ -347,32 +328,7 @@ export class ChatController implements vscode.Disposable {
     this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
     conversation.messages.push(reply);
     this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
-    const parts: string[] = [];
-    let pending = '';
-    // A reasoning model's thinking goes to the panel apart from the answer, coalesced the same way.
-    const thoughts: string[] = [];
-    let pendingThought = '';
-    let thinkingFrom: number | undefined;
-    let thinkingMs: number | undefined;
-    let flushTimer: NodeJS.Timeout | undefined;
-    // Deltas are coalesced for two frames (~32 ms): every postMessage costs the webview a task, so a fast
-    // stream of thousands of deltas becomes a few hundred messages (bench/render.mjs measures the cost).
-    const flush = (): void => {
-      flushTimer = undefined;
-      if (pendingThought !== '') {
-        this.sink({ type: 'chat/reasoning', messageId: reply.id, text: pendingThought });
-        pendingThought = '';
-      }
-      if (pending === '') return;
-      this.sink({ type: 'chat/delta', messageId: reply.id, text: pending });
-      pending = '';
-    };
-    /** Keeps the thinking with the reply (never in its text) and how long it lasted. */
-    const keepThinking = (): void => {
-      if (thoughts.length === 0) return;
-      thinkingMs ??= Date.now() - (thinkingFrom ?? Date.now());
-      reply.reasoning = { text: thoughts.join(''), ms: thinkingMs };
-    };
+    const coalescer = new ReplyCoalescer(this.sink, reply.id);
     try {
       if (!budget.fits) {
         throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
@@ -391,24 +347,11 @@ export class ChatController implements vscode.Disposable {
       const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
       const stream = audioRequest ? client.streamAudioReasoning(audioRequest, callOptions) : client.streamChat(request, callOptions);
       for await (const event of stream) {
-        if (event.type === 'reasoning') {
-          thinkingFrom ??= Date.now();
-          thoughts.push(event.text);
-          pendingThought += event.text;
-          flushTimer ??= setTimeout(flush, 32);
-          continue;
-        }
-        if (event.type !== 'text') continue;
-        if (thinkingFrom !== undefined) thinkingMs ??= Date.now() - thinkingFrom;
-        parts.push(event.text);
-        pending += event.text;
-        flushTimer ??= setTimeout(flush, 32);
+        if (event.type === 'reasoning') coalescer.reasoning(event.text);
+        else if (event.type === 'text') coalescer.text(event.text);
       }
       const result = await stream.result;
-      if (flushTimer) clearTimeout(flushTimer);
-      flush();
-      reply.text = parts.join('');
-      keepThinking();
+      coalescer.finish(reply);
       reply.usage = storedUsage(result.usage, model);
       const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
       // Ajv is loaded only when a JSON-mode answer needs checking.
@@ -418,10 +361,7 @@ export class ChatController implements vscode.Disposable {
       this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}) });
       return reply.text;
     } catch (error) {
-      if (flushTimer) clearTimeout(flushTimer);
-      flush();
-      reply.text = parts.join('');
-      keepThinking();
+      coalescer.finish(reply);
       if (ApiError.is(error, 'canceled') || controller.signal.aborted) {
         reply.stopped = true;
         this.host.log.debug('Answer stopped by the user.');
