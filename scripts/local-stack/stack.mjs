@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { groupAlive, killGroup } from '../../test/harness/processGroups.mjs';
 import { freePort } from '../../test/harness/workbench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -68,27 +69,6 @@ function presets(port) {
 const owned = new Map();
 /** Every process group ever started here (for the "nothing left behind" check). */
 const started = new Set();
-
-function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
 
 /**
  * Starts one server and resolves once its health path answers 200. Rejects with the tail of its log

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { groupAlive, killGroup } from '../harness/processGroups.mjs';
 import { freePort } from '../harness/workbench.mjs';
 
 /** The cache folder setup.sh fills. */
@@ -38,30 +39,6 @@ const presets = {
 const owned = new Map();
 /** Every server this process ever started: the "nothing left behind" check looks at these only. */
 const everStarted = new Set();
-
-
-function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-  } catch {
-    return false;
-  }
-  // A killed leader stays a zombie until Node reaps it from its event loop, which a synchronous wait
-  // blocks: count a zombie leader as gone (llama-server starts no child processes of its own).
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
 
 /**
  * Starts one server and resolves once /health answers 200 ("ok" means the model is loaded).
