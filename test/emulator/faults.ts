@@ -20,7 +20,7 @@ interface RunRateLimit {
 }
 
 /** Faults that shape a stream once the response has started. */
-export type StreamFault = Extract<Fault, { kind: 'stall' | 'streamError' | 'drop' }>;
+export type StreamFault = Extract<Fault, { kind: 'stall' | 'streamError' | 'drop' | 'endless' }>;
 
 /** The faults that apply to one request, sorted by when they act. */
 export interface RequestFaults {
@@ -50,7 +50,7 @@ export function parseDurationMs(text: string): number | undefined {
   return consumed === trimmed.length && consumed > 0 ? total : undefined;
 }
 
-const KINDS = new Set(['latency', 'stall', 'streamError', 'drop', 'status', 'rateLimit']);
+const KINDS = new Set(['latency', 'stall', 'streamError', 'drop', 'status', 'rateLimit', 'endless']);
 
 /** Narrows parsed JSON (a header or the CLI flag) to a Fault, or explains why not. */
 export function parseFault(value: unknown): Fault | string {
@@ -61,7 +61,7 @@ export function parseFault(value: unknown): Fault | string {
   const needNumber = (name: string): string | undefined => (typeof record[name] === 'number' ? undefined : `fault ${kind} needs a numeric ${name}`);
   const problem =
     kind === 'latency' ? needNumber('ms')
-    : kind === 'stall' || kind === 'streamError' ? needNumber('afterChunks')
+    : kind === 'stall' || kind === 'streamError' || kind === 'endless' ? needNumber('afterChunks')
     : kind === 'status' ? needNumber('status')
     : kind === 'rateLimit' ? needNumber('afterRequests')
     : undefined;

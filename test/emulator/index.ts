@@ -42,6 +42,11 @@ export type Fault =
    * top-level "error", carrying only message/type/code/param (+ request_id): no invented status.
    */
   | { kind: 'streamError'; afterChunks: number; as?: 'error' | 'error_event' | 'dataError'; type?: string; code?: string; message?: string }
+  /**
+   * Streaming: after N chunks never finish: keep sending content chunks ("la ") every `intervalMs` (0: as fast
+   * as the client reads), past any max_tokens, until the client closes the connection (a runaway model).
+   */
+  | { kind: 'endless'; afterChunks: number; intervalMs?: number }
   /** Destroy the socket: before any byte when afterChunks is undefined, else after N streamed chunks. */
   | { kind: 'drop'; afterChunks?: number }
   /** Answer with this status instead (default bodies follow the real service: 408 SimpleError, 500/503 text/plain, ...). */

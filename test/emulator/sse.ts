@@ -80,6 +80,7 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
   const faultAt = nextFault?.afterChunks ?? -1;
 
   let count = 0;
+  let lastData: string | undefined;
   for (const event of events) {
     if (closed) return;
     if (typeof event !== 'string') {
@@ -89,11 +90,12 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
     }
     // A fault placed beyond the stream's length acts just before [DONE], so an injected fault always shows.
     if (nextFault !== undefined && (count === faultAt || (event === DONE_EVENT && count < faultAt))) {
-      await applyFault(res, nextFault, buffer);
+      await applyFault(res, nextFault, buffer, lastData, () => closed);
       return;
     }
     buffer += event;
     count++;
+    if (event.startsWith('data: {')) lastData = event;
     // The stream ends with [DONE]: no pause after it, so a client that stops reading there (they all do)
     // is not mistaken for one that went away mid-answer.
     if (event === DONE_EVENT) break;
@@ -108,8 +110,34 @@ export async function writeEventStream(res: ServerResponse, events: EventSource,
   res.end(buffer);
 }
 
-async function applyFault(res: ServerResponse, fault: StreamFault, pending: string): Promise<void> {
+/** A content chunk like the stream's last one (its id and model), carrying `text`. */
+function contentChunk(template: string | undefined, text: string): string {
+  let id = 'chatcmpl-endless';
+  let model = 'unknown';
+  try {
+    const parsed = JSON.parse((template ?? '').slice('data: '.length)) as { id?: unknown; model?: unknown };
+    if (typeof parsed.id === 'string') id = parsed.id;
+    if (typeof parsed.model === 'string') model = parsed.model;
+  } catch {
+    // No template: the defaults above.
+  }
+  return dataEvent(JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }));
+}
+
+async function applyFault(res: ServerResponse, fault: StreamFault, pending: string, lastData: string | undefined, closed: () => boolean): Promise<void> {
   switch (fault.kind) {
+    case 'endless': {
+      const interval = fault.intervalMs ?? 0;
+      const one = contentChunk(lastData, 'la ');
+      // Without an interval, 64 KB writes as fast as the client drains them.
+      const batch = interval > 0 ? one : one.repeat(Math.ceil(BATCH_BYTES / one.length));
+      if (pending !== '' && !res.write(pending)) await waitForDrain(res);
+      while (!closed() && !res.destroyed) {
+        if (!res.write(batch)) await waitForDrain(res);
+        if (interval > 0) await sleep(interval);
+      }
+      return;
+    }
     case 'stall':
       // Send what was promised, then keep the socket open without ending the response.
       if (pending !== '') res.write(pending);

@@ -55,6 +55,8 @@ export interface ClientOptions {
   firstTokenTimeoutMs?: number;
   /** Longest pause between two chunks of a stream, ms; default timeoutMs. */
   idleTimeoutMs?: number;
+  /** Longest a whole streamed answer may take, ms; default an hour (`DEFAULT_STREAM_TOTAL_MS`). */
+  streamTotalMs?: number;
   /** Retries of time-outs, 408, 429 and 5xx; default 2. */
   maxRetries?: number;
   logger?: Logger;
@@ -71,7 +73,7 @@ export class InferenceClient {
   private readonly transport: Transport;
   private readonly registry: CapabilityRegistry;
   private readonly known = new Map<string, ModelInfo>();
-  private readonly timeouts: { firstTokenMs: number; idleMs: number };
+  private readonly timeouts: { firstTokenMs: number; idleMs: number; totalMs?: number };
   private readonly endpoints: Endpoints;
   /** Set once the server refused the text transcription format (see audioText). */
   private textFormatRefused = false;
@@ -94,7 +96,7 @@ export class InferenceClient {
       logger,
       userAgent: options.userAgent ?? `Cadenza (node ${process.version})`,
     });
-    this.timeouts = { firstTokenMs: options.firstTokenTimeoutMs ?? timeoutMs, idleMs: options.idleTimeoutMs ?? timeoutMs };
+    this.timeouts = { firstTokenMs: options.firstTokenTimeoutMs ?? timeoutMs, idleMs: options.idleTimeoutMs ?? timeoutMs, ...(options.streamTotalMs !== undefined ? { totalMs: options.streamTotalMs } : {}) };
     logger.debug(`service client for ${redactUrl(baseUrl)}${chatBase === baseUrl ? '' : ` (chat: ${redactUrl(chatBase)})`} via ${this.transport.description}`);
   }
 
@@ -159,10 +161,10 @@ export class InferenceClient {
     return this.completion(req, request.model, (request.instruction ?? '').length, 'audioReasoning');
   }
 
-  /** Audio reasoning, streamed. */
+  /** Audio reasoning, streamed; bounded like a chat stream by its `max_tokens` (see `maxStreamChars`) and time. */
   streamAudioReasoning(request: AudioReasoningRequest, options: CallOptions = {}): ChatStream {
     return new ResultStream<ChatStreamEvent, ChatResult>(
-      this.stream(() => this.jsonRequest('/v1/audio/reasoning', this.audioReasoningBody(request, true), options, 'default'), request.model, (request.instruction ?? '').length, 'audioReasoning'),
+      this.stream(() => this.jsonRequest('/v1/audio/reasoning', this.audioReasoningBody(request, true), options, 'default'), request.model, (request.instruction ?? '').length, 'audioReasoning', maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model))),
       options.signal,
     );
   }

@@ -108,7 +108,7 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
       const open = response;
       startedAt ??= open.startedAt;
       const totalMs = timeouts.totalMs ?? DEFAULT_STREAM_TOTAL_MS;
-      whole = setTimeout(() => open.fail(new ApiError('timeout', `The answer was still streaming after ${Math.round(totalMs / 60000)} min; it was stopped there`)), totalMs);
+      whole = setTimeout(() => open.fail(new ApiError('timeout', `The answer was still streaming after ${totalMs >= 60_000 ? `${Math.round(totalMs / 60_000)} min` : `${Math.round(totalMs / 1000)} s`}; it was stopped there`)), totalMs);
       firstToken = setTimeout(
         () => open.fail(new ApiError('timeout', `The service sent no output within ${timeouts.firstTokenMs} ms of answering`)),
         timeouts.firstTokenMs,
