@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { settleInterrupted, type Conversation, type StoredMessage } from './conversation';
 
@@ -40,7 +40,7 @@ function sameVersion(a: FileVersion | undefined, b: FileVersion | undefined): bo
  */
 export class ConversationStore {
   private writes = Promise.resolve();
-  /** The content hash of each message's attachment already written (keyed `<message id>:<kind>`), so a save does not hash megabytes again. */
+  /** The content hash of each message's attachment already written (keyed `<conversation id>:<message id>:<kind>`), so a save does not hash megabytes again. */
   private readonly attachmentHashes = new Map<string, { readonly length: number; readonly hash: string }>();
   /** Per conversation: the file version this store last read or wrote, and the message ids it held. */
   private readonly known = new Map<string, { readonly version: FileVersion | undefined; readonly messageIds: ReadonlySet<string> }>();
@@ -119,13 +119,17 @@ export class ConversationStore {
     return join(this.folder, 'attachments', `${hash}.txt`);
   }
 
-  /** Writes an attachment once (content-addressed: an existing file already holds these bytes) and returns its hash. */
+  /**
+   * Writes an attachment once (content-addressed: an existing file already holds these bytes) and returns its
+   * hash. An existing file is touched, so a collection running meanwhile in another window (which spares
+   * recently written files) never removes it before this save references it.
+   */
   private async attachment(key: string, dataUrl: string): Promise<string> {
     const cached = this.attachmentHashes.get(key);
-    if (cached?.length === dataUrl.length) return cached.hash;
-    const hash = createHash('sha256').update(dataUrl).digest('hex');
+    const hash = cached?.length === dataUrl.length ? cached.hash : createHash('sha256').update(dataUrl).digest('hex');
     const path = this.attachmentPath(hash);
-    if (!(await stat(path).then(() => true, () => false))) {
+    const now = new Date();
+    if (!(await utimes(path, now, now).then(() => true, () => false))) {
       await mkdir(join(this.folder, 'attachments'), { recursive: true });
       const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       await writeFile(temporary, dataUrl, { encoding: 'utf8', flush: true });
@@ -146,8 +150,8 @@ export class ConversationStore {
       const { imageDataUrl, audio, ...rest } = message;
       messages.push({
         ...rest,
-        ...(imageDataUrl !== undefined ? { imageRef: await this.attachment(`${message.id}:image`, imageDataUrl) } : {}),
-        ...(audio !== undefined ? { audioRef: { name: audio.name, ref: await this.attachment(`${message.id}:audio`, audio.dataUrl) } } : {}),
+        ...(imageDataUrl !== undefined ? { imageRef: await this.attachment(`${conversation.id}:${message.id}:image`, imageDataUrl) } : {}),
+        ...(audio !== undefined ? { audioRef: { name: audio.name, ref: await this.attachment(`${conversation.id}:${message.id}:audio`, audio.dataUrl) } } : {}),
       });
     }
     return { ...conversation, messages };
@@ -163,12 +167,12 @@ export class ConversationStore {
       const image = await load(imageRef);
       if (image !== undefined) {
         message.imageDataUrl = image;
-        this.attachmentHashes.set(`${message.id}:image`, { length: image.length, hash: String(imageRef) });
+        this.attachmentHashes.set(`${parsed.id}:${message.id}:image`, { length: image.length, hash: String(imageRef) });
       }
       const audio = audioRef === undefined ? undefined : await load(audioRef.ref);
       if (audio !== undefined && typeof audioRef?.name === 'string') {
         message.audio = { name: audioRef.name, dataUrl: audio };
-        this.attachmentHashes.set(`${message.id}:audio`, { length: audio.length, hash: String(audioRef.ref) });
+        this.attachmentHashes.set(`${parsed.id}:${message.id}:audio`, { length: audio.length, hash: String(audioRef.ref) });
       }
     }
   }
@@ -212,11 +216,69 @@ export class ConversationStore {
     await this.save(conversation);
   }
 
-  /** Deletes a conversation's file. */
+  /** Deletes a conversation's file; its attachments go with the next `collectAttachments`. */
   async delete(id: string): Promise<void> {
     await this.writes;
     await rm(this.path(id), { force: true });
   }
+
+  /**
+   * Removes the attachment files no conversation references any more (deleted conversations, replaced
+   * messages). Safe with several windows sharing the folder: every file in the folder is read as text and
+   * any attachment hash it mentions is kept (a file another window is writing, an unreadable or corrupt
+   * one, its temporary files too), and an attachment written or touched within `graceMs` is kept (a save
+   * writes the attachment before the conversation that references it, and touches one it reuses).
+   * Nothing is removed when the folder cannot be read whole.
+   */
+  async collectAttachments(options: { readonly graceMs?: number; readonly now?: number } = {}): Promise<AttachmentCollection> {
+    const graceMs = options.graceMs ?? ATTACHMENT_GRACE_MS;
+    const now = options.now ?? Date.now();
+    // After this store's own pending saves, so what it is writing is on disk first.
+    await this.writes;
+    const folder = join(this.folder, 'attachments');
+    let stored: string[];
+    try {
+      stored = await readdir(folder);
+    } catch {
+      return { removed: [], kept: 0 };
+    }
+    const referenced = new Set<string>();
+    try {
+      for (const name of await readdir(this.folder)) {
+        if (name === 'attachments') continue;
+        const path = join(this.folder, name);
+        if (!(await stat(path)).isFile()) continue;
+        const text = await readFile(path, 'utf8');
+        for (const match of text.matchAll(/[0-9a-f]{64}/g)) referenced.add(match[0]);
+      }
+    } catch {
+      // A conversation that could not be read may reference anything: remove nothing this time.
+      return { removed: [], kept: stored.length };
+    }
+    const removed: string[] = [];
+    let kept = 0;
+    for (const name of stored) {
+      const hash = /^([0-9a-f]{64})\.txt(?:\.tmp-.*)?$/.exec(name)?.[1];
+      const info = await stat(join(folder, name)).catch(() => undefined);
+      if (hash === undefined || info === undefined || !info.isFile() || referenced.has(hash) || now - info.mtimeMs < graceMs) {
+        kept++;
+        continue;
+      }
+      await rm(join(folder, name), { force: true });
+      removed.push(hash);
+    }
+    for (const [key, entry] of this.attachmentHashes) if (removed.includes(entry.hash)) this.attachmentHashes.delete(key);
+    return { removed, kept };
+  }
+}
+
+/** How long a fresh attachment is spared by a collection: far longer than any save takes. */
+export const ATTACHMENT_GRACE_MS = 10 * 60 * 1000;
+
+/** What `collectAttachments` did: the hashes it removed, and how many files it left. */
+export interface AttachmentCollection {
+  readonly removed: readonly string[];
+  readonly kept: number;
 }
 
 /**

@@ -65,6 +65,22 @@ export class ChatController implements vscode.Disposable {
         if (event.affectsConfiguration('cadenza.chat.model')) this.postModels();
       }),
     );
+    // Attachments left by conversations deleted in earlier sessions (or other windows) go a little after start.
+    const collect = setTimeout(() => void this.collectAttachments(), 10_000);
+    collect.unref();
+    this.disposables.push({ dispose: () => clearTimeout(collect) });
+  }
+
+  /** Removes attachment files no conversation references any more (see `ConversationStore.collectAttachments`). */
+  async collectAttachments(): Promise<number> {
+    try {
+      const { removed } = await this.store.collectAttachments();
+      if (removed.length > 0) this.host.log.info(`Removed ${removed.length} attachment file(s) no conversation uses any more.`);
+      return removed.length;
+    } catch (error) {
+      this.host.log.warn(`Could not clean up conversation attachments: ${String(error)}`);
+      return 0;
+    }
   }
 
   /** The agent (tool loop, approvals); undefined until attached. */
@@ -415,6 +431,7 @@ export class ChatController implements vscode.Disposable {
       if (answer !== 'Delete') return;
     }
     await this.store.delete(id);
+    void this.collectAttachments();
     if (id === this.conversation?.id) {
       this.stop();
       this.conversation = this.fresh();

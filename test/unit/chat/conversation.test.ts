@@ -111,6 +111,79 @@ describe('conversations', () => {
       assert.deepEqual((await store.list()).map((entry) => entry.id), [conversation.id]);
     });
 
+    describe('attachment collection', () => {
+      const image = (byte: number): string => `data:image/png;base64,${Buffer.alloc(3000, byte).toString('base64')}`;
+      const withImages = (...images: string[]): ReturnType<typeof newConversation> => {
+        const conversation = newConversation('m');
+        images.forEach((dataUrl, i) => conversation.messages.push({ id: `m${i}`, role: 'user', text: 'look', createdAt: i, imageDataUrl: dataUrl }));
+        return conversation;
+      };
+      const attachmentsOnDisk = (): string[] => readdirSync(join(folder, 'attachments')).sort();
+      // Past the grace period that spares fresh files (a save writes the attachment before the JSON).
+      const later = (): number => Date.now() + 11 * 60 * 1000;
+
+      it('removes the attachments of deleted conversations and keeps those another conversation still references', async () => {
+        const store = new ConversationStore(folder);
+        const shared = image(1);
+        const gone = withImages(shared, image(2));
+        const stays = withImages(shared, image(3));
+        await store.save(gone);
+        await store.save(stays);
+        assert.equal(attachmentsOnDisk().length, 3);
+        await store.delete(gone.id);
+        const result = await store.collectAttachments({ now: later() });
+        assert.equal(result.removed.length, 1, 'only the image no other conversation has');
+        assert.equal(attachmentsOnDisk().length, 2);
+        // The conversation that remains still loads whole, with both its images.
+        assert.deepEqual(await new ConversationStore(folder).load(stays.id), stays);
+      });
+
+      it("keeps what another window's conversation references, and what a save is writing right now", async () => {
+        const mine = new ConversationStore(folder);
+        const theirs = new ConversationStore(folder);
+        const other = withImages(image(4));
+        await theirs.save(other);
+        const own = withImages(image(5));
+        await mine.save(own);
+        await mine.delete(own.id);
+        // Within the grace period nothing is removed: a save writes an attachment before the JSON that references it.
+        assert.deepEqual((await mine.collectAttachments()).removed, []);
+        const result = await mine.collectAttachments({ now: later() });
+        assert.equal(result.removed.length, 1);
+        assert.deepEqual(await mine.load(other.id), other, "the other window's conversation lost an image");
+      });
+
+      it('keeps the attachments a corrupt or half-written conversation file mentions', async () => {
+        const store = new ConversationStore(folder);
+        const orphan = withImages(image(6));
+        const kept = withImages(image(7));
+        await store.save(orphan);
+        await store.save(kept);
+        const keptJson = readFileSync(join(folder, `${kept.id}.json`), 'utf8');
+        await store.delete(orphan.id);
+        await store.delete(kept.id);
+        // A half-readable file (corrupt JSON) still names its attachment: it is spared.
+        writeFileSync(join(folder, 'damaged.json'), keptJson.slice(0, keptJson.indexOf('imageRef') + 80));
+        const result = await store.collectAttachments({ now: later() });
+        assert.equal(result.removed.length, 1);
+        assert.equal(attachmentsOnDisk().length, 1);
+      });
+
+      it('a save after a collection brings back an attachment it reuses (a conversation deleted and still open elsewhere)', async () => {
+        const window1 = new ConversationStore(folder);
+        const window2 = new ConversationStore(folder);
+        const open = withImages(image(8));
+        await window2.save(open);
+        await window1.delete(open.id);
+        await window1.collectAttachments({ now: later() });
+        assert.deepEqual(attachmentsOnDisk(), []);
+        // Window 2 still shows it and saves again: the attachment is written again, so the file loads whole.
+        open.messages.push({ id: 'next', role: 'user', text: 'more', createdAt: 9 });
+        await window2.save(open);
+        assert.deepEqual(await new ConversationStore(folder).load(open.id), open);
+      });
+    });
+
     it('writes atomically: no temporary files are left and a file is never half-written', async () => {
       const store = new ConversationStore(folder);
       const conversation = newConversation('m');
