@@ -44,7 +44,12 @@ export type ToWebview =
    * agent answer each step (one request to the model) is its own message with its own `chat/done`;
    * `agentStop` says why the agent stopped early (the step limit).
    */
-  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly reasoningMs?: number; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string }
+  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly reasoningMs?: number; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string; readonly saveError?: string }
+  /**
+   * The answer to `chat/retrySave` for answer `messageId`: saved now (no `error`), or the save failed again
+   * (the panel keeps offering Save again). A failed save at the end of an answer comes as `chat/done`'s `saveError`.
+   */
+  | { readonly type: 'chat/saveResult'; readonly messageId: string; readonly error?: string }
   /**
    * A tool call of the agent step `messageId` appeared or changed (forming, waiting for approval, running,
    * done...): the panel adds or replaces the card at `call.index`. A call `awaitingApproval` waits for a
@@ -130,6 +135,8 @@ export type FromWebview =
   | { readonly type: 'chat/regenerate'; readonly options: ChatOptions }
   /** Replace a user message's text, drop everything after it, and send again. */
   | { readonly type: 'chat/editResend'; readonly messageId: string; readonly text: string; readonly options: ChatOptions }
+  /** Save the open conversation again after its save failed (the answer `messageId` says "not saved"); answered by `chat/saveResult`. */
+  | { readonly type: 'chat/retrySave'; readonly messageId: string }
   /** Retry the failed last request (after an error), optionally trimming the oldest turns first. */
   | { readonly type: 'chat/retry'; readonly trim: boolean; readonly options: ChatOptions }
   /** Conversation list actions. */
@@ -273,6 +280,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isString(value['callId']) && isString(value['decision']) && approvalDecisions.includes(value['decision']);
     case 'tool/showDiff':
       return isString(value['callId']);
+    case 'chat/retrySave':
+      return isString(value['messageId']);
     default:
       return false;
   }

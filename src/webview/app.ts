@@ -131,6 +131,9 @@ export class App implements PanelContext {
         this.messages.stream(message);
         if (message.error) this.composer.sendFailed();
         return;
+      case 'chat/saveResult':
+        this.messages.saveResult(message);
+        return;
       case 'tool/call':
         this.messages.toolCall(message);
         return;

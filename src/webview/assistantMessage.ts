@@ -7,6 +7,7 @@ import type { ErrorView, MessageView, SourceView, ToolCallView, UsageView } from
 import { flash } from './codeBlocks';
 import { button, el, show } from './dom';
 import { errorBlock, retryStatus } from './errorView';
+import { icon } from './icons';
 import { MarkdownBody, type BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
 import { ThinkingSection } from './thinking';
@@ -24,6 +25,8 @@ export interface AnswerEnd {
   readonly sources?: readonly SourceView[];
   /** Why the agent stopped early (the step limit). */
   readonly agentStop?: string;
+  /** The conversation could not be saved at the end of this answer (offered: Save again). */
+  readonly saveError?: string;
 }
 
 /** An assistant message in the conversation. */
@@ -219,6 +222,22 @@ export class AssistantMessage {
     if (end.jsonCheck) this.extras.append(jsonCheckBlock(end.jsonCheck, this.withSchema));
     if (end.sources && end.sources.length > 0) this.extras.append(this.sourcesBlock(end.sources));
     if (end.usage) this.footer.prepend(usageLine(end.usage));
+    if (end.saveError !== undefined) this.saveResult(end.saveError, live);
+  }
+
+  /** Shows that the conversation is not saved, with Save again (`error`), or that it now is (undefined). */
+  saveResult(error: string | undefined, live = true): void {
+    this.extras.querySelector('.save-error')?.remove();
+    if (error === undefined) {
+      if (live) this.context.announce('Conversation saved.');
+      return;
+    }
+    const retry = button({ text: 'Save again', label: 'Save the conversation again', icon: 'refresh', className: 'text-button', onClick: () => {
+      retry.disabled = true;
+      this.context.post({ type: 'chat/retrySave', messageId: this.id });
+    } });
+    // Not an `.error-block`: that is the answer's own error, which a new render replaces.
+    this.extras.append(el('div', { className: 'save-error', attrs: live ? { role: 'alert' } : {} }, el('p', { className: 'error-message' }, icon('warning'), el('span', { text: error })), el('div', { className: 'error-actions' }, retry)));
   }
 
   /** The workspace locations the answer drew on, numbered as the prompt numbered them; each opens its place. */

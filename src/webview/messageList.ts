@@ -119,6 +119,12 @@ export class MessageList {
     this.followBottom();
   }
 
+  /** The outcome of Save again under answer `messageId`. */
+  saveResult(message: Extract<ToWebview, { type: 'chat/saveResult' }>): void {
+    const item = this.items.get(message.messageId);
+    if (item?.kind === 'assistant') item.view.saveResult(message.error);
+  }
+
   /** Routes a streaming event to its answer. */
   stream(message: Extract<ToWebview, { type: 'chat/delta' | 'chat/reasoning' | 'chat/retrying' | 'chat/done' }>): void {
     const item = this.items.get(message.messageId);
@@ -143,6 +149,7 @@ export class MessageList {
           ...(message.jsonCheck ? { jsonCheck: message.jsonCheck } : {}),
           ...(message.sources ? { sources: message.sources } : {}),
           ...(message.agentStop ? { agentStop: message.agentStop } : {}),
+          ...(message.saveError !== undefined ? { saveError: message.saveError } : {}),
         });
         if (this.streamingId === message.messageId) this.setStreaming(undefined);
         this.updateLast();

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
 import { cadenzaApi, type PanelRecorder, useChatSuite, waitFor } from './helpers';
@@ -144,6 +146,46 @@ suite('Chat: key, models, streaming, errors', () => {
     } finally {
       await vscode.workspace.getConfiguration('cadenza').update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
       await api.connection.refreshModels();
+    }
+  });
+
+  test('a failed final save still ends the answer in the panel, says it is not saved, and Save again stores it', async () => {
+    const api = await cadenzaApi();
+    await api.chat.newConversation();
+    // The answer waits before its headers, long enough to make the conversation's file unwritable meanwhile:
+    // a directory where the file goes makes the save's rename fail, as a full disk or a read-only folder would.
+    emulator().injectFault({ kind: 'latency', ms: 1500 }, { path: '/v1/chat/completions' });
+    emulator().scriptChat({ content: 'An answer the disk could not take.' });
+    const answering = api.chat.send('Will this be saved?', {});
+    await waitFor(() => recorder().messages.some((message) => message.type === 'message/add' && message.message.role === 'assistant'), 'the answer to start');
+    const file = path.join(api.chat.conversationsFolder, `${(await api.chat.current()).id}.json`);
+    fs.rmSync(file, { force: true });
+    fs.mkdirSync(file);
+    try {
+      const answer = await answering;
+      assert.equal(answer, 'An answer the disk could not take.');
+      const done = await waitForDone(recorder(), 'the answer whose save failed');
+      assert.equal(done.stopped, false);
+      assert.equal(done.error, undefined);
+      assert.match(done.saveError ?? '', /could not be saved/);
+      const saveAgain = async (): Promise<Extract<ToWebview, { type: 'chat/saveResult' }>> => {
+        const before = recorder().messages.length;
+        await api.chatView.handle({ type: 'chat/retrySave', messageId: done.messageId });
+        let result: Extract<ToWebview, { type: 'chat/saveResult' }> | undefined;
+        await waitFor(() => (result = recorder().messages.slice(before).find((message): message is Extract<ToWebview, { type: 'chat/saveResult' }> => message.type === 'chat/saveResult')) !== undefined, 'the result of Save again');
+        if (!result) throw new Error('unreachable');
+        return result;
+      };
+      // Still unwritable: the panel hears so again.
+      assert.match((await saveAgain()).error ?? '', /could not be saved/);
+      fs.rmSync(file, { recursive: true, force: true });
+      const saved = await saveAgain();
+      assert.equal(saved.messageId, done.messageId);
+      assert.equal(saved.error, undefined);
+      const onDisk = JSON.parse(fs.readFileSync(file, 'utf8')) as { messages: { text: string }[] };
+      assert.deepEqual(onDisk.messages.map((message) => message.text), ['Will this be saved?', 'An answer the disk could not take.']);
+    } finally {
+      if (fs.existsSync(file) && fs.statSync(file).isDirectory()) fs.rmSync(file, { recursive: true, force: true });
     }
   });
 

@@ -22,6 +22,8 @@ export interface AgentTurnHost {
   readonly sink: PanelSink;
   readonly log: Logger;
   save(conversation: Conversation): Promise<void>;
+  /** The save at the end of the answer: never throws; resolves with the failure to show, if any. */
+  saveAtEnd(conversation: Conversation): Promise<string | undefined>;
   /** Each step's usage, for the session's spend. */
   answered(usage: StoredUsage): void;
 }
@@ -155,11 +157,11 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
         if (current.toolCalls) current.toolCalls[event.index] = call;
         postCall(event.index, call);
         // A card that waits for the user is saved, so a reload of the panel shows it (and its buttons).
-        if (call.status === 'awaitingApproval') void host.save(conversation);
+        if (call.status === 'awaitingApproval') void host.save(conversation).catch((error: unknown) => host.log.warn(`Could not save the conversation: ${String(error)}`));
         return;
       }
       case 'stepDone':
-        void host.save(conversation);
+        void host.save(conversation).catch((error: unknown) => host.log.warn(`Could not save the conversation: ${String(error)}`));
         return;
     }
   };
@@ -185,8 +187,8 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
     });
     flush();
     if (result.stop === 'stepLimit') current.agentStop = stepLimitText(result.steps);
-    await host.save(conversation);
-    sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}) });
+    const saveError = await host.saveAtEnd(conversation);
+    sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
     return result.text;
   } catch (error) {
     flush();
@@ -195,15 +197,15 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
     if (ApiError.is(error, 'canceled') || turn.signal.aborted) {
       current.stopped = true;
       host.log.debug('Agent answer stopped by the user.');
-      await host.save(conversation);
-      sink({ type: 'chat/done', messageId: current.id, stopped: true });
+      const saveError = await host.saveAtEnd(conversation);
+      sink({ type: 'chat/done', messageId: current.id, stopped: true, ...(saveError !== undefined ? { saveError } : {}) });
       return current.text;
     }
     const view = errorView(error);
     current.error = { message: view.message, reason: view.reason };
     host.log.warn(`Agent request failed (${view.reason}): ${view.message}`);
-    await host.save(conversation);
-    sink({ type: 'chat/done', messageId: current.id, stopped: false, error: view });
+    const saveError = await host.saveAtEnd(conversation);
+    sink({ type: 'chat/done', messageId: current.id, stopped: false, error: view, ...(saveError !== undefined ? { saveError } : {}) });
     return '';
   }
 }

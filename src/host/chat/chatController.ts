@@ -39,6 +39,8 @@ const activeKey = 'cadenza.chat.activeConversation';
  */
 export class ChatController implements vscode.Disposable {
   private readonly store: ConversationStore;
+  /** Where conversations are saved, one JSON file each (the integration suites look there). */
+  readonly conversationsFolder: string;
   private conversation: Conversation | undefined;
   private running: Running | undefined;
   private workspaceContext: WorkspaceContextProvider | undefined;
@@ -55,7 +57,8 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeModel = this.modelChanged.event;
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
-    this.store = new ConversationStore(vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath);
+    this.conversationsFolder = vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath;
+    this.store = new ConversationStore(this.conversationsFolder);
     this.disposables.push(
       this.answered,
       this.modelChanged,
@@ -206,6 +209,30 @@ export class ChatController implements vscode.Disposable {
   }
 
   /**
+   * The save at the end of an answer: never throws, so the answer still reaches the panel when the disk is
+   * full or the folder cannot be written; resolves with what to show under the answer (and Save again).
+   */
+  private async saveAtEnd(conversation: Conversation): Promise<string | undefined> {
+    try {
+      await this.save(conversation);
+      return undefined;
+    } catch (error) {
+      const text = saveFailureText(error);
+      this.host.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+      return text;
+    }
+  }
+
+  /** Saves the open conversation again after a failed save (the panel's Save again under answer `messageId`). */
+  async retrySave(messageId: string): Promise<boolean> {
+    const conversation = await this.current();
+    const error = await this.saveAtEnd(conversation);
+    this.sink({ type: 'chat/saveResult', messageId, ...(error !== undefined ? { error } : {}) });
+    if (error === undefined) await this.postConversations();
+    return error === undefined;
+  }
+
+  /**
    * Adds a user message (with an optional image, or audio, which makes the conversation one answered by
    * audio reasoning) and streams the answer; resolves with the answer text (empty on error).
    */
@@ -353,7 +380,7 @@ export class ChatController implements vscode.Disposable {
       const retrying = (messageId: string, info: { attempt: number; delayMs: number; error: ApiError }): void => this.sink({ type: 'chat/retrying', messageId, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) });
       const callOptions = { signal: controller.signal, onRetry: (info: { attempt: number; delayMs: number; error: ApiError }) => retrying(reply.id, info) };
       if (plan?.use && this.agent) {
-        const host = { sink: this.sink, log: this.host.log, save: (changed: typeof conversation) => this.save(changed), answered: (usage: StoredUsage) => this.answered.fire(usage) };
+        const host = { sink: this.sink, log: this.host.log, save: (changed: typeof conversation) => this.save(changed), saveAtEnd: (changed: typeof conversation) => this.saveAtEnd(changed), answered: (usage: StoredUsage) => this.answered.fire(usage) };
         const text = await runAgentTurn(this.agent, host, { conversation, model, reply, request, contextLimitTokens: budget.limitTokens + reserved, streamChat: (next, call) => client.streamChat(next, call), onRetry: retrying, settings: plan.settings, signal: controller.signal });
         // The tool results are history now: the meter shows what the next request will carry.
         this.postMeter(conversation);
@@ -372,24 +399,24 @@ export class ChatController implements vscode.Disposable {
       const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
       // Ajv is loaded only when a JSON-mode answer needs checking.
       const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
-      await this.save(conversation);
+      const saveError = await this.saveAtEnd(conversation);
       this.answered.fire(reply.usage);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}) });
+      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
       return reply.text;
     } catch (error) {
       coalescer.finish(reply);
       if (ApiError.is(error, 'canceled') || controller.signal.aborted) {
         reply.stopped = true;
         this.host.log.debug('Answer stopped by the user.');
-        await this.save(conversation);
-        this.sink({ type: 'chat/done', messageId: reply.id, stopped: true });
+        const saveError = await this.saveAtEnd(conversation);
+        this.sink({ type: 'chat/done', messageId: reply.id, stopped: true, ...(saveError !== undefined ? { saveError } : {}) });
         return reply.text;
       }
       const view = errorView(error);
       reply.error = { message: view.message, reason: view.reason };
       this.host.log.warn(`Chat request failed (${view.reason}): ${view.message}`);
-      await this.save(conversation);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view });
+      const saveError = await this.saveAtEnd(conversation);
+      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view, ...(saveError !== undefined ? { saveError } : {}) });
       return '';
     }
   }
@@ -448,4 +475,13 @@ export class ChatController implements vscode.Disposable {
     this.stop();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
+}
+
+/** What the panel says when a conversation could not be saved: the cause in words, and that the answer is only in the panel. */
+export function saveFailureText(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  const cause = code === 'ENOSPC' ? 'the disk is full'
+    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'the storage folder cannot be written'
+    : error instanceof Error ? error.message : String(error);
+  return `This conversation could not be saved (${cause}). The answer is shown here but not stored yet.`;
 }

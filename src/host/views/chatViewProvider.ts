@@ -137,6 +137,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'chat/retry':
         await chat?.retry(message.trim, message.options);
         return;
+      case 'chat/retrySave':
+        await chat?.retrySave(message.messageId);
+        return;
       case 'conversation/new':
         await chat?.newConversation();
         return;
