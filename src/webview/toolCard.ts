@@ -9,7 +9,7 @@ import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/vie
 import { button, el } from './dom';
 import { icon, type IconName } from './icons';
 import type { PanelContext } from './panelContext';
-import { callSummary, changeTitle, diffLineKind, prettyArguments, statusText } from './toolText';
+import { callSummary, changeTitle, diffLineKind, omittedText, prettyArguments, statusText } from './toolText';
 
 const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
   done: 'check',
@@ -43,6 +43,7 @@ function changeBlock(change: ChangeView): HTMLElement {
       break;
     case 'create':
       block.append(el('pre', { className: 'tool-content', text: change.content, attrs: { 'aria-label': `Content of ${change.path}` } }));
+      if (change.omitted) block.append(el('p', { className: 'tool-omitted', text: omittedText(change.omitted) }));
       break;
     case 'read':
       block.append(el('p', { className: 'tool-caution', text: change.reason, attrs: { role: 'note' } }));
@@ -123,7 +124,7 @@ export class ToolCard {
     if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
       bar.append(button({ text: 'Allow edits for this conversation', label: 'Approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
     }
-    if (change.kind === 'edit') {
+    if (change.kind === 'edit' || change.kind === 'create') {
       bar.append(button({ text: 'Show diff', label: `Open the diff of ${change.path} in the editor`, icon: 'open', className: 'text-button secondary', onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }) }));
     }
     return bar;

@@ -3,6 +3,7 @@
  * labels, the one-line summary of a call, what a change is called, and how a diff line is coloured.
  */
 import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
+import { formatCount } from './format';
 
 /** What each status reads as on a card. */
 export const statusText: Readonly<Record<ToolCallStatusView, string>> = {
@@ -65,4 +66,10 @@ export function diffLineKind(line: string): 'diff-add' | 'diff-del' | 'diff-hunk
   if (line.startsWith('+')) return 'diff-add';
   if (line.startsWith('-')) return 'diff-del';
   return 'diff-context';
+}
+
+/** What a card says under a new file it shows only the head of (the diff view shows it all). */
+export function omittedText(omitted: { readonly lines: number; readonly characters: number }): string {
+  const lines = omitted.lines === 1 ? '1 more line' : `${formatCount(omitted.lines)} more lines`;
+  return `\u2026 ${lines} (${formatCount(omitted.characters)} characters) not shown`;
 }

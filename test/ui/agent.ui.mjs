@@ -157,4 +157,56 @@ export const tests = [
       }
     },
   },
+  {
+    name: 'a long new file: the card shows its head, says how much is not shown, and Show diff opens the whole file in the diff editor',
+    async run({ page, webview, emulator, workspace, shot }) {
+      const created = path.join(workspace, 'src', 'generated.ts');
+      const lines = Array.from({ length: 2500 }, (_, i) => `export const value${String(i).padStart(4, '0')} = ${i}; // generated`);
+      let narrow = async () => undefined;
+      try {
+        await setApiKey(page, emulator.key);
+        await runCommand(page, 'Cadenza: New Chat');
+        await composer(webview).waitFor({ timeout: 30_000 });
+        narrow = await widenSideBar(page, 260);
+        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
+        await modelSelect(webview).selectOption(toolModel);
+        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+        emulator.scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'src/generated.ts', content: `${lines.join('\n')}\n` } }] });
+        emulator.scriptChat({ content: 'Left it out.' });
+        const box = composer(webview);
+        await box.click();
+        await box.pressSequentially('Generate the constants file.', { delay: 2 });
+        await box.press('Enter');
+
+        const create = cards(webview).filter({ hasText: 'create_file' }).first();
+        await waitForText(create.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        const shown = (await create.locator('.tool-content').textContent()) ?? '';
+        check(shown.startsWith('export const value0000') && shown.length <= 20_000, `the card shows ${shown.length} characters`);
+        const omitted = (await create.locator('.tool-omitted').textContent()) ?? '';
+        const shownLines = shown.split('\n').length - 1;
+        check(omitted === `\u2026 ${(2500 - shownLines).toLocaleString('en-US')} more lines (${(lines.join('\n').length + 1 - shown.length).toLocaleString('en-US')} characters) not shown`, `the card says: ${omitted}`);
+        await create.getByRole('button', { name: 'Open the diff of src/generated.ts in the editor' }).click();
+        await page.locator('.tabs-container .tab', { hasText: 'Cadenza proposes: src/generated.ts (new file)' }).waitFor({ timeout: 15_000 });
+        // The diff editor holds the whole proposal: its modified side has all 2,500 lines (the last is reachable).
+        const modified = page.locator('.monaco-diff-editor .editor.modified');
+        await modified.waitFor({ timeout: 15_000 });
+        await waitForText(modified.locator('.view-lines'), /export const value0000 = 0;/, 15_000);
+        await create.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+        await shot('a long new file with its full diff');
+        await modified.click({ position: { x: 200, y: 40 } });
+        await page.keyboard.press('Control+End');
+        await waitForText(modified.locator('.view-lines'), /export const value2499 = 2499;/, 15_000);
+        await webview.getByRole('button', { name: 'Deny: Create src/generated.ts' }).click();
+        const answer = webview.locator('article.message.assistant').last();
+        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /Left it out/.test((await answer.textContent()) ?? ''), 'the final answer');
+        check(!fs.existsSync(created), 'the file was created although denied');
+        // Decided: the proposal's diff closes.
+        await page.locator('.tabs-container .tab', { hasText: 'Cadenza proposes' }).waitFor({ state: 'detached', timeout: 15_000 });
+      } finally {
+        fs.rmSync(created, { force: true });
+        await narrow().catch(() => undefined);
+        await runCommand(page, 'Cadenza: New Chat').catch(() => undefined);
+      }
+    },
+  },
 ];

@@ -17,7 +17,8 @@ export interface StoredUsage {
 /** What the user was shown before a change ran (the editor's diff view has the whole file; this is the card's). */
 export type StoredChange =
   | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string }
-  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
+  /** `content` is the head a card shows; `omitted` says what is left out (the diff view shows all). */
+  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
   | { readonly kind: 'read'; readonly path: string; readonly reason: string }
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
 

@@ -59,3 +59,26 @@ export function compactDiff(before: string, after: string): string {
   if (lines.length <= maxDiffLines) return lines.join('\n');
   return `${lines.slice(0, maxDiffLines).join('\n')}\n… ${lines.length - maxDiffLines} more lines (open the diff to see them)`;
 }
+
+/** The most of a new file's content an approval card (and the stored conversation) keeps. */
+export const maxPreviewChars = 20_000;
+
+/** What a card leaves out of a long text: the lines and characters after what it shows. */
+export interface Omitted {
+  readonly lines: number;
+  readonly characters: number;
+}
+
+/**
+ * The head of `content` a card shows (at most `maxChars`, cut at a line end when one is near) and what it
+ * leaves out, so the card can say so; the editor's diff view shows the whole text.
+ */
+export function contentPreview(content: string, maxChars = maxPreviewChars): { readonly text: string; readonly omitted?: Omitted } {
+  if (content.length <= maxChars) return { text: content };
+  const lineEnd = content.lastIndexOf('\n', maxChars - 1);
+  const end = lineEnd >= maxChars / 2 ? lineEnd + 1 : maxChars;
+  const text = content.slice(0, end);
+  const rest = content.slice(end);
+  const lines = rest.split('\n').length - (rest.endsWith('\n') ? 1 : 0);
+  return { text, omitted: { lines, characters: rest.length } };
+}

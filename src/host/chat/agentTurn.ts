@@ -7,6 +7,7 @@ import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import type { Conversation, StoredChange, StoredMessage, StoredToolCall, StoredUsage } from '../../core/chat/conversation';
 import { runToolLoop, type StreamChat, type ToolCallRecord, type ToolLoopEvent } from '../../core/chat/toolLoop';
+import { contentPreview } from '../../core/tools/resultText';
 import type { ChangePreview } from '../../core/tools/toolTypes';
 import type { Logger } from '../../core/logger';
 import type { ChatRequest, RetryInfo } from '../../core/api/types';
@@ -48,8 +49,10 @@ function storedChange(preview: ChangePreview): StoredChange {
   switch (preview.kind) {
     case 'edit':
       return { kind: 'edit', path: preview.path, diff: preview.diff, ...(preview.caution ? { caution: preview.caution } : {}) };
-    case 'create':
-      return { kind: 'create', path: preview.path, content: preview.content.slice(0, 20_000), ...(preview.caution ? { caution: preview.caution } : {}) };
+    case 'create': {
+      const { text, omitted } = contentPreview(preview.content);
+      return { kind: 'create', path: preview.path, content: text, ...(omitted ? { omitted } : {}), ...(preview.caution ? { caution: preview.caution } : {}) };
+    }
     case 'read':
       return { kind: 'read', path: preview.path, reason: preview.reason };
     case 'terminal':

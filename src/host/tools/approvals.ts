@@ -78,7 +78,8 @@ export class ApprovalBroker implements vscode.Disposable {
     const sensitive = (question.preview.kind === 'edit' || question.preview.kind === 'create') && question.preview.caution !== undefined;
     if (!terminal && !sensitive && this.allowed === question.conversationId) return 'approved';
     const id = question.call.id;
-    if (question.preview.kind === 'edit') this.previews.remember(id, question.preview);
+    // Both can be opened in the diff view from the card ("Show diff"); an edit opens there at once.
+    if (question.preview.kind === 'edit' || question.preview.kind === 'create') this.previews.remember(id, question.preview);
     let decision: ApprovalDecision;
     try {
       if (this.policy) {
@@ -108,7 +109,7 @@ export class ApprovalBroker implements vscode.Disposable {
     return true;
   }
 
-  /** Opens the diff of the edit call `callId` proposes, while it waits. */
+  /** Opens the diff of the edit or new file call `callId` proposes, while it waits. */
   showDiff(callId: string): Promise<boolean> {
     return this.previews.show(callId);
   }

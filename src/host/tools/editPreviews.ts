@@ -6,7 +6,8 @@ import type { ChangePreview } from '../../core/tools/toolTypes';
 /** The scheme of the proposed texts (read-only virtual documents). */
 export const agentPreviewScheme = 'cadenza-agent';
 
-type EditPreview = Extract<ChangePreview, { kind: 'edit' }>;
+/** A proposal the diff view can show: an edit (the file before and after) or a new file (against nothing). */
+type EditPreview = Extract<ChangePreview, { kind: 'edit' | 'create' }>;
 
 /** Serves and shows proposed edits, keyed by the call's id. */
 export class EditPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -34,9 +35,9 @@ export class EditPreviews implements vscode.TextDocumentContentProvider, vscode.
     const preview = this.previews.get(callId);
     if (!preview) return false;
     const [before, after] = this.uris(callId, preview.path);
-    this.set(before, preview.before);
-    this.set(after, preview.after);
-    await vscode.commands.executeCommand('vscode.diff', before, after, `Cadenza proposes: ${preview.path}`, { preview: true, viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true });
+    this.set(before, preview.kind === 'edit' ? preview.before : '');
+    this.set(after, preview.kind === 'edit' ? preview.after : preview.content);
+    await vscode.commands.executeCommand('vscode.diff', before, after, `Cadenza proposes: ${preview.path}${preview.kind === 'create' ? ' (new file)' : ''}`, { preview: true, viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true });
     return true;
   }
 

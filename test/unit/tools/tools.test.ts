@@ -5,7 +5,7 @@ import { estimateTokens } from '../../../src/core/chat/contextBudget';
 import { changeTools, commandReport } from '../../../src/core/tools/changeTools';
 import { agentSystemPrompt, changeToolDefinitions, readToolDefinitions } from '../../../src/core/tools/definitions';
 import { readTools } from '../../../src/core/tools/readTools';
-import { compactDiff, truncateResult } from '../../../src/core/tools/resultText';
+import { compactDiff, contentPreview, maxPreviewChars, truncateResult } from '../../../src/core/tools/resultText';
 import { collectMatches, lineMatcher } from '../../../src/core/tools/textSearch';
 import { ToolError, ToolSession, type ChangeTool, type ReadTool, type ToolContext } from '../../../src/core/tools/toolTypes';
 import { checkArguments } from '../../../src/core/tools/validateArgs';
@@ -167,6 +167,21 @@ describe('agent tools: text search and results', () => {
     const after = before.replace('e', 'E1\nE2');
     assert.equal(compactDiff(before, after), '@@ -2,7 +2,8 @@\n b\n c\n d\n-e\n+E1\n+E2\n f\n g\n h');
     assert.equal(compactDiff('x', 'x'), '(no change)');
+  });
+
+  it("a new file's card shows its head, cut at a line end, and says how many lines and characters it leaves out", () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${String(i).padStart(4, '0')} of the generated file`);
+    const content = `${lines.join('\n')}\n`;
+    const { text, omitted } = contentPreview(content);
+    assert.ok(text.length <= maxPreviewChars && text.endsWith('\n'), 'cut at a line end within the limit');
+    const shownLines = text.split('\n').length - 1;
+    assert.deepEqual(omitted, { lines: 3000 - shownLines, characters: content.length - text.length });
+    assert.equal(text + content.slice(text.length), content);
+    // A short file is shown whole, with nothing said; one endless line is cut at the limit.
+    assert.deepEqual(contentPreview('export {};\n'), { text: 'export {};\n' });
+    const oneLine = contentPreview('x'.repeat(50_000));
+    assert.equal(oneLine.text.length, maxPreviewChars);
+    assert.deepEqual(oneLine.omitted, { lines: 1, characters: 30_000 });
   });
 });
 

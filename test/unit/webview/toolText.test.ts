@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ToolCallView } from '../../../src/shared/views';
-import { callSummary, changeTitle, diffLineKind, prettyArguments, statusText } from '../../../src/webview/toolText';
+import { callSummary, changeTitle, diffLineKind, omittedText, prettyArguments, statusText } from '../../../src/webview/toolText';
 
 const call = (args: string): ToolCallView => ({ index: 0, id: 'c', name: 'read_file', arguments: args, status: 'done' });
 
@@ -20,6 +20,11 @@ describe('tool card text', () => {
     assert.equal(statusText.awaitingApproval, 'Waiting for your approval');
     assert.equal(prettyArguments('{"a":1}'), '{\n  "a": 1\n}');
     assert.equal(prettyArguments('{"a":'), '{"a":');
+  });
+
+  it('says what a new file card leaves out', () => {
+    assert.equal(omittedText({ lines: 1234, characters: 56789 }), '\u2026 1,234 more lines (56,789 characters) not shown');
+    assert.equal(omittedText({ lines: 1, characters: 30 }), '\u2026 1 more line (30 characters) not shown');
   });
 
   it('colours diff lines by their first character', () => {
