@@ -189,6 +189,17 @@ suite('Chat: key, models, streaming, errors', () => {
     }
   });
 
+  test('the open conversation is remembered per window (workspace state), never shared with other windows through global state', async () => {
+    const api = await cadenzaApi();
+    await api.chat.newConversation();
+    await api.chat.send('which window am I in?', {});
+    const id = (await api.chat.current()).id;
+    // Two windows sharing one active id through global state both saved into the same file (issue 12).
+    const context = (api.chat as unknown as { readonly host: { readonly extension: vscode.ExtensionContext } }).host.extension;
+    assert.equal(context.workspaceState.get('cadenza.chat.activeConversation'), id);
+    assert.equal(context.globalState.get('cadenza.chat.activeConversation'), undefined);
+  });
+
   test('a conversation survives a reload of the panel and can be switched, renamed and deleted', async () => {
     const api = await cadenzaApi();
     await api.chat.newConversation();
