@@ -31,6 +31,8 @@ const moments = [
   { file: 'transcribe.png', test: 'audio: Explorer', label: 'transcript document' },
   { file: 'chat-audio.png', test: 'chatAudio: chat panel: pick', label: 'answer about the audio' },
   { file: 'search.png', test: 'search: Rebuild Index', label: 'search results' },
+  { file: 'completions.png', test: 'completions: inline completions: ghost text', label: 'ghost text' },
+  { file: 'instructions.png', test: 'instructions: project instructions', label: 'instruction chips' },
 ];
 /** The UI test files those moments come from (each sets its own key; the chat tests build on each other). */
 const files = [...new Set(moments.map((moment) => moment.test.split(':')[0]))];
