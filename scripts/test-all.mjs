@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order, from a fresh clone. It installs what it needs (npm packages, the
 // Debian packages and the offline VS Code the tiers use), then runs: type-check and lint, unit tests
-// (plain Node), integration tests (inside a real VS Code extension host), the same against a real
+// (plain Node), the chat panel in three themes (contrast, focus, overflow), integration tests (inside a real VS Code extension host), the same against a real
 // llama-server (a self-hosted server none of us wrote), the same against real trained models (the local
 // stack: Gemma 3 270M, e5-small, Whisper base), UI tests (the real workbench in a real browser). It fails
 // if any tier fails or runs no test, and ends with one line summing all tiers: `N passed, N failed`.
@@ -113,6 +113,15 @@ for (const script of setups) {
   record('unit', result.seconds, mochaCounts(result.output), result.code);
 }
 
+// --- 3a. webview tier: the chat panel's bundle (built by the static tier) in three themes, in Chromium -
+// Contrast, focus rings, no overflow at a narrow side bar, interactions and the CSP (test/webview-sandbox).
+if (existsSync('test/webview-sandbox/screenshots.mjs')) {
+  const result = await timed(() => run('node', ['test/webview-sandbox/screenshots.mjs']));
+  record('webview', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('webview', 0, undefined, 1);
+}
+
 // --- 4. integration tests (inside a real VS Code extension host) ------------------------------------
 if (existsSync('test/harness/runIntegration.mjs')) {
   const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build']));
@@ -157,6 +166,16 @@ if (existsSync('test/harness/runUi.mjs')) {
   }
 } else {
   record('ui', 0, undefined, 1);
+}
+
+// --- 5a. the same in Restricted Mode: the *.untrusted.ui.mjs files in a workspace VS Code does not trust --
+// (the agent's Deny there, clicked in the panel). It checks first that the workbench shows Restricted Mode;
+// a missing file fails the tier.
+if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
+  const result = await timed(() => run('node', ['test/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted' } }));
+  record('ui restricted mode', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('ui restricted mode', 0, undefined, 1);
 }
 
 finish();

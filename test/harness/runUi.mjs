@@ -21,6 +21,10 @@
 // shared by the run's tests: what an earlier test chose that a later one must expect) }. The last line printed
 // is `N passed, N failed, N skipped`.
 //
+// Restricted Mode: with HARNESS_WORKSPACE_TRUST=untrusted the session runs only the *.untrusted.ui.mjs files,
+// in a workspace VS Code really does not trust (workspace trust on, no startup prompt: the folder opens in
+// Restricted Mode); the usual session runs every other file, trusted.
+//
 // Environment: VSIX (default cadenza.vsix), SHOTS (default test-results/screenshots), HARNESS_TMP,
 // KEEP_TMP=1, CS_EXTRA_ARGS, UI_VIEWPORT (WIDTHxHEIGHT, default 1400x850), UI_THEME (a color theme id
 // for the User settings, e.g. "Default Light Modern"; default: the browser's colour scheme decides).
@@ -48,6 +52,9 @@ const audioFixture = 'wav-pcm16-mono-16k.wav';
 const shots = path.resolve(process.env.SHOTS || path.join(repoRoot, 'test-results', 'screenshots'));
 const [viewportWidth, viewportHeight] = (process.env.UI_VIEWPORT || '1400x850').split('x').map(Number);
 const themeSettings = process.env.UI_THEME ? { 'workbench.colorTheme': process.env.UI_THEME } : {};
+const untrusted = process.env.HARNESS_WORKSPACE_TRUST === 'untrusted';
+/** Workspace trust on, and no prompt: a folder nobody trusted opens in Restricted Mode. */
+const trustSettings = untrusted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : {};
 
 let tmp;
 let counts = { passed: 0, failed: 0, skipped: 0 };
@@ -71,11 +78,11 @@ async function loadTests() {
   // without a key shows; the others build on a session.
   const order = ['firstRun.ui.mjs', 'cadenza.ui.mjs'];
   const first = (file) => (order.includes(file) ? order.indexOf(file) : order.length);
-  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ui.mjs')).sort((a, b) => first(a) - first(b) || a.localeCompare(b));
+  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ui.mjs') && file.endsWith('.untrusted.ui.mjs') === untrusted).sort((a, b) => first(a) - first(b) || a.localeCompare(b));
   const tests = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
-    const name = file.replace(/\.ui\.mjs$/, '');
+    const name = file.replace(/(\.untrusted)?\.ui\.mjs$/, '');
     // A file that exports no tests is a whole file skipped.
     if (!Array.isArray(module.tests) || module.tests.length === 0) tests.push({ name: '(the file exports no tests)', file: name, skip: true });
     for (const test of module.tests ?? []) tests.push({ ...test, file: name });
@@ -101,7 +108,7 @@ async function main() {
 
   tmp = scratchDir('cadenza-ui-');
   // cadenza.baseUrl is application-scoped (a user setting only), so it goes to the User settings.
-  writeSettings(tmp, 'User', { ...quietWorkbenchSettings, ...themeSettings, 'cadenza.baseUrl': emulator.baseUrl });
+  writeSettings(tmp, 'User', { ...quietWorkbenchSettings, ...themeSettings, ...trustSettings, 'cadenza.baseUrl': emulator.baseUrl });
 
   const workspace = copyFixtureWorkspace(tmp);
   // A real speech recording for the audio tests, from the generated audio fixtures (cached per machine;

@@ -12,7 +12,28 @@ interface CommandRun {
   readonly check?: (result: unknown, emulator: RunningEmulator) => void | Promise<void>;
   /** Puts the workbench into the state the command works on (an editor with a selection). */
   readonly before?: () => Promise<void>;
+  /**
+   * Answers what the command asks while it runs, the way a user who changes their mind does: for a command
+   * that takes no arguments and asks in an input box (its answered path is a UI test).
+   */
+  readonly answer?: (running: Promise<unknown>) => Promise<void>;
 }
+
+/**
+ * Dismisses the input box the running command shows (Escape), polling until the command settles: an
+ * extension host cannot see the box, only the command's end.
+ */
+async function dismissInputBox(running: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void running.then(() => { settled = true; }, () => { settled = true; });
+  await waitFor(async () => {
+    if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    return settled;
+  }, 'the command to end once its input box is dismissed', 15_000);
+}
+
+/** Chat requests the emulator received so far. */
+const chatCount = (emulator: RunningEmulator): number => emulator.requests.filter((request) => request.path === '/v1/chat/completions').length;
 
 const chatModel = 'Meta-Llama-3.1-8B-Instruct';
 
@@ -49,17 +70,9 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
   ['cadenza.selectModel', { args: () => [chatModel], check: (result) => assert.equal(result, chatModel) }],
   ['cadenza.addSelectionToChat', { before: selectFixtureFile, check: (result) => assert.match(String(result), /export function greeting/) }],
   ['cadenza.explainSelection', { before: selectFixtureFile, check: (result) => isNonEmptyString(result, 'explainSelection') }],
-  ['cadenza.askAboutSelection', {
-    before: selectFixtureFile,
-    args: () => ['What does this return?'],
-    check: (result) => isNonEmptyString(result, 'askAboutSelection'),
-  }],
-  ['cadenza.rewriteSelection', {
-    before: selectFixtureFile,
-    // accept: false answers the "Apply the rewrite?" prompt, so the fixture file is left unchanged.
-    args: () => [{ instruction: 'Rename the parameter to person.', accept: false }],
-    check: (result) => isNonEmptyString(result, 'rewriteSelection'),
-  }],
+  // Both ask first and take no arguments: dismissed, they send nothing (answered: test/ui/editorCommands.ui.mjs).
+  ['cadenza.askAboutSelection', { before: selectFixtureFile, answer: dismissInputBox, check: (result) => assert.equal(result, undefined) }],
+  ['cadenza.rewriteSelection', { before: selectFixtureFile, answer: dismissInputBox, check: (result) => assert.equal(result, undefined) }],
   ['cadenza.transcribeAudio', {
     args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
     check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
@@ -132,7 +145,13 @@ suite('Commands', () => {
   for (const [id, run] of runs) {
     test(`${id} runs`, async () => {
       await run.before?.();
-      const result: unknown = await vscode.commands.executeCommand(id, ...(run.args?.(emulator()) ?? []));
+      const requestsBefore = chatCount(emulator());
+      const running = Promise.resolve(vscode.commands.executeCommand<unknown>(id, ...(run.args?.(emulator()) ?? [])));
+      if (run.answer) {
+        await run.answer(running);
+        assert.equal(chatCount(emulator()), requestsBefore, `${id} sent a chat request although its question was dismissed`);
+      }
+      const result: unknown = await running;
       await run.check?.(result, emulator());
     });
   }
@@ -155,7 +174,7 @@ suite('Commands', () => {
     );
   });
 
-  test('the fixture file is unchanged after the rejected rewrite', async () => {
+  test('the fixture file is unchanged after the dismissed rewrite', async () => {
     const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.path.endsWith('src/greeting.ts'));
     assert.ok(document, 'src/greeting.ts is not open');
     assert.equal(document.isDirty, false);

@@ -279,3 +279,29 @@ export function wavSeconds(bytes) {
   }
   throw new Error('not a PCM WAV file with fmt and data chunks');
 }
+
+/**
+ * Sets a text setting in the Settings editor, as a person would: Preferences: Open Settings (UI), the
+ * setting's id typed into the search, the value typed over the setting's box, the editor closed. The
+ * Settings editor writes the User settings. Resolves once the box holds the value.
+ */
+export async function setTextSetting(page, id, value) {
+  await runCommand(page, 'Preferences: Open Settings (UI)');
+  const search = page.locator('.settings-header .suggest-input-container').first();
+  await search.waitFor({ timeout: 30_000 });
+  await search.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(id);
+  // The setting's box is labelled with its id (the search filters as it is typed: wait for that row).
+  const row = page.locator('.settings-body .monaco-list-row', { has: page.locator(`.setting-item-control input[aria-label="${id}"]`) }).first();
+  const box = row.locator(`.setting-item-control input[aria-label="${id}"]`);
+  const configured = async () => /\bis-configured\b/.test((await row.getAttribute('class')) ?? '') || (await row.locator('.is-configured').count()) > 0;
+  await box.waitFor({ timeout: 30_000 });
+  await box.fill(value);
+  await box.press('Tab');
+  // The editor writes the value after a debounce; the row is marked configured (or not, for '') once it has.
+  await waitUntil(async () => (await box.inputValue()) === value && (await configured()) === (value !== ''), `${id} to be written as ${JSON.stringify(value)} by the Settings editor`);
+  const modal = page.locator('.monaco-modal-editor-block');
+  for (let i = 0; i < 3 && (await modal.count()) > 0 && (await modal.first().isVisible()); i++) await page.keyboard.press('Escape');
+  await runCommand(page, 'View: Close All Editors');
+}

@@ -107,6 +107,50 @@ export const tests = [
     },
   },
   {
+    name: 'Deny on an edit card leaves the file untouched and tells the model the edit was denied',
+    async run({ page, webview, emulator, workspace, shot }) {
+      const file = path.join(workspace, 'src', 'greeting.ts');
+      const original = fs.readFileSync(file, 'utf8');
+      const mtime = fs.statSync(file).mtimeMs;
+      try {
+        await setApiKey(page, emulator.key);
+        await runCommand(page, 'Cadenza: New Chat');
+        await composer(webview).waitFor({ timeout: 30_000 });
+        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
+        await modelSelect(webview).selectOption(toolModel);
+        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+        emulator.scriptChat({ content: 'I will make it shout.', toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'HELLO' } }] });
+        emulator.scriptChat({ content: 'Understood, I left src/greeting.ts as it was.' });
+        const before = chatRequests(emulator).length;
+        const box = composer(webview);
+        await box.click();
+        await box.pressSequentially('Make the greeting shout.', { delay: 2 });
+        await box.press('Enter');
+
+        const edit = cards(webview).filter({ hasText: 'edit_file' }).first();
+        await waitForText(edit.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        await webview.getByRole('button', { name: 'Deny: Edit src/greeting.ts' }).click();
+        await waitForText(edit.locator('.tool-status'), /Denied/, 30_000);
+        const answer = webview.locator('article.message.assistant').last();
+        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /left src\/greeting\.ts as it was/.test((await answer.textContent()) ?? ''), 'the answer after the denial');
+        // The proposal's diff closes, the file is untouched (content and modification time), and nothing is left unsaved.
+        await page.locator('.tabs-container .tab', { hasText: 'Cadenza proposes' }).waitFor({ state: 'detached', timeout: 15_000 });
+        check(fs.readFileSync(file, 'utf8') === original, 'the denied edit reached the file');
+        check(fs.statSync(file).mtimeMs === mtime, 'the denied edit touched the file');
+        check(await page.locator('.tabs-container .tab.dirty', { hasText: 'greeting.ts' }).count() === 0, 'greeting.ts has unsaved changes after the denial');
+        const sent = chatRequests(emulator).slice(before);
+        check(sent.length === 2, `expected 2 requests (the edit, the answer), the emulator received ${sent.length}`);
+        const told = sent[1].body.messages.at(-1);
+        check(told.role === 'tool' && told.content === 'The user denied the edit of src/greeting.ts; the file was not changed. Do not try it again unless the user asks.', `the model was told: ${JSON.stringify(told)}`);
+        await edit.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+        await shot('denied edit');
+      } finally {
+        fs.writeFileSync(file, original);
+        await runCommand(page, 'Cadenza: New Chat').catch(() => undefined);
+      }
+    },
+  },
+  {
     name: 'after "Allow edits for this conversation", a file that can run code still asks, with the reason; the panel shows the allowance and ends it',
     async run({ page, webview, emulator, workspace, shot }) {
       const file = path.join(workspace, 'src', 'greeting.ts');
@@ -122,8 +166,11 @@ export const tests = [
         await modelSelect(webview).selectOption(toolModel);
         await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
         emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
+        // A later ordinary edit in the same conversation: covered by the allowance, so it runs without a card's question.
+        emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi, ', new_text: 'Hi there, ' } }] });
         emulator.scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[{"label":"setup","type":"shell","command":"./setup.sh","runOptions":{"runOn":"folderOpen"}}]}' } }] });
         emulator.scriptChat({ content: 'Left the tasks alone.' });
+        const before = chatRequests(emulator).length;
         const box = composer(webview);
         await box.click();
         await box.pressSequentially('Shorten the greeting and add a setup task.', { delay: 2 });
@@ -134,6 +181,13 @@ export const tests = [
         await edit.getByRole('button', { name: /allow edits and new files for the rest of this conversation/ }).click();
         const endAllowance = webview.getByRole('button', { name: 'Stop allowing edits without asking in this conversation' });
         await endAllowance.waitFor({ timeout: 15_000 });
+
+        // The second, ordinary edit never waits: its card goes straight to Done and the file has both edits.
+        const second = cards(webview).filter({ hasText: 'edit_file' }).nth(1);
+        await waitForText(second.locator('.tool-status'), /Done/, 30_000);
+        check(await second.getByRole('button', { name: /^Approve/ }).count() === 0, 'the allowed edit still shows an Approve button');
+        await waitUntil(() => fs.readFileSync(file, 'utf8').includes('Hi there, ${name}!'), 'the allowed edit on disk');
+        check(fs.readFileSync(file, 'utf8') === original.replace('Hello, ${name}!', 'Hi there, ${name}!'), `the file after the allowed edits: ${fs.readFileSync(file, 'utf8')}`);
 
         const create = cards(webview).filter({ hasText: 'create_file' }).first();
         await waitForText(create.locator('.tool-status'), /Waiting for your approval/, 30_000);
@@ -147,6 +201,11 @@ export const tests = [
         const answer = webview.locator('article.message.assistant').last();
         await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /Left the tasks alone/.test((await answer.textContent()) ?? ''), 'the final answer');
         check(!fs.existsSync(tasks), 'tasks.json was created although denied');
+        // The model was told: the denial is the tool result of the request after the create_file call.
+        const sent = chatRequests(emulator).slice(before);
+        check(sent.length === 4, `expected 4 requests (edit, edit, create, answer), the emulator received ${sent.length}`);
+        const told = sent[3].body.messages.at(-1);
+        check(told.role === 'tool' && /^The user denied creating \.vscode\/tasks\.json; nothing was created/.test(told.content), `the model was told: ${JSON.stringify(told)}`);
         await endAllowance.click();
         await endAllowance.waitFor({ state: 'hidden', timeout: 15_000 });
       } finally {

@@ -6,7 +6,7 @@
 // is checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, clickMenuPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil, wavSeconds } from './actions.mjs';
+import { check, chooseInFileDialog, clickMenuPath, closeQuickInput, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, setTextSetting, waitForText, waitUntil, wavSeconds } from './actions.mjs';
 
 const transcriptionModel = 'Whisper-Large-v3';
 
@@ -32,10 +32,10 @@ async function runFromExplorer(page, audioFile, entry, shot) {
 }
 
 /** Waits for the transcript document and returns its lines once the transcript is in. */
-async function transcriptDocument(page, audioFile, transcript) {
+async function transcriptDocument(page, audioFile, transcript, title = 'Transcript') {
   const tab = page.locator('.tabs-container .tab.active');
   // An untitled document's tab is named after its first line.
-  await waitForText(tab, new RegExp(`Transcript: ${audioFile.replace(/[.]/g, '\\.')}`), 30_000);
+  await waitForText(tab, new RegExp(`${title}: ${audioFile.replace(/[.]/g, '\\.')}`), 30_000);
   return waitUntil(async () => {
     const shown = await readEditorLines(page);
     return shown.join(' ').replace(/\s+/g, ' ').includes(transcript) ? shown : undefined;
@@ -43,9 +43,9 @@ async function transcriptDocument(page, audioFile, transcript) {
 }
 
 /** Discards the untitled transcript (else a later "Close All Editors" would stop at the save prompt). */
-async function closeTranscript(page, audioFile) {
+async function closeTranscript(page, audioFile, title = 'Transcript') {
   await runCommand(page, 'View: Revert and Close Editor');
-  await waitUntil(async () => (await page.locator('.tabs-container .tab', { hasText: `Transcript: ${audioFile}` }).count()) === 0, 'the transcript document to close');
+  await waitUntil(async () => (await page.locator('.tabs-container .tab', { hasText: `${title}: ${audioFile}` }).count()) === 0, 'the transcript document to close');
 }
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
@@ -120,6 +120,54 @@ export const tests = [
       check(uploads.length === 1 && uploads[0].body.language === 'en' && uploads[0].body.model === transcriptionModel, `the upload was ${JSON.stringify(uploads.map((u) => u.body))}`);
       await shot('transcript document');
       await closeTranscript(page, audioFile);
+    },
+  },
+  {
+    name: 'Command palette → Translate Audio: the file dialog, then (the set model unlisted) the warning and the model picker; the translation streams into a document',
+    async run({ page, emulator, workspace, audioFile, shot }) {
+      await setApiKey(page, emulator.key);
+      const unlisted = 'Whisper-Tiny-Retired';
+      const translation = 'Good morning. The dog plays with the ball in the garden.';
+      emulator.scriptTranscript(translation);
+      const before = emulator.requests.length;
+      const audio = fs.readFileSync(path.join(workspace, audioFile));
+      try {
+        // A model the service no longer lists, set the way a user sets it: in the Settings editor.
+        await setTextSetting(page, 'cadenza.audio.transcriptionModel', unlisted);
+        // From the palette no file is given: VS Code's own open dialog asks for it.
+        await runCommand(page, 'Cadenza: Translate Audio');
+        await chooseInFileDialog(page, workspace, audioFile, () => shot('file dialog'));
+
+        // The setting names no listed model: a warning says so, and the model picker asks for one for now.
+        const warning = page.locator('.notifications-toasts .notification-toast', { hasText: `cadenza.audio.transcriptionModel is ${unlisted}` });
+        await warning.waitFor({ timeout: 30_000 });
+        const picker = quickInput(page);
+        await waitForText(picker.locator('.quick-input-title, .quick-input-header'), /transcription model/i, 30_000);
+        const models = await picker.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent?.trim() ?? ''));
+        const expected = emulator.models.filter((model) => model.kind === 'speechToText' || model.kind === 'audioInstruct').map((model) => model.id);
+        check(models.length === expected.length && expected.every((id) => models.includes(id)) && !models.includes(unlisted), `the model picker lists ${JSON.stringify(models)}, not the transcription models ${JSON.stringify(expected)}`);
+        await pickQuickItem(page, transcriptionModel, transcriptionModel, () => shot('warning and model picker'));
+
+        // The translation streams into its own document, headed as a translation.
+        const lines = await transcriptDocument(page, audioFile, translation, 'Translation');
+        check(lines[0] === `# Translation: ${audioFile}`, `the heading is ${JSON.stringify(lines[0])}`);
+        check(lines.slice(0, 7).includes(`- Model: ${transcriptionModel}`), `the heading lacks the model: ${JSON.stringify(lines.slice(0, 7))}`);
+        const cut = lines.findIndex((line) => line.startsWith('- Cost:'));
+        const bodyText = lines.slice(cut + 1).join(' ').replace(/\s+/g, ' ').trim();
+        check(bodyText === translation, `the document's text after the heading is not the translation: ${JSON.stringify(bodyText)}`);
+
+        // What the emulator saw: one upload to the translation endpoint, the picked model, the whole file, nothing transcribed.
+        const sent = emulator.requests.slice(before).filter((request) => request.path.startsWith('/v1/audio/'));
+        check(sent.length === 1 && sent[0].path === '/v1/audio/translations', `the audio requests were ${JSON.stringify(sent.map((request) => request.path))}`);
+        const form = sent[0].body;
+        check(form.model === transcriptionModel, `the upload asked for ${form.model}`);
+        check(form.file?.filename === audioFile && form.file?.size === audio.length, `the upload's file is ${JSON.stringify(form.file)}, not ${audioFile} (${audio.length} bytes)`);
+        await shot('translation document');
+        await closeTranscript(page, audioFile, 'Translation');
+      } finally {
+        await closeQuickInput(page);
+        await setTextSetting(page, 'cadenza.audio.transcriptionModel', '').catch(() => undefined);
+      }
     },
   },
 ];

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 /* global window, document, DataTransfer, ClipboardEvent -- the page.evaluate callbacks run in the browser */
-// Screenshots of the chat panel in the sandbox (dark, light, high contrast × each scenario) and a few
-// interaction checks against the real bundle, in Debian's headless Chromium. Build first:
+// The webview tier (part of `npm test`): the chat panel's real bundle in the sandbox, in Debian's headless
+// Chromium, in VS Code's dark, light and high-contrast theme variables, checked for what a person sees:
+//   - contrast: every visible text at least 4.5:1 against what is behind it (3:1 for large text),
+//   - focus: every control reached with Tab shows a focus ring (test/webview-sandbox/visible.mjs),
+//   - overflow: nothing runs off the side at a narrow side bar (240 px),
+// in every scenario and theme, plus interaction checks against the real bundle and the CSP. A screenshot of
+// each scenario and theme (and its narrow variant) goes to test-results/webview/ (apart from the UI tier's
+// test-results/screenshots/, which that tier empties first). Build first:
 //   node esbuild.js && node test/webview-sandbox/screenshots.mjs [--only=scenario] [--no-checks]
-// PNGs go to test-results/screenshots/ (git-ignored). Prints one line per check and CSP violations.
+// Prints one line per check and ends with `N passed, N failed, N skipped`; exits non-zero on a failure.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startSandbox } from './server.mjs';
+import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outDir = join(root, 'test-results', 'screenshots');
+const outDir = join(root, 'test-results', 'webview');
 mkdirSync(outDir, { recursive: true });
 
 /** The launch options every helper uses for Debian's Chromium. */
@@ -32,6 +39,7 @@ const scenarios = [
   { name: 'options', height: 1100, prepare: (page) => page.getByRole('button', { name: 'Conversation options' }).click() },
   { name: 'nokey', height: 560 },
   { name: 'audio', height: 620 },
+  { name: 'agent', height: 1100 },
   {
     name: 'keyboard', scenario: 'conversation', height: 700,
     prepare: async (page) => {
@@ -43,11 +51,24 @@ const scenarios = [
   { name: 'authError', height: 600 },
 ];
 const themes = ['dark', 'light', 'hc'];
+/** A narrow side bar: VS Code lets the side bar shrink to 170 px; 240 px is a narrow one people use. */
+const narrowWidth = 240;
 
 const sandbox = await startSandbox();
 const browser = await chromium.launch(chromiumOptions);
 const violations = [];
 let failures = 0;
+let passes = 0;
+/** Records one named check's outcome: problems (a list; empty passes), printed one per line. */
+function report(label, problems, detail) {
+  if (problems.length === 0) {
+    passes += 1;
+    process.stdout.write(`check ok: ${label}${detail ? ` (${detail})` : ''}\n`);
+  } else {
+    failures += 1;
+    process.stdout.write(`check FAILED: ${label}:\n${problems.map((problem) => `    ${problem}`).join('\n')}\n`);
+  }
+}
 
 async function open(context, scenario, theme = 'dark') {
   const page = await context.newPage();
@@ -73,9 +94,28 @@ try {
       await page.waitForTimeout(150);
       const file = join(outDir, `${name}-${theme}.png`);
       await page.screenshot({ path: file });
-      await collectViolations(page, `${name}/${theme}`);
       process.stdout.write(`screenshot: ${file}\n`);
+      if (runChecks) {
+        const contrast = await contrastProblems(page);
+        report(`contrast ${name}/${theme}`, contrast.measured > 0 ? contrast.problems : ['no text was measured'], `${contrast.measured} texts, lowest ${contrast.worst}:1`);
+        // Focus walks the page with Tab: once per scenario and theme (the keyboard scenario has focus moved already).
+        if (name !== 'keyboard') {
+          const focus = await focusProblems(page);
+          report(`focus ${name}/${theme}`, focus.stops.length > 0 ? focus.problems : ['Tab reached no control'], `${focus.stops.length} controls`);
+        }
+      }
+      await collectViolations(page, `${name}/${theme}`);
       await context.close();
+
+      // The same at a narrow side bar: nothing may run off the side.
+      const narrow = await browser.newContext({ viewport: { width: narrowWidth, height }, deviceScaleFactor: 1 });
+      const narrowPage = await open(narrow, scenario, theme);
+      if (prepare) await prepare(narrowPage);
+      await narrowPage.waitForTimeout(150);
+      await narrowPage.screenshot({ path: join(outDir, `${name}-${theme}-narrow.png`) });
+      if (runChecks) report(`overflow ${name}/${theme} at ${narrowWidth} px`, (await overflowProblems(narrowPage)).problems);
+      await collectViolations(narrowPage, `${name}/${theme}/narrow`);
+      await narrow.close();
     }
   }
 
@@ -84,10 +124,9 @@ try {
       const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
       try {
         const detail = await fn(context);
-        process.stdout.write(`check ok: ${label}${detail ? ` (${detail})` : ''}\n`);
+        report(label, [], detail);
       } catch (error) {
-        failures += 1;
-        process.stdout.write(`check FAILED: ${label}: ${error instanceof Error ? error.message : String(error)}\n`);
+        report(label, [error instanceof Error ? error.message : String(error)]);
       } finally {
         await context.close();
       }
@@ -302,10 +341,6 @@ try {
   await sandbox.close();
 }
 
-if (violations.length > 0) {
-  failures += violations.length;
-  for (const violation of violations) process.stdout.write(`CSP/page problem: ${violation}\n`);
-} else {
-  process.stdout.write('no CSP violations and no page errors\n');
-}
-process.exitCode = failures > 0 ? 1 : 0;
+report('no CSP violation and no page error in any scenario', violations.map((violation) => `CSP/page problem: ${violation}`));
+process.stdout.write(`${passes} passed, ${failures} failed, 0 skipped\n`);
+process.exitCode = failures > 0 || passes === 0 ? 1 : 0;

@@ -5,15 +5,15 @@ import { codeContext, fenced } from './editorContext';
 
 /**
  * `cadenza.explainSelection` / `cadenza.askAboutSelection`: asks about the selection (or the function
- * around the cursor) in the chat panel, streaming the answer there. Returns the answer text. The
- * question may be given as the argument; otherwise askAboutSelection asks for it.
+ * around the cursor) in the chat panel, streaming the answer there. Returns the answer text.
+ * askAboutSelection asks for the question in an input box; no argument stands in for it.
  */
-export async function askAboutCode(chat: ChatController, view: ChatViewProvider, mode: 'explain' | 'ask', questionArgument?: unknown): Promise<string | undefined> {
+export async function askAboutCode(chat: ChatController, view: ChatViewProvider, mode: 'explain' | 'ask'): Promise<string | undefined> {
   const context = await codeContext();
   if (!context) return undefined;
-  let question = typeof questionArgument === 'string' ? questionArgument : undefined;
+  let question: string | undefined;
   if (mode === 'ask') {
-    question ??= await vscode.window.showInputBox({ title: 'Cadenza: ask about the selection', prompt: `About ${context.fileName}`, ignoreFocusOut: true });
+    question = await vscode.window.showInputBox({ title: 'Cadenza: ask about the selection', prompt: `About ${context.fileName}`, ignoreFocusOut: true });
     if (!question?.trim()) return undefined;
   }
   const prompt = mode === 'explain'

@@ -38,32 +38,17 @@ export function unwrapFence(text: string): string {
   return match?.[2] ?? text;
 }
 
-/** Options for callers and tests: the instruction, and an automatic answer to the accept prompt. */
-interface RewriteArguments {
-  readonly instruction?: string;
-  readonly accept?: boolean;
-}
-
-function readArguments(value: unknown): RewriteArguments {
-  if (typeof value === 'string') return { instruction: value };
-  if (typeof value !== 'object' || value === null) return {};
-  const record = value as Record<string, unknown>;
-  return {
-    ...(typeof record['instruction'] === 'string' ? { instruction: record['instruction'] } : {}),
-    ...(typeof record['accept'] === 'boolean' ? { accept: record['accept'] } : {}),
-  };
-}
-
 /**
  * `cadenza.rewriteSelection`: asks for an instruction, streams the rewritten code into a diff against
  * the selection, and applies it as one undoable edit when accepted — unless the document changed
- * meanwhile. Returns the proposed text (applied or not), or undefined when nothing was proposed.
+ * meanwhile. Returns the proposed text (applied or not), or undefined when nothing was proposed. It takes
+ * no arguments: the instruction and the decision are the user's, through the input box and the prompt
+ * (test/ui/editorCommands.ui.mjs drives both).
  */
-export async function rewriteSelection(connection: ServiceConnection, chat: ChatController, proposals: ProposalProvider, argument?: unknown): Promise<string | undefined> {
-  const args = readArguments(argument);
+export async function rewriteSelection(connection: ServiceConnection, chat: ChatController, proposals: ProposalProvider): Promise<string | undefined> {
   const context = await codeContext();
   if (!context) return undefined;
-  const instruction = args.instruction ?? (await vscode.window.showInputBox({ title: 'Cadenza: rewrite the selection', prompt: 'How should the code change?', ignoreFocusOut: true }));
+  const instruction = await vscode.window.showInputBox({ title: 'Cadenza: rewrite the selection', prompt: 'How should the code change?', ignoreFocusOut: true });
   if (!instruction?.trim()) return undefined;
   const conversation = await chat.current();
   // The same model a chat message would use: chosen, set, last used or the service's default (waiting for the list).
@@ -122,7 +107,7 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   }
   proposals.set(proposed, text);
 
-  const accepted = args.accept ?? (await vscode.window.showInformationMessage('Apply the rewrite to the selection?', 'Accept', 'Reject')) === 'Accept';
+  const accepted = (await vscode.window.showInformationMessage('Apply the rewrite to the selection?', 'Accept', 'Reject')) === 'Accept';
   proposals.delete(original);
   if (!accepted) return text;
   if (document.version !== version) {

@@ -1,6 +1,6 @@
 /* global window, document, location */
 // The sandbox's scripted host: on `ready` it replays a scenario (?scenario=conversation, streaming,
-// errors, options, nokey, bench) and then answers the panel's messages roughly like the real host
+// errors, options, agent, nokey, bench) and then answers the panel's messages roughly like the real host
 // (send → user message, placeholder, streamed deltas, done with usage; stop; regenerate; conversations;
 // models; images; audio; schemas). Knobs for tests: __sandbox.failNextSend, __sandbox.holdStream.
 (() => {
@@ -216,6 +216,21 @@
       });
       send({ type: 'context/meter', usedTokens: 870, limitTokens: 7_192, droppedMessages: 0 });
       send({ type: 'composer/audio', audio: sampleAudio });
+    },
+    async agent() {
+      // An agent step with a card in each state a person meets: done, denied, failed, and two waiting
+      // for approval (an edit with its diff and the allowance, a file that can run code with its caution).
+      showConversation({ id: 'c6', title: 'Friendlier greeting', model: selected, options: {}, messages: [
+        { id: 'ag1', role: 'user', text: 'Make the greeting in src/greeting.ts friendlier and add a setup task.' },
+      ] });
+      send({ type: 'context/meter', usedTokens: 3_100, limitTokens: 131_072, droppedMessages: 0 });
+      send({ type: 'message/add', message: { id: 'ag2', role: 'assistant', model: selected, text: 'Let me read the file first.', streaming: true } });
+      const call = (index, name, args, status, extra = {}) => send({ type: 'tool/call', messageId: 'ag2', call: { index, id: `call-${index}`, name, arguments: JSON.stringify(args), status, ...extra } });
+      call(0, 'read_file', { path: 'src/greeting.ts' }, 'done', { result: 'export function greeting(name: string): string {\n  return `Hello, ${name}!`;\n}' });
+      call(1, 'read_file', { path: '.env' }, 'denied', { result: 'The user denied reading .env; it was not read.' });
+      call(2, 'search_text', { pattern: '(' }, 'failed', { result: 'Error: the pattern is not a valid regular expression.' });
+      call(3, 'edit_file', { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Welcome' }, 'awaitingApproval', { change: { kind: 'edit', path: 'src/greeting.ts', diff: '@@ -2,3 +2,3 @@\n export function greeting(name: string): string {\n-  return `Hello, ${name}!`;\n+  return `Welcome, ${name}! Good to see you.`;\n }' } });
+      call(4, 'create_file', { path: '.vscode/tasks.json' }, 'awaitingApproval', { change: { kind: 'create', path: '.vscode/tasks.json', content: '{ "version": "2.0.0", "tasks": [] }', caution: '.vscode/tasks.json defines tasks that VS Code can run.' } });
     },
     async nokey() {
       send({ type: 'state/connection', state: { baseUrl: 'https://api.sambanova.ai', hasKey: false } });
