@@ -9,7 +9,12 @@
 // coalesces deltas for 32 ms before each postMessage (src/host/chat/chatController.ts), so the panel
 // receives one delta every 32 ms, 2,500 of them over 80 s. The other rates are stress figures: 5,000
 // uncoalesced deltas all at once, at 1,000/s and at 250/s, which the host never sends.
-//   node bench/render.mjs [--no-build] [--rates=host,burst,1000,250] [--tokens-per-second=250]
+//
+// "long" (issue #15): a 1,000-message conversation (code blocks, tool cards, images) opened in the panel:
+// time to open it (show → first frame painted), main-thread time per second while an answer streams at
+// its bottom against the same stream in an empty conversation, DOM nodes and JS heap. Goals: open under
+// 300 ms; streaming cost within 10% of the empty conversation's.
+//   node bench/render.mjs [--no-build] [--rates=host,burst,1000,250,long] [--tokens-per-second=250]
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +25,7 @@ import { startSandbox } from '../test/webview-sandbox/server.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tokens = 20_000;
 const deltas = 5_000;
-const rates = (process.argv.find((arg) => arg.startsWith('--rates='))?.slice('--rates='.length) ?? 'host,burst,1000,250').split(',');
+const rates = (process.argv.find((arg) => arg.startsWith('--rates='))?.slice('--rates='.length) ?? 'host,burst,1000,250,long').split(',');
 /** The service's speed for the headline, and the host's coalescing window (chatController.ts). */
 const tokensPerSecond = Number(process.argv.find((arg) => arg.startsWith('--tokens-per-second='))?.slice('--tokens-per-second='.length) ?? 250);
 const coalesceMs = 32;
@@ -153,8 +158,94 @@ async function measure(perSecond, count, baseline) {
   return { run, result, task: delta('TaskDuration'), script: delta('ScriptDuration'), layout: delta('LayoutDuration'), style: delta('RecalcStyleDuration') };
 }
 
+/** A deterministic 1,000-message conversation: questions, answers with code, agent steps with tool cards, images. */
+function longConversation(messages) {
+  const image = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAHElEQVR4nGNgGAWjYBSMglEwCkbBKBgFo2AUDAIACBAAAaxXXqQAAAAASUVORK5CYII=';
+  const out = [];
+  for (let i = 0; i < messages; i += 2) {
+    const turn = i / 2;
+    out.push({ id: `u${turn}`, role: 'user', text: `Question ${turn}: why does \`reduce${turn}\` allocate when the stack is small?`, ...(turn % 25 === 0 ? { imageDataUrl: image } : {}) });
+    const agent = turn % 10 === 3;
+    out.push({
+      id: `a${turn}`,
+      role: 'assistant',
+      model: 'Meta-Llama-3.3-70B-Instruct',
+      text: `Answer ${turn}. The stack spills to the heap past **${turn % 7 + 4}** items.\n\n\`\`\`ts\nexport function reduce${turn}(stack: number[]): number {\n  let total = 0;\n  for (const value of stack) total += value * 2;\n  return total;\n}\n\`\`\`\n\n- keep the inline buffer\n- measure with \`--trace-gc\`\n`,
+      usage: { promptTokens: 900 + turn, completionTokens: 120, source: 'service', model: 'Meta-Llama-3.3-70B-Instruct' },
+      ...(agent ? { toolCalls: [{ index: 0, id: `call${turn}`, name: 'read_file', arguments: JSON.stringify({ path: `src/reduce${turn}.ts` }), status: 'done', result: `export function reduce${turn}() {}\n`.repeat(8) }] } : {}),
+    });
+  }
+  return { id: 'long', title: 'A long conversation', model: 'Meta-Llama-3.3-70B-Instruct', options: {}, messages: out };
+}
+
+/** Opens a conversation of `count` messages, then streams a 2,000-token answer at its bottom. */
+async function measureLong(count) {
+  const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${sandbox.url}?theme=dark&scenario=bench`);
+  await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'ready'));
+  await page.waitForTimeout(500);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const conversation = longConversation(count);
+  const beforeOpen = (await cdp.send('Performance.getMetrics')).metrics;
+  const open = await page.evaluate((view) => new Promise((resolve) => {
+    const started = performance.now();
+    window.__sandbox.send({ type: 'conversation/show', conversation: view });
+    // The first frame after the show is the one the user sees: rAF, then a task after its paint.
+    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+  }), conversation);
+  const afterOpen = (await cdp.send('Performance.getMetrics')).metrics;
+  // Older messages may still be filled in in the background; let that finish before streaming.
+  const settle = await page.evaluate((expected) => new Promise((resolve) => {
+    const started = performance.now();
+    const poll = () => {
+      const list = document.querySelector('.messages');
+      const done = document.querySelectorAll('.messages-content > .message, .messages-content > .message-group > .message').length >= expected && list?.dataset.pending !== 'true';
+      if (done || performance.now() - started > 60_000) resolve({ ms: performance.now() - started, done });
+      else setTimeout(poll, 20);
+    };
+    poll();
+  }), count);
+  const settled = (await cdp.send('Performance.getMetrics')).metrics;
+  const streamTokens = 2_000;
+  const streamText = text.slice(0, streamTokens * 4);
+  const streamDeltas = Math.ceil((streamTokens / tokensPerSecond) * (1000 / coalesceMs));
+  const beforeStream = (await cdp.send('Performance.getMetrics')).metrics;
+  const run = await page.evaluate(([answerText, many, speed]) => window.__sandbox.streamForBench(answerText, many, speed), [streamText, streamDeltas, 1000 / coalesceMs]);
+  const afterStream = (await cdp.send('Performance.getMetrics')).metrics;
+  if (process.env.RENDER_DEBUG) for (const entry of afterStream) { const was = metric(beforeStream, entry.name); if (entry.value !== was) process.stdout.write(`    ${count}: ${entry.name} ${(entry.value - was).toFixed(4)}\n`); }
+  await context.close();
+  const diff = (a, b, name) => (metric(b, name) - metric(a, name)) * 1000;
+  return {
+    openMs: open,
+    openTask: diff(beforeOpen, afterOpen, 'TaskDuration'),
+    settleMs: settle.ms,
+    settled: settle.done,
+    streamSeconds: run.ms / 1000,
+    streamTaskPerSecond: diff(beforeStream, afterStream, 'TaskDuration') / (run.ms / 1000),
+    streamParts: ['ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((name) => `${name.replace('Duration', '').replace('Recalc', '').toLowerCase()} ${(diff(beforeStream, afterStream, name) / (run.ms / 1000)).toFixed(1)}`).join(', '),
+    nodes: metric(settled, 'Nodes'),
+    heapMb: metric(settled, 'JSHeapUsedSize') / 1e6,
+  };
+}
+
 try {
   for (const rate of rates) {
+    if (rate === 'long') {
+      const empty = await measureLong(0);
+      const long = await measureLong(1000);
+      const ratio = long.streamTaskPerSecond / Math.max(1e-9, empty.streamTaskPerSecond);
+      process.stdout.write(
+        `\nlong conversation (1,000 messages: 500 answers with code, 50 with tool cards, 20 images) against an empty one:\n` +
+        `  open: ${long.openMs.toFixed(0)} ms to the first painted frame (main thread ${long.openTask.toFixed(0)} ms); background fill-in of older messages: ${long.settleMs.toFixed(0)} ms${long.settled ? '' : ' (NOT finished within 60 s)'}\n` +
+        `  streaming a 2,000-token answer at the bottom, host-coalesced: ${long.streamTaskPerSecond.toFixed(1)} ms main thread per second, empty conversation ${empty.streamTaskPerSecond.toFixed(1)} ms/s: ${(100 * (ratio - 1)).toFixed(0)}% more\n` +
+        `    per second: ${long.streamParts} (empty: ${empty.streamParts})\n` +
+        `  memory after open: ${long.nodes.toLocaleString('en-US')} DOM nodes, ${long.heapMb.toFixed(1)} MB JS heap (empty: ${empty.nodes.toLocaleString('en-US')} nodes, ${empty.heapMb.toFixed(1)} MB)\n` +
+        `  goals (open < 300 ms; streaming within 10% of empty): ${long.openMs < 300 ? 'open met' : 'open MISSED'}, ${ratio <= 1.1 ? 'streaming met' : 'streaming MISSED'}\n`,
+      );
+      continue;
+    }
     // 'host': one delta every 32 ms carrying what the service sent meanwhile (the headline).
     const host = rate === 'host';
     const perSecond = host ? 1000 / coalesceMs : rate === 'burst' ? 1e9 : Number(rate);

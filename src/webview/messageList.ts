@@ -22,6 +22,16 @@ type JsonMode = 'off' | 'object' | 'schema';
 /** Within this many pixels of the bottom counts as "at the bottom". */
 const stickDistance = 48;
 
+/**
+ * A conversation longer than this opens with only its last `eagerTail` messages built; the older ones
+ * are built in the background, `fillSlice` at a time, newest first, above what is on screen. Once done
+ * the whole conversation is in the DOM, so find-in-page, copy and keyboard navigation see all of it;
+ * the CSS (`content-visibility: auto`) keeps layout and paint to what is on screen.
+ */
+const lazyAbove = 60;
+const eagerTail = 40;
+const fillSlice = 20;
+
 /** The scrolling list of messages. */
 export class MessageList {
   /** The scroll container. */
@@ -29,11 +39,15 @@ export class MessageList {
   // token by token. Finished answers are announced once by the panel's announcer instead.
   readonly element = el('div', { className: 'messages', attrs: { role: 'region', 'aria-label': 'Conversation', tabindex: '0' } });
   private readonly content = el('div', { className: 'messages-content' });
-  private readonly items = new Map<string, Item>();
+  private items = new Map<string, Item>();
+  /** Bumped by every `show`, so a background fill of an older conversation stops. */
+  private generation = 0;
   private readonly welcome = el('div', { className: 'welcome' },
     el('p', { className: 'welcome-title', text: 'Ask Cadenza anything.' }),
     el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops an answer. Use \u201cAdd selection to chat\u201d in the editor to quote code.' }));
   private streamingId: string | undefined;
+  /** A scroll position to restore once the background fill is done (it is measured on the whole list). */
+  private restoreWhenFilled: { scrollTop: number; atBottom: boolean } | undefined;
   private atBottom = true;
   private scrollSave: number | undefined;
   private savedScroll: number | undefined;
@@ -78,15 +92,71 @@ export class MessageList {
   show(conversation: ConversationView): void {
     for (const item of this.items.values()) item.view.dispose();
     this.items.clear();
+    const generation = ++this.generation;
+    this.restoreWhenFilled = undefined;
+    delete this.element.dataset['pending'];
     this.content.replaceChildren(this.welcome);
-    // An empty conversation (New chat) shows the welcome again; add() hides it for the first message.
-    this.welcome.hidden = false;
+    // An empty conversation (New chat) shows the welcome again; building a message hides it.
+    this.welcome.hidden = conversation.messages.length > 0;
     this.setStreaming(undefined);
     const jsonMode = conversation.options.jsonMode ?? 'off';
-    for (const message of conversation.messages) this.add(message, jsonMode);
+    const messages = conversation.messages;
+    const split = messages.length > lazyAbove ? messages.length - eagerTail : 0;
+    // Built off the document and appended once: appending one by one and following the bottom after
+    // each forced a layout of the growing list per message (quadratic; 1,000 messages took seconds).
+    const built = this.build(messages.slice(split), jsonMode);
+    this.content.append(...built.map(([, item]) => item.view.element));
+    for (const [id, item] of built) this.items.set(id, item);
+    const streaming = messages.at(-1);
+    if (streaming?.role === 'assistant' && streaming.streaming === true) this.setStreaming(streaming.id);
+    this.refreshEditable();
     this.atBottom = true;
     this.updateLast();
     this.scrollToBottom();
+    if (split > 0) this.fillOlder(messages.slice(0, split), jsonMode, generation);
+  }
+
+  /** Builds `messages`' items in order, continuing agent steps within them. */
+  private build(messages: readonly MessageView[], jsonMode: JsonMode): [string, Item][] {
+    const out: [string, Item][] = [];
+    for (const message of messages) {
+      const item = this.create(message, jsonMode);
+      const previous = out.at(-1)?.[1];
+      if (item.kind === 'assistant' && previous?.kind === 'assistant' && previous.view.isAgentStep) item.view.markAgentStep();
+      out.push([message.id, item]);
+    }
+    return out;
+  }
+
+  /** Builds the older messages above the newer ones, a slice per task, newest first. */
+  private fillOlder(older: readonly MessageView[], jsonMode: JsonMode, generation: number): void {
+    this.element.dataset['pending'] = 'true';
+    let end = older.length;
+    const step = (): void => {
+      if (generation !== this.generation) return;
+      const start = Math.max(0, end - fillSlice);
+      const built = this.build(older.slice(start, end), jsonMode);
+      end = start;
+      const firstItem = [...this.items.values()][0];
+      const last = built.at(-1)?.[1];
+      if (firstItem?.kind === 'assistant' && last?.kind === 'assistant' && last.view.isAgentStep) firstItem.view.markAgentStep();
+      // One group per slice: the browser then tracks 25 boxes on and off screen, not 1,000.
+      const group = el('div', { className: 'message-group' });
+      group.append(...built.map(([, item]) => item.view.element));
+      this.welcome.after(group);
+      this.items = new Map([...built, ...this.items]);
+      this.refreshEditable();
+      this.updateLast();
+      if (end > 0) {
+        window.setTimeout(step, 0);
+        return;
+      }
+      delete this.element.dataset['pending'];
+      const restore = this.restoreWhenFilled;
+      this.restoreWhenFilled = undefined;
+      if (restore) this.restoreScroll(restore.scrollTop, restore.atBottom);
+    };
+    window.setTimeout(step, 0);
   }
 
   /** Adds a message, or replaces the one with the same id. */
@@ -159,6 +229,10 @@ export class MessageList {
 
   /** Puts the scroll position back after a reload (the host has just resent the conversation). */
   restoreScroll(scrollTop: number, atBottom: boolean): void {
+    if (!atBottom && this.element.dataset['pending'] === 'true') {
+      this.restoreWhenFilled = { scrollTop, atBottom };
+      return;
+    }
     this.atBottom = atBottom;
     if (atBottom) this.scrollToBottom();
     else this.element.scrollTop = scrollTop;
@@ -188,6 +262,10 @@ export class MessageList {
     const was = this.streaming;
     this.streamingId = id;
     if (was !== this.streaming) this.onStreamingChange(this.streaming);
+    if (was !== this.streaming) this.refreshEditable();
+  }
+
+  private refreshEditable(): void {
     for (const item of this.items.values()) if (item.kind === 'user') item.view.setEditable(!this.streaming);
   }
 
