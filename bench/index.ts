@@ -1,7 +1,7 @@
 // Benchmark of the semantic index core: query latency and recall at 10,000 and 100,000 chunks of
 // 4,096 dimensions against a float32 brute-force baseline and `vectra`, bytes on disk per chunk, and
 // client-side indexing throughput on a generated 20,000-file workspace. Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/index.js [query] [disk] [throughput]
+// Run: npx tsc -p tsconfig.json && node out/bench/index.js [query] [disk] [throughput] [peers --sizes=NxD,...]
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +13,8 @@ import { IndexStore } from '../src/core/index/store/indexStore';
 import { TopK } from '../src/core/index/topK';
 import { walkWorkspace } from '../src/core/index/walker';
 import { WorkspaceIndex, indexFilePath } from '../src/core/index/workspaceIndex';
+import { peerOptions, peersBench } from './indexPeers';
+import { Clustered, mean, median, ms, p95, prng, recallAt10 } from './vectors';
 
 const DIM = 4096;
 const QUERIES = 20;
@@ -22,51 +24,6 @@ const VECTRA_MAX = 10_000;
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
-const ms = (x: number): string => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
-
-/** xorshift32: fast and deterministic, so 410 M components generate in about a second. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296 - 0.5;
-  };
-}
-
-/**
- * Clustered vectors like real embeddings: a component shared by all texts (unrelated chunks still
- * have cosine ~0.45), 1,000 topic centres (chunks of one topic ~0.8), and per-chunk noise.
- */
-class Clustered {
-  private readonly common = new Float32Array(DIM);
-  private readonly centres: Float32Array[];
-
-  constructor(clusters: number) {
-    const r = prng(42);
-    for (let d = 0; d < DIM; d++) this.common[d] = 1.2 * r();
-    this.centres = Array.from({ length: clusters }, () => Float32Array.from({ length: DIM }, () => r()));
-  }
-
-  /** Vector `i` (deterministic), unit length, written into `target`. */
-  fill(i: number, target: Float32Array, extraNoise = 0): Float32Array {
-    const r = prng(i * 2654435761 + 1);
-    const centre = this.centres[i % this.centres.length] ?? this.common;
-    let sum = 0;
-    for (let d = 0; d < DIM; d++) {
-      const v = (this.common[d] ?? 0) + (centre[d] ?? 0) + 0.8 * r() + extraNoise * r();
-      target[d] = v;
-      sum += v * v;
-    }
-    const inv = 1 / Math.sqrt(sum);
-    for (let d = 0; d < DIM; d++) target[d] = (target[d] ?? 0) * inv;
-    return target;
-  }
-}
-
 /** The float32 brute-force baseline: every vector, every query, exact dot products. */
 class FloatBaseline {
   private readonly blocks: Float32Array[] = [];
@@ -121,10 +78,6 @@ async function memoryStore(n: number, gen: Clustered, preferSimd: boolean, basel
     chunks.forEach((c, j) => ids.set(`${filePath}:${c.startLine}`, f * CHUNKS_PER_FILE + j));
   }
   return { store, search: new HybridSearch(store, undefined), ids };
-}
-
-function recallAt10(got: readonly number[], truth: readonly number[]): number {
-  return got.filter((g) => truth.includes(g)).length / 10;
 }
 
 async function queryBench(): Promise<void> {
@@ -345,26 +298,16 @@ async function throughputBench(): Promise<void> {
   }
 }
 
-function mean(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
-
-function p95(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? NaN;
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   out(`# Cadenza index benchmark (node ${process.version}, ${process.platform}/${process.arch})`);
   out();
   // Optional section names (query, disk, throughput) run only those; the default is all of them.
-  const only = new Set(process.argv.slice(2));
+  // `peers` (Cadenza against simsimd, usearch and hnswlib-node at 100k x 4,096 and 1M x 1,024) takes
+  // tens of minutes and ~10 GB, so it runs only when named; flags: see bench/indexPeers.ts.
+  const args = process.argv.slice(2);
+  const only = new Set(args.filter((a) => !a.startsWith('--')));
+  if (only.has('peers')) await peersBench(out, peerOptions(args));
   if (only.size === 0 || only.has('query')) await queryBench();
   if (only.size === 0 || only.has('disk')) await diskBench();
   if (only.size === 0 || only.has('throughput')) await throughputBench();
