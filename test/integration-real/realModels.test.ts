@@ -121,6 +121,32 @@ suite('Real models: the extension against the local stack', () => {
     assert.equal(done.jsonCheck?.valid, true, JSON.stringify(done.jsonCheck));
   });
 
+  test('the agent answers a question by calling read_file on the workspace, and answers from what it read', async function () {
+    // Two model requests with the agent's eleven functions in the prompt: minutes under load.
+    this.timeout(600_000);
+    const api = await cadenzaApi();
+    // The base model writes a call only when made to on the first request (tool_choice "required");
+    // npm start's settings turn this on too (scripts/local-stack/stack.mjs).
+    await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', true, vscode.ConfigurationTarget.Global);
+    try {
+      await api.chat.newConversation();
+      await api.chat.selectModel(models().chat);
+      const answer = await api.chat.send('What does the function in src/greeting.ts return?', { temperature: 0, maxTokens: 120, stop });
+      const cards = panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
+      const read = cards.filter((card) => card.name === 'read_file' && card.status === 'done');
+      assert.ok(read.length >= 1, `a finished read_file card; saw ${cards.map((card) => `${card.name}:${card.status}`).join(', ')}`);
+      assert.match(read[0]?.result ?? '', /^src\/greeting\.ts \(4 lines\)\n/, 'it read the file the question names');
+      const errors = dones().filter((done) => done.error !== undefined);
+      assert.deepEqual(errors.map((done) => done.error), [], 'no step failed');
+      // An answer in words after the result, with a word only the file holds (the question has neither).
+      assert.ok(answer.trim() !== '', 'an answer after the call');
+      assert.match(answer, /\bname\b|Hello/, answer);
+      console.log(`[realmodels] agent: ${read.length} read_file call(s), then "${answer.trim()}"`);
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('semantic search on real embeddings finds each file for held-out questions that share no word with it', async function () {
     this.timeout(300_000);
     for (const [name, text] of Object.entries(corpus)) {
