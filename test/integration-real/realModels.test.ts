@@ -13,7 +13,7 @@ import type { SearchHit } from '../../src/host/index/indexService';
 import type { ToWebview } from '../../src/shared/protocol';
 import { cadenzaApi, openChatView, recordPanel, waitFor, type PanelRecorder } from '../integration/helpers';
 import { contentWords, corpus, questions } from './searchCorpus';
-import { wordErrorRate } from './wer';
+import { wordErrorRate, words } from './wer';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 
@@ -33,6 +33,8 @@ const jfkText = 'And so my fellow Americans, ask not what your country can do fo
 
 /** Measured bounds (ARCHITECTURE.md, "The local stack"): Whisper base, beam 5, int8 on 2 cores. */
 const werBounds: Readonly<Record<string, number>> = { jfk: 0.05, festivalEn: 0.2, espeakEn: 0.25 };
+/** The words of "Buongiorno. Il cane gioca in giardino con la palla." that its English must hold. */
+const translationKeyWords = ['good', 'morning', 'dog', 'plays', 'garden', 'ball'];
 
 suite('Real models: the extension against the local stack', () => {
   let panel: PanelRecorder;
@@ -189,5 +191,22 @@ suite('Real models: the extension against the local stack', () => {
       assert.ok(rate <= (werBounds[name] ?? 0), `${name}: WER ${rate.toFixed(3)} > ${werBounds[name]}: "${result?.text}"`);
     }
     console.log(`[realmodels] WER: ${rates.join(' | ')}`);
+  });
+
+  test('translates Italian speech into English', async function () {
+    this.timeout(300_000);
+    const file = clips()['festivalIt'];
+    assert.ok(file && fs.existsSync(file), 'the Italian clip exists');
+    assert.match(sentences()['festivalIt'] ?? '', /Il cane gioca in giardino con la palla/);
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', vscode.Uri.file(file), { model: models().audio, language: '', output: 'none' });
+    assert.equal(result?.status, 'done', JSON.stringify(result));
+    const text = result?.text ?? '';
+    // Measured (ARCHITECTURE.md, "The local stack"): "Good morning, the dog plays in a garden with the
+    // ball." Every key word of the sentence must come through, and no Italian word may stay.
+    const english = new Set(words(text));
+    const missing = translationKeyWords.filter((word) => !english.has(word));
+    assert.deepEqual(missing, [], `key words missing from "${text}"`);
+    assert.doesNotMatch(text, /buongiorno|cane|gioca|giardino|palla/i, `the Italian words are gone: ${text}`);
+    console.log(`[realmodels] translation: "${text.trim()}"`);
   });
 });
