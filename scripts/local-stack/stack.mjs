@@ -152,9 +152,10 @@ export function stackSettings(stack) {
     // asking itself the next question: this stops it there.
     'cadenza.chat.stop': ['\nQuestion:'],
     'cadenza.index.model': stackModels.embeddings,
-    // The base model writes a call only when the first request of an answer requires one; after the
-    // result it answers in words (gemma3-chat.jinja).
-    'cadenza.agent.requireToolCall': true,
+    // Not 'cadenza.agent.requireToolCall': the base model calls a function only when the first request
+    // requires one, but with it on every question starts with a forced call (asked the capital of
+    // France, it read the template example's lib/app.py, a failed card, then answered "Paris"). Turn it on
+    // to try the agent; the real-model tier does.
     'cadenza.models.overrides': {
       // Gemma 3 has no tool-call format of its own: llama-server's generic JSON tool calls, forced by
       // the grammar, work with tool_choice "required"; json_schema is grammar-constrained too.
