@@ -18,10 +18,16 @@
 //   npx tsc -p tsconfig.json && node out/bench/e2e.js [rounds=5] [promptWords=400] [maxTokens=128]
 //
 // It runs test/llama/setup.sh bench first (builds llama-server and generates the 531 MB model once).
+//
+// --real: the same three runners against the REAL chat model of the local stack (scripts/local-stack:
+// Gemma 3 270M Q4_K_M on llama-server with the stack's template and thread rule), on real questions, one
+// run: each question once per runner, so rounds = the number of questions (5).
+//
+//   npx tsc -p tsconfig.json && node out/bench/e2e.js --real [maxTokens=64]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import OpenAI from 'openai';
@@ -29,10 +35,20 @@ import { VERSION as openaiVersion } from 'openai/version';
 import { InferenceClient } from '../src/core/api/client';
 import { repoRoot } from '../test/fixtures/repoRoot';
 
-const rounds = Number(process.argv[2] ?? 5);
-const promptWords = Number(process.argv[3] ?? 400);
-const maxTokens = Number(process.argv[4] ?? 128);
-const model = 'qwen2.5-0.5b-shaped';
+const real = process.argv.includes('--real');
+const args = process.argv.slice(2).filter((arg) => arg !== '--real');
+/** Real questions for --real, each with a word the answer is expected to hold (printed, not asserted). */
+const questions = [
+  'What is the capital city of France?',
+  'Which planet is known as the red planet?',
+  'What is the largest ocean on Earth?',
+  'Who wrote the play Romeo and Juliet?',
+  'What gas do plants take in from the air to make food?',
+];
+const rounds = real ? questions.length : Number(args[0] ?? 5);
+const promptWords = real ? 0 : Number(args[1] ?? 400);
+const maxTokens = Number((real ? args[0] : args[2]) ?? (real ? 64 : 128));
+const model = real ? 'gemma-3-270m' : 'qwen2.5-0.5b-shaped';
 
 /** One streamed request as one runner saw it. */
 interface Sample {
@@ -223,21 +239,34 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
-async function startServer(root: string, scratch: string): Promise<{ url: string; child: ChildProcess }> {
+/** The stack's rule (scripts/local-stack/stack.mjs llamaThreads): one thread when the cores are busy. */
+function stackThreads(): number {
+  const asked = Number(process.env['CADENZA_STACK_THREADS']);
+  if (Number.isInteger(asked) && asked > 0) return asked;
+  return (loadavg()[0] ?? 0) >= availableParallelism() ? 1 : Math.min(2, availableParallelism());
+}
+
+async function startServer(root: string, scratch: string): Promise<{ url: string; child: ChildProcess; threads: number }> {
   const home = process.env['CADENZA_LLAMA_HOME'] ?? join(homedir(), '.cache', 'cadenza-llama');
-  execFileSync('bash', [join(root, 'test', 'llama', 'setup.sh'), 'bench'], { stdio: 'inherit' });
+  const stackHome = process.env['CADENZA_STACK_HOME'] ?? join(homedir(), '.cache', 'cadenza-local-stack');
+  execFileSync('bash', real ? [join(root, 'scripts', 'local-stack', 'setup.sh')] : [join(root, 'test', 'llama', 'setup.sh'), 'bench'], { stdio: 'inherit' });
   const port = await freePort();
   const logFile = join(scratch, 'llama-bench.log');
   const out = openSync(logFile, 'w');
-  // One slot, two threads (the machine has two cores), 4096 context: a small self-hosted deployment.
-  // --metrics: the per-request server-side figures (see the top of this file).
-  const child = spawn(join(home, 'bin', 'llama-server'), ['-m', join(home, 'models', 'chat-qwen05b.gguf'), '--alias', model, '--jinja', '-c', '4096', '-np', '1', '-t', '2', '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: ['ignore', out, out] });
+  // One slot, 4096 context: a small self-hosted deployment. Two threads for the generated model (the
+  // machine has two cores); the real model runs as the stack runs it. --metrics: the per-request
+  // server-side figures (see the top of this file).
+  const threads = real ? stackThreads() : 2;
+  const weights = real
+    ? ['-m', join(stackHome, 'models', 'gemma-3-270m-q4_k_m.gguf'), '--chat-template-file', join(root, 'scripts', 'local-stack', 'gemma3-chat.jinja')]
+    : ['-m', join(home, 'models', 'chat-qwen05b.gguf')];
+  const child = spawn(join(home, 'bin', 'llama-server'), [...weights, '--alias', model, '--jinja', '-c', '4096', '-np', '1', '-t', String(threads), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: ['ignore', out, out] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     const ok = await fetch(`${url}/health`).then((r) => r.status === 200, () => false);
-    if (ok) return { url, child };
+    if (ok) return { url, child, threads };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   stop(child);
@@ -257,7 +286,7 @@ function stop(child: ChildProcess | undefined): void {
 async function main(): Promise<void> {
   const root = repoRoot();
   const scratch = mkdtempSync(join(tmpdir(), 'cadenza-bench-e2e-'));
-  let server: { url: string; child: ChildProcess } | undefined;
+  let server: { url: string; child: ChildProcess; threads: number } | undefined;
   const stopOnSignal = (): void => {
     stop(server?.child);
     process.exit(130);
@@ -275,9 +304,15 @@ async function main(): Promise<void> {
     const vocabulary = 'the quick brown fox jumps over the lazy dog while a small model reads source code and runs tests'.split(' ');
     // Each request differs at the start of the user message, so llama-server's prompt cache reuses only
     // the chat template's fixed prefix, equally for every runner, and the prompt is processed every time.
+    // --real: each runner asks the same question in the same round, told apart by a short tag so the
+    // prompt cache cannot serve one runner from another's request (warm-up questions are tagged -1).
     const prompt = (round: number, runner: number): string =>
-      `[round ${round} runner ${runner}] ` + Array.from({ length: promptWords }, (_, i) => vocabulary[(i * 7 + round + runner) % vocabulary.length]).join(' ');
-    process.stdout.write(`bench/e2e: llama-server ${server.url}, ${model} (Q8_0, 494 M parameters), ${promptWords}-word prompt, max_tokens ${maxTokens}, ${rounds} rounds; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+      real
+        ? `(${round + 1}.${runner}) ${questions[(round + questions.length) % questions.length] ?? ''}`
+        : `[round ${round} runner ${runner}] ` + Array.from({ length: promptWords }, (_, i) => vocabulary[(i * 7 + round + runner) % vocabulary.length]).join(' ');
+    process.stdout.write(real
+      ? `bench/e2e --real: llama-server ${server.url}, ${model} (Gemma 3 270M base, Q4_K_M, the local stack's template, ${server.threads} thread(s)), ${questions.length} real questions once per runner, max_tokens ${maxTokens}; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`
+      : `bench/e2e: llama-server ${server.url}, ${model} (Q8_0, 494 M parameters), ${promptWords}-word prompt, max_tokens ${maxTokens}, ${rounds} rounds; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
     // Warm-up: connections, server caches. Each waits for the server's counters, so the first measured
     // request does not see the last warm-up's figures arrive late.
     for (const [, run] of runners) {

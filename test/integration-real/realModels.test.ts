@@ -13,7 +13,7 @@ import type { SearchHit } from '../../src/host/index/indexService';
 import type { ToWebview } from '../../src/shared/protocol';
 import { cadenzaApi, openChatView, recordPanel, waitFor, type PanelRecorder } from '../integration/helpers';
 import { contentWords, corpus, questions } from './searchCorpus';
-import { wordErrorRate } from './wer';
+import { wordErrorRate, words } from './wer';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 
@@ -33,6 +33,8 @@ const jfkText = 'And so my fellow Americans, ask not what your country can do fo
 
 /** Measured bounds (ARCHITECTURE.md, "The local stack"): Whisper base, beam 5, int8 on 2 cores. */
 const werBounds: Readonly<Record<string, number>> = { jfk: 0.05, festivalEn: 0.2, espeakEn: 0.25 };
+/** The words of "Buongiorno. Il cane gioca in giardino con la palla." that its English must hold. */
+const translationKeyWords = ['good', 'morning', 'dog', 'plays', 'garden', 'ball'];
 
 suite('Real models: the extension against the local stack', () => {
   let panel: PanelRecorder;
@@ -121,6 +123,32 @@ suite('Real models: the extension against the local stack', () => {
     assert.equal(done.jsonCheck?.valid, true, JSON.stringify(done.jsonCheck));
   });
 
+  test('the agent answers a question by calling read_file on the workspace, and answers from what it read', async function () {
+    // Two model requests with the agent's eleven functions in the prompt: minutes under load.
+    this.timeout(600_000);
+    const api = await cadenzaApi();
+    // The base model writes a call only when made to on the first request (tool_choice "required");
+    // npm start's settings turn this on too (scripts/local-stack/stack.mjs).
+    await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', true, vscode.ConfigurationTarget.Global);
+    try {
+      await api.chat.newConversation();
+      await api.chat.selectModel(models().chat);
+      const answer = await api.chat.send('What does the function in src/greeting.ts return?', { temperature: 0, maxTokens: 120, stop });
+      const cards = panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
+      const read = cards.filter((card) => card.name === 'read_file' && card.status === 'done');
+      assert.ok(read.length >= 1, `a finished read_file card; saw ${cards.map((card) => `${card.name}:${card.status}`).join(', ')}`);
+      assert.match(read[0]?.result ?? '', /^src\/greeting\.ts \(4 lines\)\n/, 'it read the file the question names');
+      const errors = dones().filter((done) => done.error !== undefined);
+      assert.deepEqual(errors.map((done) => done.error), [], 'no step failed');
+      // An answer in words after the result, with a word only the file holds (the question has neither).
+      assert.ok(answer.trim() !== '', 'an answer after the call');
+      assert.match(answer, /\bname\b|Hello/, answer);
+      console.log(`[realmodels] agent: ${read.length} read_file call(s), then "${answer.trim()}"`);
+    } finally {
+      await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('semantic search on real embeddings finds each file for held-out questions that share no word with it', async function () {
     this.timeout(300_000);
     for (const [name, text] of Object.entries(corpus)) {
@@ -163,5 +191,22 @@ suite('Real models: the extension against the local stack', () => {
       assert.ok(rate <= (werBounds[name] ?? 0), `${name}: WER ${rate.toFixed(3)} > ${werBounds[name]}: "${result?.text}"`);
     }
     console.log(`[realmodels] WER: ${rates.join(' | ')}`);
+  });
+
+  test('translates Italian speech into English', async function () {
+    this.timeout(300_000);
+    const file = clips()['festivalIt'];
+    assert.ok(file && fs.existsSync(file), 'the Italian clip exists');
+    assert.match(sentences()['festivalIt'] ?? '', /Il cane gioca in giardino con la palla/);
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', vscode.Uri.file(file), { model: models().audio, language: '', output: 'none' });
+    assert.equal(result?.status, 'done', JSON.stringify(result));
+    const text = result?.text ?? '';
+    // Measured (ARCHITECTURE.md, "The local stack"): "Good morning, the dog plays in a garden with the
+    // ball." Every key word of the sentence must come through, and no Italian word may stay.
+    const english = new Set(words(text));
+    const missing = translationKeyWords.filter((word) => !english.has(word));
+    assert.deepEqual(missing, [], `key words missing from "${text}"`);
+    assert.doesNotMatch(text, /buongiorno|cane|gioca|giardino|palla/i, `the Italian words are gone: ${text}`);
+    console.log(`[realmodels] translation: "${text.trim()}"`);
   });
 });

@@ -28,8 +28,13 @@ const log = (...parts) => console.log(`[realmodels +${((Date.now() - started) / 
 const sentences = {
   espeakEn: { voice: 'espeak-ng', text: 'Please open the settings file and run the unit tests again before lunch.' },
   festivalEn: { voice: 'festival', text: 'The quick brown fox jumps over the lazy dog near the river bank.' },
-  espeakDe: { voice: 'espeak-ng-de', text: 'Guten Morgen. Der Hund spielt im Garten mit dem Ball.' },
+  // For translation: festival's Italian diphone voice (Debian festvox-itapc16k). espeak-ng's German,
+  // Spanish and French were too robotic for Whisper base (it hallucinated); this voice is understood.
+  festivalIt: { voice: 'festival-it', text: 'Buongiorno. Il cane gioca in giardino con la palla.' },
 };
+
+/** Debian voices the tier speaks with beyond setup-audio-tools.sh (where they are optional): required here. */
+const requiredVoices = ['festival', 'festvox-us-slt-hts', 'festvox-itapc16k'];
 
 const children = new Set();
 process.on('exit', () => stopStack(1000));
@@ -69,12 +74,12 @@ function speak(dir) {
     const raw = path.join(dir, `${name}.raw.wav`);
     const file = path.join(dir, `${name}.wav`);
     let result;
-    if (voice === 'festival') {
+    if (voice === 'festival' || voice === 'festival-it') {
       const script = path.join(dir, `${name}.txt`);
       fs.writeFileSync(script, text);
-      result = spawnSync('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', script, '-o', raw], { encoding: 'utf8' });
+      result = spawnSync('text2wave', ['-eval', voice === 'festival' ? '(voice_cmu_us_slt_arctic_hts)' : '(voice_pc_diphone)', script, '-o', raw], { encoding: 'utf8' });
     } else {
-      result = spawnSync('espeak-ng', ['-v', voice === 'espeak-ng-de' ? 'de' : 'en-us', '-s', voice === 'espeak-ng-de' ? '120' : '150', '-w', raw, text], { encoding: 'utf8' });
+      result = spawnSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', raw, text], { encoding: 'utf8' });
     }
     if (result.status !== 0 || !fs.existsSync(raw)) throw new Error(`${voice} could not speak "${text}": ${result.stderr || result.error}`);
     const sox = spawnSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', file], { encoding: 'utf8' });
@@ -93,6 +98,14 @@ async function main() {
   let t = Date.now();
   const audioTools = await run('bash', [path.join('test', 'fixtures', 'audio', 'setup-audio-tools.sh')]);
   if (audioTools.code !== 0) throw new Error('setup-audio-tools.sh failed');
+  const missingVoices = requiredVoices.filter((pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout !== 'install ok installed');
+  if (missingVoices.length > 0) {
+    log(`apt-get install ${missingVoices.join(' ')}`);
+    const apt = ['apt-get', '-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-qq', '--no-install-recommends', ...missingVoices];
+    const command = process.getuid?.() === 0 ? apt : ['sudo', '-n', ...apt];
+    const install = await run(command[0], command.slice(1), { DEBIAN_FRONTEND: 'noninteractive' });
+    if (install.code !== 0) throw new Error(`could not install the voices ${missingVoices.join(' ')}`);
+  }
   if ((await runSetup()) !== 0) throw new Error('scripts/local-stack/setup.sh failed');
   log(`setup done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
