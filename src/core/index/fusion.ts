@@ -23,10 +23,14 @@ export interface SearchResult extends ChunkLocation {
 /** Ranking settings. */
 export interface HybridOptions {
   readonly k?: number | undefined;
-  /** Weight of the vector list in the fusion (default 1). */
+  /** How the lists are merged: `score` (normalised scores, convex combination) or `rrf` (reciprocal ranks). */
+  readonly fusion?: 'score' | 'rrf' | undefined;
+  /** Weight of the vector list in the fusion. */
   readonly vectorWeight?: number | undefined;
-  /** Weight of the keyword list (default 1). */
+  /** Weight of the keyword list. */
   readonly keywordWeight?: number | undefined;
+  /** Weight of the exact-identifier list (score fusion; RRF gives it the keyword weight). */
+  readonly exactWeight?: number | undefined;
   /** Reciprocal-rank-fusion constant (default 60, the value of the original RRF paper). */
   readonly rrfK?: number | undefined;
   /** How deep each list is read before fusing (default max(3k, 30)). */
@@ -61,48 +65,96 @@ export function fusionDepth(options: HybridOptions = {}): number {
 
 const keyOf = (l: ChunkLocation): string => `${l.path}\u0000${l.startLine}\u0000${l.endLine}`;
 
+interface Entry {
+  readonly location: ChunkLocation;
+  vectorRank?: number;
+  vectorScore?: number;
+  keywordRank?: number;
+  keywordScore?: number;
+  exactRank?: number;
+}
+
+/** The chunks of the three lists, each with its rank (0-based) and score in the lists that found it. */
+function mergeLists(lists: RankedLists): Map<string, Entry> {
+  const merged = new Map<string, Entry>();
+  const entry = (l: ChunkLocation): Entry => {
+    const key = keyOf(l);
+    let e = merged.get(key);
+    if (!e) merged.set(key, (e = { location: { path: l.path, startLine: l.startLine, endLine: l.endLine } }));
+    return e;
+  };
+  lists.semantic.forEach((hit, rank) => {
+    const e = entry(hit.location);
+    if (e.vectorRank === undefined) Object.assign(e, { vectorRank: rank, vectorScore: hit.score });
+  });
+  lists.keyword.forEach((hit, rank) => {
+    const e = entry(hit);
+    if (e.keywordRank === undefined) Object.assign(e, { keywordRank: rank, keywordScore: hit.score });
+  });
+  lists.exact.forEach((hit, rank) => {
+    const e = entry(hit);
+    if (e.exactRank === undefined) e.exactRank = rank;
+  });
+  return merged;
+}
+
+/** The range of a list's scores, for min-max normalisation. */
+function range(scores: readonly number[]): { min: number; span: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const s of scores) {
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  return { min, span: max - min };
+}
+
 /**
- * Reciprocal-rank fusion of the three lists into the top `k`, the one ranking every index uses (local
- * and team): score = wv / (60 + vector rank) + wk / (60 + keyword rank) + wk / (60 + exact rank).
- * RRF needs no score normalisation (cosines and BM25 live on unrelated scales, and BM25's top
- * score is large even when only a common word matched), and it rewards chunks the lists agree on.
- * Its weakness is that a decisive keyword hit counts no more than rank 1 of a weak keyword list;
- * the third, "exact" list fixes that for code: chunks that contain the query's compound identifiers
- * (`computeJitteredBackoff`, `MAX_RETRY_COUNT`) verbatim. So an identifier search puts its
- * definition and uses on top even when the embedding ranks them low, while natural-language
- * queries (no compound identifiers) fuse vectors and keywords evenly. Ties go to the earlier path and
- * line, for stable output.
+ * Fuses the three lists into the top `k`: the one ranking every index uses (local and team).
+ *
+ * Default, `score`: a convex combination of normalised scores (Bruch, Gai and Ingber, "An Analysis of
+ * Fusion Functions for Hybrid Retrieval", 2023), wv x cosine min-max normalised over the vector list
+ * read + wk x keyword score / the list's best (BM25 and ts_rank both start at 0), + we when the chunk
+ * holds the query's compound identifiers verbatim (`computeJitteredBackoff`, `MAX_RETRY_COUNT`), so an
+ * identifier search puts its definition first even when the embedding ranks it low. A list's scores
+ * say how decisive its first hit is; ranks do not. Reciprocal-rank fusion (`fusion: 'rrf'`, k 60) gave
+ * BM25's rank 1 (a common word in an unrelated file) the weight of the vectors' rank 1 and lifted
+ * chunks both lists held at middling ranks over either list's clear first: on real embeddings it put
+ * three of the real tier's eight held-out files at ranks 4-5 that vectors alone ranked first. Measured
+ * on real code by bench/retrieval (ARCHITECTURE.md, "Retrieval quality on real code"). Ties go to the
+ * earlier path and line, for stable output.
  */
 export function fuseRanked(lists: RankedLists, options: HybridOptions = {}): SearchResult[] {
   const k = options.k ?? 10;
-  const rrf = options.rrfK ?? 60;
-  const wv = options.vectorWeight ?? 1;
-  const wk = options.keywordWeight ?? 1;
-  const merged = new Map<string, { location: ChunkLocation; score: number; vectorScore?: number; keywordScore?: number; keyword?: boolean }>();
-  lists.semantic.forEach((hit, rank) => {
-    const key = keyOf(hit.location);
-    if (!merged.has(key)) merged.set(key, { location: hit.location, score: wv / (rrf + rank + 1), vectorScore: hit.score });
-  });
-  const keywordList = (hits: readonly (ChunkLocation & { score?: number })[], scored: boolean): void => {
-    hits.forEach((hit, rank) => {
-      const key = keyOf(hit);
-      let entry = merged.get(key);
-      if (!entry) merged.set(key, (entry = { location: { path: hit.path, startLine: hit.startLine, endLine: hit.endLine }, score: 0 }));
-      entry.score += wk / (rrf + rank + 1);
-      entry.keyword = true;
-      if (scored && hit.score !== undefined) entry.keywordScore = hit.score;
-    });
-  };
-  keywordList(lists.keyword, true);
-  keywordList(lists.exact, false);
-  return [...merged.values()]
-    .sort((a, b) => b.score - a.score || (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine))
+  const merged = [...mergeLists(lists).values()];
+  const score = new Map<Entry, number>();
+  if ((options.fusion ?? 'score') === 'rrf') {
+    const rrf = options.rrfK ?? 60;
+    const wv = options.vectorWeight ?? 1;
+    const wk = options.keywordWeight ?? 1;
+    const at = (rank: number | undefined, w: number): number => (rank === undefined ? 0 : w / (rrf + rank + 1));
+    for (const e of merged) score.set(e, at(e.vectorRank, wv) + at(e.keywordRank, wk) + at(e.exactRank, wk));
+  } else {
+    const wv = options.vectorWeight ?? 0.7;
+    const wk = options.keywordWeight ?? 1 - wv;
+    const we = options.exactWeight ?? 1;
+    const v = range(lists.semantic.map((h) => h.score));
+    const kMax = Math.max(0, ...lists.keyword.map((h) => h.score));
+    for (const e of merged) {
+      const vs = e.vectorScore === undefined ? 0 : v.span > 0 ? (e.vectorScore - v.min) / v.span : 1;
+      const ks = e.keywordScore === undefined || kMax <= 0 ? 0 : Math.max(0, e.keywordScore) / kMax;
+      score.set(e, wv * vs + wk * ks + (e.exactRank === undefined ? 0 : we));
+    }
+  }
+  const path = (a: Entry, b: Entry): number => (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine);
+  return merged
+    .sort((a, b) => (score.get(b) ?? 0) - (score.get(a) ?? 0) || path(a, b))
     .slice(0, k)
     .map((e) => ({
       ...e.location,
-      score: e.score,
+      score: score.get(e) ?? 0,
       ...(e.vectorScore !== undefined ? { vectorScore: e.vectorScore } : {}),
       ...(e.keywordScore !== undefined ? { keywordScore: e.keywordScore } : {}),
-      matched: e.vectorScore !== undefined && e.keyword === true ? 'both' : e.vectorScore !== undefined ? 'semantic' : 'keyword',
+      matched: e.vectorScore !== undefined && (e.keywordRank !== undefined || e.exactRank !== undefined) ? 'both' : e.vectorScore !== undefined ? 'semantic' : 'keyword',
     }));
 }
