@@ -55,7 +55,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   chat.attachInstructions(instructions);
   chatView.attachApprovals(agent.approvals);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
-  const completions = new CompletionService(host, connection);
+  const completions = new CompletionService(host, connection, index);
 
   extension.subscriptions.push(
     log,

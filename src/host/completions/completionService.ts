@@ -7,6 +7,7 @@ import { buildCompletionPrompt } from '../../core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest, type SchedulerStats, type SuggestionSource } from '../../core/completions/scheduler';
 import type { ServiceConnection } from '../chat/connection';
 import type { HostContext } from '../context';
+import type { IndexService } from '../index/indexService';
 import { readCompletionSettings, type CompletionSettings } from '../settings';
 import { CompletionGate } from './completionGate';
 import { ContextSnippets } from './contextSnippets';
@@ -63,9 +64,9 @@ export class CompletionService implements vscode.Disposable {
   /** Fires once per provider call with what it did. */
   readonly onDidDecide = this.decided.event;
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, index?: IndexService) {
     this.gate = new CompletionGate(host.log);
-    this.snippets = new ContextSnippets(this.gate);
+    this.snippets = new ContextSnippets(this.gate, index);
     this.scheduler = this.makeScheduler();
     this.disposables.push(
       this.gate,
@@ -222,7 +223,7 @@ export class CompletionService implements vscode.Disposable {
       languageId: document.languageId,
       prefix: request.prefix,
       suffix: request.suffix,
-      snippets: await this.snippets.collect(document),
+      snippets: await this.snippets.collect(document, { prefix: request.prefix, suffix: request.suffix }),
     });
     let partial = '';
     try {
