@@ -89,6 +89,16 @@ suite('Inline completions', () => {
     assert.equal(editor.document.getText(), 'function area(radius) {\n  return Math.PI * radius ** 2;\n}\n');
     const usage = (await cadenzaApi()).completions.usageToday();
     assert.ok(usage.requests >= 1 && usage.promptTokens > 0, `usage counted apart from chat: ${JSON.stringify(usage)}`);
+    // Both status bars say it, from the same ledger: the completions item, and a line of its own in chat's.
+    const { completions, statusBars } = await cadenzaApi();
+    const said = (): string => {
+      const now = completions.usageToday();
+      const count = (value: number): string => value.toLocaleString('en-US');
+      return `${now.requests} request${now.requests === 1 ? '' : 's'}, ${count(now.promptTokens + now.completionTokens)} tokens (${count(now.promptTokens)} prompt, ${count(now.completionTokens)} answer)`;
+    };
+    await waitFor(() => statusBars.completions.tooltipText().includes(`Today (apart from chat): ${said()}`), () => `the completions tooltip: ${statusBars.completions.tooltipText()} (usage ${said()})`);
+    await waitFor(() => statusBars.chat.tooltipText().includes(`Inline completions today (counted apart from chat): ${said()}`), () => `chat's tooltip: ${statusBars.chat.tooltipText()} (usage ${said()})`);
+    assert.match(statusBars.chat.tooltipText(), /This session's chat: \d+ answers, \$[\d.]+\./, 'chat\'s own spend stays on its own line');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import { fetchCompletion } from '../../core/completions/fetchCompletion';
-import { addUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
+import { addUsage, describeUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
 import { resolveCompletionModel } from '../../core/completions/model';
 import { buildCompletionPrompt } from '../../core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest, type SchedulerStats, type SuggestionSource } from '../../core/completions/scheduler';
@@ -103,6 +103,12 @@ export class CompletionService implements vscode.Disposable {
   /** Today's completion usage (apart from chat). */
   usageToday(): CompletionUsageDay {
     return usageOn(this.storedUsage(), localDay(new Date()));
+  }
+
+  /** Today's usage in words for the status bars; undefined before the day's first request. */
+  usageSummary(): string | undefined {
+    const day = this.usageToday();
+    return day.requests === 0 ? undefined : describeUsage(day, this.settings.dailyTokenLimit);
   }
 
   /** The scheduler's counters since activation. */
