@@ -12,6 +12,7 @@
 //
 //   npx tsc -p tsconfig.json && node out/bench/completionsQuality.js [--cases 520] [--budget 384]
 //     [--max-tokens 64] [--concurrency 2] [--url http://127.0.0.1:PORT (a running llama-server)] [--limit N]
+//     [--report (print the table of the cached results, ask nothing)]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     url: { type: 'string' },
     limit: { type: 'string' },
     seed: { type: 'string', default: '16' },
+    report: { type: 'boolean', default: false },
   },
 });
 const caseCount = Number(values.cases);
@@ -314,7 +316,7 @@ async function main(): Promise<void> {
       done.set(result.key, result);
     }
   }
-  const todo = cases.flatMap((entry) => (['cadenza', 'naive'] as const).map((variant) => ({ entry, variant, key: `${entry.id}#${variant}` }))).filter((job) => !done.has(job.key));
+  const todo = values.report ? [] : cases.flatMap((entry) => (['cadenza', 'naive'] as const).map((variant) => ({ entry, variant, key: `${entry.id}#${variant}` }))).filter((job) => !done.has(job.key));
   process.stdout.write(`${cases.length} cases x 2 variants; ${done.size} results cached in ${cacheFile}, ${todo.length} to ask.\n`);
   const server = todo.length === 0 ? undefined : values.url !== undefined ? { url: values.url, stop: (): void => undefined } : await startLlama();
   const client = server ? new InferenceClient({ baseUrl: server.url, apiKey: 'local', maxRetries: 1, timeoutMs: 900_000, transport: { useEnvironment: false } }) : undefined;
