@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import type { PanelAudio } from './audio/panelAudio';
 import type { ChatController } from './chat/chatController';
+import type { ChatStatusBar } from './chat/statusBar';
+import type { CompletionStatusBar } from './completions/completionStatusBar';
 import type { CompletionService } from './completions/completionService';
 import type { ServiceConnection } from './chat/connection';
 import type { IndexService, SearchHit } from './index/indexService';
@@ -30,6 +32,8 @@ export interface CadenzaApi {
   readonly lm: VscodeChatApi;
   /** Inline completions: state, counters, today's usage and each provider call's decision. */
   readonly completions: CompletionService;
+  /** The status bar items whose tooltips show what chat and completions spent, apart. */
+  readonly statusBars: { readonly chat: ChatStatusBar; readonly completions: CompletionStatusBar };
 }
 
 /** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */

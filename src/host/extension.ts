@@ -55,7 +55,9 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   chat.attachInstructions(instructions);
   chatView.attachApprovals(agent.approvals);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
-  const completions = new CompletionService(host, connection);
+  const completions = new CompletionService(host, connection, index);
+  const completionStatusBar = new CompletionStatusBar(completions);
+  statusBar.setCompletionUsage(completions.usageSummary());
 
   extension.subscriptions.push(
     log,
@@ -70,7 +72,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     instructions,
     ...vscodeChat.disposables,
     completions,
-    new CompletionStatusBar(completions),
+    completionStatusBar,
+    completions.onDidChangeState(() => statusBar.setCompletionUsage(completions.usageSummary())),
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
@@ -103,7 +106,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions });
+  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar } });
 }
 
 export function deactivate(): void {

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { IndexRunResult } from '../../src/core/index/indexRun';
 import type { CompletionDecision } from '../../src/host/completions/completionService';
 import { cadenzaApi, useEmulator, waitFor } from './helpers';
 
@@ -88,6 +89,16 @@ suite('Inline completions', () => {
     assert.equal(editor.document.getText(), 'function area(radius) {\n  return Math.PI * radius ** 2;\n}\n');
     const usage = (await cadenzaApi()).completions.usageToday();
     assert.ok(usage.requests >= 1 && usage.promptTokens > 0, `usage counted apart from chat: ${JSON.stringify(usage)}`);
+    // Both status bars say it, from the same ledger: the completions item, and a line of its own in chat's.
+    const { completions, statusBars } = await cadenzaApi();
+    const said = (): string => {
+      const now = completions.usageToday();
+      const count = (value: number): string => value.toLocaleString('en-US');
+      return `${now.requests} request${now.requests === 1 ? '' : 's'}, ${count(now.promptTokens + now.completionTokens)} tokens (${count(now.promptTokens)} prompt, ${count(now.completionTokens)} answer)`;
+    };
+    await waitFor(() => statusBars.completions.tooltipText().includes(`Today (apart from chat): ${said()}`), () => `the completions tooltip: ${statusBars.completions.tooltipText()} (usage ${said()})`);
+    await waitFor(() => statusBars.chat.tooltipText().includes(`Inline completions today (counted apart from chat): ${said()}`), () => `chat's tooltip: ${statusBars.chat.tooltipText()} (usage ${said()})`);
+    assert.match(statusBars.chat.tooltipText(), /This session's chat: \d+ answers, \$[\d.]+\./, 'chat\'s own spend stays on its own line');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
@@ -112,6 +123,38 @@ suite('Inline completions', () => {
     assert.ok(editor.document.getText().includes('return x'));
     await triggered;
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('with a local index, the request carries the index\'s chunk that defines the name at the cursor, never a refused file\'s', async function () {
+    this.timeout(90_000);
+    const geometry = 'export function circumferenceOfWheel(radius) {\n  const diameter = radius * 2;\n  return Math.PI * diameter;\n}\n';
+    fs.writeFileSync(path.join(samples, 'wheel.js'), geometry);
+    // Indexed (the index does not judge secrets), but the completion gate refuses it by its name.
+    fs.writeFileSync(path.join(samples, 'credentials.json'), '{ "circumferenceOfWheel": "token-1234-secret" }\n');
+    fs.writeFileSync(path.join(samples, 'trip.js'), 'function tripLength(radius, turns) {\n  return turns * circumferenceOfWheel(\n}\n');
+    try {
+      const built = await vscode.commands.executeCommand<IndexRunResult>('cadenza.index.rebuild', { fromScratch: true });
+      assert.equal(built.status, 'complete', JSON.stringify(built));
+      const api = await cadenzaApi();
+      const hits = await api.index.keywordSearch('circumferenceOfWheel', 10);
+      assert.ok(hits.some((hit) => hit.path.endsWith('credentials.json')), `the index holds the refused file too (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`);
+      emulator().reset();
+      decisions.length = 0;
+      const editor = await openAt(path.join(samples, 'trip.js'), 1, 38);
+      emulator().scriptChat({ content: 'radius);' });
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
+      const sent = chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('function tripLength'));
+      assert.equal(sent.length, 1);
+      const prompt = (sent[0]?.body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '';
+      assert.match(prompt, /From completion-samples\/wheel\.js:\n```\n[^`]*const diameter = radius \* 2;/, `the index chunk is in the prompt:\n${prompt}`);
+      assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('<CURSOR>'));
+      assert.ok(!prompt.includes('token-1234-secret') && !prompt.includes('credentials.json'), 'nothing of the refused file');
+      assert.equal(emulator().requests.filter((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('tripLength')).length, 0, 'the lookup embeds nothing: it costs no request');
+    } finally {
+      for (const name of ['wheel.js', 'credentials.json', 'trip.js']) fs.rmSync(path.join(samples, name), { force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   test('a .env file and a git-ignored file send nothing to the service', async () => {

@@ -77,6 +77,21 @@ function stripProse(text: string): string {
  * answer goes; a tail that starts a line may match with the line's indentation dropped.
  */
 function stripPrefixEcho(text: string, prefix: string, final: boolean): string {
+  // A small base model may start by rewriting the file from an earlier line (Gemma 3 270M in the real-model
+  // tier began with the file's first comment): while the answer could still be such a rewrite, wait; once
+  // it covers the text up to the cursor, keep only what follows.
+  const shown = prefix.slice(-4_000);
+  for (let start = shown.length < prefix.length ? shown.indexOf('\n') + 1 : 0; ;) {
+    const from = shown.slice(start);
+    if (from.trim().length < 3) break;
+    if (from.includes('\n')) {
+      if (text.startsWith(from)) return text.slice(from.length);
+      if (!final && text.trim() !== '' && text.length < from.length && from.startsWith(text)) return '';
+    }
+    const next = shown.indexOf('\n', start);
+    if (next < 0) break;
+    start = next + 1;
+  }
   const tail = prefix.slice(-600);
   // A partial answer that could still be the start of an echo says nothing yet.
   if (!final && text.trim() !== '') {

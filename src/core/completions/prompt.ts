@@ -14,6 +14,8 @@ export interface ContextSnippet {
   /** Workspace-relative path, shown to the model. */
   readonly path: string;
   readonly text: string;
+  /** Where it came from (the host's choice; the prompt shows them all alike, in the order given). */
+  readonly source?: 'edit' | 'editor' | 'index';
 }
 
 /** What the prompt is built from. */

@@ -8,6 +8,7 @@ export class ChatStatusBar implements vscode.Disposable {
   private model: string | undefined;
   private spend = 0;
   private answers = 0;
+  private completions: string | undefined;
 
   constructor() {
     this.item.name = 'Cadenza';
@@ -27,10 +28,22 @@ export class ChatStatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /** Today's inline-completion usage in words (undefined: none yet), shown on its own line apart from chat's. */
+  setCompletionUsage(line: string | undefined): void {
+    this.completions = line;
+    this.render();
+  }
+
+  /** The tooltip's text (the integration tests read it). */
+  tooltipText(): string {
+    return typeof this.item.tooltip === 'string' ? this.item.tooltip : this.item.tooltip?.value ?? '';
+  }
+
   private render(): void {
     const cost = this.spend === 0 ? '$0' : this.spend < 0.01 ? `$${this.spend.toFixed(4)}` : `$${this.spend.toFixed(2)}`;
     this.item.text = `$(comment-discussion) ${this.model ?? 'no model'} · ${cost}`;
-    this.item.tooltip = `Cadenza: ${this.model ?? 'no model selected'}. This session: ${this.answers} answers, ${cost}. Click to pick a model.`;
+    this.item.tooltip = `Cadenza: ${this.model ?? 'no model selected'}. This session's chat: ${this.answers} answers, ${cost}.`
+      + `${this.completions === undefined ? '' : `\nInline completions today (counted apart from chat): ${this.completions}.`}\nClick to pick a model.`;
   }
 
   dispose(): void {

@@ -42,19 +42,24 @@ export class CompletionGate implements vscode.Disposable {
     );
   }
 
-  /** Why `document` must not be sent, or undefined. */
-  async verdict(document: vscode.TextDocument): Promise<GateVerdict> {
-    const key = document.uri.toString();
+  /** Why the file at `uri` must not be sent, judged by its path alone (ignore rules, secrets, binary names), or undefined. */
+  async verdictForPath(uri: vscode.Uri): Promise<GateVerdict> {
+    const key = uri.toString();
     let byPath = this.verdicts.get(key);
     if (!byPath) {
-      byPath = this.pathVerdict(document.uri).catch((error: unknown) => {
+      byPath = this.pathVerdict(uri).catch((error: unknown) => {
         // When the rules cannot be read, send nothing rather than something the user excluded.
-        this.log.warn(`Completions: cannot check ${document.uri.fsPath} against the ignore rules: ${String(error)}`);
+        this.log.warn(`Completions: cannot check ${uri.fsPath} against the ignore rules: ${String(error)}`);
         return 'ignored' as const;
       });
       this.verdicts.set(key, byPath);
     }
-    const fromPath = await byPath;
+    return byPath;
+  }
+
+  /** Why `document` must not be sent, or undefined. */
+  async verdict(document: vscode.TextDocument): Promise<GateVerdict> {
+    const fromPath = await this.verdictForPath(document.uri);
     if (fromPath !== undefined) return fromPath;
     const end = document.lineAt(document.lineCount - 1).range.end;
     const length = document.offsetAt(end);

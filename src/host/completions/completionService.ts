@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import { fetchCompletion } from '../../core/completions/fetchCompletion';
-import { addUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
+import { addUsage, describeUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
 import { resolveCompletionModel } from '../../core/completions/model';
 import { buildCompletionPrompt } from '../../core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest, type SchedulerStats, type SuggestionSource } from '../../core/completions/scheduler';
 import type { ServiceConnection } from '../chat/connection';
 import type { HostContext } from '../context';
+import type { IndexService } from '../index/indexService';
 import { readCompletionSettings, type CompletionSettings } from '../settings';
 import { CompletionGate } from './completionGate';
 import { ContextSnippets } from './contextSnippets';
@@ -63,9 +64,9 @@ export class CompletionService implements vscode.Disposable {
   /** Fires once per provider call with what it did. */
   readonly onDidDecide = this.decided.event;
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, index?: IndexService) {
     this.gate = new CompletionGate(host.log);
-    this.snippets = new ContextSnippets(this.gate);
+    this.snippets = new ContextSnippets(this.gate, index);
     this.scheduler = this.makeScheduler();
     this.disposables.push(
       this.gate,
@@ -102,6 +103,12 @@ export class CompletionService implements vscode.Disposable {
   /** Today's completion usage (apart from chat). */
   usageToday(): CompletionUsageDay {
     return usageOn(this.storedUsage(), localDay(new Date()));
+  }
+
+  /** Today's usage in words for the status bars; undefined before the day's first request. */
+  usageSummary(): string | undefined {
+    const day = this.usageToday();
+    return day.requests === 0 ? undefined : describeUsage(day, this.settings.dailyTokenLimit);
   }
 
   /** The scheduler's counters since activation. */
@@ -222,7 +229,7 @@ export class CompletionService implements vscode.Disposable {
       languageId: document.languageId,
       prefix: request.prefix,
       suffix: request.suffix,
-      snippets: await this.snippets.collect(document),
+      snippets: await this.snippets.collect(document, { prefix: request.prefix, suffix: request.suffix }),
     });
     let partial = '';
     try {

@@ -1,10 +1,7 @@
 import * as vscode from 'vscode';
+import { describeUsage, formatUsd } from '../../core/completions/ledger';
 import { commandIds } from '../ids';
 import type { CompletionService, CompletionState } from './completionService';
-
-function money(usd: number): string {
-  return usd === 0 ? '$0' : usd < 0.0001 ? '<$0.0001' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
 
 function describe(state: CompletionState): { icon: string; label: string } {
   switch (state.kind) {
@@ -43,17 +40,20 @@ export class CompletionStatusBar implements vscode.Disposable {
     const { icon, label } = describe(state);
     const usage = this.service.usageToday();
     const tokens = usage.promptTokens + usage.completionTokens;
-    const limit = this.service.dailyLimit();
     this.item.text = `${icon} Complete`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = { enabledCommands: [commandIds.toggleCompletions, commandIds.snoozeCompletions] };
     tooltip.appendMarkdown(`**Cadenza inline completions:** ${label}\n\n`);
-    tooltip.appendMarkdown(`Today (apart from chat): ${usage.requests} requests, ${tokens.toLocaleString('en-US')} tokens `
-      + `(${usage.promptTokens.toLocaleString('en-US')} prompt, ${usage.completionTokens.toLocaleString('en-US')} answer), ${money(usage.costUsd)}`
-      + `${limit > 0 ? ` of a ${limit.toLocaleString('en-US')}-token daily limit` : ''}.\n\n`);
+    tooltip.appendMarkdown(`Today (apart from chat): ${describeUsage(usage, this.service.dailyLimit())}.\n\n`);
     tooltip.appendMarkdown(`[${state.kind === 'off' ? 'Turn on' : 'Turn off'}](command:${commandIds.toggleCompletions}) · [Snooze](command:${commandIds.snoozeCompletions})`);
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${money(usage.costUsd)}` };
+    this.item.accessibilityInformation = { label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${formatUsd(usage.costUsd)}` };
+  }
+
+  /** The tooltip's text (the integration tests read it). */
+  tooltipText(): string {
+    const tooltip = this.item.tooltip;
+    return typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '';
   }
 
   dispose(): void {

@@ -308,6 +308,17 @@ export class IndexService implements vscode.Disposable {
   }
 
   /**
+   * Keyword-only search (BM25 and exact identifiers; no query embedding, so no request and no cost) of an
+   * index that exists: nothing when the index is off, has no chunks or there is no folder. For completions.
+   */
+  async keywordSearch(query: string, k: number): Promise<SearchHit[]> {
+    if (!this.available || readIndexSettings().mode === 'off' || !query.trim()) return [];
+    const index = await this.open();
+    if (!index || index.stats().chunks === 0) return [];
+    return Promise.all(index.search({ text: query }, { k }).map((result) => this.hit(index, result)));
+  }
+
+  /**
    * Workspace context for a chat question: the best chunks, numbered, each with its path and lines, as
    * many as fit in `budgetTokens` (about four characters a token). A string says why there is none.
    */

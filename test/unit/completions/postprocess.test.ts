@@ -96,6 +96,15 @@ describe('completions/postprocess', () => {
     assert.equal(cleanCompletion('return math.pi * radius', cursor, 'block', false).text, 'radius');
   });
 
+  it('holds back and drops a rewrite of the file from an earlier line, as a small base model writes it', () => {
+    // What Gemma 3 270M streamed in the real-model tier: the file again from its first comment.
+    const cursor = at('// Returns the sum of two numbers.\nfunction add(a, b) {\n  return |\n}\n');
+    assert.deepEqual(cleanCompletion('// Returns the sum of two numbers.', cursor, 'block', false), { text: '', ended: false }, 'not yet: it may be a rewrite');
+    assert.equal(cleanCompletion('// Returns the sum of two numbers.\nfunction add(a, b) {\n  ret', cursor, 'block', false).text, '');
+    assert.equal(clean('// Returns the sum of two numbers.\nfunction add(a, b) {\n  return a + b;\n}\n', cursor), 'a + b;');
+    assert.equal(clean('function add(a, b) {\n  return a + b;\n}', cursor), 'a + b;', 'from a later line too');
+  });
+
   it('returns nothing for prose-only or empty answers', () => {
     const cursor = at('let x = |');
     assert.equal(clean('', cursor), '');

@@ -1,6 +1,9 @@
 // The fill-in-the-middle prompt: budget nearest the cursor, path and language, snippets, the mode asked for.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildCompletionPrompt, CURSOR_MARKER, keepHead, keepTail } from '../../../src/core/completions/prompt';
+import { repoRoot } from '../../fixtures/repoRoot';
 
 const header = `import { readFile } from 'node:fs/promises';\n\n/** Reads a JSON file. */\n`;
 const body = 'export async function readJson(path: string): Promise<unknown> {\n  const text = await readFile(path, \'utf8\');\n  ';
@@ -63,6 +66,31 @@ describe('completions/prompt', () => {
     const huge = [{ path: 'src/huge.ts', text: 'export const big = 1;\n'.repeat(2000) }];
     const full = userText(buildCompletionPrompt({ path: 'a.ts', languageId: 'typescript', prefix: 'x;\n'.repeat(5000), suffix: 'y;\n'.repeat(5000), snippets: huge, budgetTokens: 500 }).messages);
     assert.ok(full.length < 500 * 4 + 1200, `the snippet is cut to what the budget leaves (${full.length} characters)`);
+  });
+
+  it('shows the local index\'s chunks in the order given, within the budget, dropping the lowest-ranked first', () => {
+    // Real code: the chunk an index search for `estimateTokens` finds in Cadenza's own source.
+    const definition = readFileSync(join(repoRoot(), 'src', 'core', 'chat', 'contextBudget.ts'), 'utf8');
+    const start = definition.indexOf('export function estimateTokens');
+    assert.ok(start >= 0, 'the sample function is still there');
+    const chunk = definition.slice(start, definition.indexOf('\n}\n', start) + 2);
+    const snippets = [
+      { path: 'src/core/chat/contextBudget.ts', text: chunk, source: 'index' as const },
+      { path: 'src/core/index/filler.ts', text: '// ranked last\n' + 'export const filler = 1;\n'.repeat(400), source: 'index' as const },
+    ];
+    const prefix = 'import { estimateTokens } from \'../chat/contextBudget\';\n\nexport function promptCost(text: string): number {\n  return ';
+    const roomy = userText(buildCompletionPrompt({ path: 'src/core/cost.ts', languageId: 'typescript', prefix, suffix: '\n}\n', snippets }).messages);
+    assert.ok(roomy.includes(`From src/core/chat/contextBudget.ts:\n\`\`\`\n${chunk.trim()}\n\`\`\``), 'the index chunk is shown whole, fenced, with its path');
+    assert.ok(roomy.indexOf('contextBudget.ts:') < roomy.indexOf('filler.ts'), 'in rank order');
+    assert.ok(roomy.indexOf('filler.ts') < roomy.indexOf(CURSOR_MARKER), 'before the file');
+    // A long file takes its share (90 %): the rest holds the best chunk and no more.
+    const budgetTokens = 400;
+    const tight = buildCompletionPrompt({ path: 'src/core/cost.ts', languageId: 'typescript', prefix: `${'// context line\n'.repeat(400)}${prefix}`, suffix: '\n}\n', snippets, budgetTokens });
+    const user = userText(tight.messages);
+    assert.ok(user.includes('From src/core/chat/contextBudget.ts:'), 'the best chunk still fits');
+    assert.ok(!user.includes('filler'), 'the lowest-ranked chunk is dropped when the budget is spent');
+    const shown = user.slice(user.indexOf('From '), user.indexOf('File src/core/cost.ts'));
+    assert.ok(tight.prefix.length + tight.suffix.length + shown.length <= budgetTokens * 4 + 40, `within the budget (${tight.prefix.length} + ${tight.suffix.length} + ${shown.length})`);
   });
 
   it('fences a file that itself holds fences with a longer fence', () => {
