@@ -13,7 +13,8 @@ const extension = {
   format: 'cjs',
   target: 'node20',
   outfile: 'dist/extension.js',
-  external: ['vscode'],
+  // pg (the team index's client) is bundled; its optional native binding never is.
+  external: ['vscode', 'pg-native'],
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',

@@ -1,111 +1,323 @@
-// Benchmark of the team index (PostgreSQL 18 + pgvector 0.8 from test/pg/setup.sh, a throwaway cluster
-// on loopback): builds a snapshot of a generated workspace through the same path as `cadenza-index`
-// (walk, chunk, IndexRun, PgRunStore) with the emulator's deterministic 4,096-dimension embeddings
-// computed in-process, then top-10 query latency through PgTeamIndex (p50, p95), recall@10 of the
-// vector list against exact cosine search, database size per chunk, and the incremental run of one
-// commit touching 20 files; the local index's query latency on the same chunks for comparison.
+// Benchmark of the team index at scale (PostgreSQL 18 + pgvector 0.8 from test/pg/setup.sh, a
+// throwaway cluster on loopback). For each size asked (chunks), in a database of its own:
+//  1. generates a checkout of TypeScript-like files on disk (deterministic: the same files every run),
+//  2. loads it the way a first `cadenza-index` run on an empty database should: every file read,
+//     hashed and chunked by the real prepareFile/chunker, embedded with the emulator's deterministic
+//     4,096-dimension embeddings in-process, rows written in batches with the adapter's own INSERT
+//     statements, and the HNSW index built once after the load (building it row by row is slower),
+//  3. measures top-10 hybrid query latency through PgTeamIndex (p50, p95; the query's embedding is
+//     computed before the clock starts, as the service would answer it), recall@10 of the vector list
+//     against exact cosine search over the whole snapshot, database size per chunk,
+//  4. runs the real indexer (buildTeamIndex) for one commit touching 20 files: in place (same snapshot)
+//     and, up to NEW_COMMIT_MAX chunks, as a new commit's snapshot,
+//  5. the local index's query latency on the same checkout, up to LOCAL_MAX chunks.
 // Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [files, default 5000]
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [chunks ...] (default 10000 50000)
+// Env: QUERIES (40), RECALL_QUERIES (20), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB').
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
-import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
+import { nodeFileSource } from '../src/core/index/fileSource';
+import { chunkerVersion } from '../src/core/index/chunker';
+import { prepareFile } from '../src/core/index/prepareFile';
+import { PgRunStore } from '../src/core/index/pg/pgRunStore';
+import { ANALYZE_SQL, CHUNKS_INSERT_SQL, FILES_INSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql } from '../src/core/index/pg/pgSql';
+import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { PgTeamIndex } from '../src/core/index/pg/pgTeamIndex';
+import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
+import { silentLogger } from '../src/core/logger';
 import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
 
 const DIM = 4096;
 const MODEL = 'E5-Mistral-7B-Instruct';
-const QUERIES = 40;
+const REPO = 'bench';
+const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+const QUERIES = env('QUERIES', 40);
+const RECALL_QUERIES = env('RECALL_QUERIES', 20);
+const LOCAL_MAX = env('LOCAL_MAX', 200_000);
+const NEW_COMMIT_MAX = env('NEW_COMMIT_MAX', 200_000);
+const FUNCTIONS_PER_FILE = 6;
+
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
-const words = ['parse', 'request', 'buffer', 'retry', 'token', 'stream', 'cache', 'index', 'vector', 'query', 'render', 'encode', 'decode', 'socket', 'timer', 'config', 'logger', 'schema', 'commit', 'branch'];
 
-function source(i: number, salt = ''): string {
-  const a = words[i % words.length] ?? 'x';
-  const b = words[Math.floor(i / words.length) % words.length] ?? 'y';
-  const c = words[Math.floor(i / 400) % words.length] ?? 'z';
-  return `/** ${a} the ${b} for the ${c} layer ${salt}. */\nexport function ${a}${b[0]?.toUpperCase()}${b.slice(1)}${i}(input: string): string {\n  const ${c} = input.split('${a}');\n  return ${c}.map((part) => part.trim() + '${b}${i}').join('\\n');\n}\n`;
+/** A small deterministic PRNG (xorshift32), so every run generates the same checkout. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 0x100000000;
+  };
 }
 
-const embed = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, DIM))));
+const VERBS = 'parse read write load save send fetch retry cancel encode decode render validate merge split index search embed sort filter map reduce flush open close start stop resolve reject connect listen'.split(' ');
+const NOUNS = 'request response buffer token stream cache vector query socket timer config logger schema commit branch chunk file folder snapshot model user session header payload record batch queue worker channel message error limit window budget cursor document range'.split(' ');
+const ADJ = 'pending active stale fresh remote local shared partial complete empty nested binary quoted signed'.split(' ');
+const cap = (w: string): string => `${w[0]?.toUpperCase() ?? ''}${w.slice(1)}`;
 
-function percentile(sorted: number[], p: number): number {
+/** One function of generated code: a doc comment and a body of a few statements, ~60-120 tokens. */
+function fn(r: () => number, id: number, salt: string): string {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
+  const verb = pick(VERBS);
+  const noun = pick(NOUNS);
+  const other = pick(NOUNS);
+  const adj = pick(ADJ);
+  const name = `${verb}${cap(adj)}${cap(noun)}${id}`;
+  const lines = [
+    `/** ${cap(verb)} the ${adj} ${noun} of a ${other}${salt}; returns the ${pick(ADJ)} ${pick(NOUNS)}. */`,
+    `export function ${name}(${other}: ${cap(other)}, limit = ${Math.floor(r() * 100)}): ${cap(noun)} | undefined {`,
+    `  const ${noun}s = ${other}.${pick(NOUNS)}s.filter((item) => item.${pick(ADJ)} && item.size < limit);`,
+    `  if (${noun}s.length === 0) return undefined;`,
+    `  const ${pick(NOUNS)}Map = new Map(${noun}s.map((item) => [item.${pick(NOUNS)}Id, item]));`,
+    `  for (const [key, value] of ${noun}s.entries()) ${verb}${cap(pick(NOUNS))}(key, value, '${pick(VERBS)} ${pick(NOUNS)}');`,
+    `  return ${noun}s.sort((a, b) => a.${pick(NOUNS)} - b.${pick(NOUNS)})[0];`,
+    '}',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function fileText(i: number, salt = ''): string {
+  const r = rng(i * 2654435761 + 12345);
+  const parts = [`// ${REPO}/pkg${i % 500}/module${i}.ts\nimport type { ${cap(NOUNS[i % NOUNS.length] ?? 'x')} } from './types';\n`];
+  for (let f = 0; f < FUNCTIONS_PER_FILE; f++) parts.push(fn(r, i * FUNCTIONS_PER_FILE + f, salt));
+  return parts.join('\n');
+}
+
+const relOf = (i: number): string => `pkg${i % 500}/module${i}.ts`;
+
+function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
+const ms = (x: number): string => x.toFixed(1);
+const vectorText = (v: ArrayLike<number>): string => `[${Array.from(v, (x) => x.toPrecision(5)).join(',')}]`;
+const embed = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, DIM))));
 
-async function main(): Promise<void> {
-  const files = Number(process.argv[2] ?? 5000);
-  const pg = await startPostgres();
-  const pool = new Pool({ connectionString: pg.url, max: 4 });
+interface Loaded {
+  readonly files: number;
+  readonly chunks: number;
+  readonly vectors: number;
+  readonly generateS: number;
+  readonly loadS: number;
+  readonly writeS: number;
+  readonly hnswS: number;
+  readonly texts: string[];
+}
+
+/** Writes the checkout and loads it into an empty snapshot in batches; the HNSW index is built after. */
+async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
+  let started = performance.now();
+  let files = 0;
+  let chunks = 0;
+  const sampleTexts: string[] = [];
+  await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: chunkerVersion(undefined), dimension: DIM, logger: silentLogger });
+  await pool.query(`DROP INDEX IF EXISTS cadenza_vectors_hnsw_${DIM}`);
+  const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1', [REPO])).rows[0];
+  if (!snapshot) throw new Error('no snapshot row');
+  let generateMs = 0;
+  let loadMs = 0;
+  let vectors = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const batch = { vHash: [] as string[], vText: [] as string[], fPath: [] as string[], fHash: [] as string[], fSize: [] as number[], fMtime: [] as number[], cPath: [] as string[], cS: [] as number[], cE: [] as number[], cHash: [] as string[], cBody: [] as string[], cTerms: [] as string[] };
+  const seenHashes = new Set<string>();
+  const flush = async (): Promise<void> => {
+    const b = { ...batch };
+    for (const key of Object.keys(batch) as (keyof typeof batch)[]) (batch[key] as unknown[]) = [];
+    await writing;
+    writing = (async () => {
+      const t = performance.now();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        if (b.vHash.length > 0) await client.query(VECTORS_INSERT_SQL, [snapshot.model_id, b.vHash, b.vText]);
+        await client.query(FILES_INSERT_SQL, [snapshot.id, b.fPath, b.fHash, b.fSize, b.fMtime]);
+        await client.query(CHUNKS_INSERT_SQL, [snapshot.id, b.cPath, b.cS, b.cE, b.cHash, b.cBody, b.cTerms]);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      loadMs += performance.now() - t;
+    })();
+  };
+  for (let i = 0; chunks < target; i++) {
+    const t = performance.now();
+    const rel = relOf(i);
+    const abs = path.join(dir, rel);
+    if (i < 500) mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, fileText(i));
+    const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
+    if (prepared.kind !== 'file') continue;
+    const key = `${REPO}/${rel}`;
+    files++;
+    batch.fPath.push(key);
+    batch.fHash.push(prepared.file.hash);
+    batch.fSize.push(prepared.file.size);
+    batch.fMtime.push(prepared.file.mtimeMs);
+    for (const chunk of prepared.file.chunks) {
+      chunks++;
+      if (sampleTexts.length < 5000 && chunks % 7 === 0) sampleTexts.push(chunk.text);
+      batch.cPath.push(key);
+      batch.cS.push(chunk.startLine);
+      batch.cE.push(chunk.endLine);
+      batch.cHash.push(chunk.hash);
+      batch.cBody.push(pgText(chunk.text));
+      batch.cTerms.push(tsvectorLiteral(chunk.text));
+      if (!seenHashes.has(chunk.hash)) {
+        seenHashes.add(chunk.hash);
+        vectors++;
+        batch.vHash.push(chunk.hash);
+        batch.vText.push(vectorText(embedText(chunk.text, DIM)));
+      }
+    }
+    generateMs += performance.now() - t;
+    if (batch.cPath.length >= 400) await flush();
+    if (files % 20000 === 0) out(`    … ${chunks} chunks loaded (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  await flush();
+  await writing;
+  const loadS = (performance.now() - started) / 1000;
+  started = performance.now();
+  await pool.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
+  await pool.query(hnswIndexSql(DIM));
+  const hnswS = (performance.now() - started) / 1000;
+  await pool.query(SNAPSHOT_STATE_SQL, [snapshot.id, true]);
+  await pool.query(ANALYZE_SQL);
+  return { files, chunks, vectors, generateS: generateMs / 1000, loadS, writeS: loadMs / 1000, hnswS, texts: sampleTexts };
+}
+
+async function runSize(url: string, target: number): Promise<void> {
+  const dbName = `bench_${target}`;
+  const admin = new Pool({ connectionString: url, max: 1 });
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const pool = new Pool({ connectionString: url.replace(/\/cadenza$/, `/${dbName}`), max: 4 });
   const dir = mkdtempSync(path.join(tmpdir(), 'cadenza-team-bench-'));
   try {
-    for (let i = 0; i < files; i++) {
-      const sub = path.join(dir, `pkg${i % 50}`);
-      mkdirSync(sub, { recursive: true });
-      writeFileSync(path.join(sub, `file${i}.ts`), source(i));
+    const t0 = performance.now();
+    const loaded = await load(pool, dir, target);
+    const totalS = (performance.now() - t0) / 1000;
+    out(`\n## ${loaded.chunks.toLocaleString('en-US')} chunks (${loaded.files.toLocaleString('en-US')} files, ${loaded.vectors.toLocaleString('en-US')} distinct vectors, ${DIM} dimensions)`);
+    out(`| step | figure |`);
+    out(`| --- | --- |`);
+    out(`| generate + read/hash/chunk + embed (in-process), rows written in batches | ${loaded.loadS.toFixed(0)} s (JS ${loaded.generateS.toFixed(0)} s, PostgreSQL writes ${loaded.writeS.toFixed(0)} s overlapped; ${Math.round(loaded.chunks / loaded.loadS)} chunks/s) |`);
+    out(`| HNSW build after the load (halfvec of 4,000 components, m 16, ef_construction 64) | ${loaded.hnswS.toFixed(0)} s |`);
+    out(`| total to a searchable snapshot | ${totalS.toFixed(0)} s |`);
+    const sizes = await pool.query<{ db: string; vectors: string; chunks: string; hnsw: string; gin: string }>(
+      `SELECT pg_database_size(current_database()) AS db, pg_table_size('cadenza_vectors') AS vectors, pg_table_size('cadenza_chunks') AS chunks,
+        pg_relation_size('cadenza_vectors_hnsw_${DIM}') AS hnsw, pg_relation_size('cadenza_chunks_terms') AS gin`,
+    );
+    const s = sizes.rows[0];
+    const per = (x: string | undefined): string => `${Math.round(Number(x) / loaded.chunks).toLocaleString('en-US')} B`;
+    out(`| database size | ${(Number(s?.db) / 1e9).toFixed(2)} GB = ${per(s?.db)} per chunk (vectors ${per(s?.vectors)}, HNSW ${per(s?.hnsw)}, chunk rows with text + tsvector ${per(s?.chunks)}, GIN ${per(s?.gin)}) |`);
+
+    const team = await PgTeamIndex.open(pool, REPO, MODEL);
+    if (!team) throw new Error('no snapshot');
+    const r = rng(99);
+    const queries = Array.from({ length: QUERIES }, () => {
+      const words = (loaded.texts[Math.floor(r() * loaded.texts.length)] ?? '').match(/[A-Za-z]{4,}/g) ?? [];
+      return Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ');
+    });
+    await team.search({ text: queries[0], vector: Float32Array.from(embedText(queries[0] ?? '', DIM)) }, { k: 10 });
+    const hybrid: number[] = [];
+    const vectorOnly: number[] = [];
+    for (const text of queries) {
+      const vector = Float32Array.from(embedText(text, DIM));
+      let t = performance.now();
+      await team.search({ text, vector }, { k: 10 });
+      hybrid.push(performance.now() - t);
+      t = performance.now();
+      await team.search({ vector }, { k: 10 });
+      vectorOnly.push(performance.now() - t);
     }
+    hybrid.sort((a, b) => a - b);
+    vectorOnly.sort((a, b) => a - b);
+    out(`| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${QUERIES} queries | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms |`);
+    out(`| top-10 vector-only query | p50 ${ms(percentile(vectorOnly, 0.5))} ms, p95 ${ms(percentile(vectorOnly, 0.95))} ms |`);
+
+    let recall = 0;
+    let exactMs = 0;
+    for (const text of queries.slice(0, RECALL_QUERIES)) {
+      const vector = Float32Array.from(embedText(text, DIM));
+      const approx = (await team.lists({ vector }, 10)).semantic.map((h) => `${h.location.path}:${h.location.startLine}`);
+      const t = performance.now();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN READ ONLY');
+        await client.query("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_bitmapscan', 'off', true)");
+        const exact = await client.query<{ path: string; start_line: number }>(
+          `SELECT c.path, c.start_line FROM cadenza_chunks c JOIN cadenza_vectors v ON v.model_id = $3 AND v.hash = c.hash
+           WHERE c.snapshot_id = $1 ORDER BY v.embedding <=> $2::vector, c.path, c.start_line LIMIT 10`,
+          [team.snapshot.id, vectorText(vector), team.snapshot.modelId],
+        );
+        await client.query('COMMIT');
+        const truth = new Set(exact.rows.map((row) => `${row.path}:${row.start_line}`));
+        recall += approx.filter((p) => truth.has(p)).length / Math.max(1, truth.size);
+      } finally {
+        client.release();
+      }
+      exactMs += performance.now() - t;
+    }
+    const n = Math.min(RECALL_QUERIES, queries.length);
+    out(`| recall@10 of the vector list against exact cosine (${n} queries) | ${(recall / n).toFixed(3)} (exact scan: ${ms(exactMs / n)} ms per query) |`);
+
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37)), fileText(i * 37, ' (changed in commit c2)'));
     let embedded = 0;
     const countingEmbed = async (texts: readonly string[]): Promise<Float32Array[]> => {
       embedded += texts.length;
       return embed(texts);
     };
-    let started = performance.now();
-    const first = await buildTeamIndex({ root: dir, repository: 'bench', commit: 'c1', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
-    const buildMs = performance.now() - started;
-    out(`team index, ${first.files} files, ${first.chunks} chunks, ${DIM} dimensions (pgvector HNSW on the first 4,000 components as halfvec + exact cosine re-rank)`);
-    out(`  build: ${(buildMs / 1000).toFixed(1)} s (${Math.round(first.chunks / (buildMs / 1000))} chunks/s incl. in-process embedding), ${embedded} embedded`);
-    const size = await pool.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n');
-    out(`  database size: ${(Number(size.rows[0]?.n) / 1e6).toFixed(1)} MB, ${Math.round(Number(size.rows[0]?.n) / first.chunks)} bytes per chunk`);
-
-    const team = await PgTeamIndex.open(pool, 'bench', MODEL);
-    if (!team) throw new Error('no snapshot');
-    const queries = Array.from({ length: QUERIES }, (_, q) => `${words[q % words.length] ?? ''} ${words[(q * 7) % words.length] ?? ''} layer function ${q * 13}`);
-    const latencies: number[] = [];
-    let recall = 0;
-    for (const text of queries) {
-      const vector = Float32Array.from(embedText(text, DIM));
-      started = performance.now();
-      await team.search({ text, vector }, { k: 10 });
-      latencies.push(performance.now() - started);
-      const approx = (await team.lists({ vector }, 10)).semantic.map((h) => h.location.path);
-      const exact = await pool.query<{ path: string }>(
-        `SELECT c.path FROM cadenza_chunks c JOIN cadenza_vectors v ON v.hash = c.hash WHERE c.snapshot_id = $1 ORDER BY v.embedding <=> $2::vector, c.path LIMIT 10`,
-        [team.snapshot.id, `[${Array.from(vector).join(',')}]`],
-      );
-      const truth = new Set(exact.rows.map((r) => r.path));
-      recall += approx.filter((p) => truth.has(p)).length / Math.max(1, truth.size);
+    let t = performance.now();
+    const inPlace = await buildTeamIndex({ root: dir, repository: REPO, commit: 'c1', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
+    out(`| one commit touching 20 files, snapshot updated in place (cadenza-index) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${inPlace.filesChanged} files changed, ${inPlace.chunksReused} reused |`);
+    if (loaded.chunks <= NEW_COMMIT_MAX) {
+      for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37 + 1)), fileText(i * 37 + 1, ' (changed in commit c3)'));
+      embedded = 0;
+      t = performance.now();
+      const fresh = await buildTeamIndex({ root: dir, repository: REPO, commit: 'c3', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
+      out(`| the same as a new commit's snapshot | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${fresh.chunksReused} reused (every file row is written again for the new snapshot) |`);
     }
-    latencies.sort((a, b) => a - b);
-    out(`  top-10 hybrid query (vector + full text + exact, fused): p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p95 ${percentile(latencies, 0.95).toFixed(1)} ms over ${QUERIES} queries`);
-    out(`  recall@10 of the vector list against exact cosine: ${(recall / QUERIES).toFixed(3)}`);
 
-    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, `pkg${i % 50}`, `file${i}.ts`), source(i, 'changed'));
-    embedded = 0;
-    started = performance.now();
-    const second = await buildTeamIndex({ root: dir, repository: 'bench', commit: 'c2', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
-    out(`  commit touching 20 files: ${embedded} chunks embedded, ${second.chunksReused} reused, ${((performance.now() - started) / 1000).toFixed(1)} s (new snapshot: re-reads and re-writes ${second.files} file rows)`);
-
-    const local = (await WorkspaceIndex.open({ roots: [{ name: 'bench', path: dir }], storagePath: undefined, modelId: MODEL, embed: (texts) => embed(texts) })).index;
-    await local.sync();
-    const localLatencies: number[] = [];
-    for (const text of queries) {
-      const vector = Float32Array.from(embedText(text, DIM));
-      started = performance.now();
-      local.search({ text, vector }, { k: 10 });
-      localLatencies.push(performance.now() - started);
+    if (loaded.chunks <= LOCAL_MAX) {
+      t = performance.now();
+      const local = (await WorkspaceIndex.open({ roots: [{ name: REPO, path: dir }], storagePath: undefined, modelId: MODEL, embed })).index;
+      await local.sync();
+      const buildS = (performance.now() - t) / 1000;
+      local.search({ text: queries[0], vector: Float32Array.from(embedText(queries[0] ?? '', DIM)) }, { k: 10 });
+      const localMs: number[] = [];
+      for (const text of queries) {
+        const vector = Float32Array.from(embedText(text, DIM));
+        const t1 = performance.now();
+        local.search({ text, vector }, { k: 10 });
+        localMs.push(performance.now() - t1);
+      }
+      localMs.sort((a, b) => a - b);
+      out(`| local index, same checkout (in memory, int8), hybrid top-10 | p50 ${ms(percentile(localMs, 0.5))} ms, p95 ${ms(percentile(localMs, 0.95))} ms (built in ${buildS.toFixed(0)} s, ${local.stats().chunks} chunks) |`);
+      await local.close();
+    } else {
+      out(`| local index | not run above LOCAL_MAX=${LOCAL_MAX} chunks |`);
     }
-    localLatencies.sort((a, b) => a - b);
-    out(`local index, same ${first.chunks} chunks: p50 ${percentile(localLatencies, 0.5).toFixed(1)} ms, p95 ${percentile(localLatencies, 0.95).toFixed(1)} ms`);
-    await local.close();
   } finally {
     await pool.end();
-    pg.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const pg = await startPostgres();
+  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${DIM}-dimension vectors, model ${MODEL}`);
+  try {
+    for (const size of sizes.length > 0 ? sizes : [10_000, 50_000]) await runSize(pg.url, size);
+  } finally {
+    pg.stop();
   }
 }
 

@@ -23,6 +23,7 @@ import { createLog } from './log';
 import { ChatViewProvider } from './views/chatViewProvider';
 import { IndexService } from './index/indexService';
 import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands';
+import { setTeamConnection } from './commands/setTeamConnection';
 import { searchCommand } from './commands/search';
 import { AgentService } from './tools/agentService';
 import { indexSearch } from './tools/indexSearch';
@@ -96,6 +97,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument)),
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
     vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
+    vscode.commands.registerCommand(commandIds.indexSetTeamConnection, (argument?: unknown) => setTeamConnection(host, index, argument)),
     vscode.commands.registerCommand(commandIds.createInstructions, async () => (await instructions.create())?.toString()),
     vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
     vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),

@@ -21,6 +21,7 @@ export const commandIds = {
   indexRebuild: 'cadenza.index.rebuild',
   indexPause: 'cadenza.index.pause',
   indexStatus: 'cadenza.index.status',
+  indexSetTeamConnection: 'cadenza.index.setTeamConnection',
   createInstructions: 'cadenza.createInstructions',
   toggleCompletions: 'cadenza.toggleCompletions',
   snoozeCompletions: 'cadenza.snoozeCompletions',

@@ -28,6 +28,7 @@ export const settingDefaults = {
   'index.batchSize': 32,
   'index.concurrency': 2,
   'index.debounceMs': 1500,
+  'index.team.repository': '',
   'agent.enabled': true,
   'agent.maxSteps': 8,
   'agent.maxToolResultTokens': 4000,

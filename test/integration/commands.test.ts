@@ -91,6 +91,8 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
     check: (result) => isNonEmptyString(result, 'askAboutAudio'),
   }],
   ['cadenza.index.rebuild', { check: (result) => assert.equal((result as { status?: string }).status, 'complete', JSON.stringify(result)) }],
+  // Clearing (an empty argument) returns false; the team-index suite stores a real connection.
+  ['cadenza.index.setTeamConnection', { args: () => [''], check: (result) => assert.equal(result, false) }],
   ['cadenza.index.status', { check: (result) => assert.ok((result as { chunks?: number }).chunks !== undefined, JSON.stringify(result)) }],
   ['cadenza.search', {
     args: () => ['greeting'],

@@ -10,6 +10,9 @@ import * as path from 'node:path';
 export interface TestPostgres {
   readonly url: string;
   readonly port: number;
+  /** Stops the server but keeps its data, as a database that goes away (`resume` brings it back on the same port). */
+  pause(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -51,14 +54,19 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = path.join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'cadenza', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  const start = (): void => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  start();
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'cadenza', 'cadenza']);
   return {
     url: `postgres://cadenza@127.0.0.1:${port}/cadenza`,
     port,
+    pause: () => run('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']),
+    resume: start,
     stop: () => {
       try {
         run('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']);
+      } catch {
+        // Already stopped (paused).
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -9,6 +9,7 @@ import { nodeFileSource, sliceLines, type FileSource } from './fileSource';
 import { CADENZA_IGNORE, GIT_IGNORE, IgnoreRules, type IgnoreOptions } from './ignoreRules';
 import { IndexRun, type IndexProgress, type IndexRunResult, type RunEntry } from './indexRun';
 import { HybridSearch, type HybridOptions, type HybridQuery, type SearchResult } from './search';
+import type { RankedLists } from './fusion';
 import { IndexStore } from './store/indexStore';
 import type { StoreIo } from './store/storeIo';
 import type { IndexRoot, LoadStatus } from './types';
@@ -312,14 +313,21 @@ export class WorkspaceIndex {
 
   /** Hybrid search; pass the query's embedding (see `queryTextFor`) when the service is reachable. */
   search(query: HybridQuery, options?: HybridOptions): IndexSearchResult[] {
-    const roots = new Map(this.options.roots.map((r) => [r.name, r]));
-    return this.searcher.search(query, options).map((result) => {
-      const slash = result.path.indexOf('/');
-      const rootName = result.path.slice(0, slash);
-      const relPath = result.path.slice(slash + 1);
-      const root = roots.get(rootName);
-      return { ...result, root: rootName, relPath, absPath: root ? path.join(root.path, ...relPath.split('/')) : undefined };
-    });
+    return this.searcher.search(query, options).map((result) => this.placeResult(result));
+  }
+
+  /** The three ranked lists before fusion (the team index overlays them with its own). */
+  lists(query: HybridQuery, depth: number): RankedLists {
+    return this.searcher.lists(query, depth);
+  }
+
+  /** A result (`<root name>/<relative path>`) with its root, relative and absolute path in this workspace. */
+  placeResult(result: SearchResult): IndexSearchResult {
+    const slash = result.path.indexOf('/');
+    const rootName = result.path.slice(0, slash);
+    const relPath = result.path.slice(slash + 1);
+    const root = this.options.roots.find((r) => r.name === rootName);
+    return { ...result, root: rootName, relPath, absPath: root ? path.join(root.path, ...relPath.split('/')) : undefined };
   }
 
   /** The current text of a result's lines (for previews and chat context); undefined if unreadable now. */

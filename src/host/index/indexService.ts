@@ -10,6 +10,16 @@ import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
 import { readIndexSettings, type IndexSettings } from './indexSettings';
 import { IndexStatusBar } from './indexStatusBar';
+import { NoTeamSnapshotError, TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamConnection';
+import { searchTeam, type TeamAnswer } from './teamSearch';
+import type { IndexRoot } from '../../core/index/types';
+
+/** Which index answered the last search, for the status bar, Index Status and tests. */
+export type TeamState =
+  | { readonly kind: 'team'; readonly repository: string; readonly commit: string; readonly updatedAt: Date; readonly target: string; readonly tls: string; readonly overridden: number | undefined }
+  | { readonly kind: 'fallback'; readonly message: string };
+
+const TEAM_PROBE_MS = 30_000;
 
 /** A search hit with its preview line, for the quick pick, the chat context and callers. */
 export interface SearchHit {
@@ -43,8 +53,13 @@ export class IndexService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** The user ran Rebuild Index in this window: in Restricted Mode, only that lets the index change. */
   private askedThisSession = false;
+  private readonly team: TeamConnection;
+  private teamState: TeamState | undefined;
+  private probe: NodeJS.Timeout | undefined;
+  private roots: IndexRoot[] = [];
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+    this.team = new TeamConnection(host);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const queue = (uri: vscode.Uri): void => this.queueChange(uri);
     this.disposables.push(
@@ -55,6 +70,12 @@ export class IndexService implements vscode.Disposable {
       watcher.onDidDelete(queue),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReopen()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.start()),
+      this.team,
+      host.extension.secrets.onDidChange((event) => {
+        if (event.key !== TEAM_CONNECTION_SECRET) return;
+        void this.team.reset();
+        this.scheduleReopen();
+      }),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (['cadenza.index', 'files.exclude', 'search.exclude'].some((key) => event.affectsConfiguration(key))) this.scheduleReopen();
       }),
@@ -95,7 +116,13 @@ export class IndexService implements vscode.Disposable {
    */
   async start(): Promise<void> {
     const settings = readIndexSettings();
-    if (!this.available || settings.mode === 'off') return;
+    if (!this.available) return;
+    if (teamRepository() !== '') {
+      // The team's index answers; locally only uncommitted files are indexed, at search time.
+      await this.refreshTeam();
+      return;
+    }
+    if (settings.mode === 'off') return;
     if (!vscode.workspace.isTrusted) {
       this.host.log.info('Restricted Mode: the workspace index is not built automatically; run "Cadenza: Rebuild Index" to build it.');
       return;
@@ -135,9 +162,13 @@ export class IndexService implements vscode.Disposable {
       names.add(name);
       return { name, path: folder.uri.fsPath };
     });
+    this.roots = roots;
+    // With a team index the local file holds the uncommitted files (and whatever Rebuild Index adds),
+    // apart from a full local index of the same model.
+    const local = indexFilePath(storage.fsPath, settings.model);
     const { index, status } = await Index.open({
       roots,
-      storagePath: indexFilePath(storage.fsPath, settings.model),
+      storagePath: teamRepository() !== '' ? `${local}.team` : local,
       modelId: settings.model,
       embed: async (texts, signal) => (await this.connection.client()).embedMany(texts, settings.model, { batchSize: texts.length, concurrency: 1, signal }),
       ignore: { excludes: excludes() },
@@ -148,8 +179,71 @@ export class IndexService implements vscode.Disposable {
     this.lastLoad = status;
     this.reportLoad(status);
     this.index = index;
-    this.statusBar.idle(index.stats());
+    this.showIdle(index);
     return index;
+  }
+
+  private showIdle(index: WorkspaceIndex): void {
+    const state = this.teamState;
+    if (state?.kind === 'team') this.statusBar.team(state);
+    else if (state?.kind === 'fallback') this.statusBar.teamFallback(state.message, index.stats());
+    else this.statusBar.idle(index.stats());
+  }
+
+  /** Which index answered the last search (undefined without a team index). */
+  get teamStatus(): TeamState | undefined {
+    return this.teamState;
+  }
+
+  /** The status bar item's text and tooltip now (tests read what the user sees). */
+  get status(): { readonly text: string; readonly tooltip: string } {
+    return this.statusBar.current;
+  }
+
+  /** Looks the team index up now (at start, after a settings change, and every 30 s while unreachable). */
+  async refreshTeam(): Promise<TeamState | undefined> {
+    if (teamRepository() === '' || !(await this.team.configured())) {
+      this.setTeamState(undefined);
+      return undefined;
+    }
+    try {
+      const opened = await this.team.open(readIndexSettings().model, true);
+      const snapshot = opened.index.snapshot;
+      this.setTeamState({ kind: 'team', repository: snapshot.repository, commit: snapshot.commit, updatedAt: snapshot.updatedAt, target: opened.target, tls: opened.tls, overridden: this.teamState?.kind === 'team' ? this.teamState.overridden : undefined });
+    } catch (error) {
+      this.teamFailed(error);
+    }
+    return this.teamState;
+  }
+
+  private teamAnswered(answer: TeamAnswer): void {
+    const { snapshot } = answer;
+    this.setTeamState({ kind: 'team', repository: snapshot.repository, commit: snapshot.commit, updatedAt: snapshot.updatedAt, target: answer.target, tls: answer.tls, overridden: answer.overridden });
+  }
+
+  private teamFailed(error: unknown): void {
+    const why = error instanceof NoTeamSnapshotError ? error.message : `Cadenza cannot reach the team index: ${errorView(error).message}`;
+    const message = `${why} The local index answers until it is back (it holds your uncommitted files; run "Cadenza: Rebuild Index" to index every file locally).`;
+    if (this.teamState?.kind !== 'fallback') {
+      this.host.log.warn(message);
+      void vscode.window.showWarningMessage(message);
+    }
+    this.setTeamState({ kind: 'fallback', message });
+  }
+
+  private setTeamState(state: TeamState | undefined): void {
+    const was = this.teamState;
+    this.teamState = state;
+    if (was?.kind === 'fallback' && state?.kind === 'team') this.host.log.info(`The team index at ${state.target} answers again.`);
+    if (state?.kind === 'fallback' && !this.probe) {
+      this.probe = setInterval(() => void this.refreshTeam(), TEAM_PROBE_MS);
+    } else if (state?.kind !== 'fallback' && this.probe) {
+      clearInterval(this.probe);
+      this.probe = undefined;
+    }
+    if (state?.kind === 'team') this.statusBar.team(state);
+    else if (state?.kind === 'fallback') this.statusBar.teamFallback(state.message, this.index?.stats());
+    else if (this.index) this.statusBar.idle(this.index.stats());
   }
 
   private reportLoad(status: LoadStatus): void {
@@ -179,6 +273,7 @@ export class IndexService implements vscode.Disposable {
     this.index = undefined;
     await old?.close();
     if (readIndexSettings().mode !== 'off' && this.host.extension.workspaceState.get<boolean>(consentKey) !== false) await this.open();
+    await this.refreshTeam();
   }
 
   /** A full pass: walks, re-chunks what changed, embeds what is new. Shows a notification when asked. */
@@ -210,7 +305,7 @@ export class IndexService implements vscode.Disposable {
       return undefined;
     } finally {
       if (this.running === controller) this.running = undefined;
-      this.statusBar.idle(index.stats());
+      this.showIdle(index);
     }
   }
 
@@ -239,6 +334,8 @@ export class IndexService implements vscode.Disposable {
   }
 
   private queueChange(uri: vscode.Uri): void {
+    // With a team index, uncommitted files are brought up to date when a search needs them.
+    if (teamRepository() !== '' && !this.askedThisSession) return;
     if (uri.scheme !== 'file' || this.paused || !this.index || !this.mayRunUnasked) return;
     const storage = this.host.extension.storageUri?.fsPath;
     if (storage && uri.fsPath.startsWith(storage)) return;
@@ -262,7 +359,7 @@ export class IndexService implements vscode.Disposable {
       this.host.log.warn(`Index update failed: ${errorView(error).message}`);
     } finally {
       if (this.running === controller) this.running = undefined;
-      this.statusBar.idle(index.stats());
+      this.showIdle(index);
     }
   }
 
@@ -273,7 +370,7 @@ export class IndexService implements vscode.Disposable {
       this.running?.abort();
       this.statusBar.paused();
     } else if (this.index) {
-      this.statusBar.idle(this.index.stats());
+      this.showIdle(this.index);
       if (this.mayRunUnasked) void this.sync(false);
     }
     return this.paused;
@@ -286,8 +383,10 @@ export class IndexService implements vscode.Disposable {
 
   /** Hybrid search: the query embedded with the index's model plus BM25 over the same chunks. */
   async search(query: string, k = 10, signal?: AbortSignal): Promise<SearchHit[]> {
+    if (!query.trim()) return [];
+    const teamMode = teamRepository() !== '' && (await this.team.configured());
     const index = await this.open();
-    if (!index || !query.trim()) return [];
+    if (!index && !teamMode) return [];
     const settings: IndexSettings = readIndexSettings();
     let vector: Float32Array | undefined;
     try {
@@ -296,12 +395,24 @@ export class IndexService implements vscode.Disposable {
       // Keyword search still answers when the service cannot embed the query (offline, no key).
       this.host.log.warn(`Query embedding failed, keyword search only: ${errorView(error).message}`);
     }
-    const results = index.search({ text: query, ...(vector ? { vector } : {}) }, { k });
+    const hybrid = { text: query, ...(vector ? { vector } : {}) };
+    if (teamMode) {
+      try {
+        const retrying = this.teamState?.kind === 'fallback';
+        const answer = await searchTeam({ connection: this.team, model: settings.model, fresh: retrying, roots: this.roots, local: index, mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off', logger: this.host.log }, hybrid, k);
+        this.teamAnswered(answer);
+        return Promise.all(answer.results.map((result) => this.hit(index, result)));
+      } catch (error) {
+        this.teamFailed(error);
+      }
+    }
+    if (!index) return [];
+    const results = index.search(hybrid, { k });
     return Promise.all(results.map((result) => this.hit(index, result)));
   }
 
-  private async hit(index: WorkspaceIndex, result: IndexSearchResult): Promise<SearchHit> {
-    const text = (await index.readChunk(result)) ?? '';
+  private async hit(index: WorkspaceIndex | undefined, result: IndexSearchResult): Promise<SearchHit> {
+    const text = (await index?.readChunk(result)) ?? '';
     const preview = text.split('\n').map((line) => line.trim()).find((line) => line.length > 0) ?? '';
     const uri = result.absPath ? vscode.Uri.file(result.absPath).toString() : '';
     return { path: result.relPath, uri, startLine: result.startLine, endLine: result.endLine, score: result.score, matched: result.matched, preview };
@@ -325,7 +436,8 @@ export class IndexService implements vscode.Disposable {
   async workspaceContext(query: string, budgetTokens: number, signal: AbortSignal): Promise<WorkspaceContext | string> {
     if (!this.available) return 'Workspace context needs an open folder.';
     const stats = await this.stats();
-    if (!stats || stats.chunks === 0) return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
+    const teamMode = teamRepository() !== '' && (await this.team.configured());
+    if (!teamMode && (!stats || stats.chunks === 0)) return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
     const hits = await this.search(query, 8, signal);
     const parts: string[] = ['Workspace context: excerpts of the user\'s files that may be relevant. Cite one as [n] when you use it.'];
     const sources: WorkspaceContext['sources'] = [];
@@ -353,6 +465,7 @@ export class IndexService implements vscode.Disposable {
   dispose(): void {
     this.running?.abort();
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.probe) clearInterval(this.probe);
     void this.index?.close();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import type { ChunkTextSink, RunStore } from '../indexPort';
 import type { ChunkRef, FileRecord } from '../types';
 import {
+  ANALYZE_SQL,
   CHUNKS_INSERT_SQL,
   CHUNKS_SELECT_SQL,
   FILES_DELETE_SQL,
@@ -256,6 +257,8 @@ export class PgRunStore implements RunStore, ChunkTextSink {
   async setComplete(complete: boolean): Promise<void> {
     await this.checkpoint();
     if (this.snapshotId) await this.pool.query(SNAPSHOT_STATE_SQL, [this.snapshotId, complete]);
+    // Fresh statistics: with the row counts of an empty table the planner sorts every vector instead of using HNSW.
+    await this.pool.query(ANALYZE_SQL);
   }
 
   shouldCompact(): boolean {

@@ -107,10 +107,23 @@ export function semanticSql(dimension: number): string {
 export const SEARCH_SETTINGS_SQL =
   "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true)";
 
-/** Keyword ranking: $1 snapshot, $2 tsquery (query tokens OR-ed), $3 limit. */
-export const KEYWORD_SQL = `SELECT path, start_line, end_line, ts_rank(terms, $2::tsquery, 1) AS score
-  FROM cadenza_chunks WHERE snapshot_id = $1 AND terms @@ $2::tsquery
-  ORDER BY score DESC, path, start_line LIMIT $3`;
+/**
+ * Keyword ranking: $1 snapshot, $2 tsquery, $3 limit, $4 how many matches are ranked at most. The
+ * matches come from the GIN index on `terms`; ranking is bounded by $4 because PostgreSQL's
+ * full-text ranking cannot prune (a query word found in half of a million chunks would otherwise
+ * rank half a million rows). The caller asks with every word AND-ed first, then OR-ed.
+ */
+export const KEYWORD_SQL = `WITH matches AS MATERIALIZED (
+    SELECT path, start_line, end_line, terms FROM cadenza_chunks
+    WHERE snapshot_id = $1 AND terms @@ $2::tsquery LIMIT $4)
+  SELECT path, start_line, end_line, ts_rank(terms, $2::tsquery, 1) AS score
+  FROM matches ORDER BY score DESC, path, start_line LIMIT $3`;
+
+/** How many keyword matches are ranked at most (see KEYWORD_SQL). */
+export const KEYWORD_RANK_CAP = 2000;
+
+/** Planner statistics after a run, so searches use the HNSW and GIN indexes (without them the planner sorts every vector). */
+export const ANALYZE_SQL = 'ANALYZE cadenza_vectors, cadenza_chunks, cadenza_files, cadenza_snapshots';
 
 /** Exact identifiers: $1 snapshot, $2 text[] of identifiers as tsquery lexemes, $3 limit. Most identifiers first. */
 export const EXACT_SQL = `SELECT path, start_line, end_line,

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import { compoundIdentifiers, tokenize } from '../tokenize';
 import { fuseRanked, fusionDepth, type ChunkLocation, type HybridOptions, type HybridQuery, type RankedLists, type SearchResult, type SemanticHit } from '../fusion';
-import { EXACT_SQL, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, semanticSql } from './pgSql';
-import { anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
+import { EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, semanticSql } from './pgSql';
+import { allOfQuery, anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
 
 /** The snapshot a team index answers from: which commit, how fresh. */
 export interface TeamSnapshot {
@@ -21,6 +21,9 @@ interface Row {
   readonly start_line: number;
   readonly end_line: number;
 }
+
+/** The smallest HNSW search width: at 40 (pgvector's default) recall@10 was 0.89 on 10,000 chunks (bench/team-index). */
+const EF_SEARCH_MIN = 120;
 
 const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_line, endLine: r.end_line });
 
@@ -50,18 +53,23 @@ export class PgTeamIndex {
       await client.query('BEGIN READ ONLY');
       let semantic: SemanticHit[] = [];
       if (query.vector && query.vector.length === this.snapshot.dimension) {
-        const candidates = Math.max(depth * 4, 40);
-        await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates, 40))]);
+        // The graph is searched wider (ef_search) than the candidates re-ranked on the full vector:
+        // recall depends on the first, and each re-ranked candidate costs a 16 KB read.
+        const candidates = Math.max(depth * 2, 40);
+        await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates * 2, EF_SEARCH_MIN))]);
         const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(query.vector), this.snapshot.id, candidates, depth]);
         semantic = rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
       }
-      let keyword: (ChunkLocation & { score: number })[] = [];
+      const keyword: (ChunkLocation & { score: number })[] = [];
       let exact: ChunkLocation[] = [];
       const text = query.text ?? '';
-      const any = anyOfQuery(tokenize(text));
-      if (any) {
-        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, any, depth]);
-        keyword = rows.rows.map((r) => ({ ...location(r), score: Number(r.score) }));
+      // Chunks with every query word first (selective, so the GIN index answers fast), then any word.
+      const tokens = tokenize(text);
+      for (const tsquery of new Set([allOfQuery(tokens), anyOfQuery(tokens)])) {
+        if (!tsquery || keyword.length >= depth) continue;
+        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, tsquery, depth, KEYWORD_RANK_CAP]);
+        const seen = new Set(keyword.map((hit) => `${hit.path}\u0000${hit.startLine}`));
+        for (const r of rows.rows) if (keyword.length < depth && !seen.has(`${r.path}\u0000${r.start_line}`)) keyword.push({ ...location(r), score: Number(r.score) });
       }
       const identifiers = compoundIdentifiers(text);
       const anyIdentifier = anyOfQuery(identifiers);

@@ -24,6 +24,12 @@ export function anyOfQuery(lexemes: readonly string[]): string | undefined {
   return unique.length === 0 ? undefined : unique.map(quote).join(' | ');
 }
 
+/** A tsquery literal matching chunks holding all of the lexemes; undefined for none. */
+export function allOfQuery(lexemes: readonly string[]): string | undefined {
+  const unique = [...new Set(lexemes)];
+  return unique.length === 0 ? undefined : unique.map(quote).join(' & ');
+}
+
 /** One lexeme as a tsquery literal. */
 export function lexemeQuery(lexeme: string): string {
   return quote(lexeme);

@@ -1,0 +1,117 @@
+import type { PoolConfig } from 'pg';
+import { rootCertificates } from 'node:tls';
+
+/** How a team-index connection is protected, from the connection string's `sslmode` (libpq's meanings). */
+export type TeamTls = 'none' | 'unverified' | 'verify-ca' | 'verify-full';
+
+/** Pool settings for the extension's read-only connection, and what they mean for the user. */
+export interface TeamPoolConfig {
+  readonly config: PoolConfig;
+  readonly tls: TeamTls;
+  /** `host:port/database`, never the user name or password: safe for logs and the status bar. */
+  readonly target: string;
+}
+
+/** Where extra trust comes from (the HTTP client's parity): the OS store and NODE_EXTRA_CA_CERTS. */
+export interface TeamTlsOptions {
+  /** The operating system's CA certificates as PEM (host/network.ts reads them per `http.systemCertificates`). */
+  readonly systemCertificates?: readonly string[] | undefined;
+  /** Reads a file named by `sslrootcert` or NODE_EXTRA_CA_CERTS. */
+  readonly readFile?: ((path: string) => string) | undefined;
+  readonly env?: NodeJS.ProcessEnv | undefined;
+  /** How long a connection attempt may take before the team index counts as unreachable. */
+  readonly connectTimeoutMs?: number | undefined;
+}
+
+/** A connection string Cadenza cannot use, with what to do instead. */
+export class TeamConnectionError extends Error {
+  readonly reason = 'badConnectionString' as const;
+  static is(error: unknown): error is TeamConnectionError {
+    return error instanceof TeamConnectionError;
+  }
+}
+
+const TLS_PARAMETERS = ['sslmode', 'sslrootcert', 'ssl', 'sslcert', 'sslkey', 'sslpassword', 'uselibpqcompat', 'sslnegotiation'];
+
+/**
+ * Turns a `postgresql://` connection string into the pool settings of the extension's read-only
+ * connection. TLS follows `sslmode` as libpq defines it, and is set here rather than by the pg
+ * client's own parsing (which verifies `verify-full` against Node's bundled roots only): `verify-ca`
+ * and `verify-full` trust Node's roots plus the OS store plus NODE_EXTRA_CA_CERTS plus `sslrootcert`,
+ * as the HTTP client does; `verify-full` also checks the host name. `require` encrypts without
+ * verifying (libpq's meaning), unless `sslrootcert` is given (then it verifies the chain, like libpq).
+ * Without `sslmode` the connection is unencrypted (say so to the user for a remote host). Every session
+ * is read-only (`default_transaction_read_only`), so even a role with more rights writes nothing.
+ */
+export function teamPoolConfig(connectionString: string, options: TeamTlsOptions = {}): TeamPoolConfig {
+  let url: URL;
+  try {
+    url = new URL(connectionString.trim());
+  } catch {
+    throw new TeamConnectionError('The team index connection is not a URL: use the form postgresql://user:password@host:5432/database?sslmode=verify-full');
+  }
+  if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
+    throw new TeamConnectionError(`The team index connection must start with postgresql:// (it starts with ${url.protocol}//)`);
+  }
+  const mode = url.searchParams.get('sslmode') ?? (url.searchParams.get('ssl') === 'true' ? 'require' : 'disable');
+  const rootFile = url.searchParams.get('sslrootcert');
+  for (const name of TLS_PARAMETERS) url.searchParams.delete(name);
+  const read = options.readFile;
+  const fileCertificates = (file: string | null | undefined): string[] => {
+    if (!file || !read) return [];
+    return read(file).match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  };
+  const own = fileCertificates(rootFile);
+  const ca = (): string[] => [...rootCertificates, ...(options.systemCertificates ?? []), ...fileCertificates((options.env ?? process.env)['NODE_EXTRA_CA_CERTS']), ...own];
+  let tls: TeamTls;
+  let ssl: PoolConfig['ssl'];
+  switch (mode) {
+    case 'disable':
+      tls = 'none';
+      ssl = false;
+      break;
+    case 'allow':
+    case 'prefer':
+    case 'require':
+      if (own.length > 0) {
+        tls = 'verify-ca';
+        ssl = { ca: ca(), rejectUnauthorized: true, checkServerIdentity: () => undefined };
+      } else {
+        tls = 'unverified';
+        ssl = { rejectUnauthorized: false };
+      }
+      break;
+    case 'verify-ca':
+      tls = 'verify-ca';
+      ssl = { ca: ca(), rejectUnauthorized: true, checkServerIdentity: () => undefined };
+      break;
+    case 'verify-full':
+      tls = 'verify-full';
+      ssl = { ca: ca(), rejectUnauthorized: true };
+      break;
+    default:
+      throw new TeamConnectionError(`Unknown sslmode "${mode}": use disable, require, verify-ca or verify-full.`);
+  }
+  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
+  const target = `${url.hostname}:${url.port || '5432'}/${database}`;
+  return {
+    tls,
+    target,
+    config: {
+      connectionString: url.toString(),
+      ssl,
+      max: 2,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 4_000,
+      // Read-only sessions and a bound on each statement, so a slow database cannot hold a search.
+      options: '-c default_transaction_read_only=on -c statement_timeout=15000',
+      application_name: 'cadenza-vscode',
+    },
+  };
+}
+
+/** Whether the host is this machine (a connection without TLS is then no exposure). */
+export function isLoopbackTarget(target: string): boolean {
+  const host = target.slice(0, target.lastIndexOf(':'));
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+}
