@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { PanelAudio } from './audio/panelAudio';
 import type { ChatController } from './chat/chatController';
+import type { Mentions } from './chat/context/mentions';
 import type { CompletionService } from './completions/completionService';
 import type { ServiceConnection } from './chat/connection';
 import type { IndexService, SearchHit } from './index/indexService';
@@ -30,6 +31,8 @@ export interface CadenzaApi {
   readonly lm: VscodeChatApi;
   /** Inline completions: state, counters, today's usage and each provider call's decision. */
   readonly completions: CompletionService;
+  /** The composer's @-mentions: the `@` list's catalog, resolving a pick into its chip. */
+  readonly mentions: Mentions;
 }
 
 /** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */

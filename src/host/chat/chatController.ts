@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import { ConversationStore } from '../../core/chat/conversationStore';
 import type { ModelChoice } from '../../core/chat/modelChoice';
-import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
+import { joinSections } from '../../core/chat/context/contextProvider';
+import { buildChatRequest, normaliseOptions } from '../../core/chat/requestBuilder';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { HostContext } from '../context';
@@ -13,13 +13,14 @@ import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
 import type { AgentService } from '../tools/agentService';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
-import { runAgentTurn } from './agentTurn';
+import type { Mentions } from './context/mentions';
+import { instructionsProvider, workspaceSearchProvider } from './context/systemProviders';
+import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
 import { toView } from './messageView';
-import { errorView, modelView, storedUsage } from './presenters';
+import { errorView, modelView } from './presenters';
 import type { ProjectInstructions } from './projectInstructions';
 import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
-import { ReplyCoalescer } from './replyCoalescer';
-import { withWorkspaceContext } from './workspaceContext';
+import { runTurn } from './turnRunner';
 
 export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
 
@@ -43,6 +44,7 @@ export class ChatController implements vscode.Disposable {
   private running: Running | undefined;
   private workspaceContext: WorkspaceContextProvider | undefined;
   private instructions: ProjectInstructions | undefined;
+  private mentions: Mentions | undefined;
   /** The instructions' prompt section as last read, so the meter (which is synchronous) counts it. */
   private instructionsPrompt = '';
   private readonly disposables: vscode.Disposable[] = [];
@@ -91,10 +93,15 @@ export class ChatController implements vscode.Disposable {
     this.postMeter(conversation);
   }
 
-  /** The options with the project instructions put before the user's own system prompt (unless turned off). */
+  /** The options with the project instructions as last read before the user's own system prompt, for the meter. */
   private withInstructions(options: StoredOptions, prompt: string): StoredOptions {
     if (options.useInstructions === false || prompt === '') return options;
-    return { ...options, systemPrompt: [prompt, options.systemPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n') };
+    return { ...options, systemPrompt: joinSections([prompt, options.systemPrompt]) };
+  }
+
+  /** Connects the composer's @-mentions, whose context a message carries. */
+  attachMentions(mentions: Mentions): void {
+    this.mentions = mentions;
   }
 
   /** Connects the workspace index, used when a conversation's "workspace" toggle is on. */
@@ -191,14 +198,20 @@ export class ChatController implements vscode.Disposable {
 
   /**
    * Adds a user message (with an optional image, or audio, which makes the conversation one answered by
-   * audio reasoning) and streams the answer; resolves with the answer text (empty on error).
+   * audio reasoning, and the context of the @-mentions named by their chips' tokens, stored with it) and
+   * streams the answer; resolves with the answer text (empty on error).
    */
-  async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio): Promise<string> {
+  async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio, mentions: readonly string[] = []): Promise<string> {
     const conversation = await this.current();
     const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}), ...(audio ? { audio } : {}) };
-    conversation.messages.push(message);
-    if (!conversation.titleSetByUser && conversation.messages.filter((entry) => entry.role === 'user').length === 1) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
+    if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user')) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
     this.applyOptions(conversation, options);
+    if (this.mentions && mentions.length > 0) {
+      const room = roomTokens(this.connection.model(this.effectiveModel(conversation)?.id), conversation.options);
+      const gathered = await gatherContext([this.mentions.provider(mentions)], text, room, this.sink, new AbortController().signal);
+      if (gathered.message.length > 0) message.context = gathered.message;
+    }
+    conversation.messages.push(message);
     await this.save(conversation);
     this.sink({ type: 'message/add', message: toView(message) });
     await this.postConversations();
@@ -315,67 +328,15 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Gathers the turn's system-prompt context (instructions, workspace search) and runs the answer. */
   private async stream(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, controller: AbortController): Promise<string> {
-    if (!conversation.model) return '';
-    const applied = conversation.options.useInstructions === false ? undefined : await this.instructions?.current();
-    if (applied) this.instructionsPrompt = applied.prompt;
-    const withContext = this.withInstructions(await withWorkspaceContext(this.workspaceContext, this.sink, conversation, model, reply, controller.signal), applied?.prompt ?? '');
-    const plan = this.agent?.plan(conversation, model, model?.capabilities ?? (await this.connection.client()).capabilitiesOf(conversation.model), this.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
-    if (plan && !plan.use && plan.notice) this.sink({ type: 'notice', level: 'info', text: plan.notice });
-    const options = plan?.use ? { ...withContext, systemPrompt: this.agent?.systemPrompt(withContext.systemPrompt) ?? '' } : withContext;
-    const reserved = plan?.use ? this.agent?.schemaTokens(plan.settings) ?? 0 : 0;
-    const { request, budget } = buildChatRequest(conversation, model, options, reserved);
-    this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
-    conversation.messages.push(reply);
-    this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
-    const coalescer = new ReplyCoalescer(this.sink, reply.id);
-    try {
-      if (!budget.fits) {
-        throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
-      }
-      const client = await this.connection.client();
-      const retrying = (messageId: string, info: { attempt: number; delayMs: number; error: ApiError }): void => this.sink({ type: 'chat/retrying', messageId, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) });
-      const callOptions = { signal: controller.signal, onRetry: (info: { attempt: number; delayMs: number; error: ApiError }) => retrying(reply.id, info) };
-      if (plan?.use && this.agent) {
-        const host = { sink: this.sink, log: this.host.log, save: (changed: typeof conversation) => this.save(changed), answered: (usage: StoredUsage) => this.answered.fire(usage) };
-        const text = await runAgentTurn(this.agent, host, { conversation, model, reply, request, contextLimitTokens: budget.limitTokens + reserved, streamChat: (next, call) => client.streamChat(next, call), onRetry: retrying, settings: plan.settings, signal: controller.signal });
-        // The tool results are history now: the meter shows what the next request will carry.
-        this.postMeter(conversation);
-        return text;
-      }
-      // A conversation about an audio file is answered by audio reasoning, the audio sent with every turn.
-      const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
-      const stream = audioRequest ? client.streamAudioReasoning(audioRequest, callOptions) : client.streamChat(request, callOptions);
-      for await (const event of stream) {
-        if (event.type === 'reasoning') coalescer.reasoning(event.text);
-        else if (event.type === 'text') coalescer.text(event.text);
-      }
-      const result = await stream.result;
-      coalescer.finish(reply);
-      reply.usage = storedUsage(result.usage, model);
-      const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
-      // Ajv is loaded only when a JSON-mode answer needs checking.
-      const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
-      await this.save(conversation);
-      this.answered.fire(reply.usage);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}) });
-      return reply.text;
-    } catch (error) {
-      coalescer.finish(reply);
-      if (ApiError.is(error, 'canceled') || controller.signal.aborted) {
-        reply.stopped = true;
-        this.host.log.debug('Answer stopped by the user.');
-        await this.save(conversation);
-        this.sink({ type: 'chat/done', messageId: reply.id, stopped: true });
-        return reply.text;
-      }
-      const view = errorView(error);
-      reply.error = { message: view.message, reason: view.reason };
-      this.host.log.warn(`Chat request failed (${view.reason}): ${view.message}`);
-      await this.save(conversation);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view });
-      return '';
-    }
+    const options = conversation.options;
+    const question = [...conversation.messages].reverse().find((message) => message.role === 'user')?.text ?? '';
+    const providers = [instructionsProvider(this.instructions, options), workspaceSearchProvider(this.workspaceContext, options)];
+    const gathered = await gatherContext(providers, question, roomTokens(model, options), this.sink, controller.signal);
+    if (options.useInstructions !== false) this.instructionsPrompt = gathered.beforePrompt.map((part) => part.text).join('\n\n');
+    const turnHost = { log: this.host.log, connection: this.connection, sink: this.sink, agent: this.agent, save: (changed: Conversation) => this.save(changed), answered: (usage: StoredUsage) => this.answered.fire(usage), postMeter: (changed: Conversation) => this.postMeter(changed) };
+    return runTurn(turnHost, conversation, model, reply, applySystemContext(options, gathered, reply), controller);
   }
 
   /** Starts a new, empty conversation with the default model and options. */
