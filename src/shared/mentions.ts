@@ -69,7 +69,7 @@ function scoreFrom(q: string, t: string, text: string, from: number, nameStart: 
 }
 
 /** Whether `q`'s characters appear in `t` in order (native indexOf: the cheap test before scoring). */
-function isSubsequence(q: string, t: string): boolean {
+export function isSubsequence(q: string, t: string): boolean {
   let at = -1;
   for (let qi = 0; qi < q.length; qi++) {
     at = t.indexOf(q[qi] ?? '', at + 1);

@@ -1,21 +1,20 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { ModelInfo } from '../../core/api/types';
-import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
-import { ConversationStore } from '../../core/chat/conversationStore';
+import { titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import type { ModelChoice } from '../../core/chat/modelChoice';
 import { joinSections } from '../../core/chat/context/contextProvider';
 import { buildChatRequest, normaliseOptions } from '../../core/chat/requestBuilder';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { HostContext } from '../context';
-import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
 import type { AgentService } from '../tools/agentService';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
 import type { Mentions } from './context/mentions';
 import { instructionsProvider, workspaceSearchProvider } from './context/systemProviders';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
+import { ConversationSession } from './conversationSession';
 import { toView } from './messageView';
 import { errorView, modelView } from './presenters';
 import type { ProjectInstructions } from './projectInstructions';
@@ -30,17 +29,13 @@ interface Running {
   readonly done: Promise<string>;
 }
 
-// Per window (workspace state): two windows sharing one active id both saved into the same file.
-const activeKey = 'cadenza.chat.activeConversation';
-
 /**
  * The chat panel's logic: the open conversation, sending with the context budget, streaming answers
  * to the panel, stop/regenerate/edit/retry, and persistence. The user's text is saved before anything
  * is sent, so no error loses it.
  */
 export class ChatController implements vscode.Disposable {
-  private readonly store: ConversationStore;
-  private conversation: Conversation | undefined;
+  private readonly session: ConversationSession;
   private running: Running | undefined;
   private workspaceContext: WorkspaceContextProvider | undefined;
   private instructions: ProjectInstructions | undefined;
@@ -57,7 +52,7 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeModel = this.modelChanged.event;
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
-    this.store = new ConversationStore(vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath);
+    this.session = new ConversationSession(host);
     this.disposables.push(
       this.answered,
       this.modelChanged,
@@ -110,22 +105,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** The open conversation, loading the last one (or starting a new one) on first use. */
-  async current(): Promise<Conversation> {
-    if (this.conversation) return this.conversation;
-    const id = this.host.extension.workspaceState.get<string>(activeKey);
-    this.conversation = (id ? await this.store.load(id) : undefined) ?? this.fresh();
-    return this.conversation;
+  current(): Promise<Conversation> {
+    return this.session.current();
   }
 
-  /**
-   * A new conversation with the default options. Its model is not fixed here: the model list may not
-   * have arrived yet. It is resolved when a message is sent (`resolveModel`).
-   */
-  private fresh(): Conversation {
-    const defaults = readChatDefaults();
-    const conversation = newConversation(undefined);
-    conversation.options = { ...defaults.options };
-    return conversation;
+  private get conversation(): Conversation | undefined {
+    return this.session.open;
   }
 
   /** The model a message sent now would use, from what is known now (undefined while nothing can be chosen). */
@@ -166,10 +151,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private async postConversations(): Promise<void> {
-    const conversation = await this.current();
-    const saved = await this.store.list();
-    const list = saved.some((entry) => entry.id === conversation.id) ? saved : [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...saved];
-    this.sink({ type: 'state/conversations', conversations: list, activeId: conversation.id });
+    this.sink({ type: 'state/conversations', ...(await this.session.list()) });
   }
 
   private postModels(): void {
@@ -190,10 +172,8 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  private async save(conversation: Conversation): Promise<void> {
-    conversation.updatedAt = Date.now();
-    await this.store.save(conversation);
-    await this.host.extension.workspaceState.update(activeKey, conversation.id);
+  private save(conversation: Conversation): Promise<void> {
+    return this.session.save(conversation);
   }
 
   /**
@@ -224,13 +204,13 @@ export class ChatController implements vscode.Disposable {
    */
   async askAboutAudio(model: string, audio: { name: string; dataUrl: string }, question: string): Promise<string> {
     this.stop();
-    const conversation = this.fresh();
+    const conversation = this.session.fresh();
     conversation.model = model;
     conversation.title = titleFromText(`${audio.name}: ${question}`);
     conversation.titleSetByUser = true;
     const message: StoredMessage = { id: randomUUID(), role: 'user', text: question, audio, createdAt: Date.now() };
     conversation.messages.push(message);
-    this.conversation = conversation;
+    await this.session.show(conversation);
     await this.save(conversation);
     await this.showAll();
     return this.answer(conversation);
@@ -342,50 +322,35 @@ export class ChatController implements vscode.Disposable {
   /** Starts a new, empty conversation with the default model and options. */
   async newConversation(): Promise<void> {
     this.stop();
-    this.conversation = this.fresh();
-    await this.host.extension.workspaceState.update(activeKey, this.conversation.id);
+    await this.session.show(this.session.fresh());
     await this.showAll();
   }
 
   /** Opens a saved conversation. */
   async switchTo(id: string): Promise<void> {
-    const loaded = await this.store.load(id);
+    const loaded = await this.session.load(id);
     if (!loaded) return;
     this.stop();
-    this.conversation = loaded;
-    await this.host.extension.workspaceState.update(activeKey, id);
+    await this.session.show(loaded);
     await this.showAll();
   }
 
   /** Renames a conversation after asking for the title. */
   async rename(id: string, title?: string): Promise<void> {
-    const conversation = id === this.conversation?.id ? this.conversation : await this.store.load(id);
-    if (!conversation) return;
-    const next = title ?? (await vscode.window.showInputBox({ title: 'Rename conversation', value: conversation.title, validateInput: (value) => (value.trim() ? undefined : 'The title cannot be empty.') }));
-    if (!next?.trim()) return;
-    conversation.title = next.trim();
-    conversation.titleSetByUser = true;
-    await this.save(conversation);
-    await this.postConversations();
+    if (await this.session.rename(id, title)) await this.postConversations();
   }
 
   /** Deletes a conversation after confirmation (skipped when `confirmed`). */
   async delete(id: string, confirmed = false): Promise<void> {
-    if (!confirmed) {
-      const answer = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true }, 'Delete');
-      if (answer !== 'Delete') return;
-    }
-    await this.store.delete(id);
-    if (id === this.conversation?.id) {
-      this.stop();
-      this.conversation = this.fresh();
-    }
+    const deleted = await this.session.delete(id, confirmed);
+    if (deleted === 'no') return;
+    if (deleted === 'open') this.stop();
     await this.showAll();
   }
 
   /** The stored conversation, for export. */
-  async load(id: string): Promise<Conversation | undefined> {
-    return id === this.conversation?.id ? this.conversation : this.store.load(id);
+  load(id: string): Promise<Conversation | undefined> {
+    return this.session.load(id);
   }
 
   dispose(): void {

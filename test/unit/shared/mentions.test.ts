@@ -52,3 +52,17 @@ describe('shared/mentions fuzzy filter', () => {
     assert.equal(isFromWebview({ type: 'chat/send', text: 'hi', options: {}, mentions: ['../../etc/passwd'] }), false);
   });
 });
+
+describe('chat/context/fileCatalog ListFilter', () => {
+  it('gives, key by key, the same offers as filtering the whole list, and starts over when the query is not an extension', async () => {
+    const { ListFilter, filterListed } = await import('../../../src/core/chat/context/fileCatalog');
+    const list = Array.from({ length: 3_000 }, (_, index) => {
+      const label = `pkg${index % 13}/src/${['chat', 'store', 'model'][index % 3] ?? ''}/file${index}.ts`;
+      return { kind: 'file' as const, root: 0, relPath: label, label, lower: label.toLowerCase() };
+    });
+    const filter = new ListFilter();
+    for (const query of ['', 'c', 'ch', 'cha', 'chat', 'chatF', 'chatFi1', 'mod', 'model', 'mode', 'zz']) {
+      assert.deepEqual(filter.filter(list, query, 20), filterListed(list, query, 20), `query ${query}`);
+    }
+  });
+});

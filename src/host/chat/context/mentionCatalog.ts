@@ -3,13 +3,10 @@
 // list), symbols from the workspace symbol providers, and the fixed entries (selection, problems, terminal,
 // git diffs, codebase search).
 import * as vscode from 'vscode';
-import { walkWorkspace } from '../../../core/index/walker';
+import { ListFilter, listWorkspace, type ListedPath } from '../../../core/chat/context/fileCatalog';
 import type { Logger } from '../../../core/logger';
 import { fuzzyFilter, type MentionCandidate } from '../../../shared/mentions';
 import { gitRepository } from './gitDiff';
-
-/** Files beyond this are not listed (the walk stops): a mention list is for finding, not for everything. */
-const maxListedFiles = 200_000;
 
 /** `files.exclude` and `search.exclude`, merged, as the walker takes them. */
 export function excludeSettings(): Record<string, boolean | { when: string }> {
@@ -31,14 +28,12 @@ function fixedCandidates(): MentionCandidate[] {
   ];
 }
 
-/** A listed file or folder with its label lowercased once (the filter runs per keystroke over all of them). */
-type Listed = MentionCandidate & { readonly lower: string };
-
 /** The `@` list's source, with the file list cached between keystrokes. */
 export class MentionCatalog implements vscode.Disposable {
-  private files: Listed[] | undefined;
-  private building: Promise<Listed[]> | undefined;
+  private files: ListedPath[] | undefined;
+  private building: Promise<ListedPath[]> | undefined;
   private generation = 0;
+  private readonly filter = new ListFilter();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
@@ -61,53 +56,49 @@ export class MentionCatalog implements vscode.Disposable {
     this.building = undefined;
   }
 
-  /** The workspace's files and folders, workspace-relative (prefixed by the folder's name in a multi-root workspace). */
-  async fileList(): Promise<readonly Listed[]> {
-    if (this.building) return this.building;
+  /** The workspace's files and folders (cached; a stale list answers at once while a new one is walked). */
+  async fileList(): Promise<readonly ListedPath[]> {
     if (this.files && this.generation === 0) return this.files;
-    const generation = this.generation;
-    this.building = this.walk().then((files) => {
-      if (generation === this.generation) {
-        this.files = files;
-        this.generation = 0;
+    if (!this.building) {
+      const generation = this.generation;
+      const roots = this.roots().map((folder) => ({ name: folder.name, path: folder.uri.fsPath }));
+      const started = performance.now();
+      this.building = listWorkspace(roots, { excludes: excludeSettings(), logger: this.log }).then((files) => {
+        this.log.debug(`Mention list: ${files.length} files and folders in ${(performance.now() - started).toFixed(0)} ms.`);
+        if (generation === this.generation) {
+          this.files = files;
+          this.generation = 0;
+        }
         this.building = undefined;
-      }
-      return files;
-    });
-    // A stale list answers at once while the new one is walked.
+        return files;
+      });
+    }
     return this.files ?? this.building;
   }
 
-  private async walk(): Promise<Listed[]> {
-    const started = performance.now();
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-    const multi = folders.length > 1;
-    const files: Listed[] = [];
-    const dirs = new Map<string, Listed>();
-    for (const folder of folders) {
-      const prefix = multi ? `${folder.name}/` : '';
-      for await (const entry of walkWorkspace({ roots: [{ name: folder.name, path: folder.uri.fsPath }], excludes: excludeSettings(), maxFiles: maxListedFiles, maxFileBytes: Number.MAX_SAFE_INTEGER, logger: this.log })) {
-        const label = `${prefix}${entry.relPath}`;
-        files.push({ kind: 'file', id: vscode.Uri.joinPath(folder.uri, ...entry.relPath.split('/')).toString(), label, lower: label.toLowerCase() });
-        const segments = entry.relPath.split('/');
-        for (let depth = 1; depth < segments.length; depth++) {
-          const rel = segments.slice(0, depth).join('/');
-          const label = `${prefix}${rel}/`;
-          if (!dirs.has(label)) dirs.set(label, { kind: 'folder', id: vscode.Uri.joinPath(folder.uri, ...rel.split('/')).toString(), label, lower: label.toLowerCase() });
-        }
-      }
-    }
-    // Shorter paths first: with an empty query the list starts at the top of the tree.
-    const all = [...dirs.values(), ...files].sort((a, b) => a.label.split('/').length - b.label.split('/').length || (a.label < b.label ? -1 : 1));
-    this.log.debug(`Mention list: ${files.length} files, ${dirs.size} folders in ${(performance.now() - started).toFixed(0)} ms.`);
-    return all;
+  private roots(): vscode.WorkspaceFolder[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+  }
+
+  /** A listed path as the offer the panel gets (its id is the file's URI, checked again when resolved). */
+  private candidate(entry: ListedPath): MentionCandidate {
+    const folder = this.roots()[entry.root];
+    const id = folder ? vscode.Uri.joinPath(folder.uri, ...entry.relPath.split('/')).toString() : '';
+    return { kind: entry.kind, id, label: entry.label };
+  }
+
+  /** The files below a folder (a folder mention lists them), by the folder's URI. */
+  async filesBelow(folderUri: string): Promise<string[]> {
+    const list = await this.fileList();
+    const prefix = `${folderUri}/`;
+    return list.filter((entry) => entry.kind === 'file').map((entry) => this.candidate(entry)).filter((candidate) => candidate.id.startsWith(prefix)).map((candidate) => candidate.label);
   }
 
   /** The best offers for what was typed after `@`. Symbols are asked for only once the query has two characters. */
   async query(text: string, limit = 50): Promise<MentionCandidate[]> {
     const fixed = fuzzyFilter(fixedCandidates(), text, (item) => item.label, limit);
     const branches = text.length >= 1 ? await this.branchCandidates() : [];
-    const files = fuzzyFilter(await this.fileList(), text, (item) => item.label, limit, (item) => item.lower).map(({ kind, id, label }) => ({ kind, id, label }));
+    const files = this.filter.filter(await this.fileList(), text, limit).map((entry) => this.candidate(entry));
     const symbols = text.length >= 2 ? await this.symbols(text) : [];
     return [...fixed, ...fuzzyFilter(branches, text, (item) => item.label, 5), ...files, ...symbols].slice(0, limit);
   }

@@ -30,10 +30,7 @@ export class Mentions implements vscode.Disposable {
 
   constructor(log: Logger) {
     this.catalog = new MentionCatalog(log);
-    this.resolvers = new MentionResolvers(this.terminals, async (folder) => {
-      const prefix = `${folder}/`;
-      return (await this.catalog.fileList()).filter((entry) => entry.kind === 'file' && entry.id.startsWith(prefix)).map((entry) => entry.label);
-    });
+    this.resolvers = new MentionResolvers(this.terminals, (folder) => this.catalog.filesBelow(folder));
   }
 
   /** Connects the index's semantic search, which `@codebase` uses. */
