@@ -7,6 +7,7 @@ import type { PanelAudio } from './audio/panelAudio';
 import type { ChatController } from './chat/chatController';
 import type { ChatStatusBar } from './chat/statusBar';
 import type { CompletionStatusBar } from './completions/completionStatusBar';
+import type { Mentions } from './chat/context/mentions';
 import type { CompletionService } from './completions/completionService';
 import type { ServiceConnection } from './chat/connection';
 import type { IndexService, SearchHit } from './index/indexService';
@@ -34,6 +35,8 @@ export interface CadenzaApi {
   readonly completions: CompletionService;
   /** The status bar items whose tooltips show what chat and completions spent, apart. */
   readonly statusBars: { readonly chat: ChatStatusBar; readonly completions: CompletionStatusBar };
+  /** The composer's @-mentions: the `@` list's catalog, resolving a pick into its chip. */
+  readonly mentions: Mentions;
 }
 
 /** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */

@@ -6,6 +6,7 @@ import { PanelAudio } from './audio/panelAudio';
 import { transcribeCommand } from './audio/transcribeCommand';
 import { ChatController } from './chat/chatController';
 import { ProjectInstructions } from './chat/projectInstructions';
+import { Mentions } from './chat/context/mentions';
 import { ServiceConnection } from './chat/connection';
 import { ChatStatusBar } from './chat/statusBar';
 import { addSelectionToChat } from './commands/addSelectionToChat';
@@ -54,6 +55,10 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   chat.agent = agent;
   const instructions = new ProjectInstructions(log);
   chat.attachInstructions(instructions);
+  const mentions = new Mentions(log);
+  mentions.attachCodebase((query, budget, signal) => index.workspaceContext(query, budget, signal));
+  chat.attachMentions(mentions);
+  chatView.attachMentions(mentions);
   chatView.attachApprovals(agent.approvals);
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
   const completions = new CompletionService(host, connection, index);
@@ -71,6 +76,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     index,
     agent,
     instructions,
+    mentions,
     ...vscodeChat.disposables,
     completions,
     completionStatusBar,
@@ -108,7 +114,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar } });
+  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions });
 }
 
 export function deactivate(): void {

@@ -4,6 +4,7 @@
  * The webview sends `ready` first; the host queues everything until then. A streamed answer is zero or
  * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
+import { isMentionCandidate, type MentionCandidate, type MentionChip } from './mentions';
 import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView } from './views';
 
 /** What the panel shows about the connection; sent on `ready` and whenever it changes. */
@@ -81,6 +82,10 @@ export type ToWebview =
    * each with its token cost, and whether this conversation uses them (the chip's toggle).
    */
   | { readonly type: 'state/instructions'; readonly files: readonly InstructionView[]; readonly enabled: boolean; readonly untrusted: boolean }
+  /** The offers of the `@` list for the query of `mention/query` with the same `requestId` (best first). */
+  | { readonly type: 'mention/candidates'; readonly requestId: number; readonly query: string; readonly candidates: readonly MentionCandidate[] }
+  /** A picked mention, resolved: the composer shows its chip (what it adds, its token cost) and sends its token with `chat/send`. */
+  | { readonly type: 'composer/mention'; readonly mention: MentionChip }
   /** A message to show in the panel that is not part of the conversation (e.g. a rejected image). */
   | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
 
@@ -128,7 +133,11 @@ export type FromWebview =
    * Send a new user message using the conversation's options, with an optional image, or an optional audio
    * file named by the token of its `composer/audio` (the host answers a conversation with audio by audio reasoning).
    */
-  | { readonly type: 'chat/send'; readonly text: string; readonly image?: ImageAttachment; readonly audio?: string; readonly options: ChatOptions }
+  | { readonly type: 'chat/send'; readonly text: string; readonly image?: ImageAttachment; readonly audio?: string; readonly mentions?: readonly string[]; readonly options: ChatOptions }
+  /** What was typed after `@`: answered by `mention/candidates` with the same `requestId`. */
+  | { readonly type: 'mention/query'; readonly requestId: number; readonly query: string }
+  /** The user picked an offer of the `@` list: the host resolves it and answers `composer/mention`. */
+  | { readonly type: 'mention/attach'; readonly candidate: MentionCandidate }
   /** Stop the answer being streamed now; the partial answer stays, marked as stopped. */
   | { readonly type: 'chat/stop' }
   /** Answer the last user message again, replacing the last answer. */
@@ -248,7 +257,12 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'agent/endAllowance':
       return true;
     case 'chat/send':
-      return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image'])) && (value['audio'] === undefined || isAudioToken(value['audio']));
+      return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image'])) && (value['audio'] === undefined || isAudioToken(value['audio']))
+        && (value['mentions'] === undefined || (Array.isArray(value['mentions']) && value['mentions'].length <= 40 && value['mentions'].every(isAudioToken)));
+    case 'mention/query':
+      return typeof value['requestId'] === 'number' && isString(value['query']) && value['query'].length <= 500;
+    case 'mention/attach':
+      return isMentionCandidate(value['candidate']);
     case 'chat/regenerate':
       return isChatOptions(value['options']);
     case 'chat/editResend':

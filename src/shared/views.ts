@@ -128,6 +128,16 @@ export interface MessageView {
   readonly agentStop?: string;
   /** A reasoning model's thinking (shown as a collapsed "Thinking" section) and how long it took. */
   readonly reasoning?: { readonly text: string; readonly ms: number };
+  /** What the message's @-mentions attached, as chips: what each adds, its token cost, a note when cut. */
+  readonly context?: readonly ContextChipView[];
+}
+
+/** A piece of context attached to a user message, as its chip shows it. */
+export interface ContextChipView {
+  readonly kind: string;
+  readonly label: string;
+  readonly tokens: number;
+  readonly note?: string;
 }
 
 /** An entry of the conversation list. */

@@ -11,6 +11,7 @@ import { ConversationList } from './conversationList';
 import { button, el, show } from './dom';
 import { ImageAttach } from './imageAttach';
 import { InstructionsBar } from './instructionsBar';
+import { Mentions } from './mentions';
 import { MessageList } from './messageList';
 import { ModelPicker } from './modelPicker';
 import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
@@ -31,6 +32,9 @@ export class App implements PanelContext {
   private readonly picker: ModelPicker;
   private readonly image: ImageAttach;
   private readonly audio: AudioAttach;
+  private readonly mentions: Mentions;
+  /** The host's last meter figures; the chips not yet sent are added to them. */
+  private meterFigures = { usedTokens: 0, limitTokens: 0, droppedMessages: 0, shown: false };
   private readonly composer: Composer;
   private readonly options: OptionsPanel;
   private readonly optionsToggle: HTMLButtonElement;
@@ -48,11 +52,15 @@ export class App implements PanelContext {
     this.picker = new ModelPicker((modelId) => post({ type: 'model/select', modelId }), () => post({ type: 'model/refresh' }), () => this.applyModel());
     this.image = new ImageAttach({ post, warn: (text) => this.notices.add('warning', text), onChange: () => this.composer.update() });
     this.audio = new AudioAttach(post, () => this.composer.update());
+    this.mentions = new Mentions(post, () => {
+      this.composer.update();
+      this.updateMeter();
+    });
     this.composer = new Composer({
       send: (text, image, audio) => this.send(text, image, audio),
       stop: () => post({ type: 'chat/stop' }),
       saveDraft: (draft) => this.host.save({ draft }),
-    }, this.image, this.audio, host.state.draft);
+    }, this.image, this.audio, this.mentions, host.state.draft);
     this.options = new OptionsPanel({
       onChange: (options, schemaName) => this.optionsChanged(options, schemaName),
       pickSchema: () => post({ type: 'schema/pick' }),
@@ -138,7 +146,14 @@ export class App implements PanelContext {
         this.messages.toolCall(message);
         return;
       case 'context/meter':
-        this.meter.update(message.usedTokens, message.limitTokens, message.droppedMessages);
+        this.meterFigures = { usedTokens: message.usedTokens, limitTokens: message.limitTokens, droppedMessages: message.droppedMessages, shown: true };
+        this.updateMeter();
+        return;
+      case 'mention/candidates':
+        this.mentions.showCandidates(message.requestId, message.candidates);
+        return;
+      case 'composer/mention':
+        this.mentions.accept(message.mention);
         return;
       case 'composer/addContext':
         this.composer.addContext(message.label, message.text, message.language);
@@ -192,8 +207,15 @@ export class App implements PanelContext {
     const options = this.requestOptions();
     if (!options) return false;
     // The audio goes by its token: the host kept the file when it was picked.
-    this.post({ type: 'chat/send', text, options, ...(image ? { image } : {}), ...(audio ? { audio: audio.token } : {}) });
+    const mentions = this.mentions.tokens;
+    this.post({ type: 'chat/send', text, options, ...(image ? { image } : {}), ...(audio ? { audio: audio.token } : {}), ...(mentions.length > 0 ? { mentions } : {}) });
     return true;
+  }
+
+  /** The meter: the host's figures plus what the chips not yet sent would add. */
+  private updateMeter(): void {
+    const figures = this.meterFigures;
+    if (figures.shown) this.meter.update(figures.usedTokens + this.mentions.pendingTokens, figures.limitTokens, figures.droppedMessages);
   }
 
   private optionsChanged(options: ChatOptions, schemaName: string | undefined): void {

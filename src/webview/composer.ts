@@ -8,6 +8,7 @@ import type { AudioAttach } from './audioAttach';
 import { contextBlock, insertBlock, insertInline } from './contextBlock';
 import { button, el, show } from './dom';
 import type { ImageAttach } from './imageAttach';
+import type { Mentions } from './mentions';
 
 /** What the composer needs from the panel. */
 export interface ComposerDeps {
@@ -37,7 +38,7 @@ export class Composer {
   private pendingTimer: number | undefined;
   private blockedReason: string | undefined;
 
-  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, private readonly audio: AudioAttach, draft: string) {
+  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, private readonly audio: AudioAttach, private readonly mentions: Mentions, draft: string) {
     this.input = el('textarea', {
       className: 'composer-input',
       attrs: { 'aria-label': 'Message to Cadenza', placeholder: 'Ask Cadenza\u2026 (Enter to send, Shift+Enter for a new line)', rows: '3' },
@@ -48,6 +49,8 @@ export class Composer {
       this.update();
     });
     this.input.addEventListener('keydown', (event) => {
+      // While the @ list is open, its keys (arrows, Enter, Tab, Escape) pick instead of sending.
+      if (this.mentions.handleKey(event)) return;
       if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.altKey) return;
       event.preventDefault();
       this.submit();
@@ -58,7 +61,8 @@ export class Composer {
     this.actions = el('div', { className: 'composer-actions' }, this.sendButton, this.stopButton);
     this.hint.id = 'composer-hint';
     this.input.setAttribute('aria-describedby', this.hint.id);
-    const box = el('div', { className: 'composer-box' }, this.image.preview, this.audio.chip, this.input, this.toolbar);
+    const box = el('div', { className: 'composer-box' }, this.image.preview, this.audio.chip, this.mentions.chips, this.input, this.mentions.menu, this.toolbar);
+    this.mentions.attachTo(this.input);
     this.element = el('form', { className: 'composer', attrs: { 'aria-label': 'Compose a message' } }, box, this.hint);
     this.element.addEventListener('submit', (event) => event.preventDefault());
     this.image.attachTo(this.element, this.input);
@@ -94,6 +98,7 @@ export class Composer {
     this.deps.saveDraft('');
     this.image.clear();
     this.audio.clear();
+    this.mentions.clear();
     this.update();
   }
 
@@ -144,9 +149,9 @@ export class Composer {
     show(this.hint, hint !== '');
   }
 
-  /** Nothing to send: no text and nothing attached (audio alone is a question about the audio). */
+  /** Nothing to send: no text and nothing attached (audio alone is a question about the audio; mentions alone ask about them). */
   private isEmpty(text: string): boolean {
-    return text.trim() === '' && !this.image.image && !this.audio.audio;
+    return text.trim() === '' && !this.image.image && !this.audio.audio && this.mentions.tokens.length === 0;
   }
 
   private get attachmentProblem(): string | undefined {

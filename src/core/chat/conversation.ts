@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ContextPart } from './context/contextProvider';
 import type { ToolCallStatus } from './toolLoop';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
@@ -63,6 +64,11 @@ export interface StoredMessage {
    * to the model, never part of `text` (copy, insert, JSON checks and editor commands see only the answer).
    */
   reasoning?: { text: string; ms: number };
+  /**
+   * What the user's @-mentions attached to this message, as sent (cut parts with their note): a reload shows
+   * the chips, and regenerate resends exactly this context.
+   */
+  context?: ContextPart[];
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */
@@ -146,6 +152,7 @@ export function conversationToMarkdown(conversation: Conversation): string {
     lines.push(`**${who}**${message.stopped ? ' (stopped)' : ''}`, '', message.text, '');
     if (message.imageDataUrl) lines.push('_(an image was attached)_', '');
     if (message.audio) lines.push(`_(audio attached: ${message.audio.name})_`, '');
+    if (message.context?.length) lines.push(`_(context: ${message.context.map((part) => `${part.label}, ${part.tokens} tokens`).join('; ')})_`, '');
     for (const call of message.toolCalls ?? []) lines.push(`- \`${call.name}\` \`${call.arguments}\` \u2014 ${call.status}`);
     if (message.toolCalls?.length) lines.push('');
     if (message.agentStop) lines.push(`> ${message.agentStop}`, '');

@@ -1,6 +1,7 @@
 import type { AudioReasoningRequest, ChatMessage, ChatRequest, ContentPart, ModelInfo } from '../api/types';
 import { fitToContext, type BudgetResult } from './contextBudget';
 import type { Conversation, StoredMessage, StoredOptions } from './conversation';
+import { contextPreamble } from './context/contextProvider';
 
 /** A per-conversation option that was out of the spec's limits and how it was corrected. */
 export interface OptionProblem {
@@ -71,6 +72,11 @@ export function parseSchema(text: string | undefined): Record<string, unknown> |
   }
 }
 
+/** A user message's text as sent: the context its mentions attached, then what the user typed. */
+export function sentText(message: StoredMessage): string {
+  return message.context?.length ? `${contextPreamble(message.context)}${message.text}` : message.text;
+}
+
 /** Whether an agent step made tool calls (it is sent even without text: the calls and results are the history). */
 function hasToolCalls(message: StoredMessage): boolean {
   return message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0;
@@ -126,10 +132,10 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
       if (hasToolCalls(message)) budgeted.push(...agentStep(message));
       else budgeted.push(plain('assistant', message.text));
     } else if (message.imageDataUrl && index === newestImage) {
-      const parts: ContentPart[] = [{ type: 'text', text: message.text }, { type: 'image', dataUrl: message.imageDataUrl }];
-      budgeted.push({ message: { role: 'user', content: parts }, role: 'user', text: message.text, hasImage: true });
+      const parts: ContentPart[] = [{ type: 'text', text: sentText(message) }, { type: 'image', dataUrl: message.imageDataUrl }];
+      budgeted.push({ message: { role: 'user', content: parts }, role: 'user', text: sentText(message), hasImage: true });
     } else {
-      const text = message.imageDataUrl ? `${message.text}\n\n[An earlier image is not resent: the service takes one image per request.]` : message.text;
+      const text = message.imageDataUrl ? `${sentText(message)}\n\n[An earlier image is not resent: the service takes one image per request.]` : sentText(message);
       budgeted.push(plain('user', text));
     }
   });
@@ -183,13 +189,13 @@ export function buildAudioReasoningRequest(conversation: Conversation, options: 
   const earlier: ChatMessage[] = [];
   if (options.systemPrompt?.trim()) earlier.push({ role: 'system', content: options.systemPrompt.trim() });
   for (const message of history.slice(0, -1)) {
-    if (message.role === 'user') earlier.push({ role: 'user', content: message.text });
+    if (message.role === 'user') earlier.push({ role: 'user', content: sentText(message) });
     else if (message.role === 'assistant') earlier.push({ role: 'assistant', content: message.text });
   }
   return {
     model: conversation.model,
     audio: bytesOfDataUrl(audio.dataUrl),
-    ...(last?.role === 'user' ? { instruction: last.text } : {}),
+    ...(last?.role === 'user' ? { instruction: sentText(last) } : {}),
     ...(earlier.length > 0 ? { history: earlier } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),

@@ -1,25 +1,25 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
-import { newConversation, titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
-import { ConversationStore } from '../../core/chat/conversationStore';
+import { titleFromText, type Conversation, type StoredMessage, type StoredOptions, type StoredUsage } from '../../core/chat/conversation';
 import type { ModelChoice } from '../../core/chat/modelChoice';
-import { buildAudioReasoningRequest, buildChatRequest, normaliseOptions, parseSchema } from '../../core/chat/requestBuilder';
+import { joinSections } from '../../core/chat/context/contextProvider';
+import { buildChatRequest, normaliseOptions } from '../../core/chat/requestBuilder';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { HostContext } from '../context';
-import { readChatDefaults } from '../settings';
 import type { ServiceConnection } from './connection';
 import type { AgentService } from '../tools/agentService';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
-import { runAgentTurn } from './agentTurn';
+import type { Mentions } from './context/mentions';
+import { instructionsProvider, workspaceSearchProvider } from './context/systemProviders';
+import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
+import { ConversationSession } from './conversationSession';
 import { toView } from './messageView';
-import { errorView, modelView, storedUsage } from './presenters';
+import { errorView, modelView } from './presenters';
 import type { ProjectInstructions } from './projectInstructions';
 import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
-import { ReplyCoalescer } from './replyCoalescer';
-import { withWorkspaceContext } from './workspaceContext';
+import { runTurn } from './turnRunner';
 
 export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
 
@@ -29,22 +29,21 @@ interface Running {
   readonly done: Promise<string>;
 }
 
-// Per window (workspace state): two windows sharing one active id both saved into the same file.
-const activeKey = 'cadenza.chat.activeConversation';
-
 /**
  * The chat panel's logic: the open conversation, sending with the context budget, streaming answers
  * to the panel, stop/regenerate/edit/retry, and persistence. The user's text is saved before anything
  * is sent, so no error loses it.
  */
 export class ChatController implements vscode.Disposable {
-  private readonly store: ConversationStore;
+  private readonly session: ConversationSession;
   /** Where conversations are saved, one JSON file each (the integration suites look there). */
-  readonly conversationsFolder: string;
-  private conversation: Conversation | undefined;
+  get conversationsFolder(): string {
+    return this.session.conversationsFolder;
+  }
   private running: Running | undefined;
   private workspaceContext: WorkspaceContextProvider | undefined;
   private instructions: ProjectInstructions | undefined;
+  private mentions: Mentions | undefined;
   /** The instructions' prompt section as last read, so the meter (which is synchronous) counts it. */
   private instructionsPrompt = '';
   private readonly disposables: vscode.Disposable[] = [];
@@ -57,8 +56,7 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeModel = this.modelChanged.event;
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
-    this.conversationsFolder = vscode.Uri.joinPath(host.extension.globalStorageUri, 'conversations').fsPath;
-    this.store = new ConversationStore(this.conversationsFolder);
+    this.session = new ConversationSession(host);
     this.disposables.push(
       this.answered,
       this.modelChanged,
@@ -77,7 +75,7 @@ export class ChatController implements vscode.Disposable {
   /** Removes attachment files no conversation references any more (see `ConversationStore.collectAttachments`). */
   async collectAttachments(): Promise<number> {
     try {
-      const { removed } = await this.store.collectAttachments();
+      const { removed } = await this.session.collectAttachments();
       if (removed.length > 0) this.host.log.info(`Removed ${removed.length} attachment file(s) no conversation uses any more.`);
       return removed.length;
     } catch (error) {
@@ -110,10 +108,15 @@ export class ChatController implements vscode.Disposable {
     this.postMeter(conversation);
   }
 
-  /** The options with the project instructions put before the user's own system prompt (unless turned off). */
+  /** The options with the project instructions as last read before the user's own system prompt, for the meter. */
   private withInstructions(options: StoredOptions, prompt: string): StoredOptions {
     if (options.useInstructions === false || prompt === '') return options;
-    return { ...options, systemPrompt: [prompt, options.systemPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n') };
+    return { ...options, systemPrompt: joinSections([prompt, options.systemPrompt]) };
+  }
+
+  /** Connects the composer's @-mentions, whose context a message carries. */
+  attachMentions(mentions: Mentions): void {
+    this.mentions = mentions;
   }
 
   /** Connects the workspace index, used when a conversation's "workspace" toggle is on. */
@@ -122,22 +125,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** The open conversation, loading the last one (or starting a new one) on first use. */
-  async current(): Promise<Conversation> {
-    if (this.conversation) return this.conversation;
-    const id = this.host.extension.workspaceState.get<string>(activeKey);
-    this.conversation = (id ? await this.store.load(id) : undefined) ?? this.fresh();
-    return this.conversation;
+  current(): Promise<Conversation> {
+    return this.session.current();
   }
 
-  /**
-   * A new conversation with the default options. Its model is not fixed here: the model list may not
-   * have arrived yet. It is resolved when a message is sent (`resolveModel`).
-   */
-  private fresh(): Conversation {
-    const defaults = readChatDefaults();
-    const conversation = newConversation(undefined);
-    conversation.options = { ...defaults.options };
-    return conversation;
+  private get conversation(): Conversation | undefined {
+    return this.session.open;
   }
 
   /** The model a message sent now would use, from what is known now (undefined while nothing can be chosen). */
@@ -178,10 +171,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private async postConversations(): Promise<void> {
-    const conversation = await this.current();
-    const saved = await this.store.list();
-    const list = saved.some((entry) => entry.id === conversation.id) ? saved : [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...saved];
-    this.sink({ type: 'state/conversations', conversations: list, activeId: conversation.id });
+    this.sink({ type: 'state/conversations', ...(await this.session.list()) });
   }
 
   private postModels(): void {
@@ -202,10 +192,8 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  private async save(conversation: Conversation): Promise<void> {
-    conversation.updatedAt = Date.now();
-    await this.store.save(conversation);
-    await this.host.extension.workspaceState.update(activeKey, conversation.id);
+  private save(conversation: Conversation): Promise<void> {
+    return this.session.save(conversation);
   }
 
   /**
@@ -234,14 +222,20 @@ export class ChatController implements vscode.Disposable {
 
   /**
    * Adds a user message (with an optional image, or audio, which makes the conversation one answered by
-   * audio reasoning) and streams the answer; resolves with the answer text (empty on error).
+   * audio reasoning, and the context of the @-mentions named by their chips' tokens, stored with it) and
+   * streams the answer; resolves with the answer text (empty on error).
    */
-  async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio): Promise<string> {
+  async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio, mentions: readonly string[] = []): Promise<string> {
     const conversation = await this.current();
     const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}), ...(audio ? { audio } : {}) };
-    conversation.messages.push(message);
-    if (!conversation.titleSetByUser && conversation.messages.filter((entry) => entry.role === 'user').length === 1) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
+    if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user')) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
     this.applyOptions(conversation, options);
+    if (this.mentions && mentions.length > 0) {
+      const room = roomTokens(this.connection.model(this.effectiveModel(conversation)?.id), conversation.options);
+      const gathered = await gatherContext([this.mentions.provider(mentions)], text, room, this.sink, new AbortController().signal);
+      if (gathered.message.length > 0) message.context = gathered.message;
+    }
+    conversation.messages.push(message);
     await this.save(conversation);
     this.sink({ type: 'message/add', message: toView(message) });
     await this.postConversations();
@@ -254,13 +248,13 @@ export class ChatController implements vscode.Disposable {
    */
   async askAboutAudio(model: string, audio: { name: string; dataUrl: string }, question: string): Promise<string> {
     this.stop();
-    const conversation = this.fresh();
+    const conversation = this.session.fresh();
     conversation.model = model;
     conversation.title = titleFromText(`${audio.name}: ${question}`);
     conversation.titleSetByUser = true;
     const message: StoredMessage = { id: randomUUID(), role: 'user', text: question, audio, createdAt: Date.now() };
     conversation.messages.push(message);
-    this.conversation = conversation;
+    await this.session.show(conversation);
     await this.save(conversation);
     await this.showAll();
     return this.answer(conversation);
@@ -358,117 +352,50 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Gathers the turn's system-prompt context (instructions, workspace search) and runs the answer. */
   private async stream(conversation: Conversation, model: ModelInfo | undefined, reply: StoredMessage, controller: AbortController): Promise<string> {
-    if (!conversation.model) return '';
-    const applied = conversation.options.useInstructions === false ? undefined : await this.instructions?.current();
-    if (applied) this.instructionsPrompt = applied.prompt;
-    const withContext = this.withInstructions(await withWorkspaceContext(this.workspaceContext, this.sink, conversation, model, reply, controller.signal), applied?.prompt ?? '');
-    const plan = this.agent?.plan(conversation, model, model?.capabilities ?? (await this.connection.client()).capabilitiesOf(conversation.model), this.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
-    if (plan && !plan.use && plan.notice) this.sink({ type: 'notice', level: 'info', text: plan.notice });
-    const options = plan?.use ? { ...withContext, systemPrompt: this.agent?.systemPrompt(withContext.systemPrompt) ?? '' } : withContext;
-    const reserved = plan?.use ? this.agent?.schemaTokens(plan.settings) ?? 0 : 0;
-    const { request, budget } = buildChatRequest(conversation, model, options, reserved);
-    this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
-    conversation.messages.push(reply);
-    this.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
-    const coalescer = new ReplyCoalescer(this.sink, reply.id);
-    try {
-      if (!budget.fits) {
-        throw new ApiError('contextTooLong', `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`);
-      }
-      const client = await this.connection.client();
-      const retrying = (messageId: string, info: { attempt: number; delayMs: number; error: ApiError }): void => this.sink({ type: 'chat/retrying', messageId, seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) });
-      const callOptions = { signal: controller.signal, onRetry: (info: { attempt: number; delayMs: number; error: ApiError }) => retrying(reply.id, info) };
-      if (plan?.use && this.agent) {
-        const host = { sink: this.sink, log: this.host.log, save: (changed: typeof conversation) => this.save(changed), saveAtEnd: (changed: typeof conversation) => this.saveAtEnd(changed), answered: (usage: StoredUsage) => this.answered.fire(usage) };
-        const text = await runAgentTurn(this.agent, host, { conversation, model, reply, request, contextLimitTokens: budget.limitTokens + reserved, streamChat: (next, call) => client.streamChat(next, call), onRetry: retrying, settings: plan.settings, signal: controller.signal });
-        // The tool results are history now: the meter shows what the next request will carry.
-        this.postMeter(conversation);
-        return text;
-      }
-      // A conversation about an audio file is answered by audio reasoning, the audio sent with every turn.
-      const audioRequest = buildAudioReasoningRequest(conversation, conversation.options);
-      const stream = audioRequest ? client.streamAudioReasoning(audioRequest, callOptions) : client.streamChat(request, callOptions);
-      for await (const event of stream) {
-        if (event.type === 'reasoning') coalescer.reasoning(event.text);
-        else if (event.type === 'text') coalescer.text(event.text);
-      }
-      const result = await stream.result;
-      coalescer.finish(reply);
-      reply.usage = storedUsage(result.usage, model);
-      const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
-      // Ajv is loaded only when a JSON-mode answer needs checking.
-      const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
-      const saveError = await this.saveAtEnd(conversation);
-      this.answered.fire(reply.usage);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage: reply.usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
-      return reply.text;
-    } catch (error) {
-      coalescer.finish(reply);
-      if (ApiError.is(error, 'canceled') || controller.signal.aborted) {
-        reply.stopped = true;
-        this.host.log.debug('Answer stopped by the user.');
-        const saveError = await this.saveAtEnd(conversation);
-        this.sink({ type: 'chat/done', messageId: reply.id, stopped: true, ...(saveError !== undefined ? { saveError } : {}) });
-        return reply.text;
-      }
-      const view = errorView(error);
-      reply.error = { message: view.message, reason: view.reason };
-      this.host.log.warn(`Chat request failed (${view.reason}): ${view.message}`);
-      const saveError = await this.saveAtEnd(conversation);
-      this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view, ...(saveError !== undefined ? { saveError } : {}) });
-      return '';
-    }
+    const options = conversation.options;
+    const question = [...conversation.messages].reverse().find((message) => message.role === 'user')?.text ?? '';
+    const providers = [instructionsProvider(this.instructions, options), workspaceSearchProvider(this.workspaceContext, options)];
+    const gathered = await gatherContext(providers, question, roomTokens(model, options), this.sink, controller.signal);
+    if (options.useInstructions !== false) this.instructionsPrompt = gathered.beforePrompt.map((part) => part.text).join('\n\n');
+    const turnHost = { log: this.host.log, connection: this.connection, sink: this.sink, agent: this.agent, save: (changed: Conversation) => this.save(changed), saveAtEnd: (changed: Conversation) => this.saveAtEnd(changed), answered: (usage: StoredUsage) => this.answered.fire(usage), postMeter: (changed: Conversation) => this.postMeter(changed) };
+    return runTurn(turnHost, conversation, model, reply, applySystemContext(options, gathered, reply), controller);
   }
 
   /** Starts a new, empty conversation with the default model and options. */
   async newConversation(): Promise<void> {
     this.stop();
-    this.conversation = this.fresh();
-    await this.host.extension.workspaceState.update(activeKey, this.conversation.id);
+    await this.session.show(this.session.fresh());
     await this.showAll();
   }
 
   /** Opens a saved conversation. */
   async switchTo(id: string): Promise<void> {
-    const loaded = await this.store.load(id);
+    const loaded = await this.session.load(id);
     if (!loaded) return;
     this.stop();
-    this.conversation = loaded;
-    await this.host.extension.workspaceState.update(activeKey, id);
+    await this.session.show(loaded);
     await this.showAll();
   }
 
   /** Renames a conversation after asking for the title. */
   async rename(id: string, title?: string): Promise<void> {
-    const conversation = id === this.conversation?.id ? this.conversation : await this.store.load(id);
-    if (!conversation) return;
-    const next = title ?? (await vscode.window.showInputBox({ title: 'Rename conversation', value: conversation.title, validateInput: (value) => (value.trim() ? undefined : 'The title cannot be empty.') }));
-    if (!next?.trim()) return;
-    conversation.title = next.trim();
-    conversation.titleSetByUser = true;
-    await this.save(conversation);
-    await this.postConversations();
+    if (await this.session.rename(id, title)) await this.postConversations();
   }
 
   /** Deletes a conversation after confirmation (skipped when `confirmed`). */
   async delete(id: string, confirmed = false): Promise<void> {
-    if (!confirmed) {
-      const answer = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true }, 'Delete');
-      if (answer !== 'Delete') return;
-    }
-    await this.store.delete(id);
+    const deleted = await this.session.delete(id, confirmed);
+    if (deleted === 'no') return;
     void this.collectAttachments();
-    if (id === this.conversation?.id) {
-      this.stop();
-      this.conversation = this.fresh();
-    }
+    if (deleted === 'open') this.stop();
     await this.showAll();
   }
 
   /** The stored conversation, for export. */
-  async load(id: string): Promise<Conversation | undefined> {
-    return id === this.conversation?.id ? this.conversation : this.store.load(id);
+  load(id: string): Promise<Conversation | undefined> {
+    return this.session.load(id);
   }
 
   dispose(): void {

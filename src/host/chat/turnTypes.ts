@@ -1,5 +1,5 @@
 // The types a chat turn's parts share: what the panel is sent through, workspace context, message audio.
-// They live here, not in the controller, so the turn's parts (agent turn, workspace context, panel audio)
+// They live here, not in the controller, so the turn's parts (turn runner, agent turn, context providers, panel audio)
 // import nothing from the controller that coordinates them: no circle in src/host.
 import type { StoredMessage } from '../../core/chat/conversation';
 import type { ToWebview } from '../../shared/protocol';

@@ -3,6 +3,7 @@ import { conversationToMarkdown } from '../../core/chat/conversation';
 import { isFromWebview, type FromWebview, type ToWebview } from '../../shared/protocol';
 import type { PanelAudio } from '../audio/panelAudio';
 import type { ChatController } from '../chat/chatController';
+import type { Mentions } from '../chat/context/mentions';
 import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeActions';
 import { checkDataUrl, pickImage } from '../chat/images';
 import type { HostContext } from '../context';
@@ -32,6 +33,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private controller: ChatController | undefined;
   private audio: PanelAudio | undefined;
   private approvals: ApprovalBroker | undefined;
+  private mentions: Mentions | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
@@ -51,6 +53,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   attach(controller: ChatController, audio: PanelAudio): void {
     this.controller = controller;
     this.audio = audio;
+  }
+
+  /** Connects the composer's @-mentions (the `@` list and the chips). */
+  attachMentions(mentions: Mentions): void {
+    this.mentions = mentions;
   }
 
   /** Connects the agent's approvals: the panel shows the edit allowance while it holds, and showing another conversation ends it. */
@@ -200,6 +207,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'tool/showDiff':
         await chat?.agent?.approvals.showDiff(message.callId);
         return;
+      case 'mention/query': {
+        const candidates = (await this.mentions?.query(message.query)) ?? [];
+        this.post({ type: 'mention/candidates', requestId: message.requestId, query: message.query, candidates });
+        return;
+      }
+      case 'mention/attach':
+        if (this.mentions) this.post({ type: 'composer/mention', mention: await this.mentions.attach(message.candidate) });
+        return;
       case 'instructions/open':
         await chat?.openInstructions(message.path);
         return;
@@ -235,7 +250,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.post({ type: 'notice', level: 'error', text: audio });
       return;
     }
-    await chat.send(message.text, message.options, image, audio);
+    await chat.send(message.text, message.options, image, audio, message.mentions ?? []);
   }
 
   private async runAction(action: Extract<FromWebview, { type: 'action/run' }>['action']): Promise<void> {

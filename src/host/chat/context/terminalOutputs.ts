@@ -1,0 +1,60 @@
+// The terminal mention: the last command each terminal ran and its output, read through shell integration
+// (`window.onDidStartTerminalShellExecution`, `execution.read()`), which only gives output to a reader that
+// started listening when the command started. So this listens from activation on and keeps the end of the
+// last command's output per terminal. A terminal's selection cannot be read: stable VS Code has no API for
+// it (`Terminal.selection` is a proposed API), and reading it through the clipboard would overwrite the
+// user's clipboard.
+import * as vscode from 'vscode';
+
+/** The output kept per command: the end of a long output matters most (errors, summaries). */
+const maxOutputChars = 32_000;
+
+interface LastCommand {
+  readonly terminal: string;
+  readonly command: string;
+  output: string;
+  cut: boolean;
+  exitCode?: number;
+}
+
+// Escape sequences (colours, cursor moves, OSC titles and shell-integration marks) are not text.
+// eslint-disable-next-line no-control-regex
+const escapes = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+
+/** Keeps the last command and output of each terminal that has shell integration. */
+export class TerminalOutputs implements vscode.Disposable {
+  private readonly lastOf = new WeakMap<vscode.Terminal, LastCommand>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.disposables.push(
+      vscode.window.onDidStartTerminalShellExecution((event) => void this.follow(event)),
+      vscode.window.onDidEndTerminalShellExecution((event) => {
+        const last = this.lastOf.get(event.terminal);
+        if (last && event.exitCode !== undefined) last.exitCode = event.exitCode;
+      }),
+    );
+  }
+
+  private async follow(event: vscode.TerminalShellExecutionStartEvent): Promise<void> {
+    const entry: LastCommand = { terminal: event.terminal.name, command: event.execution.commandLine.value, output: '', cut: false };
+    this.lastOf.set(event.terminal, entry);
+    for await (const data of event.execution.read()) {
+      entry.output += data.replace(escapes, '').replace(/\r\n?/g, '\n');
+      if (entry.output.length > maxOutputChars) {
+        entry.output = entry.output.slice(-maxOutputChars);
+        entry.cut = true;
+      }
+    }
+  }
+
+  /** The terminal's last command and output, or why there is none. */
+  last(terminal: vscode.Terminal | undefined): LastCommand | string {
+    if (!terminal) return 'No terminal is active.';
+    return this.lastOf.get(terminal) ?? (terminal.shellIntegration ? 'This terminal has run no command since Cadenza started.' : 'This terminal has no shell integration, so its output cannot be read (turn on terminal.integrated.shellIntegration.enabled).');
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
