@@ -33,6 +33,8 @@ export const settingDefaults = {
   'agent.maxToolResultTokens': 4000,
   'agent.terminalTimeoutSeconds': 60,
   'agent.requireToolCall': false,
+  'agent.checkpoints.maxAgeDays': 30,
+  'agent.checkpoints.maxMegabytes': 200,
   'completions.enabled': false,
   'completions.model': '',
   'completions.disabledLanguages': [],

@@ -107,6 +107,16 @@ export interface ToolCallView {
   readonly change?: ChangeView;
 }
 
+/**
+ * The checkpoint of an agent turn that changed files: the files and how, shown under the turn's last step
+ * with "Show changes" (a multi-file diff) and "Restore to before this turn". `restoredAt` once restored.
+ */
+export interface CheckpointView {
+  readonly id: string;
+  readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[];
+  readonly restoredAt?: number;
+}
+
 /** One message of a conversation as the panel shows it. */
 export interface MessageView {
   readonly id: string;
@@ -127,6 +137,8 @@ export interface MessageView {
   readonly agentStop?: string;
   /** A reasoning model's thinking (shown as a collapsed "Thinking" section) and how long it took. */
   readonly reasoning?: { readonly text: string; readonly ms: number };
+  /** The checkpoint of the agent turn this message closes, when the turn changed files. */
+  readonly checkpoint?: CheckpointView;
 }
 
 /** An entry of the conversation list. */

@@ -134,6 +134,9 @@ export class App implements PanelContext {
       case 'tool/call':
         this.messages.toolCall(message);
         return;
+      case 'checkpoint/update':
+        this.messages.checkpoint(message);
+        return;
       case 'context/meter':
         this.meter.update(message.usedTokens, message.limitTokens, message.droppedMessages);
         return;

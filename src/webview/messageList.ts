@@ -119,6 +119,14 @@ export class MessageList {
     this.followBottom();
   }
 
+  /** Routes a turn's checkpoint to the step it closes. */
+  checkpoint(message: Extract<ToWebview, { type: 'checkpoint/update' }>): void {
+    const item = this.items.get(message.messageId);
+    if (item?.kind !== 'assistant') return;
+    item.view.setCheckpoint(message.checkpoint);
+    this.followBottom();
+  }
+
   /** Routes a streaming event to its answer. */
   stream(message: Extract<ToWebview, { type: 'chat/delta' | 'chat/reasoning' | 'chat/retrying' | 'chat/done' }>): void {
     const item = this.items.get(message.messageId);

@@ -62,6 +62,11 @@ export interface StoredMessage {
    * to the model, never part of `text` (copy, insert, JSON checks and editor commands see only the answer).
    */
   reasoning?: { text: string; ms: number };
+  /**
+   * The checkpoint of the agent turn this message closes, when the turn changed files (the texts live in
+   * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it.
+   */
+  checkpoint?: { readonly id: string; readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[]; restoredAt?: number };
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */

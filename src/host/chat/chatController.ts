@@ -378,6 +378,19 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Restores the files of an agent turn's checkpoint (asking first) and marks the turn as restored. */
+  async restoreCheckpoint(id: string): Promise<boolean> {
+    if (!this.agent || (await this.agent.checkpoints.restore(id)) !== 'restored') return false;
+    const conversation = await this.current();
+    const message = conversation.messages.find((entry) => entry.checkpoint?.id === id);
+    if (message?.checkpoint) {
+      message.checkpoint.restoredAt = Date.now();
+      await this.save(conversation);
+      this.sink({ type: 'checkpoint/update', messageId: message.id, checkpoint: message.checkpoint });
+    }
+    return true;
+  }
+
   /** Starts a new, empty conversation with the default model and options. */
   async newConversation(): Promise<void> {
     this.stop();

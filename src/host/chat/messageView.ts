@@ -31,5 +31,6 @@ export function toView(message: StoredMessage): MessageView {
     ...(message.toolCalls ? { toolCalls: message.toolCalls.map(toolCallView) } : {}),
     ...(message.agentStop ? { agentStop: message.agentStop } : {}),
     ...(message.reasoning ? { reasoning: message.reasoning } : {}),
+    ...(message.checkpoint ? { checkpoint: message.checkpoint } : {}),
   };
 }

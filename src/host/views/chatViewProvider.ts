@@ -203,6 +203,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'agent/endAllowance':
         this.approvals?.endAllowance();
         return;
+      case 'checkpoint/showChanges':
+        await chat?.agent?.checkpoints.showChanges(message.id);
+        return;
+      case 'checkpoint/restore':
+        await chat?.restoreCheckpoint(message.id);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
