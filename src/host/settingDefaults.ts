@@ -18,6 +18,8 @@ export const settingDefaults = {
   'chat.systemPrompt': '',
   'chat.reasoningEffort': '',
   'chat.thinking': true,
+  'chat.autoCondense': false,
+  'chat.autoCondenseThreshold': 0.9,
   'audio.output': 'document',
   'audio.concurrency': 2,
   'audio.transcriptionModel': '',

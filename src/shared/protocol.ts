@@ -179,7 +179,11 @@ export type FromWebview =
   /** Open what the agent turn of checkpoint `id` changed, as one multi-file diff. */
   | { readonly type: 'checkpoint/showChanges'; readonly id: string }
   /** Put the files of checkpoint `id` back as they were before its turn (the host asks first when a file changed since). */
-  | { readonly type: 'checkpoint/restore'; readonly id: string };
+  | { readonly type: 'checkpoint/restore'; readonly id: string }
+  /** Condense the open conversation: a model summarises its older turns, and the summary is sent instead of them. */
+  | { readonly type: 'chat/condense' }
+  /** The user edited the open conversation's summary: it is sent from now on. */
+  | { readonly type: 'condense/edit'; readonly summary: string };
 
 /** The answers a change card offers. */
 export type ApprovalDecision = 'approve' | 'deny' | 'allowConversation';
@@ -245,7 +249,10 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'audio/transcribeIntoPrompt':
     case 'schema/pick':
     case 'agent/endAllowance':
+    case 'chat/condense':
       return true;
+    case 'condense/edit':
+      return isString(value['summary']) && value['summary'].length <= 200_000;
     case 'chat/send':
       return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image'])) && (value['audio'] === undefined || isAudioToken(value['audio']));
     case 'chat/regenerate':

@@ -148,6 +148,18 @@ export interface ConversationSummary {
   readonly updatedAt: number;
 }
 
+/**
+ * A summary sent instead of a conversation's older messages (which stay shown): the panel shows it after
+ * `throughMessageId`, editable.
+ */
+export interface CondensedView {
+  readonly summary: string;
+  readonly throughMessageId: string;
+  readonly messageCount: number;
+  readonly model: string;
+  readonly edited?: boolean;
+}
+
 /** The open conversation, whole. */
 export interface ConversationView {
   readonly id: string;
@@ -155,4 +167,6 @@ export interface ConversationView {
   readonly model?: string;
   readonly options: ChatOptions;
   readonly messages: readonly MessageView[];
+  /** The summary of its older messages, when it was condensed. */
+  readonly condensed?: CondensedView;
 }

@@ -7,6 +7,7 @@ import type { ToWebview } from '../shared/protocol';
 import type { ConversationView, MessageView } from '../shared/views';
 import { AssistantMessage } from './assistantMessage';
 import { handleCodeAction } from './codeBlocks';
+import { condensedBlock } from './condensedBlock';
 import { el } from './dom';
 import type { BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
@@ -84,6 +85,9 @@ export class MessageList {
     this.setStreaming(undefined);
     const jsonMode = conversation.options.jsonMode ?? 'off';
     for (const message of conversation.messages) this.add(message, jsonMode);
+    // A condensed conversation shows its summary after the last message it covers.
+    const condensed = conversation.condensed;
+    if (condensed) this.items.get(condensed.throughMessageId)?.view.element.after(condensedBlock(condensed, (message) => this.context.post(message)));
     this.atBottom = true;
     this.updateLast();
     this.scrollToBottom();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CondensedHistory } from './condense';
 import type { ToolCallStatus } from './toolLoop';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
@@ -99,6 +100,8 @@ export interface Conversation {
   model?: string;
   options: StoredOptions;
   messages: StoredMessage[];
+  /** A summary sent instead of the older messages (core/chat/condense.ts); the messages themselves stay. */
+  condensed?: CondensedHistory;
 }
 
 /** Creates an empty conversation with a fresh id. */

@@ -14,7 +14,9 @@ import type { ServiceConnection } from './connection';
 import type { AgentService } from '../tools/agentService';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
 import { runAgentTurn } from './agentTurn';
-import { toView } from './messageView';
+import { conversationView, toView } from './messageView';
+import { readAutoCondense, summariseOlderTurns } from './condenser';
+import { needsCondensing } from '../../core/chat/condense';
 import { errorView, modelView, storedUsage } from './presenters';
 import type { ProjectInstructions } from './projectInstructions';
 import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
@@ -144,7 +146,7 @@ export class ChatController implements vscode.Disposable {
   /** Sends everything the panel needs after it (re)loads. */
   async showAll(): Promise<void> {
     const conversation = await this.current();
-    this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
+    this.sink({ type: 'conversation/show', conversation: conversationView(conversation) });
     await this.postConversations();
     this.postModels();
     this.postMeter(conversation);
@@ -268,7 +270,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private postConversation(conversation: Conversation): void {
-    this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
+    this.sink({ type: 'conversation/show', conversation: conversationView(conversation) });
   }
 
   private applyOptions(conversation: Conversation, options: ChatOptions): void {
@@ -324,6 +326,7 @@ export class ChatController implements vscode.Disposable {
     if (plan && !plan.use && plan.notice) this.sink({ type: 'notice', level: 'info', text: plan.notice });
     const options = plan?.use ? { ...withContext, systemPrompt: this.agent?.systemPrompt(withContext.systemPrompt) ?? '' } : withContext;
     const reserved = plan?.use ? this.agent?.schemaTokens(plan.settings) ?? 0 : 0;
+    await this.autoCondense(conversation, model, options, reserved, controller.signal);
     const { request, budget } = buildChatRequest(conversation, model, options, reserved);
     this.sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
     conversation.messages.push(reply);
@@ -376,6 +379,57 @@ export class ChatController implements vscode.Disposable {
       this.sink({ type: 'chat/done', messageId: reply.id, stopped: false, error: view });
       return '';
     }
+  }
+
+  /**
+   * Condenses the open conversation: a model summarises the older turns, the summary is stored with it and
+   * sent instead of them from now on, and the panel shows it (editable) with the whole history. Resolves false
+   * (with the reason shown) when there is nothing older to condense or the request failed.
+   */
+  async condense(conversation?: Conversation, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
+    const target = conversation ?? (await this.current());
+    if (!target.model && (await this.resolveModel(target, signal)) === undefined) return false;
+    this.sink({ type: 'notice', level: 'info', text: 'Condensing the older turns of this conversation…' });
+    try {
+      const condensed = await summariseOlderTurns(this.connection, target, signal);
+      if (!condensed) {
+        this.sink({ type: 'notice', level: 'info', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
+        return false;
+      }
+      target.condensed = condensed;
+      await this.save(target);
+      if (target === this.conversation) {
+        this.postConversation(target);
+        this.postMeter(target);
+      }
+      this.host.log.info(`Condensed ${condensed.messageCount} messages with ${condensed.model} into ${condensed.summary.length} characters.`);
+      return true;
+    } catch (error) {
+      if (signal.aborted) return false;
+      const view = errorView(error);
+      this.host.log.warn(`Condensing failed (${view.reason}): ${view.message}`);
+      this.sink({ type: 'notice', level: 'warning', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });
+      return false;
+    }
+  }
+
+  /** Replaces the open conversation's summary with the user's edit. */
+  async editSummary(summary: string): Promise<void> {
+    const conversation = await this.current();
+    if (!conversation.condensed || summary.trim() === '') return;
+    conversation.condensed.summary = summary.trim();
+    conversation.condensed.edited = true;
+    await this.save(conversation);
+    this.postConversation(conversation);
+    this.postMeter(conversation);
+  }
+
+  /** With `cadenza.chat.autoCondense`, condenses before a request that would drop turns or cross the threshold. */
+  private async autoCondense(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reserved: number, signal: AbortSignal): Promise<void> {
+    const auto = readAutoCondense();
+    if (!auto.enabled || conversation.messages.some((message) => message.audio !== undefined)) return;
+    const { budget } = buildChatRequest(conversation, model, options, reserved);
+    if (needsCondensing(budget, auto.threshold)) await this.condense(conversation, signal);
   }
 
   /** Restores the files of an agent turn's checkpoint (asking first) and marks the turn as restored. */

@@ -122,7 +122,9 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
       ? `Restore ${steps.length} file${steps.length === 1 ? '' : 's'} to before this turn? These changed after the turn, and those changes will be overwritten: ${names(changed)}.`
       : `Restore ${steps.length} file${steps.length === 1 ? '' : 's'} to before this turn (${names(steps)})? You can undo it.`;
     const restore = 'Restore';
-    const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: 'Files the turn created are deleted. Undo (Ctrl+Z) puts everything back in one step.' }, restore);
+    const created = steps.filter((step) => step.text === null && step.existsNow);
+    const detail = `${created.length > 0 ? `Files the turn created are deleted: ${names(created)}. ` : ''}Undo puts everything back in one step.`;
+    const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, restore);
     if (answer !== restore) return 'cancelled';
     const edit = new vscode.WorkspaceEdit();
     const metadata = { label: 'Cadenza: restore checkpoint', needsConfirmation: false };

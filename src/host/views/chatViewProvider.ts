@@ -209,6 +209,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'checkpoint/restore':
         await chat?.restoreCheckpoint(message.id);
         return;
+      case 'chat/condense':
+        await chat?.condense();
+        return;
+      case 'condense/edit':
+        await chat?.editSummary(message.summary);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
