@@ -5,7 +5,7 @@
  * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
 import { isMentionCandidate, type MentionCandidate, type MentionChip } from './mentions';
-import type { ChatOptions, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView } from './views';
+import type { ChatOptions, CheckpointView, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView } from './views';
 
 /** What the panel shows about the connection; sent on `ready` and whenever it changes. */
 export interface ConnectionState {
@@ -62,6 +62,8 @@ export type ToWebview =
    * the panel says so, with a way to end it. Files that can run code are asked for regardless.
    */
   | { readonly type: 'agent/allowance'; readonly conversationId: string | undefined }
+  /** The agent turn closed by `messageId` changed files: its checkpoint (recorded, or now restored). */
+  | { readonly type: 'checkpoint/update'; readonly messageId: string; readonly checkpoint: CheckpointView }
   /** How full the model's context is for the next request; `dropped` turns were left out. */
   | { readonly type: 'context/meter'; readonly usedTokens: number; readonly limitTokens: number; readonly droppedMessages: number }
   /** Text to put into the composer as a quoted context block (from "Add selection to chat"). */
@@ -189,7 +191,15 @@ export type FromWebview =
   /** Open the proposed edit of call `callId` in the editor's diff view. */
   | { readonly type: 'tool/showDiff'; readonly callId: string }
   /** End "allow edits for this conversation": later edits are asked again. */
-  | { readonly type: 'agent/endAllowance' };
+  | { readonly type: 'agent/endAllowance' }
+  /** Open what the agent turn of checkpoint `id` changed, as one multi-file diff. */
+  | { readonly type: 'checkpoint/showChanges'; readonly id: string }
+  /** Put the files of checkpoint `id` back as they were before its turn (the host asks first when a file changed since). */
+  | { readonly type: 'checkpoint/restore'; readonly id: string }
+  /** Condense the open conversation: a model summarises its older turns, and the summary is sent instead of them. */
+  | { readonly type: 'chat/condense' }
+  /** The user edited the open conversation's summary: it is sent from now on. */
+  | { readonly type: 'condense/edit'; readonly summary: string };
 
 /** The answers a change card offers. */
 export type ApprovalDecision = 'approve' | 'deny' | 'allowConversation';
@@ -255,7 +265,10 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'audio/transcribeIntoPrompt':
     case 'schema/pick':
     case 'agent/endAllowance':
+    case 'chat/condense':
       return true;
+    case 'condense/edit':
+      return isString(value['summary']) && value['summary'].length <= 200_000;
     case 'chat/send':
       return isString(value['text']) && isChatOptions(value['options']) && (value['image'] === undefined || isImage(value['image'])) && (value['audio'] === undefined || isAudioToken(value['audio']))
         && (value['mentions'] === undefined || (Array.isArray(value['mentions']) && value['mentions'].length <= 40 && value['mentions'].every(isAudioToken)));
@@ -296,6 +309,9 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isString(value['callId']);
     case 'chat/retrySave':
       return isString(value['messageId']);
+    case 'checkpoint/showChanges':
+    case 'checkpoint/restore':
+      return isString(value['id']) && /^[A-Za-z0-9-]{1,64}$/.test(value['id']);
     default:
       return false;
   }

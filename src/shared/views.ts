@@ -108,6 +108,16 @@ export interface ToolCallView {
   readonly change?: ChangeView;
 }
 
+/**
+ * The checkpoint of an agent turn that changed files: the files and how, shown under the turn's last step
+ * with "Show changes" (a multi-file diff) and "Restore to before this turn". `restoredAt` once restored.
+ */
+export interface CheckpointView {
+  readonly id: string;
+  readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[];
+  readonly restoredAt?: number;
+}
+
 /** One message of a conversation as the panel shows it. */
 export interface MessageView {
   readonly id: string;
@@ -128,6 +138,8 @@ export interface MessageView {
   readonly agentStop?: string;
   /** A reasoning model's thinking (shown as a collapsed "Thinking" section) and how long it took. */
   readonly reasoning?: { readonly text: string; readonly ms: number };
+  /** The checkpoint of the agent turn this message closes, when the turn changed files. */
+  readonly checkpoint?: CheckpointView;
   /** What the message's @-mentions attached, as chips: what each adds, its token cost, a note when cut. */
   readonly context?: readonly ContextChipView[];
 }
@@ -147,6 +159,18 @@ export interface ConversationSummary {
   readonly updatedAt: number;
 }
 
+/**
+ * A summary sent instead of a conversation's older messages (which stay shown): the panel shows it after
+ * `throughMessageId`, editable.
+ */
+export interface CondensedView {
+  readonly summary: string;
+  readonly throughMessageId: string;
+  readonly messageCount: number;
+  readonly model: string;
+  readonly edited?: boolean;
+}
+
 /** The open conversation, whole. */
 export interface ConversationView {
   readonly id: string;
@@ -154,4 +178,6 @@ export interface ConversationView {
   readonly model?: string;
   readonly options: ChatOptions;
   readonly messages: readonly MessageView[];
+  /** The summary of its older messages, when it was condensed. */
+  readonly condensed?: CondensedView;
 }

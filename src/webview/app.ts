@@ -28,7 +28,7 @@ export class App implements PanelContext {
   private readonly banner: KeyBanner;
   private readonly conversations: ConversationList;
   private readonly messages: MessageList;
-  private readonly meter = new ContextMeter();
+  private readonly meter: ContextMeter;
   private readonly picker: ModelPicker;
   private readonly image: ImageAttach;
   private readonly audio: AudioAttach;
@@ -46,6 +46,7 @@ export class App implements PanelContext {
   constructor(private readonly host: Host, root: HTMLElement) {
     const post = this.post.bind(this);
     this.banner = new KeyBanner(post);
+    this.meter = new ContextMeter(post);
     this.allowance = new AllowanceBar(post);
     this.conversations = new ConversationList(post);
     this.messages = new MessageList(this, (streaming) => this.composer.setStreaming(streaming), (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }));
@@ -144,6 +145,9 @@ export class App implements PanelContext {
         return;
       case 'tool/call':
         this.messages.toolCall(message);
+        return;
+      case 'checkpoint/update':
+        this.messages.checkpoint(message);
         return;
       case 'context/meter':
         this.meterFigures = { usedTokens: message.usedTokens, limitTokens: message.limitTokens, droppedMessages: message.droppedMessages, shown: true };

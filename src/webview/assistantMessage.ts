@@ -3,7 +3,8 @@
  * an inline error with its action, the JSON check, the usage line, and Copy / Regenerate.
  */
 import type { JsonCheckView } from '../shared/protocol';
-import type { ErrorView, MessageView, SourceView, ToolCallView, UsageView } from '../shared/views';
+import type { CheckpointView, ErrorView, MessageView, SourceView, ToolCallView, UsageView } from '../shared/views';
+import { checkpointBlock } from './checkpointBlock';
 import { flash } from './codeBlocks';
 import { button, el, show } from './dom';
 import { errorBlock, retryStatus } from './errorView';
@@ -38,6 +39,8 @@ export class AssistantMessage {
   private readonly tools = el('div', { className: 'tool-calls' });
   private readonly cards = new Map<number, ToolCard>();
   private readonly extras = el('div', { className: 'message-extras' });
+  /** The checkpoint of the agent turn this step closes, if it changed files. */
+  private readonly checkpoint = el('div', { className: 'message-checkpoint' });
   private readonly footer = el('div', { className: 'message-footer' });
   private readonly regenerate: HTMLButtonElement;
   private readonly copy: HTMLButtonElement;
@@ -81,7 +84,7 @@ export class AssistantMessage {
     });
     const actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Answer actions' } }, this.copy, this.regenerate);
     this.footer.append(actions);
-    this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.footer);
+    this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.checkpoint, this.footer);
   }
 
   /** Shows a finished message (from `conversation/show`). */
@@ -97,6 +100,7 @@ export class AssistantMessage {
     }
     this.body.setText(message.text, kind);
     for (const call of message.toolCalls ?? []) this.toolCall(call, false);
+    if (message.checkpoint) this.setCheckpoint(message.checkpoint);
     this.setStreaming(false);
     this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}), ...(message.sources ? { sources: message.sources } : {}), ...(message.agentStop ? { agentStop: message.agentStop } : {}) }, false);
   }
@@ -139,6 +143,11 @@ export class AssistantMessage {
     const created = new ToolCard(call, this.context, live);
     this.cards.set(call.index, created);
     this.tools.append(created.element);
+  }
+
+  /** Shows (or updates) the checkpoint of the agent turn this step closes. */
+  setCheckpoint(checkpoint: CheckpointView): void {
+    this.checkpoint.replaceChildren(checkpointBlock(checkpoint, (message) => this.context.post(message)));
   }
 
   /** Marks this message as a step of an agent answer (its header is dropped after the first step). */

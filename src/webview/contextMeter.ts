@@ -2,7 +2,8 @@
  * The context meter above the composer: how full the model's context is for the next request, and a
  * note when older messages were left out to fit (`context/meter`).
  */
-import { el, show } from './dom';
+import type { FromWebview } from '../shared/protocol';
+import { button, el, show } from './dom';
 import { meterText } from './format';
 
 /** A thin bar with its figures and the left-out note. */
@@ -11,10 +12,15 @@ export class ContextMeter {
   private readonly bar = el('div', { className: 'meter-fill' });
   private readonly track: HTMLElement;
   private readonly label = el('span', { className: 'meter-label' });
-  private readonly note = el('p', { className: 'meter-note' });
+  private readonly noteText = el('span');
+  private readonly note: HTMLElement;
 
-  constructor() {
+  /** `post` sends the offer's answer (condense the conversation). */
+  constructor(post: (message: FromWebview) => void) {
     this.track = el('div', { className: 'meter-track', attrs: { role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': '0' } }, this.bar);
+    // When turns would be left out, condensing is offered: a summary of them is sent instead.
+    const condense = button({ text: 'Condense', label: 'Condense the conversation: a model summarises the older turns, and the summary is sent instead of them', className: 'text-button secondary meter-condense', onClick: () => post({ type: 'chat/condense' }) });
+    this.note = el('p', { className: 'meter-note' }, this.noteText, condense);
     this.element = el('div', { className: 'context-meter' }, el('div', { className: 'meter-row' }, this.label, this.track), this.note);
     show(this.element, false);
   }
@@ -29,7 +35,7 @@ export class ContextMeter {
     this.track.setAttribute('aria-valuenow', String(Math.max(0, Math.min(usedTokens, limitTokens > 0 ? limitTokens : usedTokens))));
     this.track.setAttribute('aria-valuetext', text.label);
     this.element.dataset['level'] = text.level;
-    this.note.textContent = text.note ?? '';
+    this.noteText.textContent = text.note ?? '';
     show(this.note, text.note !== undefined);
     show(this.element, true);
   }

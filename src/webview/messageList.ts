@@ -7,6 +7,7 @@ import type { ToWebview } from '../shared/protocol';
 import type { ConversationView, MessageView } from '../shared/views';
 import { AssistantMessage } from './assistantMessage';
 import { handleCodeAction } from './codeBlocks';
+import { condensedBlock } from './condensedBlock';
 import { el } from './dom';
 import type { BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
@@ -101,7 +102,10 @@ export class MessageList {
     this.setStreaming(undefined);
     const jsonMode = conversation.options.jsonMode ?? 'off';
     const messages = conversation.messages;
-    const split = messages.length > lazyAbove ? messages.length - eagerTail : 0;
+    let split = messages.length > lazyAbove ? messages.length - eagerTail : 0;
+    // The summary of a condensed conversation goes after the last message it covers: build that one now.
+    const through = conversation.condensed ? messages.findIndex((message) => message.id === conversation.condensed?.throughMessageId) : -1;
+    if (through >= 0 && through < split) split = through;
     // Built off the document and appended once: appending one by one and following the bottom after
     // each forced a layout of the growing list per message (quadratic; 1,000 messages took seconds).
     const built = this.build(messages.slice(split), jsonMode);
@@ -110,6 +114,9 @@ export class MessageList {
     const streaming = messages.at(-1);
     if (streaming?.role === 'assistant' && streaming.streaming === true) this.setStreaming(streaming.id);
     this.refreshEditable();
+    // A condensed conversation shows its summary after the last message it covers (built eagerly above).
+    const condensed = conversation.condensed;
+    if (condensed) this.items.get(condensed.throughMessageId)?.view.element.after(condensedBlock(condensed, (message) => this.context.post(message)));
     this.atBottom = true;
     this.updateLast();
     this.scrollToBottom();
@@ -193,6 +200,14 @@ export class MessageList {
   saveResult(message: Extract<ToWebview, { type: 'chat/saveResult' }>): void {
     const item = this.items.get(message.messageId);
     if (item?.kind === 'assistant') item.view.saveResult(message.error);
+  }
+
+  /** Routes a turn's checkpoint to the step it closes. */
+  checkpoint(message: Extract<ToWebview, { type: 'checkpoint/update' }>): void {
+    const item = this.items.get(message.messageId);
+    if (item?.kind !== 'assistant') return;
+    item.view.setCheckpoint(message.checkpoint);
+    this.followBottom();
   }
 
   /** Routes a streaming event to its answer. */

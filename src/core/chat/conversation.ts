@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
+import type { CondensedHistory } from './condense';
 import type { ToolCallStatus } from './toolLoop';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
@@ -69,6 +70,10 @@ export interface StoredMessage {
    * the chips, and regenerate resends exactly this context.
    */
   context?: ContextPart[];
+   * The checkpoint of the agent turn this message closes, when the turn changed files (the texts live in
+   * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it.
+   */
+  checkpoint?: { readonly id: string; readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[]; restoredAt?: number };
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */
@@ -101,6 +106,8 @@ export interface Conversation {
   model?: string;
   options: StoredOptions;
   messages: StoredMessage[];
+  /** A summary sent instead of the older messages (core/chat/condense.ts); the messages themselves stay. */
+  condensed?: CondensedHistory;
 }
 
 /** Creates an empty conversation with a fresh id. */

@@ -1,4 +1,5 @@
 import type { AudioReasoningRequest, ChatMessage, ChatRequest, ContentPart, ModelInfo } from '../api/types';
+import { condensedView, summarySection } from './condense';
 import { fitToContext, type BudgetResult } from './contextBudget';
 import type { Conversation, StoredMessage, StoredOptions } from './conversation';
 import { contextPreamble } from './context/contextProvider';
@@ -115,7 +116,9 @@ function agentStep(message: StoredMessage): Budgeted[] {
 export function buildChatRequest(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reservedTokens = 0): { request: ChatRequest; budget: BudgetResult<Budgeted> } {
   const modelId = conversation.model ?? model?.id ?? '';
   const maxTokens = options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens);
-  const history = sendable(conversation.messages);
+  // A condensed conversation sends its summary (in the system prompt) instead of the messages it covers.
+  const condensed = condensedView(conversation);
+  const history = sendable(condensed.messages);
   let newestImage = -1;
   history.forEach((message, index) => { if (message.imageDataUrl) newestImage = index; });
 
@@ -123,6 +126,7 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
   const plain = (role: 'system' | 'user' | 'assistant', text: string): Budgeted => ({ message: { role, content: text }, role, text, hasImage: false });
   const systemParts = [options.systemPrompt?.trim() ?? ''];
   if (options.jsonMode === 'object' || options.jsonMode === 'schema') systemParts.push('Answer with a single JSON value and nothing else.');
+  if (condensed.summary !== undefined) systemParts.push(summarySection(condensed.summary));
   const system = systemParts.filter((part) => part !== '').join('\n\n');
   if (system) budgeted.push(plain('system', system));
   history.forEach((message, index) => {

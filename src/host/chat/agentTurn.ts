@@ -171,7 +171,16 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
 
   const restricted = agent.restrictedNotice();
   if (restricted) sink({ type: 'notice', level: 'info', text: restricted });
-  const toolset = agent.toolset(turn.settings);
+  // Every change the turn's tools make is recorded for its checkpoint (the texts before the turn).
+  const recorder = agent.checkpoints.recorder(conversation.id);
+  const toolset = agent.toolset(turn.settings, recorder.wrap(agent.port));
+  /** Stores the checkpoint when the turn changed files, and shows it under the turn's last step. */
+  const recordCheckpoint = async (): Promise<void> => {
+    const checkpoint = await agent.checkpoints.finish(recorder, current.id);
+    if (!checkpoint) return;
+    current.checkpoint = checkpoint;
+    sink({ type: 'checkpoint/update', messageId: current.id, checkpoint });
+  };
   try {
     const result = await runToolLoop({
       streamChat: turn.streamChat,
@@ -190,6 +199,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
     });
     flush();
     if (result.stop === 'stepLimit') current.agentStop = stepLimitText(result.steps);
+    await recordCheckpoint();
     const saveError = await host.saveAtEnd(conversation);
     sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
     return result.text;
@@ -200,6 +210,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
     if (ApiError.is(error, 'canceled') || turn.signal.aborted) {
       current.stopped = true;
       host.log.debug('Agent answer stopped by the user.');
+      await recordCheckpoint();
       const saveError = await host.saveAtEnd(conversation);
       sink({ type: 'chat/done', messageId: current.id, stopped: true, ...(saveError !== undefined ? { saveError } : {}) });
       return current.text;
@@ -207,6 +218,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
     const view = errorView(error);
     current.error = { message: view.message, reason: view.reason };
     host.log.warn(`Agent request failed (${view.reason}): ${view.message}`);
+    await recordCheckpoint();
     const saveError = await host.saveAtEnd(conversation);
     sink({ type: 'chat/done', messageId: current.id, stopped: false, error: view, ...(saveError !== undefined ? { saveError } : {}) });
     return '';

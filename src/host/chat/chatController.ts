@@ -15,8 +15,10 @@ import type { Mentions } from './context/mentions';
 import { instructionsProvider, workspaceSearchProvider } from './context/systemProviders';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
 import { ConversationSession } from './conversationSession';
-import { toView } from './messageView';
+import { conversationView, toView } from './messageView';
 import { errorView, modelView } from './presenters';
+import { readAutoCondense, summariseOlderTurns } from './condenser';
+import { needsCondensing } from '../../core/chat/condense';
 import type { ProjectInstructions } from './projectInstructions';
 import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
 import { runTurn } from './turnRunner';
@@ -156,7 +158,7 @@ export class ChatController implements vscode.Disposable {
   /** Sends everything the panel needs after it (re)loads. */
   async showAll(): Promise<void> {
     const conversation = await this.current();
-    this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
+    this.sink({ type: 'conversation/show', conversation: conversationView(conversation) });
     await this.postConversations();
     this.postModels();
     this.postMeter(conversation);
@@ -305,7 +307,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private postConversation(conversation: Conversation): void {
-    this.sink({ type: 'conversation/show', conversation: { id: conversation.id, title: conversation.title, ...(conversation.model ? { model: conversation.model } : {}), options: conversation.options, messages: conversation.messages.map(toView) } });
+    this.sink({ type: 'conversation/show', conversation: conversationView(conversation) });
   }
 
   private applyOptions(conversation: Conversation, options: ChatOptions): void {
@@ -359,8 +361,72 @@ export class ChatController implements vscode.Disposable {
     const providers = [instructionsProvider(this.instructions, options), workspaceSearchProvider(this.workspaceContext, options)];
     const gathered = await gatherContext(providers, question, roomTokens(model, options), this.sink, controller.signal);
     if (options.useInstructions !== false) this.instructionsPrompt = gathered.beforePrompt.map((part) => part.text).join('\n\n');
-    const turnHost = { log: this.host.log, connection: this.connection, sink: this.sink, agent: this.agent, save: (changed: Conversation) => this.save(changed), saveAtEnd: (changed: Conversation) => this.saveAtEnd(changed), answered: (usage: StoredUsage) => this.answered.fire(usage), postMeter: (changed: Conversation) => this.postMeter(changed) };
+    const turnHost = { log: this.host.log, connection: this.connection, sink: this.sink, agent: this.agent, save: (changed: Conversation) => this.save(changed), saveAtEnd: (changed: Conversation) => this.saveAtEnd(changed), answered: (usage: StoredUsage) => this.answered.fire(usage), postMeter: (changed: Conversation) => this.postMeter(changed), beforeRequest: (changed: Conversation, options: StoredOptions, reserved: number) => this.autoCondense(changed, model, options, reserved, controller.signal) };
     return runTurn(turnHost, conversation, model, reply, applySystemContext(options, gathered, reply), controller);
+  }
+
+  /**
+   * Condenses the open conversation: a model summarises the older turns, the summary is stored with it and
+   * sent instead of them from now on, and the panel shows it (editable) with the whole history. Resolves false
+   * (with the reason shown) when there is nothing older to condense or the request failed.
+   */
+  async condense(conversation?: Conversation, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
+    const target = conversation ?? (await this.current());
+    if (!target.model && (await this.resolveModel(target, signal)) === undefined) return false;
+    this.sink({ type: 'notice', level: 'info', text: 'Condensing the older turns of this conversation…' });
+    try {
+      const condensed = await summariseOlderTurns(this.connection, target, signal);
+      if (!condensed) {
+        this.sink({ type: 'notice', level: 'info', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
+        return false;
+      }
+      target.condensed = condensed;
+      await this.save(target);
+      if (target === this.conversation) {
+        this.postConversation(target);
+        this.postMeter(target);
+      }
+      this.host.log.info(`Condensed ${condensed.messageCount} messages with ${condensed.model} into ${condensed.summary.length} characters.`);
+      return true;
+    } catch (error) {
+      if (signal.aborted) return false;
+      const view = errorView(error);
+      this.host.log.warn(`Condensing failed (${view.reason}): ${view.message}`);
+      this.sink({ type: 'notice', level: 'warning', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });
+      return false;
+    }
+  }
+
+  /** Replaces the open conversation's summary with the user's edit. */
+  async editSummary(summary: string): Promise<void> {
+    const conversation = await this.current();
+    if (!conversation.condensed || summary.trim() === '') return;
+    conversation.condensed.summary = summary.trim();
+    conversation.condensed.edited = true;
+    await this.save(conversation);
+    this.postConversation(conversation);
+    this.postMeter(conversation);
+  }
+
+  /** With `cadenza.chat.autoCondense`, condenses before a request that would drop turns or cross the threshold. */
+  private async autoCondense(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reserved: number, signal: AbortSignal): Promise<void> {
+    const auto = readAutoCondense();
+    if (!auto.enabled || conversation.messages.some((message) => message.audio !== undefined)) return;
+    const { budget } = buildChatRequest(conversation, model, options, reserved);
+    if (needsCondensing(budget, auto.threshold)) await this.condense(conversation, signal);
+  }
+
+  /** Restores the files of an agent turn's checkpoint (asking first) and marks the turn as restored. */
+  async restoreCheckpoint(id: string): Promise<boolean> {
+    if (!this.agent || (await this.agent.checkpoints.restore(id)) !== 'restored') return false;
+    const conversation = await this.current();
+    const message = conversation.messages.find((entry) => entry.checkpoint?.id === id);
+    if (message?.checkpoint) {
+      message.checkpoint.restoredAt = Date.now();
+      await this.save(conversation);
+      this.sink({ type: 'checkpoint/update', messageId: message.id, checkpoint: message.checkpoint });
+    }
+    return true;
   }
 
   /** Starts a new, empty conversation with the default model and options. */

@@ -1,6 +1,6 @@
 // Stored messages as the panel shows them (`MessageView`), tool-call cards included.
-import type { StoredMessage, StoredToolCall } from '../../core/chat/conversation';
-import type { MessageView, ToolCallView } from '../../shared/views';
+import type { Conversation, StoredMessage, StoredToolCall } from '../../core/chat/conversation';
+import type { ConversationView, MessageView, ToolCallView } from '../../shared/views';
 
 /** A stored tool call as its card shows it. */
 export function toolCallView(call: StoredToolCall, index: number): ToolCallView {
@@ -32,5 +32,19 @@ export function toView(message: StoredMessage): MessageView {
     ...(message.agentStop ? { agentStop: message.agentStop } : {}),
     ...(message.reasoning ? { reasoning: message.reasoning } : {}),
     ...(message.context?.length ? { context: message.context.map((part) => ({ kind: part.kind, label: part.label, tokens: part.tokens, ...(part.note !== undefined ? { note: part.note } : {}) })) } : {}),
+    ...(message.checkpoint ? { checkpoint: message.checkpoint } : {}),
+  };
+}
+
+/** A stored conversation as the panel shows it, with its summary when it was condensed. */
+export function conversationView(conversation: Conversation): ConversationView {
+  const condensed = conversation.condensed;
+  return {
+    id: conversation.id,
+    title: conversation.title,
+    ...(conversation.model ? { model: conversation.model } : {}),
+    options: conversation.options,
+    messages: conversation.messages.map(toView),
+    ...(condensed ? { condensed: { summary: condensed.summary, throughMessageId: condensed.throughMessageId, messageCount: condensed.messageCount, model: condensed.model, ...(condensed.edited ? { edited: true } : {}) } } : {}),
   };
 }

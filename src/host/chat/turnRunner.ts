@@ -24,6 +24,8 @@ export interface TurnRunnerHost {
   /** The save at the end of an answer: never throws; resolves with the error to show under it (and Save again). */
   saveAtEnd(conversation: Conversation): Promise<string | undefined>;
   answered(usage: StoredUsage): void;
+  /** Runs just before the request is built (automatic condensing of a long conversation). */
+  beforeRequest?(conversation: Conversation, options: StoredOptions, reserved: number): Promise<void>;
   /** Posts the meter for what the next request will carry (after the agent's tool results). */
   postMeter(conversation: Conversation): void;
 }
@@ -39,6 +41,7 @@ export async function runTurn(host: TurnRunnerHost, conversation: Conversation, 
   if (plan && !plan.use && plan.notice) sink({ type: 'notice', level: 'info', text: plan.notice });
   const options = plan?.use ? { ...withContext, systemPrompt: agent?.systemPrompt(withContext.systemPrompt) ?? '' } : withContext;
   const reserved = plan?.use ? agent?.schemaTokens(plan.settings) ?? 0 : 0;
+  await host.beforeRequest?.(conversation, options, reserved);
   const { request, budget } = buildChatRequest(conversation, model, options, reserved);
   sink({ type: 'context/meter', usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount });
   conversation.messages.push(reply);

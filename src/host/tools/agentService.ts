@@ -9,9 +9,11 @@ import type { Conversation } from '../../core/chat/conversation';
 import { agentSystemPrompt } from '../../core/tools/definitions';
 import { ToolSession } from '../../core/tools/toolTypes';
 import { workspaceToolset, type Toolset } from '../../core/tools/toolset';
+import type { WorkspacePort } from '../../core/tools/workspacePort';
 import type { Logger } from '../../core/logger';
 import { readAgentSettings, type AgentSettings } from './agentSettings';
 import { ApprovalBroker, type ApprovalPolicy } from './approvals';
+import { CheckpointService } from './checkpointService';
 import { EditPreviews } from './editPreviews';
 import { VscodeWorkspacePort } from './vscodeWorkspace';
 import type { SemanticSearch } from './workspaceReader';
@@ -26,13 +28,17 @@ export class AgentService implements vscode.Disposable {
   readonly approvals = new ApprovalBroker(this.previews);
   /** The editor as the tools see it (integration tests call it directly). */
   readonly port: VscodeWorkspacePort;
+  /** The checkpoints of agent turns that changed files (restore, multi-file diff). */
+  readonly checkpoints: CheckpointService;
   private readonly sessions = new Map<string, ToolSession>();
   private readonly disposables: vscode.Disposable[] = [];
   private restrictedNoticeShown = false;
 
-  constructor(private readonly log: Logger, semantic: SemanticSearch) {
+  constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri) {
     this.port = new VscodeWorkspacePort(semantic);
+    this.checkpoints = new CheckpointService(storageRoot, log);
     this.disposables.push(
+      this.checkpoints,
       this.previews,
       this.approvals,
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -80,9 +86,9 @@ export class AgentService implements vscode.Disposable {
     return 'Restricted Mode: Cadenza can read and search this workspace, but it does not edit files or run commands until you trust the workspace.';
   }
 
-  /** The functions of this answer, for the workspace's trust right now. */
-  toolset(settings: AgentSettings): Toolset {
-    return workspaceToolset(this.port, { terminalTimeoutSeconds: settings.terminalTimeoutSeconds });
+  /** The functions of this answer, for the workspace's trust right now (over `port`, e.g. one a checkpoint records). */
+  toolset(settings: AgentSettings, port: WorkspacePort = this.port): Toolset {
+    return workspaceToolset(port, { terminalTimeoutSeconds: settings.terminalTimeoutSeconds });
   }
 
   /** Tokens the tool schemas add to every request (the context budget reserves them). */

@@ -221,6 +221,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'agent/endAllowance':
         this.approvals?.endAllowance();
         return;
+      case 'checkpoint/showChanges':
+        await chat?.agent?.checkpoints.showChanges(message.id);
+        return;
+      case 'checkpoint/restore':
+        await chat?.restoreCheckpoint(message.id);
+        return;
+      case 'chat/condense':
+        await chat?.condense();
+        return;
+      case 'condense/edit':
+        await chat?.editSummary(message.summary);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
