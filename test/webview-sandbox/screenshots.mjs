@@ -326,6 +326,37 @@ try {
       const value = await page.getByRole('textbox', { name: 'Message to Cadenza' }).inputValue();
       expect(value.includes('src/a.ts:1-2:\n```typescript\nconst a = 1;\nconst b = 2;\n```'), JSON.stringify(value));
     });
+    await check('a long conversation shows its newest messages at once, then fills in every older one, in order', async (context) => {
+      const page = await open(context, 'bench');
+      const messages = [];
+      for (let turn = 0; turn < 150; turn += 1) {
+        messages.push({ id: `u${turn}`, role: 'user', text: `Question ${turn}: what does step ${turn} do?` });
+        messages.push({ id: `a${turn}`, role: 'assistant', model: 'Meta-Llama-3.3-70B-Instruct', text: `Answer ${turn}.\n\n\`\`\`ts\nconst step${turn} = ${turn};\n\`\`\`` });
+      }
+      // Read right after the panel has handled the show (a listener added after the panel's runs after it),
+      // before any background slice has run.
+      const first = await page.evaluate((view) => new Promise((resolve) => {
+        const seen = (event) => {
+          if (event.data?.type !== 'conversation/show') return;
+          window.removeEventListener('message', seen);
+          const list = document.querySelector('.messages');
+          resolve({ shown: document.querySelectorAll('.message.user, .message.assistant').length, pending: list?.dataset.pending === 'true', atBottom: list ? list.scrollHeight - list.scrollTop - list.clientHeight < 60 : false });
+        };
+        window.addEventListener('message', seen);
+        window.__sandbox.send({ type: 'conversation/show', conversation: view });
+      }), { id: 'long', title: 'Long', model: 'Meta-Llama-3.3-70B-Instruct', options: {}, messages });
+      expect(first.shown > 0 && first.shown < 300 && first.pending, `at first ${first.shown} of 300 messages were built (pending ${first.pending}): not lazy`);
+      expect(first.atBottom, 'the list did not open at its newest message');
+      await page.waitForFunction(() => document.querySelector('.messages')?.dataset.pending !== 'true', undefined, { timeout: 30_000 });
+      const order = await page.evaluate(() => [...document.querySelectorAll('.message.user, .message.assistant')].map((element) => (/(Question|Answer) (\d+)/.exec(element.textContent ?? '') ?? []).slice(1).join(' ')));
+      expect(order.length === 300, `${order.length} messages after the fill`);
+      const expected = Array.from({ length: 300 }, (_, index) => `${index % 2 === 0 ? 'Question' : 'Answer'} ${Math.floor(index / 2)}`);
+      const wrong = order.findIndex((label, index) => label !== expected[index]);
+      expect(wrong === -1, `message ${wrong} is "${order[wrong]}", expected "${expected[wrong]}"`);
+      const regenerate = await page.getByRole('button', { name: 'Regenerate this answer' }).count();
+      expect(regenerate === 1, `${regenerate} Regenerate buttons (only the last answer offers it)`);
+      return `${first.shown} built at once, 300 after the fill`;
+    });
     await check('edit and resend posts chat/editResend', async (context) => {
       const page = await open(context, 'conversation');
       await page.getByRole('button', { name: 'Edit this message and resend' }).last().click();

@@ -70,6 +70,7 @@ export interface StoredMessage {
    * the chips, and regenerate resends exactly this context.
    */
   context?: ContextPart[];
+  /**
    * The checkpoint of the agent turn this message closes, when the turn changed files (the texts live in
    * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it.
    */
