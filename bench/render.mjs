@@ -87,11 +87,8 @@ function metric(metrics, name) {
 }
 
 process.stdout.write(`bench/render: ${text.length.toLocaleString('en-US')} characters (~${tokens.toLocaleString('en-US')} tokens), production bundle, headless Chromium\n`);
-/**
- * One streamed answer in a fresh page. `baseline` sends the same deltas to a message id the panel
- * does not have, so it measures the delivery (postMessage, the pump, the frame loop) without rendering.
- */
-async function measure(perSecond, count, baseline) {
+/** A fresh panel in the sandbox's bench scenario, ready, with CDP's performance metrics on (thread time). */
+async function benchPage() {
   const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${sandbox.url}?theme=dark&scenario=bench`);
@@ -99,6 +96,15 @@ async function measure(perSecond, count, baseline) {
   await page.waitForTimeout(500);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  return { context, page, cdp };
+}
+
+/**
+ * One streamed answer in a fresh page. `baseline` sends the same deltas to a message id the panel
+ * does not have, so it measures the delivery (postMessage, the pump, the frame loop) without rendering.
+ */
+async function measure(perSecond, count, baseline) {
+  const { context, page, cdp } = await benchPage();
   await page.evaluate((isBaseline) => {
     const state = { frames: [], longTasks: [], running: true };
     window.__bench = state;
@@ -180,13 +186,7 @@ function longConversation(messages) {
 
 /** Opens a conversation of `count` messages, then streams a 2,000-token answer at its bottom. */
 async function measureLong(count) {
-  const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${sandbox.url}?theme=dark&scenario=bench`);
-  await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'ready'));
-  await page.waitForTimeout(500);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const { context, page, cdp } = await benchPage();
   const conversation = longConversation(count);
   const beforeOpen = (await cdp.send('Performance.getMetrics')).metrics;
   const open = await page.evaluate((view) => new Promise((resolve) => {
