@@ -12,12 +12,22 @@ export interface VectorHit {
 export interface VectorSearchOptions {
   /**
    * Up to this many live vectors every query scans all rows exactly (default 20,000 with the SIMD
-   * kernel, ~6 ms at 4,096-d; 2,000 with the JavaScript one).
+   * kernel, ~6 ms at 4,096-d; 2,000 with the JavaScript one; and by default vectors narrower than
+   * 4,096 dimensions are always scanned exactly, see `minSketchBuckets`). Setting it forces the rule.
    */
   readonly exactBelow?: number | undefined;
   /** Candidates the sketch passes to exact re-ranking: max(this, 40 x k) (default 400). */
   readonly candidates?: number | undefined;
 }
+
+/**
+ * Fewest sketch buckets (dimension / 16) that keep the true top 10 among the candidates. Measured with
+ * bench/index peers and bench/retrieval: 256 buckets (4,096-d) keep recall@10 at 0.98 at 100,000 rows;
+ * 64 (1,024-d) fall to 0.50-0.74 at 1,000,000 rows and 0.69 at 24,000; 24 (384-d, real e5-small vectors)
+ * to under 0.55. Narrower vectors are always scanned exactly (their rows are small: 1M x 1,024 int8 is one
+ * pass of 1 GB), unless the caller sets `exactBelow`.
+ */
+const minSketchBuckets = 256;
 
 /** Rows sketched per kernel call (1 MB of block sums at 4,096-d). */
 const SKETCH_BATCH = 1024;
@@ -104,13 +114,19 @@ export class VectorSearcher {
     const q8 = new Int8Array(arena.dimension);
     const qFactor = quantiseInto(query, q8);
     if (qFactor === 0) return [];
-    const exactBelow = this.options.exactBelow ?? (arena.simd ? 20_000 : 2_000);
-    if (arena.liveCount <= exactBelow) return this.exact(arena, q8, qFactor, k, isLive);
+    if (!this.sketches(arena)) return this.exact(arena, q8, qFactor, k, isLive);
     const candidates = this.firstStage(arena, query, Math.max(this.minCandidates, 40 * k), isLive);
     arena.setQuery(q8);
     const top = new TopK(k);
     for (const slot of candidates) top.offer(arena.scanOne(slot) * arena.factor(slot) * qFactor, slot);
     return top.sorted().map(({ id, score }) => ({ slot: id, score }));
+  }
+
+  /** Whether a query goes through the sketch pre-filter, or scans every row exactly. */
+  private sketches(arena: VectorArena): boolean {
+    const exactBelow = this.options.exactBelow;
+    if (exactBelow !== undefined) return arena.liveCount > exactBelow;
+    return arena.liveCount > (arena.simd ? 20_000 : 2_000) && arena.stride / 16 >= minSketchBuckets;
   }
 
   private exact(arena: VectorArena, q8: Int8Array, qFactor: number, k: number, isLive: (slot: number) => boolean): VectorHit[] {
@@ -150,8 +166,7 @@ export class VectorSearcher {
    * user's first search). Searching meanwhile is fine: it finishes the rest synchronously.
    */
   async warm(arena: VectorArena, signal?: AbortSignal): Promise<void> {
-    const exactBelow = this.options.exactBelow ?? (arena.simd ? 20_000 : 2_000);
-    if (arena.liveCount <= exactBelow) return;
+    if (!this.sketches(arena)) return;
     while (!signal?.aborted && !this.sketchStale(arena, this.prepareSketch(arena), 4 * SKETCH_BATCH)) {
       await new Promise((resolve) => setImmediate(resolve));
     }

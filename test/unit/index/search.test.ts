@@ -88,6 +88,25 @@ describe('index/vectorSearch', () => {
     assert.ok(recall / queries >= 0.95, `two-stage recall ${recall / queries}`);
   });
 
+  it('by default keeps recall@10 >= 0.95 above the exact-scan size when vectors are narrow (1,024-d: a 64-bucket sketch loses the top 10)', function () {
+    this.timeout(120_000);
+    const dim = 1024;
+    const vectors = clustered(24_000, dim, 11);
+    const arena = new VectorArena(dim);
+    for (const v of vectors) arena.setFloat(arena.allocate(), v);
+    const searcher = new VectorSearcher();
+    const rand = rng(12);
+    let recall = 0;
+    const queries = 10;
+    for (let q = 0; q < queries; q++) {
+      const base = vectors[Math.floor(rand() * vectors.length)] ?? new Float32Array(dim);
+      const query = Float32Array.from(base, (x) => x + 0.8 * (rand() - 0.5));
+      const truth = vectors.map((v, i) => ({ i, s: cosine(v, query) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.i);
+      recall += searcher.search(arena, query, 10, () => true).filter((h) => truth.includes(h.slot)).length / 10;
+    }
+    assert.ok(recall / queries >= 0.95, `default recall@10 ${recall / queries} at 24,000 x 1,024`);
+  });
+
   it('warms the sketch in the background and then answers like a cold search', async () => {
     const dim = 1024;
     const vectors = clustered(500, dim, 2);
