@@ -143,7 +143,7 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions): 
     await search.warm();
     const warm = performance.now() - t;
     const row = measure(queries, truth, (q) => search.semantic(q, 10).map((h) => idOf(h.location.path, h.location.startLine)));
-    rows.push({ index: `Cadenza int8 + sketch${store.arena?.simd ? '' : ' (NO SIMD!)'}`, build: `${secs(cadenzaBuild)} (CPU ${cadenzaCpu}) + sketch ${secs(warm)}`, memory: mb(rss() - before), knob: `candidates ${candidates}`, ...row });
+    rows.push({ index: `Cadenza int8, its own search path${store.arena?.simd ? '' : ' (NO SIMD!)'}`, build: `${secs(cadenzaBuild)} (CPU ${cadenzaCpu}) + sketch ${secs(warm)}`, memory: mb(rss() - before), knob: `candidates ${candidates}`, ...row });
   }
   await store.close();
   out(`(Cadenza measured; ${new Date().toISOString().slice(11, 19)})`);
