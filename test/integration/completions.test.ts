@@ -145,11 +145,15 @@ suite('Inline completions', () => {
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
       await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
       const sent = chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('function tripLength'));
-      assert.equal(sent.length, 1);
-      const prompt = (sent[0]?.body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '';
-      assert.match(prompt, /From completion-samples\/wheel\.js:\n```\n[^`]*const diameter = radius \* 2;/, `the index chunk is in the prompt:\n${prompt}`);
-      assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('<CURSOR>'));
-      assert.ok(!prompt.includes('token-1234-secret') && !prompt.includes('credentials.json'), 'nothing of the refused file');
+      // VS Code may ask twice for the same position (opening the editor, then the trigger, the first
+      // cancelled): every request must carry the index's chunk and nothing of the refused file.
+      assert.ok(sent.length >= 1, 'no completion request');
+      for (const request of sent) {
+        const prompt = (request.body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '';
+        assert.match(prompt, /From completion-samples\/wheel\.js:\n```\n[^`]*const diameter = radius \* 2;/, `the index chunk is in the prompt:\n${prompt}`);
+        assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('<CURSOR>'));
+        assert.ok(!prompt.includes('token-1234-secret') && !prompt.includes('credentials.json'), 'nothing of the refused file');
+      }
       assert.equal(emulator().requests.filter((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('tripLength')).length, 0, 'the lookup embeds nothing: it costs no request');
     } finally {
       for (const name of ['wheel.js', 'credentials.json', 'trip.js']) fs.rmSync(path.join(samples, name), { force: true });
