@@ -128,7 +128,7 @@ export function fuseRanked(lists: RankedLists, options: HybridOptions = {}): Sea
   const k = options.k ?? 10;
   const merged = [...mergeLists(lists).values()];
   const score = new Map<Entry, number>();
-  if ((options.fusion ?? 'score') === 'rrf') {
+  if ((options.fusion ?? 'rrf') === 'rrf') {
     const rrf = options.rrfK ?? 60;
     const wv = options.vectorWeight ?? 1;
     const wk = options.keywordWeight ?? 1;

@@ -4,7 +4,9 @@ import { fuseRanked, type ChunkLocation, type RankedLists } from '../../../src/c
 const at = (path: string, startLine = 1): ChunkLocation => ({ path, startLine, endLine: startLine + 9 });
 const semantic = (...hits: [string, number][]): RankedLists['semantic'] => hits.map(([path, score]) => ({ location: at(path), score }));
 const keyword = (...hits: [string, number][]): RankedLists['keyword'] => hits.map(([path, score]) => ({ ...at(path), score }));
-const paths = (lists: RankedLists, options = {}): string[] => fuseRanked(lists, options).map((r) => r.path);
+// Score fusion is tested explicitly; the default is reciprocal-rank fusion (see fusion.ts).
+const score = { fusion: 'score' } as const;
+const paths = (lists: RankedLists, options: Parameters<typeof fuseRanked>[1] = score): string[] => fuseRanked(lists, options).map((r) => r.path);
 
 describe('index/fusion', () => {
   it('keeps a clear vector hit first when the keyword list only matched common words elsewhere', () => {
@@ -26,7 +28,7 @@ describe('index/fusion', () => {
       keyword: keyword(['w/k.ts', 5], ['w/both.ts', 4.9], ['w/l.ts', 1]),
       exact: [],
     };
-    const fused = fuseRanked(lists);
+    const fused = fuseRanked(lists, score);
     assert.equal(fused[0]?.path, 'w/both.ts');
     assert.equal(fused[0]?.matched, 'both');
     assert.equal(fused[0]?.vectorScore, 0.89);
@@ -39,7 +41,7 @@ describe('index/fusion', () => {
       keyword: keyword(['w/def.ts', 8], ['w/n1.ts', 1]),
       exact: [at('w/def.ts')],
     };
-    const fused = fuseRanked(lists);
+    const fused = fuseRanked(lists, score);
     assert.equal(fused[0]?.path, 'w/def.ts');
     assert.equal(fused[0]?.matched, 'both');
   });
@@ -47,12 +49,12 @@ describe('index/fusion', () => {
   it('ranks by the keyword list alone when there is no query vector, and by the vectors alone without text', () => {
     assert.deepEqual(paths({ semantic: [], keyword: keyword(['w/a.ts', 3], ['w/b.ts', 2], ['w/c.ts', 1]), exact: [] }), ['w/a.ts', 'w/b.ts', 'w/c.ts']);
     assert.deepEqual(paths({ semantic: semantic(['w/a.ts', 0.8], ['w/b.ts', 0.7]), keyword: [], exact: [] }), ['w/a.ts', 'w/b.ts']);
-    assert.deepEqual(fuseRanked({ semantic: [], keyword: [], exact: [] }), []);
+    assert.deepEqual(fuseRanked({ semantic: [], keyword: [], exact: [] }, score), []);
   });
 
   it('copes with equal vector scores and breaks ties by path and line, so output is stable', () => {
     const lists: RankedLists = { semantic: [{ location: at('w/b.ts', 11), score: 0.5 }, { location: at('w/b.ts', 1), score: 0.5 }, { location: at('w/a.ts'), score: 0.5 }], keyword: [], exact: [] };
-    assert.deepEqual(fuseRanked(lists).map((r) => `${r.path}:${r.startLine}`), ['w/a.ts:1', 'w/b.ts:1', 'w/b.ts:11']);
+    assert.deepEqual(fuseRanked(lists, score).map((r) => `${r.path}:${r.startLine}`), ['w/a.ts:1', 'w/b.ts:1', 'w/b.ts:11']);
   });
 
   it('returns k results, and a location listed twice by the vectors (identical chunks) once', () => {
@@ -61,14 +63,15 @@ describe('index/fusion', () => {
       keyword: keyword(['w/d.ts', 2]),
       exact: [],
     };
-    const fused = fuseRanked(lists, { k: 3 });
+    const fused = fuseRanked(lists, { ...score, k: 3 });
     assert.equal(fused.length, 3);
     assert.equal(new Set(fused.map((r) => r.path)).size, 3);
   });
 
   it('keeps reciprocal-rank fusion as an option, with its weights and constant', () => {
     const lists: RankedLists = { semantic: semantic(['w/a.ts', 0.9], ['w/b.ts', 0.1]), keyword: keyword(['w/b.ts', 9], ['w/a.ts', 1]), exact: [] };
-    const fused = fuseRanked(lists, { fusion: 'rrf', rrfK: 60 });
+    const fused = fuseRanked(lists, { rrfK: 60 });
+    assert.deepEqual(fused, fuseRanked(lists, { fusion: 'rrf', rrfK: 60 }), 'reciprocal-rank fusion is the default');
     assert.ok(Math.abs((fused[0]?.score ?? 0) - (1 / 61 + 1 / 62)) < 1e-12);
     assert.equal(fuseRanked(lists, { fusion: 'rrf', vectorWeight: 2 })[0]?.path, 'w/a.ts');
     assert.equal(fuseRanked(lists, { fusion: 'rrf', keywordWeight: 2 })[0]?.path, 'w/b.ts');
