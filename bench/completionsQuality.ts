@@ -24,6 +24,7 @@ import { InferenceClient } from '../src/core/api/client';
 import { fetchCompletion } from '../src/core/completions/fetchCompletion';
 import { buildCompletionPrompt } from '../src/core/completions/prompt';
 import { repoRoot } from '../test/fixtures/repoRoot';
+import { mulberry32 } from '../src/core/index/vectorSearch';
 
 const { values } = parseArgs({
   options: {
@@ -65,17 +66,7 @@ interface Result {
   readonly completionTokens: number;
 }
 
-// ---- a deterministic shuffle (mulberry32) ----
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// ---- a deterministic shuffle (mulberry32, core's) ----
 function shuffle<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -214,7 +205,7 @@ function pythonStdlib(): string {
 
 /** The held-out set: `count` cases, about 40 % Python, 40 % JavaScript, 20 % d.ts, shuffled together. */
 function buildCases(count: number, seed: number): Case[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const stdlib = pythonStdlib();
   const python = walk(stdlib, (file) => file.endsWith('.py'), []).flatMap((file) => pythonCases(file, relative('/usr/lib', file)));
   const modules = join(repoRoot(), 'node_modules');

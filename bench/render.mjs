@@ -214,7 +214,6 @@ async function measureLong(count) {
   const beforeStream = (await cdp.send('Performance.getMetrics')).metrics;
   const run = await page.evaluate(([answerText, many, speed]) => window.__sandbox.streamForBench(answerText, many, speed), [streamText, streamDeltas, 1000 / coalesceMs]);
   const afterStream = (await cdp.send('Performance.getMetrics')).metrics;
-  if (process.env.RENDER_DEBUG) for (const entry of afterStream) { const was = metric(beforeStream, entry.name); if (entry.value !== was) process.stdout.write(`    ${count}: ${entry.name} ${(entry.value - was).toFixed(4)}\n`); }
   await context.close();
   const diff = (a, b, name) => (metric(b, name) - metric(a, name)) * 1000;
   return {

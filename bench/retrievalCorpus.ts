@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { chunkText } from '../src/core/index/chunker';
+import { mulberry32 } from '../src/core/index/vectorSearch';
 
 /** One indexed chunk: its file, lines and text (doc comments of the set's functions removed). */
 export interface CorpusChunk {
@@ -51,16 +52,6 @@ export interface RetrievalSet {
   readonly files: number;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A seeded Fisher-Yates shuffle (copy). */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {

@@ -32,7 +32,8 @@ const minSketchBuckets = 256;
 /** Rows sketched per kernel call (1 MB of block sums at 4,096-d). */
 const SKETCH_BATCH = 1024;
 
-function mulberry32(seed: number): () => number {
+/** mulberry32: a small seeded generator (the sketch's signs; benches reuse it for their deterministic sets). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
