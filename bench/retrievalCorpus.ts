@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { chunkText } from '../src/core/index/chunker';
-import { mulberry32 } from '../src/core/index/vectorSearch';
 
 /** One indexed chunk: its file, lines and text (doc comments of the set's functions removed). */
 export interface CorpusChunk {
@@ -52,17 +51,6 @@ export interface RetrievalSet {
   readonly files: number;
 }
 
-
-/** A seeded Fisher-Yates shuffle (copy). */
-export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const random = mulberry32(seed);
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
 
 /** A doc comment's summary: its first paragraph, tags and markup removed, whitespace collapsed. */
 function summary(lines: readonly string[]): string {
@@ -191,6 +179,11 @@ function sourceFiles(nodeModules: string): { file: string; source: PreparedFile[
   return out;
 }
 
+/** A file's path as the set shows it: under `node_modules/…` or `python3.x/…`, wherever they are installed. */
+function displayPath(file: string, nodeModules: string): string {
+  return file.replace(nodeModules, 'node_modules').replace(/^\/usr\/lib\//, '');
+}
+
 /**
  * Builds the set: files in a seeded random order until both `minChunks` chunks and `minQueries`
  * usable queries are in (files with identical content, e.g. the same package installed twice, count
@@ -217,10 +210,15 @@ export function buildRetrievalSet(options: { nodeModules: string; minChunks: num
   const chunks: CorpusChunk[] = [];
   const queries: CorpusQuery[] = [];
   let files = 0;
-  for (const p of shuffled(prepared, options.seed)) {
+  // Ordered by a seeded hash of each file's path rather than shuffled as a list: a package installed or
+  // removed later only inserts or drops its own files, so the order of the rest (and the embeddings
+  // cached for a prefix of it) survives a change in node_modules.
+  const rank = (p: PreparedFile): string => createHash('sha256').update(`${options.seed}\u0000${displayPath(p.path, options.nodeModules)}`).digest('hex');
+  const ordered = prepared.map((p) => ({ p, key: rank(p) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ p }) => p);
+  for (const p of ordered) {
     if (chunks.length >= options.minChunks && queries.length >= options.minQueries) break;
     const fileChunks = chunkText(p.text);
-    const display = p.path.replace(options.nodeModules, 'node_modules').replace(/^\/usr\/lib\//, '');
+    const display = displayPath(p.path, options.nodeModules);
     const base = chunks.length;
     fileChunks.forEach((c) => chunks.push({ id: chunks.length, path: display, startLine: c.startLine, endLine: c.endLine, text: c.text }));
     for (const f of p.functions) {
