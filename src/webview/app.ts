@@ -154,7 +154,7 @@ export class App implements PanelContext {
         this.updateMeter();
         return;
       case 'mention/candidates':
-        this.mentions.showCandidates(message.requestId, message.candidates);
+        this.mentions.showCandidates(message.requestId, message.query, message.candidates);
         return;
       case 'composer/mention':
         this.mentions.accept(message.mention);

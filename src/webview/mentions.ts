@@ -92,10 +92,15 @@ export class Mentions {
     return true;
   }
 
-  /** The host's offers for a query; stale answers (an older query) are ignored. */
-  showCandidates(requestId: number, candidates: readonly MentionCandidate[]): void {
+  /**
+   * The host's offers for a query; stale answers (an older query) are ignored. The list carries the query
+   * it answers (`data-query`), so what reads it (a test, a screen reader's mutation log) can tell an
+   * intermediate list, typed half-way, from the one for the whole text.
+   */
+  showCandidates(requestId: number, query: string, candidates: readonly MentionCandidate[]): void {
     if (requestId !== this.requestId || !this.open) return;
     this.candidates = candidates;
+    this.menu.dataset['query'] = query;
     this.active = 0;
     this.render();
   }

@@ -139,11 +139,12 @@ export async function chooseInFileDialog(page, workspace, fileName, beforeEnter 
 export async function openFileByPath(page, workspace, fileName) {
   const tab = page.locator(`.tabs-container .tab.active[aria-label^="${fileName.split('/').pop()}"]`);
   // Navigation, not the thing under test: on a loaded machine the dialog now and then closes without
-  // opening (Enter lands while its list is being refreshed), so it is tried up to three times.
+  // opening (Enter lands while its list is being refreshed) or its list does not show the file in time
+  // (chooseInFileDialog closes it then), so it is tried up to three times.
   for (let attempt = 1; ; attempt++) {
-    await runCommand(page, 'File: Open File...');
-    await chooseInFileDialog(page, workspace, fileName);
     try {
+      await runCommand(page, 'File: Open File...');
+      await chooseInFileDialog(page, workspace, fileName);
       await tab.waitFor({ timeout: 10_000 });
       return;
     } catch (error) {

@@ -38,7 +38,9 @@ export const tests = [
         await box.fill('');
 
         await box.pressSequentially('What does @greetts', { delay: 5 });
-        const list = mentionList(webview);
+        // Each keystroke asks anew; wait for the list of the whole query, not one typed half-way.
+        const list = webview.locator('[role="listbox"][aria-label="Attach context"][data-query="greetts"]');
+        await list.waitFor({ timeout: 20_000 });
         const wanted = list.getByRole('option').filter({ hasText: 'src/greeting.ts' }).first();
         await wanted.waitFor({ timeout: 20_000 });
         // The arrows move the active offer (and wrap); it is the fuzzy best match that starts active.
