@@ -1,13 +1,17 @@
 // Condensing in VS Code: asks the service for the summary of a conversation's older turns (core/chat/
-// condense.ts builds the request and decides what is covered), and reads the automatic-condensing settings.
-// The controller stores the result on the conversation and shows it; nothing here touches the panel.
+// condense.ts builds the request and decides what is covered), stores it with the conversation and shows it,
+// takes the user's edit of it, and condenses on its own before a request with `cadenza.chat.autoCondense`.
 import * as vscode from 'vscode';
-import { buildCondenseRequest, condenseModel, condensePlan, type CondensedHistory } from '../../core/chat/condense';
+import type { ModelInfo } from '../../core/api/types';
+import { buildCondenseRequest, condenseModel, condensePlan, needsCondensing, type CondensedHistory } from '../../core/chat/condense';
 import { estimateTokens } from '../../core/chat/contextBudget';
-import type { Conversation } from '../../core/chat/conversation';
-import { fallbackContextLength } from '../../core/chat/requestBuilder';
+import type { Conversation, StoredOptions } from '../../core/chat/conversation';
+import { buildChatRequest, fallbackContextLength } from '../../core/chat/requestBuilder';
+import type { Logger } from '../../core/logger';
 import { settingDefaults } from '../settingDefaults';
 import type { ServiceConnection } from './connection';
+import { errorView } from './presenters';
+import type { PanelSink } from './turnTypes';
 
 /** `cadenza.chat.autoCondense*`: whether to condense before a request on its own, and from which share of the context. */
 export function readAutoCondense(): { readonly enabled: boolean; readonly threshold: number } {
@@ -36,4 +40,67 @@ export async function summariseOlderTurns(connection: ServiceConnection, convers
   if (summary === '') throw new Error(`${modelId} answered with an empty summary.`);
   const covered = conversation.messages.findIndex((message) => message.id === plan.through.id) + 1;
   return { summary, throughMessageId: plan.through.id, messageCount: covered, model: modelId, createdAt: Date.now() };
+}
+
+/** What condensing needs from the chat controller. */
+export interface CondenserHost {
+  readonly log: Logger;
+  readonly connection: ServiceConnection;
+  readonly sink: PanelSink;
+  /** Resolves (and keeps) a conversation's model when it has none yet; undefined, with the reason shown, when none can be chosen. */
+  resolveModel(conversation: Conversation, signal: AbortSignal): Promise<string | undefined>;
+  save(conversation: Conversation): Promise<void>;
+  /** Shows the conversation (with its summary) and its meter again, when it is the open one. */
+  refresh(conversation: Conversation): void;
+}
+
+/**
+ * Condensing a conversation in the panel: a model summarises the older turns, the summary is stored with
+ * the conversation and sent instead of them from now on, and the panel shows it (editable) with the whole
+ * history; the user's edit replaces it; with `cadenza.chat.autoCondense` it happens before a request on its own.
+ */
+export class Condenser {
+  constructor(private readonly host: CondenserHost) {}
+
+  /** Condenses `target`; false (with the reason shown) when there is nothing older to condense or the request failed. */
+  async condense(target: Conversation, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
+    const { host } = this;
+    if (!target.model && (await host.resolveModel(target, signal)) === undefined) return false;
+    host.sink({ type: 'notice', level: 'info', text: 'Condensing the older turns of this conversation…' });
+    try {
+      const condensed = await summariseOlderTurns(host.connection, target, signal);
+      if (!condensed) {
+        host.sink({ type: 'notice', level: 'info', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
+        return false;
+      }
+      target.condensed = condensed;
+      await host.save(target);
+      host.refresh(target);
+      host.log.info(`Condensed ${condensed.messageCount} messages with ${condensed.model} into ${condensed.summary.length} characters.`);
+      return true;
+    } catch (error) {
+      if (signal.aborted) return false;
+      const view = errorView(error);
+      host.log.warn(`Condensing failed (${view.reason}): ${view.message}`);
+      host.sink({ type: 'notice', level: 'warning', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });
+      return false;
+    }
+  }
+
+  /** Replaces the conversation's summary with the user's edit (an empty edit is ignored). */
+  async editSummary(conversation: Conversation, summary: string): Promise<void> {
+    if (!conversation.condensed || summary.trim() === '') return;
+    conversation.condensed.summary = summary.trim();
+    conversation.condensed.edited = true;
+    await this.host.save(conversation);
+    this.host.refresh(conversation);
+  }
+
+  /** With `cadenza.chat.autoCondense`, condenses before a request that would drop turns or cross the threshold. */
+  async autoCondense(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reserved: number, signal: AbortSignal): Promise<void> {
+    const auto = readAutoCondense();
+    if (!auto.enabled || conversation.messages.some((message) => message.audio !== undefined)) return;
+    const { budget } = buildChatRequest(conversation, model, options, reserved);
+    if (needsCondensing(budget, auto.threshold)) await this.condense(conversation, signal);
+  }
 }

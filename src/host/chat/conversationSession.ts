@@ -53,9 +53,31 @@ export class ConversationSession {
     await this.host.extension.workspaceState.update(activeKey, conversation.id);
   }
 
-  /** Removes attachment files no conversation references any more (see `ConversationStore.collectAttachments`). */
-  collectAttachments(): ReturnType<ConversationStore['collectAttachments']> {
-    return this.store.collectAttachments();
+  /**
+   * The save at the end of an answer: never throws, so the answer still reaches the panel when the disk is
+   * full or the folder cannot be written; resolves with what to show under the answer (and Save again).
+   */
+  async saveAtEnd(conversation: Conversation): Promise<string | undefined> {
+    try {
+      await this.save(conversation);
+      return undefined;
+    } catch (error) {
+      const text = saveFailureText(error);
+      this.host.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+      return text;
+    }
+  }
+
+  /** Removes attachment files no conversation references any more (see `ConversationStore.collectAttachments`); how many. */
+  async collectAttachments(): Promise<number> {
+    try {
+      const { removed } = await this.store.collectAttachments();
+      if (removed.length > 0) this.host.log.info(`Removed ${removed.length} attachment file(s) no conversation uses any more.`);
+      return removed.length;
+    } catch (error) {
+      this.host.log.warn(`Could not clean up conversation attachments: ${String(error)}`);
+      return 0;
+    }
   }
 
   /** The saved conversations, with the open one first when it is not saved yet. */
@@ -94,4 +116,13 @@ export class ConversationSession {
     this.open = this.fresh();
     return 'open';
   }
+}
+
+/** What the panel says when a conversation could not be saved: the cause in words, and that the answer is only in the panel. */
+export function saveFailureText(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  const cause = code === 'ENOSPC' ? 'the disk is full'
+    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'the storage folder cannot be written'
+    : error instanceof Error ? error.message : String(error);
+  return `This conversation could not be saved (${cause}). The answer is shown here but not stored yet.`;
 }

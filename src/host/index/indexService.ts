@@ -2,35 +2,21 @@ import * as vscode from 'vscode';
 import { queryTextFor } from '../../core/index/search';
 import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
 import type { LoadStatus } from '../../core/index/types';
-import type { IndexSearchResult, IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
-import { estimateTokens } from '../../core/chat/contextBudget';
+import type { IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
 import type { WorkspaceContext } from '../chat/turnTypes';
 import type { ServiceConnection } from '../chat/connection';
 import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
-import { readIndexSettings, type IndexSettings } from './indexSettings';
+import { indexExcludes, readIndexSettings, type IndexSettings } from './indexSettings';
 import { IndexStatusBar } from './indexStatusBar';
-import { NoTeamSnapshotError, TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamConnection';
-import { searchTeam, type TeamAnswer } from './teamSearch';
+import { TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamConnection';
+import { TeamIndexState, type TeamState } from './teamIndexState';
+import { searchHit, workspaceContextOf, type SearchHit } from './searchHits';
+import { searchTeam } from './teamSearch';
 import type { IndexRoot } from '../../core/index/types';
 
-/** Which index answered the last search, for the status bar, Index Status and tests. */
-export type TeamState =
-  | { readonly kind: 'team'; readonly repository: string; readonly commit: string; readonly updatedAt: Date; readonly target: string; readonly tls: string; readonly overridden: number | undefined }
-  | { readonly kind: 'fallback'; readonly message: string };
-
-const TEAM_PROBE_MS = 30_000;
-
-/** A search hit with its preview line, for the quick pick, the chat context and callers. */
-export interface SearchHit {
-  readonly path: string;
-  readonly uri: string;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly score: number;
-  readonly matched: 'semantic' | 'keyword' | 'both';
-  readonly preview: string;
-}
+export type { SearchHit } from './searchHits';
+export type { TeamState } from './teamIndexState';
 
 const consentKey = 'cadenza.index.consent';
 
@@ -54,12 +40,12 @@ export class IndexService implements vscode.Disposable {
   /** The user ran Rebuild Index in this window: in Restricted Mode, only that lets the index change. */
   private askedThisSession = false;
   private readonly team: TeamConnection;
-  private teamState: TeamState | undefined;
-  private probe: NodeJS.Timeout | undefined;
+  private readonly teamState: TeamIndexState;
   private roots: IndexRoot[] = [];
 
   constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
     this.team = new TeamConnection(host);
+    this.teamState = new TeamIndexState(this.team, this.statusBar, host.log, () => this.index?.stats());
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const queue = (uri: vscode.Uri): void => this.queueChange(uri);
     this.disposables.push(
@@ -71,6 +57,7 @@ export class IndexService implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReopen()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.start()),
       this.team,
+      this.teamState,
       host.extension.secrets.onDidChange((event) => {
         if (event.key !== TEAM_CONNECTION_SECRET) return;
         void this.team.reset();
@@ -171,7 +158,7 @@ export class IndexService implements vscode.Disposable {
       storagePath: teamRepository() !== '' ? `${local}.team` : local,
       modelId: settings.model,
       embed: async (texts, signal) => (await this.connection.client()).embedMany(texts, settings.model, { batchSize: texts.length, concurrency: 1, signal }),
-      ignore: { excludes: excludes() },
+      ignore: { excludes: indexExcludes() },
       maxFileBytes: settings.maxFileBytes,
       embedding: { batchSize: settings.batchSize, concurrency: settings.concurrency },
       logger: this.host.log,
@@ -184,15 +171,12 @@ export class IndexService implements vscode.Disposable {
   }
 
   private showIdle(index: WorkspaceIndex): void {
-    const state = this.teamState;
-    if (state?.kind === 'team') this.statusBar.team(state);
-    else if (state?.kind === 'fallback') this.statusBar.teamFallback(state.message, index.stats());
-    else this.statusBar.idle(index.stats());
+    this.teamState.showIdle(index.stats());
   }
 
   /** Which index answered the last search (undefined without a team index). */
   get teamStatus(): TeamState | undefined {
-    return this.teamState;
+    return this.teamState.current;
   }
 
   /** The status bar item's text and tooltip now (tests read what the user sees). */
@@ -201,49 +185,8 @@ export class IndexService implements vscode.Disposable {
   }
 
   /** Looks the team index up now (at start, after a settings change, and every 30 s while unreachable). */
-  async refreshTeam(): Promise<TeamState | undefined> {
-    if (teamRepository() === '' || !(await this.team.configured())) {
-      this.setTeamState(undefined);
-      return undefined;
-    }
-    try {
-      const opened = await this.team.open(readIndexSettings().model, true);
-      const snapshot = opened.index.snapshot;
-      this.setTeamState({ kind: 'team', repository: snapshot.repository, commit: snapshot.commit, updatedAt: snapshot.updatedAt, target: opened.target, tls: opened.tls, overridden: this.teamState?.kind === 'team' ? this.teamState.overridden : undefined });
-    } catch (error) {
-      this.teamFailed(error);
-    }
-    return this.teamState;
-  }
-
-  private teamAnswered(answer: TeamAnswer): void {
-    const { snapshot } = answer;
-    this.setTeamState({ kind: 'team', repository: snapshot.repository, commit: snapshot.commit, updatedAt: snapshot.updatedAt, target: answer.target, tls: answer.tls, overridden: answer.overridden });
-  }
-
-  private teamFailed(error: unknown): void {
-    const why = error instanceof NoTeamSnapshotError ? error.message : `Cadenza cannot reach the team index: ${errorView(error).message}`;
-    const message = `${why} The local index answers until it is back (it holds your uncommitted files; run "Cadenza: Rebuild Index" to index every file locally).`;
-    if (this.teamState?.kind !== 'fallback') {
-      this.host.log.warn(message);
-      void vscode.window.showWarningMessage(message);
-    }
-    this.setTeamState({ kind: 'fallback', message });
-  }
-
-  private setTeamState(state: TeamState | undefined): void {
-    const was = this.teamState;
-    this.teamState = state;
-    if (was?.kind === 'fallback' && state?.kind === 'team') this.host.log.info(`The team index at ${state.target} answers again.`);
-    if (state?.kind === 'fallback' && !this.probe) {
-      this.probe = setInterval(() => void this.refreshTeam(), TEAM_PROBE_MS);
-    } else if (state?.kind !== 'fallback' && this.probe) {
-      clearInterval(this.probe);
-      this.probe = undefined;
-    }
-    if (state?.kind === 'team') this.statusBar.team(state);
-    else if (state?.kind === 'fallback') this.statusBar.teamFallback(state.message, this.index?.stats());
-    else if (this.index) this.statusBar.idle(this.index.stats());
+  refreshTeam(): Promise<TeamState | undefined> {
+    return this.teamState.refresh();
   }
 
   private reportLoad(status: LoadStatus): void {
@@ -398,24 +341,17 @@ export class IndexService implements vscode.Disposable {
     const hybrid = { text: query, ...(vector ? { vector } : {}) };
     if (teamMode) {
       try {
-        const retrying = this.teamState?.kind === 'fallback';
+        const retrying = this.teamState.current?.kind === 'fallback';
         const answer = await searchTeam({ connection: this.team, model: settings.model, fresh: retrying, roots: this.roots, local: index, mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off', logger: this.host.log }, hybrid, k);
-        this.teamAnswered(answer);
-        return Promise.all(answer.results.map((result) => this.hit(index, result)));
+        this.teamState.answered(answer);
+        return Promise.all(answer.results.map((result) => searchHit(index, result)));
       } catch (error) {
-        this.teamFailed(error);
+        this.teamState.failed(error);
       }
     }
     if (!index) return [];
     const results = index.search(hybrid, { k });
-    return Promise.all(results.map((result) => this.hit(index, result)));
-  }
-
-  private async hit(index: WorkspaceIndex | undefined, result: IndexSearchResult): Promise<SearchHit> {
-    const text = (await index?.readChunk(result)) ?? '';
-    const preview = text.split('\n').map((line) => line.trim()).find((line) => line.length > 0) ?? '';
-    const uri = result.absPath ? vscode.Uri.file(result.absPath).toString() : '';
-    return { path: result.relPath, uri, startLine: result.startLine, endLine: result.endLine, score: result.score, matched: result.matched, preview };
+    return Promise.all(results.map((result) => searchHit(index, result)));
   }
 
   /**
@@ -426,7 +362,7 @@ export class IndexService implements vscode.Disposable {
     if (!this.available || readIndexSettings().mode === 'off' || !query.trim()) return [];
     const index = await this.open();
     if (!index || index.stats().chunks === 0) return [];
-    return Promise.all(index.search({ text: query }, { k }).map((result) => this.hit(index, result)));
+    return Promise.all(index.search({ text: query }, { k }).map((result) => searchHit(index, result)));
   }
 
   /**
@@ -438,22 +374,7 @@ export class IndexService implements vscode.Disposable {
     const stats = await this.stats();
     const teamMode = teamRepository() !== '' && (await this.team.configured());
     if (!teamMode && (!stats || stats.chunks === 0)) return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
-    const hits = await this.search(query, 8, signal);
-    const parts: string[] = ['Workspace context: excerpts of the user\'s files that may be relevant. Cite one as [n] when you use it.'];
-    const sources: WorkspaceContext['sources'] = [];
-    let used = estimateTokens(parts[0] ?? '');
-    for (const hit of hits) {
-      const text = await this.chunkText(hit);
-      if (!text) continue;
-      const label = `${hit.path}:${hit.startLine}-${hit.endLine}`;
-      const block = `[${sources.length + 1}] ${label}\n\`\`\`\n${text}\n\`\`\``;
-      const cost = estimateTokens(block);
-      if (used + cost > budgetTokens) break;
-      used += cost;
-      parts.push(block);
-      sources.push({ label, uri: hit.uri, startLine: hit.startLine, endLine: hit.endLine });
-    }
-    return { text: parts.join('\n\n'), sources };
+    return workspaceContextOf(await this.search(query, 8, signal), (hit) => this.chunkText(hit), budgetTokens);
   }
 
   /** The chunk's whole text (for chat context). */
@@ -465,18 +386,7 @@ export class IndexService implements vscode.Disposable {
   dispose(): void {
     this.running?.abort();
     if (this.debounce) clearTimeout(this.debounce);
-    if (this.probe) clearInterval(this.probe);
     void this.index?.close();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
-}
-
-/** `files.exclude` and `search.exclude`, merged, as the walker takes them. */
-function excludes(): Record<string, boolean | { when: string }> {
-  const merged: Record<string, boolean | { when: string }> = {};
-  for (const section of ['files', 'search']) {
-    const value = vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {});
-    Object.assign(merged, value);
-  }
-  return merged;
 }

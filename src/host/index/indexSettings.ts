@@ -24,3 +24,13 @@ export function readIndexSettings(): IndexSettings {
     debounceMs: Math.max(50, config.get<number>('debounceMs', 1500)),
   };
 }
+
+/** `files.exclude` and `search.exclude`, merged, as the index's walker takes them. */
+export function indexExcludes(): Record<string, boolean | { when: string }> {
+  const merged: Record<string, boolean | { when: string }> = {};
+  for (const section of ['files', 'search']) {
+    const value = vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {});
+    Object.assign(merged, value);
+  }
+  return merged;
+}
