@@ -7,19 +7,9 @@ import { estimateTokens, type BudgetResult, type BudgetMessage } from './context
 import type { Conversation, StoredMessage } from './conversation';
 import { defaultCompletionModel } from '../completions/model';
 
-/** A summary of a conversation's older messages, stored with it. */
-export interface CondensedHistory {
-  /** What is sent instead of the messages up to `throughMessageId`; the user can edit it. */
-  summary: string;
-  /** The last message the summary covers (inclusive). */
-  readonly throughMessageId: string;
-  /** Messages the summary stands for (for the panel). */
-  readonly messageCount: number;
-  readonly model: string;
-  readonly createdAt: number;
-  /** True once the user edited the summary. */
-  edited?: boolean;
-}
+// The stored summary's type lives with the conversation it is stored in (conversation.ts), so the two files
+// do not import each other.
+export type { CondensedHistory } from './conversation';
 
 /** Turns kept verbatim after the summary: the newest exchanges carry the most detail the next answer needs. */
 export const keptTurns = 2;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
-import type { CondensedHistory } from './condense';
 import type { ToolCallStatus } from './toolLoop';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
@@ -94,6 +93,20 @@ export interface StoredOptions {
   thinking?: boolean;
   /** `false` leaves the project's instruction files (AGENTS.md, .cadenza/instructions.md…) out of this conversation. */
   useInstructions?: boolean;
+}
+
+/** A summary of a conversation's older messages, stored with it. */
+export interface CondensedHistory {
+  /** What is sent instead of the messages up to `throughMessageId`; the user can edit it. */
+  summary: string;
+  /** The last message the summary covers (inclusive). */
+  readonly throughMessageId: string;
+  /** Messages the summary stands for (for the panel). */
+  readonly messageCount: number;
+  readonly model: string;
+  readonly createdAt: number;
+  /** True once the user edited the summary. */
+  edited?: boolean;
 }
 
 /** A saved conversation: its model, options and messages. */
