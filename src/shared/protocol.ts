@@ -89,7 +89,8 @@ export type ToWebview =
   /** A picked mention, resolved: the composer shows its chip (what it adds, its token cost) and sends its token with `chat/send`. */
   | { readonly type: 'composer/mention'; readonly mention: MentionChip }
   /** A message to show in the panel that is not part of the conversation (e.g. a rejected image). */
-  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
+  /** A notice; one with a `key` replaces the panel's earlier notice of the same key (a progress line its outcome). */
+  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string; readonly key?: string };
 
 /** A project instruction file as the panel shows it. */
 export interface InstructionView {

@@ -179,7 +179,7 @@ export class App implements PanelContext {
         this.allowance.update(message.conversationId);
         return;
       case 'notice':
-        this.notices.add(message.level, message.text);
+        this.notices.add(message.level, message.text, message.key);
         this.image.rejected();
         if (message.level === 'error') this.composer.sendFailed();
         return;

@@ -47,12 +47,15 @@ const infoLifetimeMs = 8000;
 export class Notices {
   readonly element = el('div', { className: 'notices' });
 
-  /** Shows a notice; info notices go away by themselves, warnings and errors stay until dismissed. */
-  add(level: 'info' | 'warning' | 'error', text: string): void {
-    const notice = el('div', { className: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status' } });
+  /**
+   * Shows a notice; info notices go away by themselves, warnings and errors stay until dismissed. A notice
+   * with a `key` replaces the earlier one of that key ("Condensing…" gives way to its outcome).
+   */
+  add(level: 'info' | 'warning' | 'error', text: string, key?: string): void {
+    const notice = el('div', { className: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status', ...(key ? { 'data-key': key } : {}) } });
     const dismiss = button({ label: 'Dismiss', icon: 'close', onClick: () => notice.remove() });
     notice.append(el('p', { text }), dismiss);
-    for (const old of Array.from(this.element.children)) if (old.textContent === text) old.remove();
+    for (const old of Array.from(this.element.children)) if (old.textContent === text || (key !== undefined && (old as HTMLElement).dataset['key'] === key)) old.remove();
     this.element.append(notice);
     if (level === 'info') window.setTimeout(() => notice.remove(), infoLifetimeMs);
   }

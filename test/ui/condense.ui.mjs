@@ -90,8 +90,9 @@ export const tests = [
         check(await box.isEditable(), 'the summary box is not editable');
         check((await userMessages(webview).count()) === 4, 'the condensed messages are no longer shown');
         await waitUntil(async () => !(await meterNote(webview).isVisible()), 'the meter\'s offer to go away once the summary stands in for the older turns');
-        // The "Condensing…" notice is an info notice: it goes away by itself.
-        await waitUntil(async () => !(await notices(webview).filter({ hasText: 'Condensing the older turns' }).isVisible()), 'the condensing notice to go away by itself', 15_000);
+        // The "Condensing…" notice gives way to its outcome (it does not linger beside the summary).
+        await notices(webview).filter({ hasText: 'Condensed 4 older messages' }).waitFor({ timeout: 15_000 });
+        check(await notices(webview).filter({ hasText: 'Condensing the older turns' }).count() === 0, 'the condensing notice is still shown beside its outcome');
         await reveal(block, 'the summary in view');
         await shot('the summary, editable, after the messages it covers');
 

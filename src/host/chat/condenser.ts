@@ -66,23 +66,24 @@ export class Condenser {
   async condense(target: Conversation, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
     const { host } = this;
     if (!target.model && (await host.resolveModel(target, signal)) === undefined) return false;
-    host.sink({ type: 'notice', level: 'info', text: 'Condensing the older turns of this conversation…' });
+    host.sink({ type: 'notice', level: 'info', key: 'condense', text: 'Condensing the older turns of this conversation…' });
     try {
       const condensed = await summariseOlderTurns(host.connection, target, signal);
       if (!condensed) {
-        host.sink({ type: 'notice', level: 'info', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
+        host.sink({ type: 'notice', level: 'info', key: 'condense', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
         return false;
       }
       target.condensed = condensed;
       await host.save(target);
       host.refresh(target);
+      host.sink({ type: 'notice', level: 'info', key: 'condense', text: `Condensed ${condensed.messageCount} older messages: the summary above them is sent instead (edit it there).` });
       host.log.info(`Condensed ${condensed.messageCount} messages with ${condensed.model} into ${condensed.summary.length} characters.`);
       return true;
     } catch (error) {
       if (signal.aborted) return false;
       const view = errorView(error);
       host.log.warn(`Condensing failed (${view.reason}): ${view.message}`);
-      host.sink({ type: 'notice', level: 'warning', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });
+      host.sink({ type: 'notice', level: 'warning', key: 'condense', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });
       return false;
     }
   }
