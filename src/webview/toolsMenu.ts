@@ -65,9 +65,11 @@ export class ToolsMenu {
     const label = el('label', { className: 'tools-item', attrs: { title: tool.description } },
       box,
       el('span', { className: 'tools-name', text: name }),
-      el('span', { className: 'tools-source', text: tool.source }),
       el('span', { className: 'tools-tokens', text: `~${tool.tokens.toLocaleString('en-US')} tokens` }));
-    const detail = el('p', { className: 'tools-description', text: tool.blocked ? `Held back in Restricted Mode (not marked read-only). ${tool.description}` : tool.description });
+    // The source goes on the line below the name, where a narrow side bar still has room for it.
+    const detail = el('p', { className: 'tools-description' },
+      el('span', { className: 'tools-source', text: tool.source }),
+      document.createTextNode(` \u00b7 ${tool.blocked ? 'Held back in Restricted Mode (not marked read-only). ' : ''}${tool.description}`));
     return el('li', { className: `tools-row${tool.blocked ? ' blocked' : ''}` }, label, detail);
   }
 
