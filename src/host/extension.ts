@@ -51,7 +51,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   const proposals = new ProposalProvider();
   const index = new IndexService(host, connection);
   chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
-  const agent = new AgentService(log, indexSearch(index), extension.globalStorageUri);
+  const agent = new AgentService(log, indexSearch(index), extension.globalStorageUri, extension.workspaceState);
   chat.agent = agent;
   const instructions = new ProjectInstructions(log);
   chat.attachInstructions(instructions);

@@ -5,7 +5,7 @@
  * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
 import { isMentionCandidate, type MentionCandidate, type MentionChip } from './mentions';
-import type { ChatOptions, CheckpointView, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView } from './views';
+import type { ChatOptions, CheckpointView, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView, VscodeToolView } from './views';
 
 /** What the panel shows about the connection; sent on `ready` and whenever it changes. */
 export interface ConnectionState {
@@ -88,6 +88,12 @@ export type ToWebview =
   | { readonly type: 'mention/candidates'; readonly requestId: number; readonly query: string; readonly candidates: readonly MentionCandidate[] }
   /** A picked mention, resolved: the composer shows its chip (what it adds, its token cost) and sends its token with `chat/send`. */
   | { readonly type: 'composer/mention'; readonly mention: MentionChip }
+  /**
+   * The tools other extensions and MCP servers register in VS Code, for the tools menu (answering `tools/list`
+   * and `tools/enable`): which the agent may use in this workspace. `restricted`: Restricted Mode, where only
+   * tools marked read-only are offered.
+   */
+  | { readonly type: 'state/vscodeTools'; readonly tools: readonly VscodeToolView[]; readonly restricted: boolean; readonly agentEnabled: boolean }
   /** A message to show in the panel that is not part of the conversation (e.g. a rejected image). */
   /** A notice; one with a `key` replaces the panel's earlier notice of the same key (a progress line its outcome). */
   | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string; readonly key?: string };
@@ -197,6 +203,10 @@ export type FromWebview =
   | { readonly type: 'checkpoint/showChanges'; readonly id: string }
   /** Put the files of checkpoint `id` back as they were before its turn (the host asks first when a file changed since). */
   | { readonly type: 'checkpoint/restore'; readonly id: string }
+  /** The tools menu opened: the host answers `state/vscodeTools` with the tools registered in VS Code now. */
+  | { readonly type: 'tools/list' }
+  /** The user ticked or unticked a VS Code tool in the tools menu (remembered for the workspace); answered by `state/vscodeTools`. */
+  | { readonly type: 'tools/enable'; readonly name: string; readonly enabled: boolean }
   /** Condense the open conversation: a model summarises its older turns, and the summary is sent instead of them. */
   | { readonly type: 'chat/condense' }
   /** The user edited the open conversation's summary: it is sent from now on. */
@@ -267,7 +277,10 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'schema/pick':
     case 'agent/endAllowance':
     case 'chat/condense':
+    case 'tools/list':
       return true;
+    case 'tools/enable':
+      return isString(value['name']) && value['name'].length <= 300 && typeof value['enabled'] === 'boolean';
     case 'condense/edit':
       return isString(value['summary']) && value['summary'].length <= 200_000;
     case 'chat/send':

@@ -106,6 +106,10 @@ export interface ToolCallView {
   /** What the model was sent back. */
   readonly result?: string;
   readonly change?: ChangeView;
+  /** Where a VS Code tool comes from (an extension id, "MCP server x", "VS Code"); absent for Cadenza's own functions. */
+  readonly origin?: string;
+  /** Images the tool returned (data URLs), shown in the card. */
+  readonly images?: readonly { readonly mimeType: string; readonly dataUrl: string; readonly bytes: number }[];
 }
 
 /**
@@ -180,4 +184,24 @@ export interface ConversationView {
   readonly messages: readonly MessageView[];
   /** The summary of its older messages, when it was condensed. */
   readonly condensed?: CondensedView;
+}
+
+/** A language model tool registered in VS Code (by another extension, an MCP server, or VS Code), as the tools menu lists it. */
+export interface VscodeToolView {
+  /** The name VS Code knows it by. */
+  readonly name: string;
+  /** The name the model calls it by (differs when it collides with Cadenza's own functions). */
+  readonly wireName: string;
+  readonly description: string;
+  /** The extension id, "MCP server x", or "VS Code". */
+  readonly source: string;
+  readonly kind: 'extension' | 'mcp' | 'vscode';
+  /** Marked read-only by its extension (the only kind Restricted Mode offers). */
+  readonly readOnly: boolean;
+  /** Tokens its schema adds to every agent request while it is enabled. */
+  readonly tokens: number;
+  /** Enabled for this workspace. */
+  readonly enabled: boolean;
+  /** Held back: the workspace is in Restricted Mode and the tool is not marked read-only. */
+  readonly blocked: boolean;
 }

@@ -17,6 +17,7 @@ import { ModelPicker } from './modelPicker';
 import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
 import { offersTranscription, supportsAudio, supportsVision } from './optionRules';
 import { OptionsPanel } from './optionsPanel';
+import { ToolsMenu } from './toolsMenu';
 import type { PanelContext } from './panelContext';
 import type { Host } from './vscodeApi';
 
@@ -39,6 +40,7 @@ export class App implements PanelContext {
   private readonly options: OptionsPanel;
   private readonly optionsToggle: HTMLButtonElement;
   private readonly instructions: InstructionsBar;
+  private readonly tools: ToolsMenu;
   private hasKey: boolean | undefined;
   private conversationId: string | undefined;
   private scrollRestored = false;
@@ -69,9 +71,10 @@ export class App implements PanelContext {
     this.instructions = new InstructionsBar(post, (on) => this.options.setUseInstructions(on));
     this.optionsToggle = button({ label: 'Conversation options', icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
-    this.composer.toolbar.append(this.image.button, this.audio.button, this.audio.transcribeButton, this.picker.select, this.picker.refresh, this.optionsToggle, this.composer.actions);
+    this.tools = new ToolsMenu(post);
+    this.composer.toolbar.append(this.image.button, this.audio.button, this.audio.transcribeButton, this.picker.select, this.picker.refresh, this.tools.button, this.optionsToggle, this.composer.actions);
     this.composer.element.append(this.picker.facts);
-    const footer = el('div', { className: 'panel-footer' }, this.allowance.element, this.notices.element, this.meter.element, this.instructions.element, this.composer.element, this.options.element);
+    const footer = el('div', { className: 'panel-footer' }, this.allowance.element, this.notices.element, this.meter.element, this.instructions.element, this.composer.element, this.tools.element, this.options.element);
     // The shell marks the whole panel aria-live; that would read out every streamed token. Answers are
     // announced once, when done, through the announcer instead.
     root.setAttribute('aria-live', 'off');
@@ -174,6 +177,9 @@ export class App implements PanelContext {
       case 'composer/schema':
         this.options.setSchema(message.name, message.schema);
         this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
+        return;
+      case 'state/vscodeTools':
+        this.tools.update(message.tools, message.restricted, message.agentEnabled);
         return;
       case 'agent/allowance':
         this.allowance.update(message.conversationId);

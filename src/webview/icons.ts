@@ -34,6 +34,7 @@ const shapes = {
   chevron: { paths: ['M4 6l4 4 4-4'] },
   check: { paths: ['M3 8.5l3.5 3.5 6.5-8'] },
   warning: { paths: ['M8 2l6.5 11.5h-13z', 'M8 6.5v3.5', 'M8 11.5v.5'] },
+  tools: { paths: ['M9.5 2.5a3 3 0 0 0-2.8 4.1L2.5 10.8a1.2 1.2 0 0 0 1.7 1.7l4.2-4.2a3 3 0 0 0 4.1-2.8l-1.8 1.8-1.7-.4-.4-1.7z'] },
 } satisfies Record<string, Shape>;
 
 /** The names of the available icons. */

@@ -98,6 +98,10 @@ export class ToolCard {
       el('span', { className: 'tool-summary', text: summary, attrs: { title: summary } }),
       el('span', { className: 'tool-status', text: statusText[view.status] }));
     const parts: HTMLElement[] = [header];
+    if (view.origin !== undefined) parts.push(el('p', { className: 'tool-origin', text: `Tool from ${view.origin}` }));
+    if (view.images?.length) {
+      parts.push(el('div', { className: 'tool-images' }, ...view.images.map((image, index) => el('img', { className: 'tool-image', attrs: { src: image.dataUrl, alt: `Image ${index + 1} the tool returned (${image.mimeType})` } }))));
+    }
     if (view.change) parts.push(changeBlock(view.change));
     if (view.status === 'awaitingApproval' && view.change) parts.push(this.approvalButtons(view.change));
     if (view.arguments !== '' && view.status !== 'forming') parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));

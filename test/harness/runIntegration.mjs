@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import {
-  cleanup, copyFixtureWorkspace, exitOnSignals, harnessEnv, launchBrowser, makeLog, remoteUri, repoRoot,
+  cleanup, copyFixtureWorkspace, exitOnSignals, harnessEnv, installToolsFixture, launchBrowser, makeLog, remoteUri, repoRoot,
   scratchDir, startCodeServer, workbenchUrl,
 } from './workbench.mjs';
 
@@ -69,6 +69,9 @@ async function main() {
   fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
   fs.rmSync(resultsFile, { force: true });
 
+  // The language model tools another extension (and a stand-in MCP server) registers, for vscodeTools.test.ts:
+  // installed, since a second extensionDevelopmentPath replaces the first in this workbench.
+  installToolsFixture(harness, tmp, log);
   const server = await startCodeServer({
     env: harness, tmp, workspace, smokeTestDriver: true, log,
     // A developer's CADENZA_API_KEY would be seeded into SecretStorage by the extension in development

@@ -36,7 +36,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import {
-  cleanup, codeServerDirs, codeServerEnv, copyFixtureWorkspace, exitOnSignals, harnessEnv, launchBrowser, makeLog,
+  cleanup, codeServerDirs, codeServerEnv, copyFixtureWorkspace, exitOnSignals, harnessEnv, installToolsFixture, launchBrowser, makeLog,
   onCleanup, quietWorkbenchSettings, repoRoot, scratchDir, startCodeServer, webviewFrame, workbenchUrl, writeSettings,
 } from './workbench.mjs';
 
@@ -123,6 +123,8 @@ async function main() {
   });
   log(installed.toString().trim().split('\n').at(-1));
 
+  // Tools another extension (and a stand-in MCP server) registers, for the tools menu's test.
+  installToolsFixture(harness, tmp, log);
   const server = await startCodeServer({ env: harness, tmp, workspace, log });
   const { page } = await launchBrowser(harness, { tmp, viewport: { width: viewportWidth, height: viewportHeight } });
   await page.goto(workbenchUrl(server, workspace));

@@ -294,3 +294,19 @@ export function workbenchUrl(server, folder, payload) {
 export function remoteUri(server, absolutePath) {
   return `vscode-remote://${server.authority}${absolutePath}`;
 }
+
+/**
+ * Packages test/fixtures/toolsExtension (a test extension that registers language model tools, one of them a
+ * stand-in MCP server's) with vsce and installs it into the scratch extensions dir, so the workbench has tools
+ * from "another extension" for the agent's VS Code tools. Never part of Cadenza's own VSIX.
+ */
+export function installToolsFixture(harness, tmp, log) {
+  const vsix = path.join(tmp, 'cadenza-test-tools.vsix');
+  spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], {
+    cwd: path.join(repoRoot, 'test', 'fixtures', 'toolsExtension'), stdio: 'ignore',
+  });
+  if (!fs.existsSync(vsix)) throw new Error('could not package test/fixtures/toolsExtension');
+  const installed = spawnSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], { env: codeServerEnv(tmp) });
+  if (installed.status !== 0) throw new Error(`could not install the tools fixture: ${installed.stderr}`);
+  log('installed the tools fixture extension (test/fixtures/toolsExtension)');
+}

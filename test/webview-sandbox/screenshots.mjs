@@ -49,6 +49,8 @@ const scenarios = [
     },
   },
   { name: 'authError', height: 600 },
+  { name: 'tools', height: 1300, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
+  { name: 'toolsRestricted', height: 900, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
 ];
 const themes = ['dark', 'light', 'hc'];
 /** A narrow side bar: VS Code lets the side bar shrink to 170 px; 240 px is a narrow one people use. */

@@ -34,6 +34,10 @@ export interface StoredToolCall {
   status: ToolCallStatus;
   result?: string;
   change?: StoredChange;
+  /** Where a VS Code tool comes from (its extension or MCP server); absent for the agent's own functions. */
+  origin?: string;
+  /** Images a VS Code tool returned (data URLs), shown in its card; the model got a description in `result`. */
+  images?: readonly { readonly mimeType: string; readonly dataUrl: string; readonly bytes: number }[];
 }
 
 /**

@@ -6,7 +6,8 @@
 import { ApiError } from '../api/errors';
 import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } from '../api/types';
 import { charsPerToken, truncateResult } from '../tools/resultText';
-import type { ChangePreview, Tool, ToolSession } from '../tools/toolTypes';
+import { ToolError, type ChangePreview, type Tool, type ToolSession } from '../tools/toolTypes';
+import type { ResultImage } from '../tools/externalTools';
 import { checkArguments } from '../tools/validateArgs';
 import { estimateTokens, messageTokens } from './contextBudget';
 
@@ -24,6 +25,10 @@ export interface ToolCallRecord {
   readonly status: ToolCallStatus;
   readonly result?: string;
   readonly preview?: ChangePreview;
+  /** Where the function comes from when it is not the agent's own (a VS Code tool). */
+  readonly origin?: string;
+  /** Images the result held: shown in the card, described to the model in `result`. */
+  readonly images?: readonly ResultImage[];
 }
 
 /** What the user is asked before a change runs. */
@@ -214,7 +219,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     }
     const budget = resultBudget();
     const context = { signal, session: options.session, maxResultChars: budget * charsPerToken };
-    let current = record;
+    let current: ToolCallRecord = tool.effect === 'read' && tool.origin !== undefined ? { ...record, origin: tool.origin } : record;
+    let images: ToolCallRecord['images'];
     try {
       let text: string;
       if (tool.effect === 'read') {
@@ -231,7 +237,13 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         }
         current = { ...current, status: 'running' };
         update(current);
-        text = await tool.run(check.args, context);
+        if (tool.runWithImages) {
+          const output = await tool.runWithImages(check.args, context);
+          text = output.text;
+          if (output.images.length > 0) images = output.images;
+        } else {
+          text = await tool.run(check.args, context);
+        }
       } else {
         const prepared = await tool.prepare(check.args, context);
         current = { ...record, status: 'awaitingApproval', preview: prepared.preview };
@@ -247,9 +259,13 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         text = await prepared.apply(signal);
       }
       if (signal.aborted) throw canceled();
-      update({ ...current, status: 'done', result: truncateResult(text, budget) });
+      update({ ...current, status: 'done', result: truncateResult(text, budget), ...(images ? { images } : {}) });
     } catch (error) {
       if (signal.aborted) throw error;
+      if (ToolError.is(error, 'declined')) {
+        update({ ...current, status: 'denied', result: error.message });
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       update({ ...current, status: 'failed', result: truncateResult(`Error: ${message}`, budget) });
     }

@@ -1,6 +1,7 @@
 // The shapes the agent's tools share: what a tool is (a definition plus how it runs), what a change
 // looks like before the user approves it, the per-conversation session, and the tool error.
 import type { ToolDefinition } from '../api/types';
+import type { ToolOutput } from './externalTools';
 
 /** Arguments of a call after they parsed and passed the schema check. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -57,7 +58,11 @@ export interface ToolContext {
 export interface ReadTool {
   readonly definition: ToolDefinition;
   readonly effect: 'read';
+  /** Where the function comes from when it is not the agent's own (a VS Code tool's extension or MCP server), for its card. */
+  readonly origin?: string;
   run(args: ToolArgs, context: ToolContext): Promise<string>;
+  /** When present, the loop calls this instead of `run`: the result text and images for the card (a VS Code tool's result). */
+  runWithImages?(args: ToolArgs, context: ToolContext): Promise<ToolOutput>;
   /** What to ask the user before this call runs (a `read` preview), or undefined to run at once. */
   confirm?(args: ToolArgs, context: ToolContext): Promise<ChangePreview | undefined>;
 }
@@ -72,8 +77,8 @@ export interface ChangeTool {
 /** One function the model may call. */
 export type Tool = ReadTool | ChangeTool;
 
-/** Why a tool failed; the message goes back to the model as the call's result. */
-export type ToolErrorReason = 'outsideWorkspace' | 'notFound' | 'changed' | 'exists' | 'tooLarge' | 'binary' | 'invalid' | 'restricted' | 'timeout' | 'failed';
+/** Why a tool failed; the message goes back to the model as the call's result (`declined`: the user said no in VS Code's own confirmation). */
+export type ToolErrorReason = 'declined' | 'outsideWorkspace' | 'notFound' | 'changed' | 'exists' | 'tooLarge' | 'binary' | 'invalid' | 'restricted' | 'timeout' | 'failed';
 
 /** A tool's own failure, with a reason callers can branch on. */
 export class ToolError extends Error {

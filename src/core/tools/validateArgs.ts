@@ -30,7 +30,8 @@ function matchesType(value: unknown, type: unknown): boolean {
  * Parses `argumentsText` (the model's JSON) and checks it against `definition.parameters`. An empty
  * string counts as `{}` (some servers send no arguments for a function without parameters). Unknown
  * argument names are refused: the schemas leave out `additionalProperties: false` to save tokens, and a
- * misspelt optional argument would otherwise be ignored without the model ever knowing.
+ * misspelt optional argument would otherwise be ignored without the model ever knowing (unless the schema
+ * says `additionalProperties: true` or gives one a schema, as another extension's tool may).
  */
 export function checkArguments(definition: ToolDefinition, argumentsText: string): ArgsCheck {
   let value: unknown;
@@ -45,9 +46,12 @@ export function checkArguments(definition: ToolDefinition, argumentsText: string
   const properties = isRecord(schema['properties']) ? schema['properties'] : {};
   const required = Array.isArray(schema['required']) ? schema['required'].filter((name): name is string => typeof name === 'string') : [];
   const problems: string[] = [];
+  // Another extension's schema may allow more arguments than it lists; those go through unchecked.
+  const additional = schema['additionalProperties'] === true || isRecord(schema['additionalProperties']);
   for (const name of required) if (value[name] === undefined) problems.push(`"${name}" is required`);
   for (const [name, argument] of Object.entries(value)) {
     const property = properties[name];
+    if (!isRecord(property) && additional) continue;
     if (!isRecord(property)) {
       problems.push(`"${name}" is not an argument of ${definition.name} (it takes ${Object.keys(properties).map((key) => `"${key}"`).join(', ') || 'none'})`);
       continue;

@@ -68,6 +68,8 @@ function storedCall(record: ToolCallRecord): StoredToolCall {
     status: record.status,
     ...(record.result !== undefined ? { result: record.result } : {}),
     ...(record.preview ? { change: storedChange(record.preview) } : {}),
+    ...(record.origin !== undefined ? { origin: record.origin } : {}),
+    ...(record.images ? { images: record.images } : {}),
   };
 }
 

@@ -12,6 +12,8 @@ export function toolCallView(call: StoredToolCall, index: number): ToolCallView 
     status: call.status,
     ...(call.result !== undefined ? { result: call.result } : {}),
     ...(call.change ? { change: call.change } : {}),
+    ...(call.origin !== undefined ? { origin: call.origin } : {}),
+    ...(call.images?.length ? { images: call.images } : {}),
   };
 }
 

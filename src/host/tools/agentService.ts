@@ -16,6 +16,7 @@ import { ApprovalBroker, type ApprovalPolicy } from './approvals';
 import { CheckpointService } from './checkpointService';
 import { EditPreviews } from './editPreviews';
 import { VscodeWorkspacePort } from './vscodeWorkspace';
+import { VscodeTools } from './vscodeTools';
 import type { SemanticSearch } from './workspaceReader';
 
 /** Whether an answer runs the agent, and if not, what the panel says about it. */
@@ -30,12 +31,15 @@ export class AgentService implements vscode.Disposable {
   readonly port: VscodeWorkspacePort;
   /** The checkpoints of agent turns that changed files (restore, multi-file diff). */
   readonly checkpoints: CheckpointService;
+  /** The tools other extensions and MCP servers register in VS Code, as far as the user enabled them (the tools menu). */
+  readonly vscodeTools: VscodeTools;
   private readonly sessions = new Map<string, ToolSession>();
   private readonly disposables: vscode.Disposable[] = [];
   private restrictedNoticeShown = false;
 
-  constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri) {
+  constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri, workspaceState: vscode.Memento) {
     this.port = new VscodeWorkspacePort(semantic);
+    this.vscodeTools = new VscodeTools(workspaceState, log);
     this.checkpoints = new CheckpointService(storageRoot, log);
     this.disposables.push(
       this.checkpoints,
@@ -86,9 +90,21 @@ export class AgentService implements vscode.Disposable {
     return 'Restricted Mode: Cadenza can read and search this workspace, but it does not edit files or run commands until you trust the workspace.';
   }
 
-  /** The functions of this answer, for the workspace's trust right now (over `port`, e.g. one a checkpoint records). */
+  /**
+   * The functions of this answer, for the workspace's trust right now (over `port`, e.g. one a checkpoint
+   * records): the agent's own, then the VS Code tools the user enabled (only read-only ones in Restricted Mode).
+   */
   toolset(settings: AgentSettings, port: WorkspacePort = this.port): Toolset {
-    return workspaceToolset(port, { terminalTimeoutSeconds: settings.terminalTimeoutSeconds });
+    const own = workspaceToolset(port, { terminalTimeoutSeconds: settings.terminalTimeoutSeconds });
+    const external = this.vscodeTools.select(own.trusted, own.tools.length);
+    if (external.tools.length === 0 && external.leftOut.length === 0) return own;
+    const unavailable: Record<string, string> = { ...own.unavailable };
+    for (const left of external.leftOut) {
+      unavailable[left.name] = left.reason === 'restricted'
+        ? `${left.name} is not available: the workspace is in Restricted Mode, where only tools marked read-only are offered.`
+        : `${left.name} is not available: a request takes at most 128 functions.`;
+    }
+    return { tools: [...own.tools, ...external.tools], unavailable, trusted: own.trusted };
   }
 
   /** Tokens the tool schemas add to every request (the context budget reserves them). */

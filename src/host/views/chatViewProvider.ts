@@ -6,6 +6,7 @@ import type { ChatController } from '../chat/chatController';
 import type { Mentions } from '../chat/context/mentions';
 import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeActions';
 import { checkDataUrl, pickImage } from '../chat/images';
+import { enableTool, toolsMenuState } from '../chat/toolsMenu';
 import type { HostContext } from '../context';
 import type { ApprovalBroker } from '../tools/approvals';
 import { commandIds } from '../ids';
@@ -232,6 +233,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'condense/edit':
         await chat?.editSummary(message.summary);
+        return;
+      case 'tools/list':
+        if (chat?.agent) this.post(toolsMenuState(chat.agent));
+        return;
+      case 'tools/enable':
+        if (chat?.agent) this.post(await enableTool(chat.agent, message.name, message.enabled));
         return;
       default: {
         const unreachable: never = message;

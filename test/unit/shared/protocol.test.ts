@@ -15,6 +15,16 @@ describe('protocol: agent messages', () => {
   });
 });
 
+describe('protocol: the tools menu', () => {
+  it('accepts a list request and a tick of a named tool, and refuses malformed ticks', () => {
+    assert.equal(isFromWebview({ type: 'tools/list' }), true);
+    assert.equal(isFromWebview({ type: 'tools/enable', name: 'mcp_notes_add_note', enabled: true }), true);
+    assert.equal(isFromWebview({ type: 'tools/enable', name: 'mcp_notes_add_note', enabled: 'yes' }), false);
+    assert.equal(isFromWebview({ type: 'tools/enable', enabled: true }), false);
+    assert.equal(isFromWebview({ type: 'tools/enable', name: 'x'.repeat(301), enabled: true }), false);
+  });
+});
+
 describe('protocol: audio in the chat panel', () => {
   const options = {};
 

@@ -20,6 +20,14 @@
   let selected = scenario === 'options' ? 'Llama-4-Maverick-17B-128E-Instruct' : scenario === 'audio' ? 'Qwen2-Audio-7B-Instruct' : 'Meta-Llama-3.3-70B-Instruct';
   /** What the host would answer to `audio/pick`: the file's facts and a token (the audio stays in the host). */
   const sampleAudio = { token: 'sandbox-audio-0001', name: 'standup-2024-05-02.m4a', bytes: 412_314, seconds: 27.4 };
+  const restrictedTools = scenario === 'toolsRestricted';
+  /** What the host would list in the tools menu: an extension's tools, an MCP server's, VS Code's own. */
+  let vscodeTools = [
+    { name: 'renderChart', wireName: 'renderChart', description: 'Renders a bar chart of the given values as a PNG image.', source: 'acme.charts', kind: 'extension', readOnly: true, tokens: 63, enabled: true, blocked: false },
+    { name: 'mcp_notes_add_note', wireName: 'mcp_notes_add_note', description: 'Adds a note with a title and a body to the user\'s notes.', source: 'MCP server notes', kind: 'mcp', readOnly: false, tokens: 71, enabled: !restrictedTools, blocked: restrictedTools },
+    { name: 'read_file', wireName: 'vscode_read_file', description: 'Reads a file from the notes store.', source: 'acme.notes', kind: 'extension', readOnly: true, tokens: 52, enabled: false, blocked: false },
+    { name: 'run_task', wireName: 'run_task', description: 'Runs a VS Code task.', source: 'VS Code', kind: 'vscode', readOnly: false, tokens: 60, enabled: false, blocked: restrictedTools },
+  ];
   const now = Date.now();
   const conversations = [
     { id: 'c1', title: 'Debounce fires twice', updatedAt: now - 4 * 60_000 },
@@ -232,6 +240,20 @@
       call(3, 'edit_file', { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Welcome' }, 'awaitingApproval', { change: { kind: 'edit', path: 'src/greeting.ts', diff: '@@ -2,3 +2,3 @@\n export function greeting(name: string): string {\n-  return `Hello, ${name}!`;\n+  return `Welcome, ${name}! Good to see you.`;\n }' } });
       call(4, 'create_file', { path: '.vscode/tasks.json' }, 'awaitingApproval', { change: { kind: 'create', path: '.vscode/tasks.json', content: '{ "version": "2.0.0", "tasks": [] }', caution: '.vscode/tasks.json defines tasks that VS Code can run.' } });
     },
+    async tools() {
+      // A VS Code tool's card (its source, the image it returned) beside the tools menu (opened by the test).
+      showConversation({ id: 'c7', title: 'Chart the sales', model: selected, options: {}, messages: [
+        { id: 'vt1', role: 'user', text: 'Chart this quarter\'s sales and file a note about it.' },
+      ] });
+      send({ type: 'context/meter', usedTokens: 3_400, limitTokens: 130_600, droppedMessages: 0 });
+      send({ type: 'message/add', message: { id: 'vt2', role: 'assistant', model: selected, text: 'Here is the chart.', streaming: true } });
+      const chart = sampleImage();
+      send({ type: 'tool/call', messageId: 'vt2', call: { index: 0, id: 'call-chart', name: 'renderChart', arguments: '{"values":[3,5,4,7]}', status: 'done', origin: 'acme.charts', result: 'Chart of 4 values.\n[The tool returned an image (image/png, 1.2 KB). It is shown to the user; you cannot see it, since tool results reach you as text.]', images: [{ mimeType: 'image/png', dataUrl: chart.dataUrl, bytes: chart.bytes }] } });
+      send({ type: 'tool/call', messageId: 'vt2', call: { index: 1, id: 'call-note', name: 'mcp_notes_add_note', arguments: '{"title":"Q3 sales"}', status: 'denied', origin: 'MCP server notes', result: 'mcp_notes_add_note was not run: the user declined it in VS Code\'s confirmation (or it was cancelled).' } });
+    },
+    async toolsRestricted() {
+      showConversation({ id: 'c8', title: 'New chat', model: selected, options: {}, messages: [] });
+    },
     async nokey() {
       send({ type: 'state/connection', state: { baseUrl: 'https://api.sambanova.ai', hasKey: false } });
       showModels(true);
@@ -317,6 +339,11 @@
         return;
       case 'audio/transcribeIntoPrompt':
         send({ type: 'composer/insertText', text: 'Summarise the stand-up: what was decided about the release?' });
+        return;
+      case 'tools/list':
+      case 'tools/enable':
+        if (message.type === 'tools/enable') vscodeTools = vscodeTools.map((tool) => (tool.name === message.name ? { ...tool, enabled: message.enabled } : tool));
+        send({ type: 'state/vscodeTools', tools: vscodeTools, restricted: scenario === 'toolsRestricted', agentEnabled: true });
         return;
       case 'schema/pick':
         send({ type: 'composer/schema', name: 'invoice.schema.json', schema: '{"type":"object"}' });

@@ -1,0 +1,182 @@
+// The agent using the language model tools other extensions and MCP servers register in VS Code: a fixture
+// extension (test/fixtures/toolsExtension, loaded beside Cadenza by the harness) registers them through
+// `vscode.lm.registerTool`, one of them a stand-in MCP server's tool (tagged `mcp`, with a confirmation). The
+// emulator scripts the model's calls; the fixture records what VS Code invoked. In extension-test mode VS
+// Code's dialog service accepts a tool's confirmation without showing it (see lmTools.test.ts), so a decline
+// is what the caller then sees: the fixture throws the same CancellationError.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CadenzaApi } from '../../src/host/extension';
+import type { ToWebview } from '../../src/shared/protocol';
+import type { ToolCallView } from '../../src/shared/views';
+import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+
+type Body = { messages: { role: string; content: unknown; tool_call_id?: string }[]; tools?: { function: { name: string; parameters: unknown } }[] };
+type MenuState = Extract<ToWebview, { type: 'state/vscodeTools' }>;
+interface FixtureApi {
+  readonly calls: { name: string; input: unknown }[];
+  reset(): void;
+}
+
+const toolModel = 'Meta-Llama-3.3-70B-Instruct';
+const fixtureId = 'cadenza-tests.cadenza-test-tools';
+
+suite('Agent: VS Code tools from other extensions and MCP servers', () => {
+  let api: CadenzaApi;
+  // Activated first: the emulator's set-up writes a Cadenza setting, which must be registered by then.
+  suiteSetup(async () => {
+    api = await cadenzaApi();
+  });
+  const emulator = useEmulator();
+  let panel: PanelRecorder;
+  let fixture: FixtureApi;
+
+  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const offered = (body: Body | undefined): string[] => body?.tools?.map((tool) => tool.function.name) ?? [];
+  const cards = (): ToolCallView[] => panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
+  const finalCard = (id: string): ToolCallView | undefined => cards().filter((card) => card.id === id).at(-1);
+  const menu = async (message: { type: 'tools/list' } | { type: 'tools/enable'; name: string; enabled: boolean }): Promise<MenuState> => {
+    panel.clear();
+    await api.chatView.handle(message);
+    const state = panel.messages.find((entry): entry is MenuState => entry.type === 'state/vscodeTools');
+    assert.ok(state, 'the host answered with the menu state');
+    return state;
+  };
+  const enable = async (...names: string[]): Promise<void> => {
+    for (const name of names) await menu({ type: 'tools/enable', name, enabled: true });
+    panel.clear();
+  };
+
+  suiteSetup(async () => {
+    panel = recordPanel(api);
+    const extension = vscode.extensions.getExtension<FixtureApi>(fixtureId);
+    assert.ok(extension, 'the fixture extension is loaded beside Cadenza');
+    fixture = await extension.activate();
+    await waitFor(() => vscode.lm.tools.some((tool) => tool.name === 'mcp_notes_add_note'), 'the fixture\'s tools in vscode.lm.tools');
+    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
+    await openChatView(api);
+    await vscode.commands.executeCommand('cadenza.refreshModels');
+  });
+  setup(async () => {
+    emulator().reset();
+    fixture.reset();
+    await api.chat.newConversation();
+    await api.chat.selectModel(toolModel);
+    panel.clear();
+  });
+  teardown(async () => {
+    api.agent.overrideTrust(undefined);
+    for (const name of api.agent.vscodeTools.enabled()) await api.agent.vscodeTools.setEnabled(name, false);
+  });
+  suiteTeardown(async () => {
+    panel?.dispose();
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+  });
+
+  test('the menu lists other extensions\' and MCP servers\' tools with their source, none enabled, never Cadenza\'s own; a request offers none of them', async () => {
+    const state = await menu({ type: 'tools/list' });
+    const rows = new Map(state.tools.map((tool) => [tool.name, tool]));
+    assert.equal(state.restricted, false);
+    assert.deepEqual([rows.get('fixture_wordCount')?.source, rows.get('fixture_wordCount')?.kind, rows.get('fixture_wordCount')?.readOnly], [fixtureId, 'extension', true]);
+    assert.deepEqual([rows.get('mcp_notes_add_note')?.kind, rows.get('mcp_notes_add_note')?.readOnly], ['mcp', false]);
+    assert.equal(rows.get('read_file')?.wireName, 'vscode_read_file', 'a collision with the agent\'s own read_file is renamed');
+    assert.ok(![...rows.keys()].some((name) => name.startsWith('cadenza_')), 'Cadenza\'s own lm tools are never offered back to it');
+    assert.ok(!rows.has('runSubagent') && !rows.has('vscode_editFile_internal'), 'VS Code\'s chat-only helpers are left out');
+    assert.ok(state.tools.every((tool) => !tool.enabled), 'none is enabled by default');
+
+    emulator().scriptChat({ content: 'Hi.' });
+    await api.chat.send('Hello', {});
+    const names = offered(bodies()[0]);
+    assert.ok(names.includes('read_file') && !names.some((name) => name.startsWith('fixture_') || name.startsWith('mcp_')), names.join(', '));
+  });
+
+  test('an enabled MCP-style tool is offered, invoked through VS Code with the model\'s arguments, and its result reaches the next request; a disabled one is not offered', async () => {
+    const state = await menu({ type: 'tools/enable', name: 'mcp_notes_add_note', enabled: true });
+    assert.equal(state.tools.find((tool) => tool.name === 'mcp_notes_add_note')?.enabled, true);
+    assert.deepEqual([...api.agent.vscodeTools.enabled()], ['mcp_notes_add_note'], 'remembered for the workspace');
+    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Groceries', body: 'milk, eggs' }, id: 'call_note' }] });
+    emulator().scriptChat({ content: 'Saved your note.' });
+    assert.equal(await api.chat.send('Note down groceries', {}), 'Saved your note.');
+    assert.deepEqual(fixture.calls, [{ name: 'mcp_notes_add_note', input: { title: 'Groceries', body: 'milk, eggs' } }]);
+    const [first, second] = bodies();
+    assert.ok(offered(first).includes('mcp_notes_add_note'));
+    assert.ok(!offered(first).includes('fixture_wordCount'), 'a tool not ticked is not offered');
+    const sent = first?.tools?.find((tool) => tool.function.name === 'mcp_notes_add_note')?.function.parameters;
+    assert.deepEqual(sent, { type: 'object', properties: { title: { type: 'string', description: 'Title of the note' }, body: { type: 'string', description: 'Text of the note' } }, required: ['title'] });
+    assert.deepEqual(second?.messages.at(-1), { role: 'tool', tool_call_id: 'call_note', content: 'Note 1 saved: Groceries' });
+    const card = finalCard('call_note');
+    assert.equal(card?.status, 'done');
+    assert.equal(card?.origin, `MCP server ${fixtureId}`);
+  });
+
+  test('a tool whose name collides with the agent\'s goes by vscode_read_file and runs under its own name; the agent\'s read_file stays', async () => {
+    await enable('read_file');
+    emulator().scriptChat({ toolCalls: [{ name: 'vscode_read_file', arguments: { path: 'notes/today.md' }, id: 'call_fixture_read' }] });
+    emulator().scriptChat({ content: 'Done.' });
+    await api.chat.send('Read the store', {});
+    const names = offered(bodies()[0]);
+    assert.ok(names.includes('read_file') && names.includes('vscode_read_file'), names.join(', '));
+    assert.deepEqual(fixture.calls, [{ name: 'read_file', input: { path: 'notes/today.md' } }]);
+    assert.equal(bodies()[1]?.messages.at(-1)?.content, 'fixture store: notes/today.md');
+  });
+
+  test('enabled tools\' schemas count in the context budget: the meter\'s limit shrinks by their tokens', async () => {
+    const meterLimit = (): number => panel.messages.find((message): message is Extract<ToWebview, { type: 'context/meter' }> => message.type === 'context/meter')?.limitTokens ?? NaN;
+    emulator().scriptChat({ content: 'One.' });
+    await api.chat.send('One', {});
+    const without = meterLimit();
+    const state = await menu({ type: 'tools/enable', name: 'fixture_wordCount', enabled: true });
+    const tokens = state.tools.find((tool) => tool.name === 'fixture_wordCount')?.tokens ?? 0;
+    assert.ok(tokens > 20, `the schema costs tokens (${tokens})`);
+    emulator().scriptChat({ content: 'Two.' });
+    await api.chat.send('Two', {});
+    const difference = without - meterLimit();
+    assert.ok(Math.abs(difference - tokens) <= 2, `the limit shrank by ${difference}, the schema costs ${tokens}`);
+  });
+
+  test('an image result is shown in the card and described to the model; a throw and a decline become results the model reads, and the turn ends', async () => {
+    await enable('fixture_renderChart', 'fixture_flaky');
+    emulator().scriptChat({ toolCalls: [
+      { name: 'fixture_renderChart', arguments: { values: [1, 3, 2, 4] }, id: 'call_chart' },
+      { name: 'fixture_flaky', arguments: { mode: 'throw' }, id: 'call_throw' },
+      { name: 'fixture_flaky', arguments: { mode: 'decline' }, id: 'call_decline' },
+    ] });
+    emulator().scriptChat({ content: 'Here is the chart; the other tool failed.' });
+    assert.equal(await api.chat.send('Chart it', {}), 'Here is the chart; the other tool failed.');
+    const chart = finalCard('call_chart');
+    assert.equal(chart?.status, 'done');
+    assert.equal(chart?.images?.length, 1);
+    assert.match(chart?.images?.[0]?.dataUrl ?? '', /^data:image\/png;base64,iVBORw0KGgo/);
+    const results = new Map(bodies()[1]?.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, String(message.content)]));
+    assert.match(results.get('call_chart') ?? '', /^Chart of 4 values\.\n\[The tool returned an image \(image\/png, \d+ bytes\)\. It is shown to the user/);
+    assert.equal(finalCard('call_throw')?.status, 'failed');
+    assert.match(results.get('call_throw') ?? '', /^Error: .*The flaky fixture failed on purpose\./);
+    assert.equal(finalCard('call_decline')?.status, 'denied');
+    assert.match(results.get('call_decline') ?? '', /fixture_flaky was not run: the user declined it in VS Code's confirmation/);
+    const saved = (await api.chat.current()).messages.flatMap((message) => message.toolCalls ?? []);
+    assert.equal(saved.find((call) => call.id === 'call_chart')?.images?.length, 1, 'the image is stored with the call, so a reload shows it');
+  });
+
+  test('Restricted Mode offers only tools marked read-only: the menu holds the others back and a request never carries them', async () => {
+    await enable('fixture_wordCount', 'mcp_notes_add_note');
+    api.agent.overrideTrust(false);
+    const state = await menu({ type: 'tools/list' });
+    assert.equal(state.restricted, true);
+    const rows = new Map(state.tools.map((tool) => [tool.name, tool]));
+    assert.equal(rows.get('mcp_notes_add_note')?.blocked, true);
+    assert.equal(rows.get('fixture_wordCount')?.blocked, false);
+    assert.ok(state.tools.filter((tool) => !tool.blocked).every((tool) => tool.readOnly), 'every tool offered is read-only');
+    const held = state.tools.find((tool) => tool.blocked && !tool.enabled);
+    assert.ok(held, 'a tool that is not read-only and not enabled (VS Code\'s own run_task, for one)');
+    const refused = await menu({ type: 'tools/enable', name: held.name, enabled: true });
+    assert.equal(refused.tools.find((tool) => tool.name === held.name)?.enabled, false, 'Restricted Mode does not let it be enabled');
+    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'x' }, id: 'call_blocked' }] });
+    emulator().scriptChat({ content: 'I cannot add notes here.' });
+    await api.chat.send('Add a note', {});
+    const names = offered(bodies()[0]);
+    assert.ok(names.includes('fixture_wordCount'), names.join(', '));
+    assert.ok(!names.includes('mcp_notes_add_note') && !names.includes('edit_file'), names.join(', '));
+    assert.deepEqual(fixture.calls, [], 'nothing was invoked');
+    assert.match(String(bodies()[1]?.messages.at(-1)?.content), /mcp_notes_add_note is not available: the workspace is in Restricted Mode/);
+  });
+});
