@@ -23,7 +23,7 @@ import { nodeFileSource } from '../src/core/index/fileSource';
 import { chunkerVersion } from '../src/core/index/chunker';
 import { prepareFile } from '../src/core/index/prepareFile';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
-import { ANALYZE_SQL, CHUNKS_INSERT_SQL, FILES_INSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql } from '../src/core/index/pg/pgSql';
+import { ANALYZE_SQL, BLOBS_INSERT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql } from '../src/core/index/pg/pgSql';
 import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { PgTeamIndex } from '../src/core/index/pg/pgTeamIndex';
 import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
@@ -117,7 +117,8 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
   let files = 0;
   let chunks = 0;
   const sampleTexts: string[] = [];
-  await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: chunkerVersion(undefined), dimension: DIM, logger: silentLogger });
+  const version = chunkerVersion(undefined);
+  await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
   await pool.query(`DROP INDEX IF EXISTS cadenza_vectors_hnsw_${DIM}`);
   const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1', [REPO])).rows[0];
   if (!snapshot) throw new Error('no snapshot row');
@@ -125,7 +126,7 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
   let loadMs = 0;
   let vectors = 0;
   let writing: Promise<void> = Promise.resolve();
-  const batch = { vHash: [] as string[], vText: [] as string[], fPath: [] as string[], fHash: [] as string[], fSize: [] as number[], fMtime: [] as number[], cPath: [] as string[], cS: [] as number[], cE: [] as number[], cHash: [] as string[], cBody: [] as string[], cTerms: [] as string[] };
+  const batch = { vHash: [] as string[], vText: [] as string[], fPath: [] as string[], fHash: [] as string[], fSize: [] as number[], fMtime: [] as number[], cFile: [] as number[], cS: [] as number[], cE: [] as number[], cHash: [] as string[], cBody: [] as string[], cTerms: [] as string[] };
   const seenHashes = new Set<string>();
   const flush = async (): Promise<void> => {
     const b = { ...batch };
@@ -137,8 +138,12 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
       try {
         await client.query('BEGIN');
         if (b.vHash.length > 0) await client.query(VECTORS_INSERT_SQL, [snapshot.model_id, b.vHash, b.vText]);
-        await client.query(FILES_INSERT_SQL, [snapshot.id, b.fPath, b.fHash, b.fSize, b.fMtime]);
-        await client.query(CHUNKS_INSERT_SQL, [snapshot.id, b.cPath, b.cS, b.cE, b.cHash, b.cBody, b.cTerms]);
+        // Every generated file has its own content, so every blob is new (as in a first cadenza-index run).
+        const blobs = await client.query<{ id: string; hash: string }>(BLOBS_INSERT_SQL, [b.fHash, version]);
+        const ids = new Map(blobs.rows.map((row) => [row.hash, row.id]));
+        const blobOf = (i: number): string => ids.get(b.fHash[i] ?? '') ?? '';
+        await client.query(CHUNKS_INSERT_SQL, [b.cFile.map(blobOf), b.cS, b.cE, b.cHash, b.cBody, b.cTerms]);
+        await client.query(ENTRIES_UPSERT_SQL, [snapshot.id, b.fPath, b.fHash.map((_, i) => blobOf(i)), b.fSize, b.fMtime]);
         await client.query('COMMIT');
       } finally {
         client.release();
@@ -163,7 +168,7 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
     for (const chunk of prepared.file.chunks) {
       chunks++;
       if (sampleTexts.length < 5000 && chunks % 7 === 0) sampleTexts.push(chunk.text);
-      batch.cPath.push(key);
+      batch.cFile.push(batch.fPath.length - 1);
       batch.cS.push(chunk.startLine);
       batch.cE.push(chunk.endLine);
       batch.cHash.push(chunk.hash);
@@ -177,7 +182,7 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
       }
     }
     generateMs += performance.now() - t;
-    if (batch.cPath.length >= 400) await flush();
+    if (batch.cS.length >= 400) await flush();
     if (files % 20000 === 0) out(`    … ${chunks} chunks loaded (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
   await flush();

@@ -7,6 +7,8 @@ import { allOfQuery, anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
 /** The snapshot a team index answers from: which commit, how fresh. */
 export interface TeamSnapshot {
   readonly id: number;
+  /** The full snapshot this one is a delta on; 0 when it is full itself. */
+  readonly baseId: number;
   readonly repository: string;
   readonly commit: string;
   readonly model: string;
@@ -40,10 +42,10 @@ export class PgTeamIndex {
    * one. Undefined when the database has none (the tables may not even exist yet).
    */
   static async open(pool: Pool, repository: string, model: string, commit?: string): Promise<PgTeamIndex | undefined> {
-    const found = await pool.query<{ id: number; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
+    const found = await pool.query<{ id: number; base_id: number | null; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
     const row = found.rows[0];
     if (!row) return undefined;
-    return new PgTeamIndex(pool, { id: row.id, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete });
+    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete });
   }
 
   /** The three ranked lists, each `depth` deep, read in one read-only transaction. */
@@ -57,7 +59,7 @@ export class PgTeamIndex {
         // recall depends on the first, and each re-ranked candidate costs a 16 KB read.
         const candidates = Math.max(depth * 2, 40);
         await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates * 2, EF_SEARCH_MIN))]);
-        const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(query.vector), this.snapshot.id, candidates, depth]);
+        const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(query.vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
         semantic = rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
       }
       const keyword: (ChunkLocation & { score: number })[] = [];
@@ -67,14 +69,14 @@ export class PgTeamIndex {
       const tokens = tokenize(text);
       for (const tsquery of new Set([allOfQuery(tokens), anyOfQuery(tokens)])) {
         if (!tsquery || keyword.length >= depth) continue;
-        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, tsquery, depth, KEYWORD_RANK_CAP]);
+        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, KEYWORD_RANK_CAP]);
         const seen = new Set(keyword.map((hit) => `${hit.path}\u0000${hit.startLine}`));
         for (const r of rows.rows) if (keyword.length < depth && !seen.has(`${r.path}\u0000${r.start_line}`)) keyword.push({ ...location(r), score: Number(r.score) });
       }
       const identifiers = compoundIdentifiers(text);
       const anyIdentifier = anyOfQuery(identifiers);
       if (anyIdentifier) {
-        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, identifiers.map(lexemeQuery), anyIdentifier, depth]);
+        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), anyIdentifier, depth]);
         exact = rows.rows.map(location);
       }
       await client.query('COMMIT');
