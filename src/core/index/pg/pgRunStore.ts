@@ -24,6 +24,7 @@ import {
   SNAPSHOT_VERSION_SQL,
   VECTORS_INSERT_SQL,
   hnswIndexSql,
+  obsoleteHnswSql,
 } from './pgSql';
 import { ensureSchema } from './pgSchema';
 import { pgText, tsvectorLiteral, vectorLiteral } from './pgText';
@@ -123,6 +124,9 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     if (row) {
       this.modelId = row.id;
       this.dim = row.dimension;
+      // The vector index this release searches (built once on a database an older release indexed).
+      await this.pool.query(hnswIndexSql(row.dimension));
+      await this.pool.query(obsoleteHnswSql(row.dimension));
     } else if (dimension) await this.registerModel(dimension);
     await this.openSnapshot();
     if (this.snapshotId) await this.loadEntries();

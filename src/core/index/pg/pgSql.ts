@@ -17,23 +17,53 @@ export function dimensionOf(value: number): number {
   return value;
 }
 
+/** The width wide vectors are folded to for the HNSW graph (see `indexed`). */
+export const FOLD_WIDTH = 2048;
+
+/** Whether a dimension's HNSW index is on the folded vector. */
+export const folds = (d: number): boolean => d > MAX_FULL_HNSW_DIMENSION && d % FOLD_WIDTH === 0;
+
 /**
- * The indexed expression for a dimension: the full vector up to 2,000 dimensions; above that its
- * first (up to) 4,000 components as half-precision floats, which HNSW takes. For E5-Mistral's 4,096
- * that keeps 98% of the components, and the candidates are re-ranked by exact cosine on the full
- * vector. (Binary quantisation was measured first: recall@10 0.03 on the emulator's embeddings.)
+ * The indexed expression for a dimension: the full vector up to 2,000 dimensions. Above that, when the
+ * dimension is a multiple of 2,048 (E5-Mistral's 4,096), the vector folded to 2,048 components (the sum
+ * of its 2,048-wide slices: a fixed linear projection that keeps cosine neighbourhoods, like feature
+ * hashing into fewer buckets) as half-precision floats: 4 KB per chunk in the graph instead of 8 KB,
+ * and each step of the walk compares 2,048 numbers, not 4,000; the candidates are then re-ranked by
+ * exact cosine on the full vector. Folding to 512 or 1,024 lost too much (bench/team-index: the fold
+ * alone, top 80 re-ranked, recall@10 0.84 and 0.965; 2,048: 0.99 from the top 40). Otherwise the first
+ * (up to) 4,000 components as half-precision floats, which HNSW takes. (Binary quantisation was
+ * measured first: recall@10 0.03 on the emulator's embeddings.)
  */
 function indexed(d: number, value: string): string {
   if (d <= MAX_FULL_HNSW_DIMENSION) return `(${value})::vector(${d})`;
+  if (folds(d)) {
+    const w = FOLD_WIDTH;
+    const slices = Array.from({ length: d / w }, (_, i) => `subvector((${value})::vector(${d}), ${String(i * w + 1)}, ${w})`);
+    return `(${slices.join(' + ')})::halfvec(${w})`;
+  }
   const m = Math.min(d, MAX_HALF_HNSW_DIMENSION);
   return `subvector((${value})::vector(${d}), 1, ${m})::halfvec(${m})`;
 }
 
-/** The HNSW index for one dimension, partial so that models of other dimensions share the table. */
+/** The HNSW index's name for a dimension (a folded one has its own, so a database indexed before folding gets it built). */
+export function hnswName(d: number): string {
+  return folds(d) ? `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}` : `cadenza_vectors_hnsw_${d}`;
+}
+
+/**
+ * The HNSW index for one dimension, partial so that models of other dimensions share the table.
+ * m 16 and ef_construction 64 (pgvector's defaults): see bench/team-index for the curve.
+ */
 export function hnswIndexSql(dimension: number): string {
   const d = dimensionOf(dimension);
   const ops = d <= MAX_FULL_HNSW_DIMENSION ? 'vector_cosine_ops' : 'halfvec_cosine_ops';
-  return `CREATE INDEX IF NOT EXISTS cadenza_vectors_hnsw_${d} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) ${ops}) WHERE vector_dims(embedding) = ${d}`;
+  return `CREATE INDEX IF NOT EXISTS ${hnswName(d)} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) ${ops}) WHERE vector_dims(embedding) = ${d}`;
+}
+
+/** Drops the index an older release built for this dimension, once the folded one exists (a no-op otherwise). */
+export function obsoleteHnswSql(dimension: number): string {
+  const d = dimensionOf(dimension);
+  return folds(d) ? `DROP INDEX IF EXISTS cadenza_vectors_hnsw_${d}` : 'SELECT 1';
 }
 
 /**

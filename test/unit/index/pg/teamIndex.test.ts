@@ -235,14 +235,14 @@ describe('team index on PostgreSQL with pgvector', function () {
       const source = readFileSync(path.join(dir, name), 'utf8');
       for (const call of source.matchAll(/\.query(?:<[^>]*>)?\(([^,)]+)/g)) {
         const first = (call[1] ?? '').trim();
-        const constant = /^[A-Z][A-Z0-9_]*$/.test(first) || /^(semanticSql|hnswIndexSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
+        const constant = /^[A-Z][A-Z0-9_]*$/.test(first) || /^(semanticSql|hnswIndexSql|obsoleteHnswSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
         assert.ok(constant, `${name}: query(${first}) is not a constant statement`);
       }
       if (name === 'pgSql.ts') {
         const interpolations = [...source.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]);
         assert.ok(interpolations.length > 0);
         // Only checked integers, fixed operator names and the private `indexed` over literal column names.
-        const allowed = (expr: string): boolean => ['d', 'm', 'order', 'ops', 'value', 'String(value)'].includes(expr) || /^indexed\(d, '[$\w.:]+'\)$/.test(expr);
+        const allowed = (expr: string): boolean => ['d', 'm', 'w', 'order', 'ops', 'value', 'String(value)', 'String(i * w + 1)', "slices.join(' + ')", 'hnswName(d)', 'FOLD_WIDTH'].includes(expr) || /^indexed\(d, '[$\w.:]+'\)$/.test(expr);
         for (const expr of interpolations) assert.ok(allowed(expr ?? ''), `pgSql.ts interpolates \${${expr}}`);
       }
     }
