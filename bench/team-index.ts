@@ -270,7 +270,7 @@ async function runSize(url: string, target: number): Promise<void> {
     out(`| exact cosine scan of the snapshot (the recall reference, ${n} queries) | ${ms(exactMs / n)} ms per query |`);
     // The fold alone (no graph): the true top 10 among the exact top N by folded cosine, re-ranked on the full vector.
     if (folds(DIM) && loaded.chunks <= env('FOLD_DIAG_MAX', 20_000)) {
-      for (const [w, depth] of [[512, 80], [1024, 80], [2048, 80], [1024, 40], [2048, 40]] as const) {
+      for (const [w, depth] of (loaded.chunks <= 5000 ? [[512, 80], [1024, 80], [2048, 80], [1024, 40], [2048, 40]] : [[2048, 40], [2048, 80]]) as readonly (readonly [number, number])[]) {
         let hit = 0;
         for (const [i, text] of queries.slice(0, n).entries()) {
           const client = await pool.connect();
