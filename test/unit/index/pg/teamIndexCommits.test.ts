@@ -147,6 +147,35 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.ok(!(await top('e', 'compute4 ledger', 40)).includes('src/module4.ts'));
   });
 
+  it('a delta run stopped half-way leaves only complete files, and the next run completes the snapshot', async () => {
+    const changed: Record<string, string> = {};
+    for (let i = 20; i < 30; i++) changed[`src/module${i}.ts`] = moduleText(i, `surcharge${i}`);
+    ws.write(changed);
+    const controller = new AbortController();
+    let calls = 0;
+    const stopping = (texts: readonly string[]): Promise<Float32Array[]> => {
+      if (++calls === 3) controller.abort();
+      return embed(texts);
+    };
+    const stopped = await buildTeamIndex({ root: ws.root, repository: REPO, commit: 'f', model: MODEL, pool, embed: stopping, dimension: 64, batchSize: 2, concurrency: 1, signal: controller.signal });
+    assert.notEqual(stopped.status, 'complete');
+    const snapshot = await snapshotOf('f');
+    const partial = await entryRows('f');
+    assert.ok(partial < 10, `the stopped run stored part of the change (${partial} of 10 files)`);
+    const missing = (): Promise<number> => scalar('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)', [snapshot]);
+    assert.equal(await missing(), 0, 'no entry points at a content without vectors');
+    assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snapshot]), 0);
+    embedded.length = 0;
+    const resumed = await buildTeamIndex({ root: ws.root, repository: REPO, commit: 'f', model: MODEL, pool, embed, dimension: 64 });
+    assert.equal(resumed.status, 'complete');
+    assert.ok(embedded.length < 10, `only what the stopped run had not stored is embedded (${embedded.length})`);
+    assert.equal(resumed.written.entries + partial, await entryRows('f'), 'the resumed run adds the rest, rewriting nothing');
+    assert.equal(await missing(), 0);
+    assert.deepEqual(await top('f', 'surcharge29'), ['src/module29.ts']);
+    assert.deepEqual(await top('f', 'surcharge20'), ['src/module20.ts']);
+    assert.deepEqual(await top('f', 'rebate30'), ['src/module30.ts'], 'the rest from the parent');
+  });
+
   it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
     const admin = new Pool({ connectionString: pg.url, max: 1 });
     await admin.query('CREATE DATABASE legacy');
