@@ -128,7 +128,7 @@ async function main(): Promise<number> {
     process.stdout.write(
       `summary: ${result.status}; ${args.repository}@${commit} (${args.model}): ${result.files} files, ${result.chunks} chunks; ` +
         `this run: ${result.filesChanged} files changed, ${result.filesDeleted} removed, ${result.chunksEmbedded} chunks embedded, ${result.chunksReused} reused, ` +
-        `${result.chunksPending} pending; ${promptTokens} tokens embedded, cost ${cost}; ${(result.elapsedMs / 1000).toFixed(1)} s` +
+        `${result.chunksPending} pending; rows written: ${result.written.entries} file entries, ${result.written.blobs} file contents, ${result.written.chunks} chunks, ${result.written.vectors} vectors; ${promptTokens} tokens embedded, cost ${cost}; ${(result.elapsedMs / 1000).toFixed(1)} s` +
         `${result.stopReason ? ` (${result.stopReason})` : ''}\n`,
     );
     return result.status === 'complete' ? 0 : 1;

@@ -4,25 +4,32 @@ import type { ChunkTextSink, RunStore } from '../indexPort';
 import type { ChunkRef, FileRecord } from '../types';
 import {
   ANALYZE_SQL,
+  BLOBS_INSERT_SQL,
+  BLOBS_SELECT_SQL,
+  BLOB_CHUNKS_SELECT_SQL,
   CHUNKS_INSERT_SQL,
-  CHUNKS_SELECT_SQL,
-  FILES_DELETE_SQL,
-  FILES_INSERT_SQL,
-  FILES_SELECT_SQL,
+  ENTRIES_COPY_SQL,
+  ENTRIES_DELETE_SQL,
+  ENTRIES_FLATTEN_SQL,
+  ENTRIES_SELECT_SQL,
+  ENTRIES_UPSERT_SQL,
   HASHES_PAGE_SQL,
   MODEL_INSERT_SQL,
   MODEL_SELECT_SQL,
-  SCHEMA_LOCK_SQL,
-  SCHEMA_SQL,
-  SCHEMA_UNLOCK_SQL,
+  SNAPSHOT_INSERT_SQL,
+  SNAPSHOT_PARENT_SQL,
   SNAPSHOT_RESET_SQL,
+  SNAPSHOT_SELECT_SQL,
   SNAPSHOT_STATE_SQL,
-  SNAPSHOT_UPSERT_SQL,
   SNAPSHOT_VERSION_SQL,
   VECTORS_INSERT_SQL,
   hnswIndexSql,
+  obsoleteHnswSql,
 } from './pgSql';
+import { ensureSchema } from './pgSchema';
 import { pgText, tsvectorLiteral, vectorLiteral } from './pgText';
+
+export { ensureSchema };
 
 /** Which snapshot a writer fills: one repository at one commit, embedded by one model. */
 export interface SnapshotKey {
@@ -31,21 +38,12 @@ export interface SnapshotKey {
   readonly model: string;
 }
 
-/** Creates the schema (tables, extension); needs a role that may create them. Idempotent. */
-export async function ensureSchema(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // One schema change at a time when several CI jobs start together.
-    await client.query(SCHEMA_LOCK_SQL);
-    try {
-      for (const sql of SCHEMA_SQL) await client.query(sql);
-    } finally {
-      await client.query(SCHEMA_UNLOCK_SQL);
-    }
-  } finally {
-    client.release();
-  }
-}
+/**
+ * A new commit's snapshot is a delta on its parent's base while the delta stays under this fraction of
+ * the base's files; past it the new snapshot is written full (copied inside the database), so a search
+ * never reads more than one delta and one base.
+ */
+export const MAX_DELTA_FRACTION = 1 / 8;
 
 interface ChunkText {
   readonly startLine: number;
@@ -68,15 +66,24 @@ async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promis
   }
 }
 
+/** What a snapshot's own entry for a path says: a content hash, or null for a file deleted relative to the base. */
+type OwnEntry = string | null;
+
 /**
  * The team index as an index run's store (the `RunStore` port): PostgreSQL with pgvector. At open it
- * loads the snapshot's files and the model's known chunk hashes, so the run's per-chunk questions are
- * answered from memory; writes are buffered and each `checkpoint` commits them in one transaction,
- * vectors before the files that need them. So a killed run leaves only complete files behind, and the
- * next run finds the vectors it already paid for.
+ * loads the snapshot's visible files (its own entries over its base's) and the model's known chunk
+ * hashes, so the run's per-chunk questions are answered from memory; writes are buffered and each
+ * `checkpoint` commits them in one transaction, vectors and blobs before the entries that need them.
+ * So a killed run leaves only complete files behind, and the next run finds what it already paid for.
+ * Only what differs is written: a file whose content the snapshot's base already holds at that path
+ * writes nothing, a content the database already holds (any commit, any path) writes one entry row.
  */
 export class PgRunStore implements RunStore, ChunkTextSink {
   private readonly files = new Map<string, FileRecord>();
+  /** The base snapshot's content hash per path (empty for a full snapshot). */
+  private readonly baseHashes = new Map<string, string>();
+  /** This snapshot's own entries. */
+  private readonly own = new Map<string, OwnEntry>();
   private readonly known = new Set<string>();
   private readonly texts = new Map<string, readonly ChunkText[]>();
   private pendingVectors: { hash: string; vector: string }[] = [];
@@ -85,13 +92,18 @@ export class PgRunStore implements RunStore, ChunkTextSink {
   private modelId = 0;
   private dim = 0;
   private snapshotId = 0;
+  private baseId = 0;
+  private chunkerVersion = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /** Rows this store wrote (entries, blobs, chunks, vectors), for the summary and the tests. */
+  readonly written = { entries: 0, blobs: 0, chunks: 0, vectors: 0 };
 
   private constructor(private readonly pool: Pool, private readonly key: SnapshotKey, private readonly logger: Logger) {}
 
   /**
-   * Opens (creating) the snapshot for writing. `chunkerVersion` different from the snapshot's empties
-   * it (chunk boundaries changed); `dimension`, when known, registers the model at once.
+   * Opens (creating) the snapshot for writing. A new commit's snapshot starts from the newest complete
+   * one of the repository (see MAX_DELTA_FRACTION). `chunkerVersion` different from the snapshot's
+   * empties it (chunk boundaries changed); `dimension`, when known, registers the model at once.
    */
   static async open(pool: Pool, key: SnapshotKey, options: { chunkerVersion: number; dimension?: number | undefined; logger: Logger }): Promise<PgRunStore> {
     await ensureSchema(pool);
@@ -100,23 +112,24 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     return store;
   }
 
+  /** The snapshot's id and its base's (0 when full), once the model is known. */
+  get snapshot(): { readonly id: number; readonly baseId: number } {
+    return { id: this.snapshotId, baseId: this.baseId };
+  }
+
   private async load(chunkerVersion: number, dimension: number | undefined): Promise<void> {
+    this.chunkerVersion = chunkerVersion;
     const model = await this.pool.query<{ id: number; dimension: number }>(MODEL_SELECT_SQL, [this.key.model]);
     const row = model.rows[0];
     if (row) {
       this.modelId = row.id;
       this.dim = row.dimension;
+      // The vector index this release searches (built once on a database an older release indexed).
+      await this.pool.query(hnswIndexSql(row.dimension));
+      await this.pool.query(obsoleteHnswSql(row.dimension));
     } else if (dimension) await this.registerModel(dimension);
-    await this.openSnapshot(chunkerVersion);
-    const files = await this.pool.query<{ path: string; hash: string; size: string; mtime_ms: number }>(FILES_SELECT_SQL, [this.snapshotId]);
-    const chunks = await this.pool.query<{ path: string; start_line: number; end_line: number; hash: string }>(CHUNKS_SELECT_SQL, [this.snapshotId]);
-    const byPath = new Map<string, ChunkRef[]>();
-    for (const c of chunks.rows) {
-      let list = byPath.get(c.path);
-      if (!list) byPath.set(c.path, (list = []));
-      list.push({ startLine: c.start_line, endLine: c.end_line, hash: c.hash });
-    }
-    for (const f of files.rows) this.files.set(f.path, { path: f.path, hash: f.hash, size: Number(f.size), mtimeMs: f.mtime_ms, chunks: byPath.get(f.path) ?? [] });
+    await this.openSnapshot();
+    if (this.snapshotId) await this.loadEntries();
     if (this.modelId) {
       let after = '';
       for (;;) {
@@ -127,7 +140,32 @@ export class PgRunStore implements RunStore, ChunkTextSink {
         after = last.hash;
       }
     }
-    this.logger.info(`Team index ${this.key.repository}@${this.key.commit} (${this.key.model}): ${this.files.size} files recorded, ${this.known.size} vectors known.`);
+    const kind = this.baseId ? `a delta of ${this.own.size} entries on snapshot ${this.baseId}` : 'a full snapshot';
+    this.logger.info(`Team index ${this.key.repository}@${this.key.commit} (${this.key.model}): ${this.files.size} files recorded (${kind}), ${this.known.size} vectors known.`);
+  }
+
+  private async loadEntries(): Promise<void> {
+    const entries = await this.pool.query<{ snapshot_id: number; path: string; blob_id: string | null; hash: string | null; size: string; mtime_ms: number }>(ENTRIES_SELECT_SQL, [this.snapshotId, this.baseId]);
+    const chunks = await this.pool.query<{ blob_id: string; start_line: number; end_line: number; hash: string }>(BLOB_CHUNKS_SELECT_SQL, [this.snapshotId, this.baseId]);
+    const byBlob = new Map<string, ChunkRef[]>();
+    for (const c of chunks.rows) {
+      let list = byBlob.get(c.blob_id);
+      if (!list) byBlob.set(c.blob_id, (list = []));
+      list.push({ startLine: c.start_line, endLine: c.end_line, hash: c.hash });
+    }
+    const record = (e: (typeof entries.rows)[number]): FileRecord => ({ path: e.path, hash: e.hash ?? '', size: Number(e.size), mtimeMs: e.mtime_ms, chunks: (e.blob_id && byBlob.get(e.blob_id)) || [] });
+    // The base first, then this snapshot's own entries over it.
+    for (const e of entries.rows) {
+      if (e.snapshot_id !== this.baseId || e.hash === null) continue;
+      this.baseHashes.set(e.path, e.hash);
+      this.files.set(e.path, record(e));
+    }
+    for (const e of entries.rows) {
+      if (e.snapshot_id !== this.snapshotId) continue;
+      this.own.set(e.path, e.hash);
+      if (e.hash === null) this.files.delete(e.path);
+      else this.files.set(e.path, record(e));
+    }
   }
 
   private async registerModel(dimension: number): Promise<void> {
@@ -141,23 +179,37 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     await this.pool.query(hnswIndexSql(dimension));
   }
 
-  private async openSnapshot(chunkerVersion: number): Promise<void> {
+  /** Finds or creates the snapshot; a new one starts from its parent's files, copied inside the database. */
+  private async openSnapshot(): Promise<void> {
     if (!this.modelId) return;
-    const snap = await this.pool.query<{ id: number; chunker_version: string }>(SNAPSHOT_UPSERT_SQL, [this.key.repository, this.key.commit, this.modelId, chunkerVersion]);
-    const row = snap.rows[0];
-    if (!row) throw new Error('Cannot create the snapshot row.');
-    this.snapshotId = row.id;
-    // bigint arrives as a string.
-    if (Number(row.chunker_version) !== chunkerVersion) {
-      await inTransaction(this.pool, async (client) => {
-        await client.query(SNAPSHOT_RESET_SQL, [row.id]);
-        await client.query(SNAPSHOT_VERSION_SQL, [row.id, chunkerVersion]);
-      });
-    }
-    this.pendingChunkerVersion = chunkerVersion;
+    const { repository, commit } = this.key;
+    await inTransaction(this.pool, async (client) => {
+      const existing = (await client.query<{ id: number; base_id: number | null; chunker_version: string }>(SNAPSHOT_SELECT_SQL, [repository, commit, this.modelId])).rows[0];
+      if (existing) {
+        this.snapshotId = existing.id;
+        this.baseId = existing.base_id ?? 0;
+        // bigint arrives as a string.
+        if (Number(existing.chunker_version) !== this.chunkerVersion) {
+          await client.query(SNAPSHOT_RESET_SQL, [existing.id]);
+          await client.query(SNAPSHOT_VERSION_SQL, [existing.id, this.chunkerVersion]);
+          this.baseId = 0;
+        }
+        return;
+      }
+      const parent = (await client.query<{ id: number; base_id: number | null; own: string; base: string }>(SNAPSHOT_PARENT_SQL, [repository, this.modelId, this.chunkerVersion])).rows[0];
+      // A delta on the parent itself when it is full; on the parent's base while the delta stays small; else full.
+      const delta = parent && (parent.base_id === null || Number(parent.own) <= Number(parent.base) * MAX_DELTA_FRACTION);
+      const base = parent && delta ? (parent.base_id ?? parent.id) : null;
+      const created = (await client.query<{ id: number }>(SNAPSHOT_INSERT_SQL, [repository, commit, this.modelId, this.chunkerVersion, base])).rows[0];
+      if (!created) throw new Error(`Another run created the snapshot ${repository}@${commit} at the same time; run again.`);
+      this.snapshotId = created.id;
+      this.baseId = base ?? 0;
+      if (parent && parent.base_id !== null) {
+        if (delta) await client.query(ENTRIES_COPY_SQL, [created.id, parent.id]);
+        else await client.query(ENTRIES_FLATTEN_SQL, [created.id, parent.id, parent.base_id]);
+      }
+    });
   }
-
-  private pendingChunkerVersion = 0;
 
   get dimension(): number {
     return this.dim;
@@ -222,35 +274,85 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     if (!this.modelId) {
       if (this.dim === 0) return;
       await this.registerModel(this.dim);
-      await this.openSnapshot(this.pendingChunkerVersion);
+      await this.openSnapshot();
+      await this.loadBaseForWrites();
     }
     const vectors = this.pendingVectors;
     const files = [...this.pendingFiles.values()];
-    const deletes = [...this.pendingDeletes, ...files.map((f) => f.path)];
+    const deletes = [...this.pendingDeletes];
     this.pendingVectors = [];
     this.pendingFiles = new Map();
     this.pendingDeletes = new Set();
+    // This snapshot's own entries list only what differs from its base: a file whose content the base
+    // holds at that path needs no row (and loses one it had), a deleted file of the base a null row.
+    const upserts: FileRecord[] = [];
+    const drops: string[] = [];
+    for (const f of files) {
+      if (this.baseHashes.get(f.path) === f.hash) {
+        if (this.own.has(f.path)) drops.push(f.path);
+      } else if (this.own.get(f.path) !== f.hash) upserts.push(f);
+    }
+    const tombstones: string[] = [];
+    for (const p of deletes) {
+      if (this.baseHashes.has(p)) {
+        if (this.own.get(p) !== null) tombstones.push(p);
+      } else if (this.own.has(p)) drops.push(p);
+    }
     await inTransaction(this.pool, async (client) => {
       if (vectors.length > 0) await client.query(VECTORS_INSERT_SQL, [this.modelId, vectors.map((v) => v.hash), vectors.map((v) => v.vector)]);
-      if (deletes.length > 0) await client.query(FILES_DELETE_SQL, [this.snapshotId, deletes]);
-      if (files.length === 0) return;
-      await client.query(FILES_INSERT_SQL, [this.snapshotId, files.map((f) => f.path), files.map((f) => f.hash), files.map((f) => f.size), files.map((f) => f.mtimeMs)]);
-      const rows = { path: [] as string[], s: [] as number[], e: [] as number[], hash: [] as string[], body: [] as string[], terms: [] as string[] };
-      for (const file of files) {
-        const texts = this.texts.get(file.path) ?? [];
-        file.chunks.forEach((chunk, i) => {
-          const text = texts[i]?.startLine === chunk.startLine ? (texts[i]?.text ?? '') : '';
-          rows.path.push(file.path);
-          rows.s.push(chunk.startLine);
-          rows.e.push(chunk.endLine);
-          rows.hash.push(chunk.hash);
-          rows.body.push(pgText(text));
-          rows.terms.push(tsvectorLiteral(text));
-        });
-      }
-      await client.query(CHUNKS_INSERT_SQL, [this.snapshotId, rows.path, rows.s, rows.e, rows.hash, rows.body, rows.terms]);
+      if (drops.length > 0) await client.query(ENTRIES_DELETE_SQL, [this.snapshotId, drops]);
+      const blobIds = upserts.length > 0 ? await this.writeBlobs(client, upserts) : new Map<string, string>();
+      const blobOf = (f: FileRecord): string => {
+        const id = blobIds.get(f.hash);
+        if (id === undefined) throw new Error(`No blob row for ${f.path}.`);
+        return id;
+      };
+      const rows = [...upserts.map((f) => ({ path: f.path, blob: blobOf(f) as string | null, size: f.size, mtime: f.mtimeMs })), ...tombstones.map((path) => ({ path, blob: null, size: 0, mtime: 0 }))];
+      if (rows.length > 0) await client.query(ENTRIES_UPSERT_SQL, [this.snapshotId, rows.map((r) => r.path), rows.map((r) => r.blob), rows.map((r) => r.size), rows.map((r) => r.mtime)]);
+      this.written.entries += rows.length;
+      this.written.vectors += vectors.length;
     });
+    for (const f of upserts) this.own.set(f.path, f.hash);
+    for (const p of tombstones) this.own.set(p, null);
+    for (const p of drops) this.own.delete(p);
     for (const file of files) this.texts.delete(file.path);
+  }
+
+  /** Nothing was loaded when the model was unknown at open; a new snapshot may have started from a parent. */
+  private async loadBaseForWrites(): Promise<void> {
+    const runFiles = new Map(this.files);
+    this.files.clear();
+    await this.loadEntries();
+    for (const [path, file] of runFiles) this.files.set(path, file);
+  }
+
+  /** The blob id of each upserted file's content, creating blobs (with their chunks) the database lacks. */
+  private async writeBlobs(client: PoolClient, files: readonly FileRecord[]): Promise<Map<string, string>> {
+    const hashes = [...new Set(files.map((f) => f.hash))];
+    const created = await client.query<{ id: string; hash: string }>(BLOBS_INSERT_SQL, [hashes, this.chunkerVersion]);
+    const ids = new Map<string, string>();
+    if (created.rows.length < hashes.length) for (const r of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [hashes, this.chunkerVersion])).rows) ids.set(r.hash, r.id);
+    const rows = { blob: [] as string[], s: [] as number[], e: [] as number[], hash: [] as string[], body: [] as string[], terms: [] as string[] };
+    const fileOf = new Map(files.map((f) => [f.hash, f]));
+    for (const { id, hash } of created.rows) {
+      ids.set(hash, id);
+      const file = fileOf.get(hash);
+      if (!file) continue;
+      const texts = this.texts.get(file.path) ?? [];
+      file.chunks.forEach((chunk, i) => {
+        const text = texts[i]?.startLine === chunk.startLine ? (texts[i]?.text ?? '') : '';
+        rows.blob.push(id);
+        rows.s.push(chunk.startLine);
+        rows.e.push(chunk.endLine);
+        rows.hash.push(chunk.hash);
+        rows.body.push(pgText(text));
+        rows.terms.push(tsvectorLiteral(text));
+      });
+    }
+    if (rows.blob.length > 0) await client.query(CHUNKS_INSERT_SQL, [rows.blob, rows.s, rows.e, rows.hash, rows.body, rows.terms]);
+    this.written.blobs += created.rows.length;
+    this.written.chunks += rows.blob.length;
+    return ids;
   }
 
   /** Marks the snapshot complete (or not) after a run. */
@@ -265,7 +367,7 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     return false;
   }
 
-  /** Vectors are shared by every snapshot, so a run never deletes them. */
+  /** Vectors and blobs are shared by every snapshot, so a run never deletes them. */
   compact(): Promise<boolean> {
     return Promise.resolve(false);
   }

@@ -1,54 +1,11 @@
-// Every statement the team index sends. Values always travel as parameters ($1, $2, ...); the only
-// text ever put into SQL is a vector dimension, an integer checked by `dimensionOf`, because
-// PostgreSQL cannot take a type modifier or an index expression as a parameter.
-
-/** The schema, created by the indexer (the extension's role needs only SELECT). Idempotent. */
-export const SCHEMA_SQL: readonly string[] = [
-  'CREATE EXTENSION IF NOT EXISTS vector',
-  `CREATE TABLE IF NOT EXISTS cadenza_models (
-     id serial PRIMARY KEY,
-     name text NOT NULL UNIQUE,
-     dimension integer NOT NULL CHECK (dimension > 0))`,
-  `CREATE TABLE IF NOT EXISTS cadenza_snapshots (
-     id serial PRIMARY KEY,
-     repository text NOT NULL,
-     commit_id text NOT NULL,
-     model_id integer NOT NULL REFERENCES cadenza_models (id),
-     chunker_version bigint NOT NULL,
-     complete boolean NOT NULL DEFAULT false,
-     updated_at timestamptz NOT NULL DEFAULT now(),
-     UNIQUE (repository, commit_id, model_id))`,
-  `CREATE TABLE IF NOT EXISTS cadenza_files (
-     snapshot_id integer NOT NULL REFERENCES cadenza_snapshots (id) ON DELETE CASCADE,
-     path text NOT NULL,
-     hash text NOT NULL,
-     size bigint NOT NULL,
-     mtime_ms double precision NOT NULL,
-     PRIMARY KEY (snapshot_id, path))`,
-  `CREATE TABLE IF NOT EXISTS cadenza_chunks (
-     snapshot_id integer NOT NULL,
-     path text NOT NULL,
-     start_line integer NOT NULL,
-     end_line integer NOT NULL,
-     hash text NOT NULL,
-     body text NOT NULL,
-     terms tsvector NOT NULL,
-     PRIMARY KEY (snapshot_id, path, start_line, end_line),
-     FOREIGN KEY (snapshot_id, path) REFERENCES cadenza_files (snapshot_id, path) ON DELETE CASCADE)`,
-  'CREATE INDEX IF NOT EXISTS cadenza_chunks_terms ON cadenza_chunks USING gin (terms)',
-  'CREATE INDEX IF NOT EXISTS cadenza_chunks_hash ON cadenza_chunks (snapshot_id, hash)',
-  // Vectors are keyed by model and chunk hash only: identical chunks in any repository or branch
-  // are embedded once. Results never mix, because search reaches vectors through one snapshot's chunks.
-  `CREATE TABLE IF NOT EXISTS cadenza_vectors (
-     model_id integer NOT NULL REFERENCES cadenza_models (id),
-     hash text NOT NULL,
-     embedding vector NOT NULL,
-     PRIMARY KEY (model_id, hash))`,
-];
-
-/** One schema change at a time when several CI jobs start together (a fixed advisory-lock key). */
-export const SCHEMA_LOCK_SQL = 'SELECT pg_advisory_lock(727274)';
-export const SCHEMA_UNLOCK_SQL = 'SELECT pg_advisory_unlock(727274)';
+// Every statement the team index sends (the schema is in pgSchema.ts). Values always travel as
+// parameters ($1, $2, ...); the only text ever put into SQL is a vector dimension, an integer checked
+// by `dimensionOf`, because PostgreSQL cannot take a type modifier or an index expression as a parameter.
+//
+// A snapshot's files are its own entries plus, for a delta snapshot, its base's entries at paths it does
+// not list (layout 2, pgSchema.ts). Queries take the snapshot and its base (0 when none) as parameters;
+// the condition `e.snapshot_id IN (s, base) AND (e.snapshot_id = s OR NOT EXISTS (an entry of s at
+// e.path))` selects the snapshot's visible entry for a path, and is served by the entries' indexes.
 
 /** HNSW indexes a `vector` up to 2,000 dimensions and a `halfvec` up to 4,000. */
 export const MAX_FULL_HNSW_DIMENSION = 2000;
@@ -60,29 +17,59 @@ export function dimensionOf(value: number): number {
   return value;
 }
 
+/** The width wide vectors are folded to for the HNSW graph (see `indexed`). */
+export const FOLD_WIDTH = 2048;
+
+/** Whether a dimension's HNSW index is on the folded vector. */
+export const folds = (d: number): boolean => d > MAX_FULL_HNSW_DIMENSION && d % FOLD_WIDTH === 0;
+
 /**
- * The indexed expression for a dimension: the full vector up to 2,000 dimensions; above that its
- * first (up to) 4,000 components as half-precision floats, which HNSW takes. For E5-Mistral's 4,096
- * that keeps 98% of the components, and the candidates are re-ranked by exact cosine on the full
- * vector. (Binary quantisation was measured first: recall@10 0.03 on the emulator's embeddings.)
+ * The indexed expression for a dimension: the full vector up to 2,000 dimensions. Above that, when the
+ * dimension is a multiple of 2,048 (E5-Mistral's 4,096), the vector folded to 2,048 components (the sum
+ * of its 2,048-wide slices: a fixed linear projection that keeps cosine neighbourhoods, like feature
+ * hashing into fewer buckets) as half-precision floats: 4 KB per chunk in the graph instead of 8 KB,
+ * and each step of the walk compares 2,048 numbers, not 4,000; the candidates are then re-ranked by
+ * exact cosine on the full vector. Folding to 512 or 1,024 lost too much (bench/team-index: the fold
+ * alone, top 80 re-ranked, recall@10 0.84 and 0.965; 2,048: 0.99 from the top 40). Otherwise the first
+ * (up to) 4,000 components as half-precision floats, which HNSW takes. (Binary quantisation was
+ * measured first: recall@10 0.03 on the emulator's embeddings.)
  */
 function indexed(d: number, value: string): string {
   if (d <= MAX_FULL_HNSW_DIMENSION) return `(${value})::vector(${d})`;
+  if (folds(d)) {
+    const w = FOLD_WIDTH;
+    const slices = Array.from({ length: d / w }, (_, i) => `subvector((${value})::vector(${d}), ${String(i * w + 1)}, ${w})`);
+    return `(${slices.join(' + ')})::halfvec(${w})`;
+  }
   const m = Math.min(d, MAX_HALF_HNSW_DIMENSION);
   return `subvector((${value})::vector(${d}), 1, ${m})::halfvec(${m})`;
 }
 
-/** The HNSW index for one dimension, partial so that models of other dimensions share the table. */
-export function hnswIndexSql(dimension: number): string {
-  const d = dimensionOf(dimension);
-  const ops = d <= MAX_FULL_HNSW_DIMENSION ? 'vector_cosine_ops' : 'halfvec_cosine_ops';
-  return `CREATE INDEX IF NOT EXISTS cadenza_vectors_hnsw_${d} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) ${ops}) WHERE vector_dims(embedding) = ${d}`;
+/** The HNSW index's name for a dimension (a folded one has its own, so a database indexed before folding gets it built). */
+export function hnswName(d: number): string {
+  return folds(d) ? `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}` : `cadenza_vectors_hnsw_${d}`;
 }
 
 /**
- * Nearest chunks of one snapshot: $1 model id, $2 query vector, $3 snapshot id, $4 candidates read from
- * the HNSW index, $5 rows returned. The EXISTS filter keeps only vectors this snapshot uses; with
- * pgvector's iterative scan the index keeps reading until enough pass it.
+ * The HNSW index for one dimension, partial so that models of other dimensions share the table.
+ * m 16 and ef_construction 64 (pgvector's defaults): see bench/team-index for the curve.
+ */
+export function hnswIndexSql(dimension: number): string {
+  const d = dimensionOf(dimension);
+  const ops = d <= MAX_FULL_HNSW_DIMENSION ? 'vector_cosine_ops' : 'halfvec_cosine_ops';
+  return `CREATE INDEX IF NOT EXISTS ${hnswName(d)} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) ${ops}) WHERE vector_dims(embedding) = ${d}`;
+}
+
+/** Drops the index an older release built for this dimension, once the folded one exists (a no-op otherwise). */
+export function obsoleteHnswSql(dimension: number): string {
+  const d = dimensionOf(dimension);
+  return folds(d) ? `DROP INDEX IF EXISTS cadenza_vectors_hnsw_${d}` : 'SELECT 1';
+}
+
+/**
+ * Nearest chunks of one snapshot: $1 model id, $2 query vector, $3 snapshot id, $4 its base (0 when
+ * none), $5 candidates read from the HNSW index, $6 rows returned. The EXISTS filter keeps only vectors
+ * the snapshot's files use; with pgvector's iterative scan the index keeps reading until enough pass it.
  */
 export function semanticSql(dimension: number): string {
   const d = dimensionOf(dimension);
@@ -90,13 +77,17 @@ export function semanticSql(dimension: number): string {
   return `WITH candidates AS MATERIALIZED (
       SELECT v.hash, v.embedding FROM cadenza_vectors v
       WHERE v.model_id = $1 AND vector_dims(v.embedding) = ${d}
-        AND EXISTS (SELECT 1 FROM cadenza_chunks c WHERE c.snapshot_id = $3 AND c.hash = v.hash)
+        AND EXISTS (SELECT 1 FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id
+          WHERE c.hash = v.hash AND e.snapshot_id IN ($3, $4)
+            AND (e.snapshot_id = $3 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $3 AND o.path = e.path)))
       ORDER BY ${order}
-      LIMIT $4)
-    SELECT c.path, c.start_line, c.end_line, 1 - (v.embedding <=> $2::vector) AS score
-    FROM candidates v JOIN cadenza_chunks c ON c.snapshot_id = $3 AND c.hash = v.hash
-    ORDER BY v.embedding <=> $2::vector, c.path, c.start_line
-    LIMIT $5`;
+      LIMIT $5)
+    SELECT e.path, c.start_line, c.end_line, 1 - (v.embedding <=> $2::vector) AS score
+    FROM candidates v JOIN cadenza_chunks c ON c.hash = v.hash
+    JOIN cadenza_entries e ON e.blob_id = c.blob_id AND e.snapshot_id IN ($3, $4)
+      AND (e.snapshot_id = $3 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $3 AND o.path = e.path))
+    ORDER BY v.embedding <=> $2::vector, e.path, c.start_line
+    LIMIT $6`;
 }
 
 /**
@@ -108,57 +99,95 @@ export const SEARCH_SETTINGS_SQL =
   "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true)";
 
 /**
- * Keyword ranking: $1 snapshot, $2 tsquery, $3 limit, $4 how many matches are ranked at most. The
- * matches come from the GIN index on `terms`; ranking is bounded by $4 because PostgreSQL's
+ * Keyword ranking: $1 snapshot, $2 its base (0 when none), $3 tsquery, $4 limit, $5 how many matches
+ * are ranked at most. The matches come from the GIN index on `terms` (chunks of every blob), each
+ * joined to the snapshot's visible paths of its blob; ranking is bounded by $5 because PostgreSQL's
  * full-text ranking cannot prune (a query word found in half of a million chunks would otherwise
  * rank half a million rows). The caller asks with every word AND-ed first, then OR-ed.
  */
 export const KEYWORD_SQL = `WITH matches AS MATERIALIZED (
-    SELECT path, start_line, end_line, terms FROM cadenza_chunks
-    WHERE snapshot_id = $1 AND terms @@ $2::tsquery LIMIT $4)
-  SELECT path, start_line, end_line, ts_rank(terms, $2::tsquery, 1) AS score
-  FROM matches ORDER BY score DESC, path, start_line LIMIT $3`;
+    SELECT e.path, c.start_line, c.end_line, c.terms FROM cadenza_chunks c
+    JOIN cadenza_entries e ON e.blob_id = c.blob_id AND e.snapshot_id IN ($1, $2)
+      AND (e.snapshot_id = $1 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $1 AND o.path = e.path))
+    WHERE c.terms @@ $3::tsquery LIMIT $5)
+  SELECT path, start_line, end_line, ts_rank(terms, $3::tsquery, 1) AS score
+  FROM matches ORDER BY score DESC, path, start_line LIMIT $4`;
 
 /** How many keyword matches are ranked at most (see KEYWORD_SQL). */
 export const KEYWORD_RANK_CAP = 2000;
 
 /** Planner statistics after a run, so searches use the HNSW and GIN indexes (without them the planner sorts every vector). */
-export const ANALYZE_SQL = 'ANALYZE cadenza_vectors, cadenza_chunks, cadenza_files, cadenza_snapshots';
+export const ANALYZE_SQL = 'ANALYZE cadenza_vectors, cadenza_chunks, cadenza_blobs, cadenza_entries, cadenza_snapshots';
 
-/** Exact identifiers: $1 snapshot, $2 text[] of identifiers as tsquery lexemes, $3 limit. Most identifiers first. */
-export const EXACT_SQL = `SELECT path, start_line, end_line,
-    (SELECT count(*) FROM unnest($2::text[]) AS i(q) WHERE terms @@ i.q::tsquery) AS hits
-  FROM cadenza_chunks WHERE snapshot_id = $1 AND terms @@ $3::tsquery
-  ORDER BY hits DESC, ts_rank(terms, $3::tsquery) DESC, path, start_line LIMIT $4`;
+/** Exact identifiers: $1 snapshot, $2 its base (0 when none), $3 text[] of identifiers as tsquery lexemes, $4 any of them, $5 limit. Most identifiers first. */
+export const EXACT_SQL = `SELECT e.path, c.start_line, c.end_line,
+    (SELECT count(*) FROM unnest($3::text[]) AS i(q) WHERE c.terms @@ i.q::tsquery) AS hits
+  FROM cadenza_chunks c
+  JOIN cadenza_entries e ON e.blob_id = c.blob_id AND e.snapshot_id IN ($1, $2)
+    AND (e.snapshot_id = $1 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $1 AND o.path = e.path))
+  WHERE c.terms @@ $4::tsquery
+  ORDER BY hits DESC, ts_rank(c.terms, $4::tsquery) DESC, e.path, c.start_line LIMIT $5`;
 
 export const MODEL_SELECT_SQL = 'SELECT id, dimension FROM cadenza_models WHERE name = $1';
 export const MODEL_INSERT_SQL = 'INSERT INTO cadenza_models (name, dimension) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING';
 
-export const SNAPSHOT_UPSERT_SQL = `INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version) VALUES ($1, $2, $3, $4)
-  ON CONFLICT (repository, commit_id, model_id) DO UPDATE SET updated_at = now() RETURNING id, chunker_version`;
-export const SNAPSHOT_RESET_SQL = 'DELETE FROM cadenza_files WHERE snapshot_id = $1';
-export const SNAPSHOT_VERSION_SQL = 'UPDATE cadenza_snapshots SET chunker_version = $2, complete = false WHERE id = $1';
+/** $1 repository, $2 commit, $3 model id: the snapshot being written, if it exists. */
+export const SNAPSHOT_SELECT_SQL = 'SELECT id, base_id, chunker_version FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2 AND model_id = $3';
+/**
+ * The snapshot a new commit starts from: the newest complete one of the repository, model ($2) and
+ * chunker version ($3), with how many entries it and its base hold.
+ */
+export const SNAPSHOT_PARENT_SQL = `SELECT s.id, s.base_id,
+    (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS own,
+    (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.base_id) AS base
+  FROM cadenza_snapshots s WHERE s.repository = $1 AND s.model_id = $2 AND s.chunker_version = $3 AND s.complete
+  ORDER BY s.updated_at DESC LIMIT 1`;
+/** $1 repository, $2 commit, $3 model, $4 chunker version, $5 base (null: a full snapshot). */
+export const SNAPSHOT_INSERT_SQL = `INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, base_id) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (repository, commit_id, model_id) DO NOTHING RETURNING id`;
+/** A delta snapshot $1 starts as a copy of its parent $2's delta (same base): entry rows only, copied inside the database. */
+export const ENTRIES_COPY_SQL = `INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms)
+  SELECT $1, path, blob_id, size, mtime_ms FROM cadenza_entries WHERE snapshot_id = $2`;
+/** A full snapshot $1 starts as its parent $2's visible files ($3 the parent's base, 0 when none). */
+export const ENTRIES_FLATTEN_SQL = `INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms)
+  SELECT $1, e.path, e.blob_id, e.size, e.mtime_ms FROM cadenza_entries e
+  WHERE e.snapshot_id IN ($2, $3) AND e.blob_id IS NOT NULL
+    AND (e.snapshot_id = $2 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $2 AND o.path = e.path))`;
+/** A snapshot whose chunker version changed is emptied and made full: $1 id, $2 the new version. */
+export const SNAPSHOT_RESET_SQL = 'DELETE FROM cadenza_entries WHERE snapshot_id = $1';
+export const SNAPSHOT_VERSION_SQL = 'UPDATE cadenza_snapshots SET chunker_version = $2, base_id = NULL, complete = false WHERE id = $1';
 export const SNAPSHOT_STATE_SQL = 'UPDATE cadenza_snapshots SET complete = $2, updated_at = now() WHERE id = $1';
 /** $1 repository, $2 model name, $3 commit or null for the newest complete snapshot. */
-export const SNAPSHOT_FIND_SQL = `SELECT s.id, s.commit_id, s.updated_at, s.complete, m.id AS model_id, m.dimension
+export const SNAPSHOT_FIND_SQL = `SELECT s.id, s.base_id, s.commit_id, s.updated_at, s.complete, m.id AS model_id, m.dimension
   FROM cadenza_snapshots s JOIN cadenza_models m ON m.id = s.model_id
   WHERE s.repository = $1 AND m.name = $2 AND ($3::text IS NULL OR s.commit_id = $3) AND (s.complete OR $3::text IS NOT NULL)
   ORDER BY s.complete DESC, s.updated_at DESC LIMIT 1`;
 
-export const FILES_SELECT_SQL = 'SELECT path, hash, size, mtime_ms FROM cadenza_files WHERE snapshot_id = $1';
-export const CHUNKS_SELECT_SQL = 'SELECT path, start_line, end_line, hash FROM cadenza_chunks WHERE snapshot_id = $1 ORDER BY path, start_line';
+/** The entries of a snapshot $1 and of its base $2 (0 when none), with their blobs' content hashes (null: deleted). */
+export const ENTRIES_SELECT_SQL = `SELECT e.snapshot_id, e.path, e.blob_id, b.hash, e.size, e.mtime_ms
+  FROM cadenza_entries e LEFT JOIN cadenza_blobs b ON b.id = e.blob_id WHERE e.snapshot_id IN ($1, $2)`;
+/** The chunks of every blob the snapshot $1 or its base $2 lists. */
+export const BLOB_CHUNKS_SELECT_SQL = `SELECT c.blob_id, c.start_line, c.end_line, c.hash FROM cadenza_chunks c
+  WHERE c.blob_id IN (SELECT blob_id FROM cadenza_entries WHERE snapshot_id IN ($1, $2) AND blob_id IS NOT NULL)
+  ORDER BY c.blob_id, c.start_line`;
 /** Known hashes of a model, read in pages: $1 model, $2 after this hash, $3 page size. */
 export const HASHES_PAGE_SQL = 'SELECT hash FROM cadenza_vectors WHERE model_id = $1 AND hash > $2 ORDER BY hash LIMIT $3';
 
 export const VECTORS_INSERT_SQL = `INSERT INTO cadenza_vectors (model_id, hash, embedding)
   SELECT $1, t.hash, t.embedding::vector FROM unnest($2::text[], $3::text[]) AS t(hash, embedding)
   ON CONFLICT (model_id, hash) DO NOTHING`;
-export const FILES_DELETE_SQL = 'DELETE FROM cadenza_files WHERE snapshot_id = $1 AND path = ANY($2::text[])';
-export const FILES_INSERT_SQL = `INSERT INTO cadenza_files (snapshot_id, path, hash, size, mtime_ms)
-  SELECT $1, f.path, f.hash, f.size, f.mtime FROM unnest($2::text[], $3::text[], $4::bigint[], $5::float8[]) AS f(path, hash, size, mtime)`;
-export const CHUNKS_INSERT_SQL = `INSERT INTO cadenza_chunks (snapshot_id, path, start_line, end_line, hash, body, terms)
-  SELECT $1, c.path, c.s, c.e, c.hash, c.body, c.terms::tsvector
-  FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[]) AS c(path, s, e, hash, body, terms)`;
-
-export const COUNTS_SQL = `SELECT (SELECT count(*) FROM cadenza_files WHERE snapshot_id = $1) AS files,
-  (SELECT count(*) FROM cadenza_chunks WHERE snapshot_id = $1) AS chunks`;
+/**
+ * New blobs: $1 content hashes, $2 chunker version. Returns the ones this transaction created, whose
+ * chunks it must insert; a blob another run created is only ever visible with its chunks.
+ */
+export const BLOBS_INSERT_SQL = `INSERT INTO cadenza_blobs (hash, chunker_version) SELECT h, $2 FROM unnest($1::text[]) AS h
+  ON CONFLICT (hash, chunker_version) DO NOTHING RETURNING id, hash`;
+export const BLOBS_SELECT_SQL = 'SELECT id, hash FROM cadenza_blobs WHERE chunker_version = $2 AND hash = ANY($1::text[])';
+export const CHUNKS_INSERT_SQL = `INSERT INTO cadenza_chunks (blob_id, start_line, end_line, hash, body, terms)
+  SELECT c.blob, c.s, c.e, c.hash, c.body, c.terms::tsvector
+  FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) AS c(blob, s, e, hash, body, terms)`;
+/** Sets a snapshot $1's entries: paths, blob ids (null: deleted relative to the base), sizes, mtimes. */
+export const ENTRIES_UPSERT_SQL = `INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms)
+  SELECT $1, f.path, f.blob, f.size, f.mtime FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::float8[]) AS f(path, blob, size, mtime)
+  ON CONFLICT (snapshot_id, path) DO UPDATE SET blob_id = EXCLUDED.blob_id, size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms`;
+export const ENTRIES_DELETE_SQL = 'DELETE FROM cadenza_entries WHERE snapshot_id = $1 AND path = ANY($2::text[])';

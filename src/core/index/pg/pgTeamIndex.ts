@@ -1,12 +1,14 @@
 import type { Pool } from 'pg';
 import { compoundIdentifiers, tokenize } from '../tokenize';
 import { fuseRanked, fusionDepth, type ChunkLocation, type HybridOptions, type HybridQuery, type RankedLists, type SearchResult, type SemanticHit } from '../fusion';
-import { EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, semanticSql } from './pgSql';
+import { EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, folds, semanticSql } from './pgSql';
 import { allOfQuery, anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
 
 /** The snapshot a team index answers from: which commit, how fresh. */
 export interface TeamSnapshot {
   readonly id: number;
+  /** The full snapshot this one is a delta on; 0 when it is full itself. */
+  readonly baseId: number;
   readonly repository: string;
   readonly commit: string;
   readonly model: string;
@@ -25,6 +27,23 @@ interface Row {
 /** The smallest HNSW search width: at 40 (pgvector's default) recall@10 was 0.89 on 10,000 chunks (bench/team-index). */
 const EF_SEARCH_MIN = 120;
 
+/**
+ * How wide the vector search reads: `candidates` per result asked are taken from the HNSW graph (walked
+ * `efSearch` wide, at least) and re-ranked by exact cosine on the full vector. A folded index (see
+ * pgSql `indexed`) ranks more coarsely, so it reads more candidates: at 50,000 chunks of 4,096 dimensions
+ * recall@10 was 0.83 with 40 candidates and ef_search 120, 0.945 with 160 and 400, 0.96 with 160 and 800
+ * (bench/team-index).
+ */
+export interface VectorTuning {
+  readonly candidatesPerResult: number;
+  readonly minCandidates: number;
+  readonly efSearch: number;
+}
+
+export function defaultTuning(dimension: number): VectorTuning {
+  return folds(dimension) ? { candidatesPerResult: 4, minCandidates: 160, efSearch: 800 } : { candidatesPerResult: 2, minCandidates: 40, efSearch: EF_SEARCH_MIN };
+}
+
 const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_line, endLine: r.end_line });
 
 /**
@@ -33,17 +52,17 @@ const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_
  * the local index fuses its lists. Needs only SELECT on the cadenza_* tables.
  */
 export class PgTeamIndex {
-  private constructor(private readonly pool: Pool, readonly snapshot: TeamSnapshot) {}
+  private constructor(private readonly pool: Pool, readonly snapshot: TeamSnapshot, readonly tuning: VectorTuning) {}
 
   /**
    * Finds the snapshot of `repository` for `model`: at `commit` when given, else the newest complete
    * one. Undefined when the database has none (the tables may not even exist yet).
    */
-  static async open(pool: Pool, repository: string, model: string, commit?: string): Promise<PgTeamIndex | undefined> {
-    const found = await pool.query<{ id: number; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
+  static async open(pool: Pool, repository: string, model: string, commit?: string, tuning?: VectorTuning): Promise<PgTeamIndex | undefined> {
+    const found = await pool.query<{ id: number; base_id: number | null; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
     const row = found.rows[0];
     if (!row) return undefined;
-    return new PgTeamIndex(pool, { id: row.id, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete });
+    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension));
   }
 
   /** The three ranked lists, each `depth` deep, read in one read-only transaction. */
@@ -55,9 +74,9 @@ export class PgTeamIndex {
       if (query.vector && query.vector.length === this.snapshot.dimension) {
         // The graph is searched wider (ef_search) than the candidates re-ranked on the full vector:
         // recall depends on the first, and each re-ranked candidate costs a 16 KB read.
-        const candidates = Math.max(depth * 2, 40);
-        await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates * 2, EF_SEARCH_MIN))]);
-        const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(query.vector), this.snapshot.id, candidates, depth]);
+        const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
+        await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates, this.tuning.efSearch))]);
+        const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(query.vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
         semantic = rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
       }
       const keyword: (ChunkLocation & { score: number })[] = [];
@@ -67,14 +86,14 @@ export class PgTeamIndex {
       const tokens = tokenize(text);
       for (const tsquery of new Set([allOfQuery(tokens), anyOfQuery(tokens)])) {
         if (!tsquery || keyword.length >= depth) continue;
-        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, tsquery, depth, KEYWORD_RANK_CAP]);
+        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, KEYWORD_RANK_CAP]);
         const seen = new Set(keyword.map((hit) => `${hit.path}\u0000${hit.startLine}`));
         for (const r of rows.rows) if (keyword.length < depth && !seen.has(`${r.path}\u0000${r.start_line}`)) keyword.push({ ...location(r), score: Number(r.score) });
       }
       const identifiers = compoundIdentifiers(text);
       const anyIdentifier = anyOfQuery(identifiers);
       if (anyIdentifier) {
-        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, identifiers.map(lexemeQuery), anyIdentifier, depth]);
+        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), anyIdentifier, depth]);
         exact = rows.rows.map(location);
       }
       await client.query('COMMIT');

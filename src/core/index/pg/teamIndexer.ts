@@ -29,6 +29,8 @@ export interface TeamIndexOptions extends SnapshotKey {
 export interface TeamIndexResult extends IndexRunResult {
   readonly files: number;
   readonly chunks: number;
+  /** Rows this run wrote: proportional to what changed since the snapshot's parent, not to the repository. */
+  readonly written: PgRunStore['written'];
 }
 
 /**
@@ -74,5 +76,5 @@ export async function buildTeamIndex(options: TeamIndexOptions): Promise<TeamInd
     files++;
     chunks += store.getFile(path)?.chunks.length ?? 0;
   }
-  return { ...result, filesDeleted: deleted, files, chunks };
+  return { ...result, filesDeleted: deleted, files, chunks, written: { ...store.written } };
 }

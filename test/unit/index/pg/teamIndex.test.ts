@@ -91,9 +91,14 @@ describe('team index on PostgreSQL with pgvector', function () {
     return scalar('SELECT id AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [repository, commit]);
   }
 
-  /** Chunks of a snapshot whose hash has no vector: a consistent snapshot has none. */
+  /** Chunks of a snapshot's files whose hash has no vector: a consistent snapshot has none. */
   async function chunksWithoutVector(snapshot: number): Promise<number> {
-    return scalar('SELECT count(*) AS n FROM cadenza_chunks c WHERE c.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)', [snapshot]);
+    return scalar('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)', [snapshot]);
+  }
+
+  /** A snapshot's own entry rows (all of a full snapshot's files; a delta's differences from its base). */
+  async function entryRows(snapshot: number): Promise<number> {
+    return scalar('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [snapshot]);
   }
 
   function workspaceCopy(): Fixture {
@@ -109,9 +114,9 @@ describe('team index on PostgreSQL with pgvector', function () {
     const run = await startCli(['--repository', 'fixture', '--commit', 'c1', ws.root]);
     assert.equal(run.code, 0, run.stderr + run.stdout);
     const snap = await snapshotId('fixture', 'c1');
-    const files = await scalar('SELECT count(*) AS n FROM cadenza_files WHERE snapshot_id = $1', [snap]);
-    const chunks = await scalar('SELECT count(*) AS n FROM cadenza_chunks WHERE snapshot_id = $1', [snap]);
-    const distinct = await scalar('SELECT count(DISTINCT hash) AS n FROM cadenza_chunks WHERE snapshot_id = $1', [snap]);
+    const files = await entryRows(snap);
+    const chunks = await scalar('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snap]);
+    const distinct = await scalar('SELECT count(DISTINCT c.hash) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snap]);
     assert.equal(files, 5, 'every text file of the fixture');
     assert.ok(chunks >= files);
     assert.equal(embeddedTexts().length, distinct, 'one embedding per distinct chunk');
@@ -195,7 +200,7 @@ describe('team index on PostgreSQL with pgvector', function () {
     assert.equal(killed.code, null, 'the run was killed');
     assert.ok(killedAt >= 12);
     const snap = await snapshotId('killed', 'k');
-    const recorded = await scalar('SELECT count(*) AS n FROM cadenza_files WHERE snapshot_id = $1', [snap]);
+    const recorded = await entryRows(snap);
     const storedBefore = await scalar('SELECT count(*) AS n FROM cadenza_vectors', []);
     assert.ok(recorded > 0 && recorded < 60, `part of the files recorded: ${recorded}`);
     assert.equal(await chunksWithoutVector(snap), 0, 'no recorded file lacks a vector');
@@ -207,7 +212,7 @@ describe('team index on PostgreSQL with pgvector', function () {
     const storedAfter = await scalar('SELECT count(*) AS n FROM cadenza_vectors', []);
     assert.equal(storedAfter - storedBefore, embeddedNow, 'each vector paid for once');
     assert.ok(embeddedNow < 60, `the resumed run embeds only what was missing (${embeddedNow})`);
-    assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_files WHERE snapshot_id = $1', [snap]), 60);
+    assert.equal(await entryRows(snap), 60);
     assert.equal(await chunksWithoutVector(snap), 0);
     assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snap]), 1);
   });
@@ -221,7 +226,7 @@ describe('team index on PostgreSQL with pgvector', function () {
     const team = await PgTeamIndex.open(pool, repository, MODEL);
     const hits = await team?.search({ text: 'DROP TABLE cadenza_chunks' }, { k: 1 });
     assert.equal(hits?.[0]?.path, `${repository}/src/o'brien.ts`);
-    assert.equal(await scalar("SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('cadenza_files', 'cadenza_chunks')", []), 2);
+    assert.equal(await scalar("SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('cadenza_entries', 'cadenza_chunks')", []), 2);
   });
 
   it('builds no SQL by string concatenation: statements are constants, values parameters', () => {
@@ -230,14 +235,14 @@ describe('team index on PostgreSQL with pgvector', function () {
       const source = readFileSync(path.join(dir, name), 'utf8');
       for (const call of source.matchAll(/\.query(?:<[^>]*>)?\(([^,)]+)/g)) {
         const first = (call[1] ?? '').trim();
-        const constant = /^[A-Z][A-Z_]*$/.test(first) || /^(semanticSql|hnswIndexSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
+        const constant = /^[A-Z][A-Z0-9_]*$/.test(first) || /^(semanticSql|hnswIndexSql|obsoleteHnswSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
         assert.ok(constant, `${name}: query(${first}) is not a constant statement`);
       }
       if (name === 'pgSql.ts') {
         const interpolations = [...source.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]);
         assert.ok(interpolations.length > 0);
         // Only checked integers, fixed operator names and the private `indexed` over literal column names.
-        const allowed = (expr: string): boolean => ['d', 'm', 'order', 'ops', 'value', 'String(value)'].includes(expr) || /^indexed\(d, '[$\w.:]+'\)$/.test(expr);
+        const allowed = (expr: string): boolean => ['d', 'm', 'w', 'order', 'ops', 'value', 'String(value)', 'String(i * w + 1)', "slices.join(' + ')", 'hnswName(d)', 'FOLD_WIDTH'].includes(expr) || /^indexed\(d, '[$\w.:]+'\)$/.test(expr);
         for (const expr of interpolations) assert.ok(allowed(expr ?? ''), `pgSql.ts interpolates \${${expr}}`);
       }
     }
