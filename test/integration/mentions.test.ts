@@ -78,6 +78,16 @@ suite('@-mentions in the chat panel', function () {
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });
 
+  test('the panel walks the workspace for the @ list when it opens, before any @ is typed', async () => {
+    api.mentions.catalog.invalidate();
+    const walks = api.mentions.catalog.walks;
+    const queries = panel.messages.length;
+    // The webview says it is ready each time the panel's page loads (opened, or restored after a reload).
+    await api.chatView.handle({ type: 'ready' });
+    await waitFor(() => api.mentions.catalog.walks > walks, () => 'the @ list to be walked after the panel opened', 20_000);
+    assert.ok(!panel.messages.slice(queries).some((message) => message.type === 'mention/candidates'), 'an @ query ran: the walk was not ahead of it');
+  });
+
   test('a file is offered by a fuzzy query, git-ignored files are not, and its text reaches the request; reload and regenerate keep it', async () => {
     const { chip } = await pick('greetts', (candidate) => candidate.kind === 'file' && candidate.label === 'src/greeting.ts');
     assert.equal(chip.label, 'src/greeting.ts');

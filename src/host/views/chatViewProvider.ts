@@ -128,6 +128,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await chat?.showAll();
         this.post({ type: 'agent/allowance', conversationId: this.approvals?.allowedConversation });
         this.postWorkspacePrompt();
+        this.mentions?.warm();
         this.readyEmitter.fire();
         return;
       case 'chat/send':

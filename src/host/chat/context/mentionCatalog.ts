@@ -33,6 +33,7 @@ export class MentionCatalog implements vscode.Disposable {
   private files: ListedPath[] | undefined;
   private building: Promise<ListedPath[]> | undefined;
   private generation = 0;
+  private walksDone = 0;
   private readonly filter = new ListFilter();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -50,6 +51,11 @@ export class MentionCatalog implements vscode.Disposable {
     );
   }
 
+  /** How many walks of the workspace have finished (the tests' view of when the list was built). */
+  get walks(): number {
+    return this.walksDone;
+  }
+
   /** Forgets the file list; the next query walks again (the old list serves until then). */
   invalidate(): void {
     this.generation++;
@@ -64,6 +70,7 @@ export class MentionCatalog implements vscode.Disposable {
       const roots = this.roots().map((folder) => ({ name: folder.name, path: folder.uri.fsPath }));
       const started = performance.now();
       this.building = listWorkspace(roots, { excludes: excludeSettings(), logger: this.log }).then((files) => {
+        this.walksDone++;
         this.log.debug(`Mention list: ${files.length} files and folders in ${(performance.now() - started).toFixed(0)} ms.`);
         if (generation === this.generation) {
           this.files = files;
