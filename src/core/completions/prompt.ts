@@ -80,11 +80,22 @@ function cursorTurn(path: string, languageId: string, prefix: string, suffix: st
   ].join('\n');
 }
 
+const EXAMPLE_ANSWER = 'return \'Hello, \' + name';
+
 /** The worked example: a function body asked for at its first line, and the answer a completion engine gives. */
 const EXAMPLE: readonly ChatMessage[] = [
   { role: 'user', content: cursorTurn('util/greeting.py', 'python', 'def greet(name):\n    ', '\n\n\nprint(greet("Ada"))\n', 'block') },
-  { role: 'assistant', content: 'return \'Hello, \' + name' },
+  { role: 'assistant', content: EXAMPLE_ANSWER },
 ];
+
+/**
+ * True when a cleaned answer is the worked example's answer: a small model that does not know what to write
+ * copies the example (Gemma 3 270M did on 3 of 18 held-out spans, bench/completionsQuality), which is never
+ * the completion, so it is not shown.
+ */
+export function copiesExample(text: string): boolean {
+  return text.trim().replace(/;$/, '') === EXAMPLE_ANSWER;
+}
 
 /** Keeps the end of `text` within `chars`, starting at a line start when it had to cut. */
 export function keepTail(text: string, chars: number): string {
