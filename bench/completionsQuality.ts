@@ -8,11 +8,14 @@
 //   naive    the same kept prefix as the only message, the raw answer taken as is.
 // Prints exact match (trailing whitespace ignored) and edit similarity (1 - Levenshtein / longer length) per
 // variant and source, and the time per request. Results are cached on disk per case and variant, so a run
-// that is stopped resumes where it was; a different model, budget or token cap starts a new cache file.
+// that is stopped resumes where it was; a different model, budget or token cap starts a new cache file, and
+// Cadenza's results are keyed by a hash of prompt.ts, postprocess.ts and fetchCompletion.ts (a product
+// change asks those again; the naive ones stay). The variants can run in two processes at once.
 //
 //   npx tsc -p tsconfig.json && node out/bench/completionsQuality.js [--cases 520] [--budget 384]
 //     [--max-tokens 64] [--concurrency 2] [--url http://127.0.0.1:PORT (a running llama-server)] [--limit N]
-//     [--report (print the table of the cached results, ask nothing)]
+//     [--variants cadenza,naive] [--threads N (llama-server's; default 1 when the load average is at or
+//     above the core count, else 2)] [--report (print the table of the cached results, ask nothing)]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
