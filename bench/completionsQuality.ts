@@ -8,15 +8,18 @@
 //   naive    the same kept prefix as the only message, the raw answer taken as is.
 // Prints exact match (trailing whitespace ignored) and edit similarity (1 - Levenshtein / longer length) per
 // variant and source, and the time per request. Results are cached on disk per case and variant, so a run
-// that is stopped resumes where it was; a different model, budget or token cap starts a new cache file.
+// that is stopped resumes where it was; a different model, budget or token cap starts a new cache file, and
+// Cadenza's results are keyed by a hash of prompt.ts, postprocess.ts and fetchCompletion.ts (a product
+// change asks those again; the naive ones stay). The variants can run in two processes at once.
 //
 //   npx tsc -p tsconfig.json && node out/bench/completionsQuality.js [--cases 520] [--budget 384]
 //     [--max-tokens 64] [--concurrency 2] [--url http://127.0.0.1:PORT (a running llama-server)] [--limit N]
-//     [--report (print the table of the cached results, ask nothing)]
+//     [--variants cadenza,naive] [--threads N (llama-server's; default 1 when the load average is at or
+//     above the core count, else 2)] [--report (print the table of the cached results, ask nothing)]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -35,6 +38,8 @@ const { values } = parseArgs({
     url: { type: 'string' },
     limit: { type: 'string' },
     seed: { type: 'string', default: '16' },
+    variants: { type: 'string', default: 'cadenza,naive' },
+    threads: { type: 'string' },
     report: { type: 'boolean', default: false },
   },
 });
@@ -43,9 +48,14 @@ const budgetTokens = Number(values.budget);
 const maxTokensCap = Number(values['max-tokens']);
 const concurrency = Math.max(1, Number(values.concurrency));
 const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
+const variants = (values.variants ?? 'cadenza,naive').split(',').filter((name): name is Variant => name === 'cadenza' || name === 'naive');
+// llama.cpp's threads meet at a barrier per layer: on a busy two-core machine one thread decodes several
+// times faster than two (scripts/local-stack/stack.mjs llamaThreads), so the default follows the load.
+const threads = values.threads !== undefined ? Number(values.threads) : (loadavg()[0] ?? 0) >= availableParallelism() ? 1 : Math.min(2, availableParallelism());
 const model = 'gemma-3-270m';
 
 type Source = 'python' | 'javascript' | 'd.ts';
+type Variant = 'cadenza' | 'naive';
 /** A case: lines [start, end] of a file removed. The file's lines are shared by its cases (the set is built lazily). */
 interface Case {
   readonly id: string;
@@ -60,7 +70,7 @@ interface Case {
 interface Result {
   readonly key: string;
   readonly id: string;
-  readonly variant: 'cadenza' | 'naive';
+  readonly variant: Variant;
   readonly text: string;
   readonly ms: number;
   readonly completionTokens: number;
@@ -259,6 +269,14 @@ function similarity(expected: string, actual: string): number {
   return longer === 0 ? 1 : 1 - levenshtein(a, b) / longer;
 }
 
+// Cadenza's answers depend on the product's prompt, streaming and cleaning, so their key carries a hash of
+// those three sources: a change to any of them asks again, while the naive variant (the kept prefix alone,
+// the raw answer) keeps its results.
+const productFingerprint = createHash('sha256')
+  .update(['prompt.ts', 'postprocess.ts', 'fetchCompletion.ts'].map((name) => readFileSync(join(repoRoot(), 'src', 'core', 'completions', name), 'utf8')).join('\n'))
+  .digest('hex').slice(0, 8);
+const resultKey = (id: string, variant: Variant): string => (variant === 'cadenza' ? `${id}#cadenza@${productFingerprint}` : `${id}#naive`);
+
 // ---- the server ----
 async function startLlama(): Promise<{ url: string; stop: () => void }> {
   const llamaHome = process.env['CADENZA_LLAMA_HOME'] ?? join(homedir(), '.cache', 'cadenza-llama');
@@ -269,7 +287,7 @@ async function startLlama(): Promise<{ url: string; stop: () => void }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   // The stack's own arguments (scripts/local-stack/stack.mjs), with one slot per concurrent request.
   const child = spawn(binary, ['-m', weights, '--alias', model, '--jinja', '--chat-template-file', join(repoRoot(), 'scripts', 'local-stack', 'gemma3-chat.jinja'),
-    '-c', String(4096 * concurrency), '-np', String(concurrency), '-t', '2', '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: 'ignore' });
+    '-c', String(4096 * concurrency), '-np', String(concurrency), '-t', String(threads), '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: 'ignore' });
   const stop = (): void => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
@@ -307,7 +325,7 @@ async function main(): Promise<void> {
       done.set(result.key, result);
     }
   }
-  const todo = values.report ? [] : cases.flatMap((entry) => (['cadenza', 'naive'] as const).map((variant) => ({ entry, variant, key: `${entry.id}#${variant}` }))).filter((job) => !done.has(job.key));
+  const todo = values.report ? [] : cases.flatMap((entry) => variants.map((variant) => ({ entry, variant, key: resultKey(entry.id, variant) }))).filter((job) => !done.has(job.key));
   process.stdout.write(`${cases.length} cases x 2 variants; ${done.size} results cached in ${cacheFile}, ${todo.length} to ask.\n`);
   const server = todo.length === 0 ? undefined : values.url !== undefined ? { url: values.url, stop: (): void => undefined } : await startLlama();
   const client = server ? new InferenceClient({ baseUrl: server.url, apiKey: 'local', maxRetries: 1, timeoutMs: 900_000, transport: { useEnvironment: false } }) : undefined;
@@ -368,8 +386,8 @@ function report(cases: Case[], done: Map<string, Result>): void {
   };
   for (const [name, accept] of groups) {
     const scored = cases.filter(accept).flatMap((entry) => {
-      const ours = done.get(`${entry.id}#cadenza`);
-      const theirs = done.get(`${entry.id}#naive`);
+      const ours = done.get(resultKey(entry.id, 'cadenza'));
+      const theirs = done.get(resultKey(entry.id, 'naive'));
       return ours && theirs ? [{ entry, ours, theirs }] : [];
     });
     if (scored.length === 0) continue;

@@ -81,7 +81,9 @@ suite('Inline completions', () => {
     assert.equal(body.stream, true);
     const prompt = body.messages.at(-1)?.content ?? '';
     assert.match(prompt, /File completion-samples\/area\.js \(javascript\)/);
-    assert.match(prompt, /function area\(radius\) \{\n {2}return <CURSOR>\n\}/);
+    // The code after the cursor, then the code before it, ending at the cursor (prompt.ts).
+    assert.match(prompt, /the code after the cursor:\n```javascript\n\}\n/);
+    assert.ok(prompt.endsWith('```javascript\nfunction area(radius) {\n  return '), `ends at the cursor:\n${prompt}`);
     await waitFor(async () => {
       await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
       return editor.document.getText().includes('return Math.PI');
@@ -151,7 +153,7 @@ suite('Inline completions', () => {
       for (const request of sent) {
         const prompt = (request.body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '';
         assert.match(prompt, /From completion-samples\/wheel\.js:\n```\n[^`]*const diameter = radius \* 2;/, `the index chunk is in the prompt:\n${prompt}`);
-        assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('<CURSOR>'));
+        assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('the code after the cursor'), 'the chunk comes before the cursor\'s file');
         assert.ok(!prompt.includes('token-1234-secret') && !prompt.includes('credentials.json'), 'nothing of the refused file');
       }
       assert.equal(emulator().requests.filter((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('tripLength')).length, 0, 'the lookup embeds nothing: it costs no request');

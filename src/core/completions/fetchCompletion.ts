@@ -4,7 +4,7 @@
 import { estimateTokens } from '../chat/contextBudget';
 import type { CallOptions, ChatRequest, ChatStream } from '../api/types';
 import { cleanCompletion } from './postprocess';
-import type { CompletionPrompt } from './prompt';
+import { copiesExample, type CompletionPrompt } from './prompt';
 
 /** The part of the client a completion needs. */
 export interface StreamChatPort {
@@ -87,7 +87,8 @@ export async function fetchCompletion(input: FetchCompletionInput): Promise<Comp
     input.signal.removeEventListener('abort', relay);
   }
   if (input.signal.aborted) throw input.signal.reason instanceof Error ? input.signal.reason : new Error('aborted');
-  const text = cleanCompletion(raw, cursor, prompt.mode, true).text;
+  const cleaned = cleanCompletion(raw, cursor, prompt.mode, true).text;
+  const text = copiesExample(cleaned) ? '' : cleaned;
   const estimated = serviceUsage?.prompt === undefined || serviceUsage.completion === undefined;
   return {
     text,

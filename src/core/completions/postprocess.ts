@@ -46,8 +46,17 @@ function indentOf(line: string): number {
   return match ? match[0].replace(/\t/g, '    ').length : 0;
 }
 
-/** Code inside the first fence (an unclosed fence runs to the end); `closed` when its closing fence arrived. */
+/** Code inside the first fence (an unclosed fence runs to the end), or before a bare closing fence; `closed` when the fence closed. */
 function stripFences(text: string): { text: string; closed: boolean } {
+  // A bare fence after code closes the fence the prompt left open (prompt.ts shows the code before the
+  // cursor in an open fence): the code is what came before it, and what follows is prose. Code, not a
+  // sentence that introduces an opening fence ("Here is the code:").
+  const bare = /\n[ \t]*(```+|~~~+)[ \t]*(\n|$)/.exec(text);
+  if (bare) {
+    const before = text.slice(0, bare.index);
+    const intro = /(^|\n)[ \t]*[A-Z][^(){}[\]=;\n]*:[ \t]*$/.test(before.trimEnd());
+    if (before.trim() !== '' && !intro && !/(^|\n)[ \t]*(```|~~~)/.test(before) && stripProse(before) === before) return { text: before, closed: true };
+  }
   const open = /(^|\n)[ \t]*(```+|~~~+)[^\n]*\n/.exec(text);
   if (!open) {
     // A fence line still arriving ("```ty") is not code yet.
@@ -256,9 +265,11 @@ export function cleanCompletion(raw: string, cursor: CursorText, mode: Completio
   if (mode === 'block' && linePrefixOf(cursor.prefix).trim() === '' && text.startsWith('\n')) text = text.replace(/^\n+/, '');
   const cut = mode === 'line' ? cutLine(text, cursor, final) : cutBlock(text, cursor, final);
   if (mode === 'block' && linePrefixOf(cursor.prefix).trim() === '') {
-    // The user's own indentation is already typed: do not indent the first line twice.
+    // The user's own indentation is already typed: do not indent the first line again, whether the answer
+    // repeats that indentation or starts with a space of its own (a base model behind a Question/Answer
+    // template writes "Answer: return a + b").
     const typed = linePrefixOf(cursor.prefix);
-    if (typed !== '' && cut.text.startsWith(typed)) return { text: cut.text.slice(typed.length), ended: cut.ended || fenced.closed };
+    if (typed !== '') return { text: cut.text.replace(/^[ \t]+/, ''), ended: cut.ended || fenced.closed };
   }
   return { text: cut.text, ended: cut.ended || fenced.closed };
 }

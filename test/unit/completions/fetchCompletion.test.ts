@@ -74,6 +74,17 @@ describe('completions/fetchCompletion', () => {
     assert.deepEqual({ text: answer.text, end: answer.end, usage: answer.usage }, { text: 'return x * x', end: 'finished', usage: { promptTokens: 120, completionTokens: 4, estimated: false } });
   });
 
+  it('shows nothing when a small model copies the prompt\'s worked example instead of completing', async () => {
+    // Gemma 3 270M answered a JavaScript span with the example's Python line (bench/completionsQuality).
+    const prompt = buildCompletionPrompt({ path: 'lib/x.js', languageId: 'javascript', prefix: 'function check(version) {\n  ', suffix: '\n}\n' });
+    const example = prompt.messages[2]?.content;
+    assert.equal(typeof example, 'string');
+    const copied = await fetchCompletion({ port: new ScriptedPort([` ${String(example)}`]), model: 'm', prompt, signal: new AbortController().signal });
+    assert.equal(copied.text, '');
+    const real = await fetchCompletion({ port: new ScriptedPort([' return \'Hello, \' + version']), model: 'm', prompt, signal: new AbortController().signal });
+    assert.equal(real.text, 'return \'Hello, \' + version', 'an answer like the example but about this code stays');
+  });
+
   it('rejects when the caller aborts', async () => {
     const prompt = buildCompletionPrompt({ path: 'a.py', languageId: 'python', prefix: 'x = ', suffix: '' });
     const port = new ScriptedPort(['1', '2', '3']);

@@ -23,6 +23,25 @@ describe('completions/postprocess', () => {
     assert.equal(clean('Here is the completion:\n```typescript\nreturn a + b;\n```\nThis adds the numbers.', cursor), 'return a + b;');
     assert.equal(clean('```ts\n  return a + b;\n```', cursor), 'return a + b;', 'the typed indentation is not repeated');
     assert.equal(clean('Sure! Here\'s the code:\nreturn a + b;', cursor), 'return a + b;');
+    assert.equal(clean('Here is the code:\n```\nreturn a + b;\n```', cursor), 'return a + b;', 'a bare opening fence after a sentence');
+  });
+
+  it('ends the code at a bare closing fence: the prompt leaves the fence of the code before the cursor open', () => {
+    // Gemma 3 270M's raw answer for an empty add body (the real-model tier's model, prompt.ts's layout).
+    const cursor = at('export function add(a: number, b: number): number {\n  |\n}\n');
+    assert.equal(clean(' return a + b;\n}\n```\n\nI\'m not sure what you\'re trying to do.', cursor), 'return a + b;');
+    assert.equal(clean('return a + b;\n```', cursor), 'return a + b;', 'a fence at the very end');
+    assert.equal(cleanCompletion('return a + b;\n```\n', cursor, 'block', false).ended, true, 'a stream can stop at the fence');
+    const python = at('def area(self):\n    |\n');
+    assert.equal(clean('if self.empty:\n        return 0\n```\nDone.', python), 'if self.empty:\n        return 0', 'a line ending in a colon is code');
+  });
+
+  it('does not indent the first line again when the indentation is typed', () => {
+    const cursor = at('export function add(a: number, b: number): number {\n  |\n}\n');
+    assert.equal(clean(' return a + b;', cursor), 'return a + b;', 'the space a Question/Answer template leaves after "Answer:"');
+    assert.equal(clean('    return a + b;', cursor), 'return a + b;');
+    const top = at('x = 1\n|\n');
+    assert.equal(clean('    y = 2', top), '    y = 2', 'nothing typed: the answer\'s indentation is kept');
   });
 
   it('drops an echo of the line before the cursor', () => {
