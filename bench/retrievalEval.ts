@@ -137,7 +137,7 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
     ];
     const base0 = table(out, '## Vector-only, BM25-only and the hybrid', base, prepared, idOf);
     const grid: Row[] = [];
-    for (const wv of [1, 1.5, 2, 3]) for (const rrfK of [5, 20, 60]) grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}`, rank: fused({ fusion: 'rrf', rrfK, vectorWeight: wv, depth: 30 }) });
+    for (const wv of [0.5, 0.75, 1, 1.5, 2, 3]) for (const rrfK of [5, 20, 60]) grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}`, rank: fused({ fusion: 'rrf', rrfK, vectorWeight: wv, depth: 30 }) });
     for (const alpha of [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) for (const depth of [30, 100]) grid.push({ name: `score fusion alpha=${alpha}, depth ${depth}`, rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, depth }) });
     for (const alpha of [0.5, 0.7]) grid.push({ name: `score fusion alpha=${alpha}, depth 30, no exact list`, rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, exactWeight: 0, depth: 30 }) });
     const results = table(out, '## Fusion variants (choose on tuning, read on held-out)', grid, prepared, idOf);
