@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { composer, modelSelect, chatRequests } from './panel.mjs';
+import { composer, modelSelect, chatRequests, newChatWithModel } from './panel.mjs';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
@@ -114,11 +114,7 @@ export const tests = [
       const mtime = fs.statSync(file).mtimeMs;
       try {
         await setApiKey(page, emulator.key);
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(toolModel);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+        await newChatWithModel(page, webview, toolModel);
         emulator.scriptChat({ content: 'I will make it shout.', toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'HELLO' } }] });
         emulator.scriptChat({ content: 'Understood, I left src/greeting.ts as it was.' });
         const before = chatRequests(emulator).length;

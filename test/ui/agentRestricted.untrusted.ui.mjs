@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { composer, modelSelect, chatRequests } from './panel.mjs';
+import { composer, chatRequests, newChatWithModel } from './panel.mjs';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 const secret = 'API_TOKEN=sk-restricted-mode-test-0123456789';
@@ -25,11 +25,7 @@ export const tests = [
       fs.writeFileSync(env, `${secret}\n`);
       try {
         await setApiKey(page, emulator.key);
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(toolModel);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+        await newChatWithModel(page, webview, toolModel);
         emulator.scriptChat({ content: 'Let me look at the environment file.', toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }] });
         emulator.scriptChat({ content: 'Understood: I did not read .env.' });
         const before = chatRequests(emulator).length;

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { composer, modelSelect } from './panel.mjs';
+import { composer, newChatWithModel } from './panel.mjs';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
@@ -20,11 +20,7 @@ export const tests = [
       try {
         await setApiKey(page, emulator.key);
         if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(toolModel);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the panel's model picker to show ${toolModel}`);
+        await newChatWithModel(page, webview, toolModel);
 
         emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Howdy, ${name}!`;' } }] });
         emulator.scriptChat({ content: 'Done: the greeting says Howdy now.' });

@@ -5,7 +5,7 @@
 // goes away. The user edits the summary and saves it, and the next request carries the edited summary
 // instead of the older turns. Screenshots: the offer, the summary, the edited summary.
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { answers, chatRequests, composer, modelSelect, userMessages } from './panel.mjs';
+import { answers, chatRequests, composer, userMessages, newChatWithModel } from './panel.mjs';
 
 const smallModel = 'Meta-Llama-3.1-8B-Instruct';
 const summary = 'The user asked about topics one and two at length; both were answered.';
@@ -57,11 +57,7 @@ export const tests = [
         emulator.reset();
         await setApiKey(page, emulator.key);
         if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(smallModel);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === smallModel, `the panel's model picker to show ${smallModel}`);
+        await newChatWithModel(page, webview, smallModel);
 
         for (const word of ['one', 'two', 'three']) await ask(webview, emulator, longQuestion(word), `Answer about topic ${word}.`);
         check(!(await meterNote(webview).isVisible()), 'the meter offered to condense before the conversation stopped fitting');

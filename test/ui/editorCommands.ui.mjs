@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { activeEditorLines, check, closeQuickInput, openFileByPath, quickInput, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { composer, modelSelect, userMessages, chatRequests } from './panel.mjs';
+import { userMessages, chatRequests, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 const textOf = (content) => (typeof content === 'string' ? content : (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n'));
@@ -72,10 +72,7 @@ export const tests = [
       fs.writeFileSync(file, source);
       try {
         await setApiKey(page, emulator.key);
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(chatModel);
+        await newChatWithModel(page, webview, chatModel);
         await openAndSelectAll(page, workspace);
 
         emulator.scriptChat({ content: `\`\`\`javascript\n${rewrite}\`\`\``, chunkCount: 12 });
@@ -158,11 +155,7 @@ export const tests = [
       const answer = 'function add(x, y) {\n  return x + y;\n}';
       try {
         await setApiKey(page, emulator.key);
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(thinker);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === thinker, `the panel's model picker to show ${thinker}`);
+        await newChatWithModel(page, webview, thinker);
         await openAndSelectAll(page, workspace);
         emulator.scriptChat({ content: answer, reasoning: thought, thinkMs: 300 });
         const before = chatRequests(emulator).length;

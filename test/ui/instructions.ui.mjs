@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, runCommand, setApiKey, waitUntil } from './actions.mjs';
-import { answers, chatRequests, composer, modelSelect } from './panel.mjs';
+import { answers, chatRequests, composer, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 
@@ -21,12 +21,8 @@ export const tests = [
         fs.writeFileSync(path.join(folder, 'instructions.md'), '# Instructions for Cadenza\n\nPrefer small functions with a one-line comment saying why.\n');
         await setApiKey(page, emulator.key);
         await runCommand(page, 'View: Close All Editors');
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
         // A general chat model (an earlier test may have left an audio model as the last one used).
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(chatModel);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === chatModel, `the panel's model picker to show ${chatModel}`);
+        await newChatWithModel(page, webview, chatModel);
         const bar = webview.getByRole('group', { name: 'Project instructions' });
         const agentsChip = bar.getByRole('button', { name: /^Open AGENTS\.md \(\d+ tok\)$/ });
         const ownChip = bar.getByRole('button', { name: /^Open \.cadenza\/instructions\.md \(\d+ tok\)$/ });

@@ -2,8 +2,8 @@
 // the arrows move through it and Tab picks, the chip shows the file and its token cost, Escape closes the
 // list without picking, and the request the emulator saw carries the file's text in front of the message,
 // whose chip stays on the sent message.
-import { check, runCommand, setApiKey, waitUntil } from './actions.mjs';
-import { composer, modelSelect, userMessages, chatRequests } from './panel.mjs';
+import { check, setApiKey, waitUntil } from './actions.mjs';
+import { composer, userMessages, chatRequests, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 const mentionList = (webview) => webview.getByRole('listbox', { name: 'Attach context' });
@@ -21,10 +21,7 @@ export const tests = [
     async run({ page, webview, emulator, shot }) {
       try {
         await setApiKey(page, emulator.key);
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(chatModel);
+        await newChatWithModel(page, webview, chatModel);
         const box = composer(webview);
         await box.click();
         await box.fill('');

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, openFileByPath, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { composer, modelSelect, answers, userMessages, chatRequests } from './panel.mjs';
+import { composer, answers, userMessages, chatRequests, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 
@@ -50,11 +50,7 @@ export const tests = [
     async run({ page, webview, emulator, shot }) {
       await setApiKey(page, emulator.key);
       if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
-      await runCommand(page, 'Cadenza: New Chat');
-      await composer(webview).waitFor({ timeout: 30_000 });
-      await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-      await modelSelect(webview).selectOption(chatModel);
-      await waitUntil(async () => (await modelSelect(webview).inputValue()) === chatModel, `the panel's model picker to show ${chatModel}`);
+      await newChatWithModel(page, webview, chatModel);
 
       emulator.scriptChat({ content: 'Red, the first answer.' });
       await sendPrompt(webview, 'Name a colour.');

@@ -2,7 +2,7 @@
 // workspace places the prompt carried ("Workspace sources"); clicking one opens that file at its first
 // line. It runs after search.ui.mjs (which builds the index); run alone, it builds the index first.
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
-import { composer, modelSelect, answers, chatRequests } from './panel.mjs';
+import { composer, answers, chatRequests, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 const indexStatus = (page) => page.locator('.part.statusbar .statusbar-item', { hasText: /^\s*[\d,]+ chunks\s*$/ });
@@ -19,10 +19,7 @@ export const tests = [
         await waitUntil(async () => !(await indexingToast(page).isVisible()) && (await indexStatus(page).isVisible()), 'the index to finish building', 60_000);
       }
       await runCommand(page, 'View: Close All Editors');
-      await runCommand(page, 'Cadenza: New Chat');
-      await composer(webview).waitFor({ timeout: 30_000 });
-      await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-      await modelSelect(webview).selectOption(chatModel);
+      await newChatWithModel(page, webview, chatModel);
       const options = webview.getByRole('region', { name: 'Conversation options' });
       await webview.getByRole('button', { name: 'Conversation options' }).click();
       await options.waitFor();

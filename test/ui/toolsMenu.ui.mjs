@@ -3,8 +3,8 @@
 // test/fixtures/toolsExtension, with a stand-in MCP server's tool), each with its source and token cost, none
 // ticked. Ticking one enables it for the workspace: the next agent request offers it, and the model's call to
 // it runs through VS Code and shows its card. The screenshot shows the open menu with the ticked tool.
-import { check, runCommand, setApiKey, waitUntil } from './actions.mjs';
-import { answers, chatRequests, composer, modelSelect } from './panel.mjs';
+import { check, setApiKey, waitUntil } from './actions.mjs';
+import { answers, chatRequests, composer, newChatWithModel } from './panel.mjs';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
@@ -16,11 +16,7 @@ export const tests = [
       emulator.reset();
       try {
         await setApiKey(page, emulator.key);
-        await runCommand(page, 'Cadenza: New Chat');
-        await composer(webview).waitFor({ timeout: 30_000 });
-        await waitUntil(async () => (await modelSelect(webview).locator('option').count()) > 1, 'the model list in the panel');
-        await modelSelect(webview).selectOption(toolModel);
-        await waitUntil(async () => (await modelSelect(webview).inputValue()) === toolModel, `the picker to show ${toolModel}`);
+        await newChatWithModel(page, webview, toolModel);
 
         await webview.getByRole('button', { name: /^VS Code tools the agent may use/ }).click();
         const menu = webview.getByRole('region', { name: 'VS Code tools the agent may use' });
