@@ -12,9 +12,16 @@
 //     and, up to NEW_COMMIT_MAX chunks, as a new commit's snapshot,
 //  5. the local index's query latency on the same checkout, up to LOCAL_MAX chunks.
 // Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [chunks ...] (default 10000 50000)
-// Env: QUERIES (40), RECALL_QUERIES (20), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB').
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep] [chunks ...] (default 10000 50000)
+// Env: QUERIES (40), RECALL_QUERIES (20), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
+// PG_SHARED_BUFFERS ('128MB', PostgreSQL's default), TEAM_BENCH_DIR (/var/cache/cadenza-team-bench, with --keep).
+// --keep: the cluster, each size's database and its checkout are kept in TEAM_BENCH_DIR, and a run
+// resumes where the last one stopped: the load goes on from the last committed batch (a batch is one
+// transaction: vectors, file contents, chunks and file entries together), a finished load and graph are
+// not redone, and the steps' times add up over the runs. So the 1,000,000-chunk size (hours on two cores)
+// can be built across several runs, and its queries timed on a quiet machine. Only the 20-file commit
+// steps change the kept database (they write what a real second run writes); rerunning them is harmless.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +48,8 @@ const RECALL_QUERIES = env('RECALL_QUERIES', 20);
 const LOCAL_MAX = env('LOCAL_MAX', 200_000);
 const NEW_COMMIT_MAX = env('NEW_COMMIT_MAX', 200_000);
 const FUNCTIONS_PER_FILE = 6;
+const KEEP = process.argv.includes('--keep');
+const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
@@ -92,6 +101,13 @@ function fileText(i: number, salt = ''): string {
 }
 
 const relOf = (i: number): string => `pkg${i % 500}/module${i}.ts`;
+/** Writes generated file i of the checkout (its folder too) and returns its path. */
+function writeFileAt(dir: string, i: number): string {
+  const abs = path.join(dir, relOf(i));
+  if (i < 500 || !existsSync(path.dirname(abs))) mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, fileText(i));
+  return abs;
+}
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -112,20 +128,51 @@ interface Loaded {
   readonly texts: string[];
 }
 
-/** Writes the checkout and loads it into an empty snapshot in batches; the HNSW index is built after. */
+/** Seconds and counts a kept database has accumulated over runs (bench_progress), so a resumed load reports its whole cost. */
+async function progress(pool: Pool): Promise<{ get: (key: string) => number; add: (values: Record<string, number>) => Promise<void>; set: (values: Record<string, number>) => Promise<void> }> {
+  await pool.query('CREATE TABLE IF NOT EXISTS bench_progress (key text PRIMARY KEY, value double precision NOT NULL)');
+  const values = new Map((await pool.query<{ key: string; value: number }>('SELECT key, value FROM bench_progress')).rows.map((r) => [r.key, r.value]));
+  const write = async (entries: Record<string, number>, add: boolean): Promise<void> => {
+    for (const [key, value] of Object.entries(entries)) {
+      values.set(key, (add ? (values.get(key) ?? 0) : 0) + value);
+      await pool.query('INSERT INTO bench_progress (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, values.get(key)]);
+    }
+  };
+  return { get: (key) => values.get(key) ?? 0, add: (v) => write(v, true), set: (v) => write(v, false) };
+}
+
+/**
+ * Writes the checkout and loads it into an empty snapshot in batches; the HNSW index is built after.
+ * On a kept database it goes on from the files already committed (see --keep).
+ */
 async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
-  let started = performance.now();
-  let files = 0;
-  let chunks = 0;
-  const sampleTexts: string[] = [];
+  const stored = await progress(pool);
   const version = chunkerVersion(undefined);
-  await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
-  await pool.query(`DROP INDEX IF EXISTS ${hnswName(DIM)}`);
-  const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1', [REPO])).rows[0];
+  const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
+  if (!exists || stored.get('files') === 0) {
+    await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
+  }
+  const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rows[0];
   if (!snapshot) throw new Error('no snapshot row');
+  // Resume: batches commit in file order, so the committed files are a prefix of the checkout.
+  const committed = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
+  let files = committed;
+  let chunks = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
+  let vectors = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_vectors WHERE model_id = $1', [snapshot.model_id])).rows[0]?.n ?? 0);
+  const loadDone = stored.get('load_done') === 1;
+  if (!loadDone) await pool.query(`DROP INDEX IF EXISTS ${hnswName(DIM)}`);
+  if (committed > 0) out(`    resuming a kept database: ${files} files, ${chunks} chunks already loaded${loadDone ? ' (load finished)' : ''}`);
+  const sampleTexts: string[] = [];
+  // The query sample (every 7th chunk of the first files) is read back from the checkout when resuming.
+  for (let i = 0, n = 0; i < committed && sampleTexts.length < 5000; i++) {
+    const abs = path.join(dir, relOf(i));
+    if (!existsSync(abs)) writeFileAt(dir, i);
+    const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
+    if (prepared.kind === 'file') for (const chunk of prepared.file.chunks) if (++n % 7 === 0 && sampleTexts.length < 5000) sampleTexts.push(chunk.text);
+  }
+  let started = performance.now();
   let generateMs = 0;
   let loadMs = 0;
-  let vectors = 0;
   let writing: Promise<void> = Promise.resolve();
   const batch = { vHash: [] as string[], vText: [] as string[], fPath: [] as string[], fHash: [] as string[], fSize: [] as number[], fMtime: [] as number[], cFile: [] as number[], cS: [] as number[], cE: [] as number[], cHash: [] as string[], cBody: [] as string[], cTerms: [] as string[] };
   const seenHashes = new Set<string>();
@@ -152,12 +199,11 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
       loadMs += performance.now() - t;
     })();
   };
-  for (let i = 0; chunks < target; i++) {
+  let lastReport = performance.now();
+  for (let i = committed; !loadDone && chunks < target; i++) {
     const t = performance.now();
     const rel = relOf(i);
-    const abs = path.join(dir, rel);
-    if (i < 500) mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileSync(abs, fileText(i));
+    const abs = writeFileAt(dir, i);
     const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
     if (prepared.kind !== 'file') continue;
     const key = `${REPO}/${rel}`;
@@ -184,38 +230,64 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
     }
     generateMs += performance.now() - t;
     if (batch.cS.length >= 400) await flush();
-    if (files % 20000 === 0) out(`    … ${chunks} chunks loaded (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    if (performance.now() - lastReport > 60_000) {
+      lastReport = performance.now();
+      // Each report also banks this run's times, so a kill loses at most a minute of accounting.
+      await writing;
+      const elapsed = (performance.now() - started) / 1000;
+      await stored.add({ load_s: elapsed, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
+      started = performance.now();
+      generateMs = 0;
+      loadMs = 0;
+      out(`    … ${chunks} chunks loaded (${stored.get('load_s').toFixed(0)} s, load average ${loadavg()[0]?.toFixed(1) ?? '?'})`);
+    }
   }
-  await flush();
-  await writing;
-  const loadS = (performance.now() - started) / 1000;
-  started = performance.now();
-  await pool.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
-  await pool.query(hnswIndexSql(DIM));
-  const hnswS = (performance.now() - started) / 1000;
-  await pool.query(SNAPSHOT_STATE_SQL, [snapshot.id, true]);
-  await pool.query(ANALYZE_SQL);
-  return { files, chunks, vectors, generateS: generateMs / 1000, loadS, writeS: loadMs / 1000, hnswS, texts: sampleTexts };
+  if (loadDone) {
+    // The counts of the load itself (later runs' commit steps add rows that are not part of it).
+    files = stored.get('files');
+    chunks = stored.get('chunks');
+    vectors = stored.get('vectors');
+  } else {
+    await flush();
+    await writing;
+    await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
+    await stored.set({ load_done: 1, files, chunks, vectors });
+  }
+  if (stored.get('hnsw_done') !== 1) {
+    started = performance.now();
+    out(`    building the HNSW graph over ${chunks} chunks …`);
+    await pool.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
+    await pool.query(hnswIndexSql(DIM));
+    await stored.set({ hnsw_s: (performance.now() - started) / 1000, hnsw_done: 1 });
+    await pool.query(SNAPSHOT_STATE_SQL, [snapshot.id, true]);
+    await pool.query(ANALYZE_SQL);
+  }
+  return { files, chunks, vectors, generateS: stored.get('generate_s'), loadS: stored.get('load_s'), writeS: stored.get('write_s'), hnswS: stored.get('hnsw_s'), texts: sampleTexts };
 }
 
 async function runSize(url: string, target: number): Promise<void> {
   const dbName = `bench_${target}`;
   const admin = new Pool({ connectionString: url, max: 1 });
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-  await admin.query(`CREATE DATABASE ${dbName}`);
+  const existing = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount ?? 0;
+  if (!KEEP || existing === 0) {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
+    await admin.query(`CREATE DATABASE ${dbName}`);
+  }
   await admin.end();
   const pool = new Pool({ connectionString: url.replace(/\/cadenza$/, `/${dbName}`), max: 4 });
-  const dir = mkdtempSync(path.join(tmpdir(), 'cadenza-team-bench-'));
+  const dir = KEEP ? path.join(KEEP_DIR, `checkout-${target}`) : mkdtempSync(path.join(tmpdir(), 'cadenza-team-bench-'));
+  mkdirSync(dir, { recursive: true });
+  // Each run's commit steps change the files anew (a kept database already holds the last run's change).
+  const round = KEEP ? (await progress(pool)).get('commit_rounds') + 1 : 1;
   try {
-    const t0 = performance.now();
     const loaded = await load(pool, dir, target);
-    const totalS = (performance.now() - t0) / 1000;
+    const totalS = loaded.loadS + loaded.hnswS;
     out(`\n## ${loaded.chunks.toLocaleString('en-US')} chunks (${loaded.files.toLocaleString('en-US')} files, ${loaded.vectors.toLocaleString('en-US')} distinct vectors, ${DIM} dimensions)`);
     out(`| step | figure |`);
     out(`| --- | --- |`);
     out(`| generate + read/hash/chunk + embed (in-process), rows written in batches | ${loaded.loadS.toFixed(0)} s (JS ${loaded.generateS.toFixed(0)} s, PostgreSQL writes ${loaded.writeS.toFixed(0)} s overlapped; ${Math.round(loaded.chunks / loaded.loadS)} chunks/s) |`);
     out(`| HNSW build after the load (${folds(DIM) ? `halfvec of the vector folded to ${FOLD_WIDTH} components` : 'halfvec of 4,000 components'}, m 16, ef_construction 64) | ${loaded.hnswS.toFixed(0)} s |`);
-    out(`| total to a searchable snapshot | ${totalS.toFixed(0)} s |`);
+    out(`| total to a searchable snapshot (load + graph${KEEP ? ', summed over the runs that built it' : ''}) | ${totalS.toFixed(0)} s |`);
     const sizes = await pool.query<{ db: string; vectors: string; chunks: string; hnsw: string; gin: string }>(
       `SELECT pg_database_size(current_database()) AS db, pg_table_size('cadenza_vectors') AS vectors, pg_table_size('cadenza_chunks') AS chunks,
         pg_relation_size('${hnswName(DIM)}') AS hnsw, pg_relation_size('cadenza_chunks_terms') AS gin`,
@@ -224,7 +296,7 @@ async function runSize(url: string, target: number): Promise<void> {
     const per = (x: string | undefined): string => `${Math.round(Number(x) / loaded.chunks).toLocaleString('en-US')} B`;
     out(`| database size | ${(Number(s?.db) / 1e9).toFixed(2)} GB = ${per(s?.db)} per chunk (vectors ${per(s?.vectors)}, HNSW ${per(s?.hnsw)}, chunk rows with text + tsvector ${per(s?.chunks)}, GIN ${per(s?.gin)}) |`);
 
-    const team = await PgTeamIndex.open(pool, REPO, MODEL);
+    const team = await PgTeamIndex.open(pool, REPO, MODEL, 'c1');
     if (!team) throw new Error('no snapshot');
     const r = rng(99);
     const queries = Array.from({ length: QUERIES }, () => {
@@ -301,7 +373,7 @@ async function runSize(url: string, target: number): Promise<void> {
       return { candidatesPerResult: 0, minCandidates: candidates ?? 40, efSearch: ef ?? 100 };
     })];
     for (const tuning of sweep) {
-      const tuned = await PgTeamIndex.open(pool, REPO, MODEL, undefined, tuning);
+      const tuned = await PgTeamIndex.open(pool, REPO, MODEL, 'c1', tuning);
       if (!tuned) throw new Error('no snapshot');
       const times: number[] = [];
       let recall = 0;
@@ -319,7 +391,11 @@ async function runSize(url: string, target: number): Promise<void> {
       out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, recall@10 ${(recall / n).toFixed(3)} (load average ${load1()}) |`);
     }
 
-    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37)), fileText(i * 37, ' (changed in commit c2)'));
+    if (KEEP) await (await progress(pool)).set({ commit_rounds: round });
+    const suffix = round > 1 ? ` round ${round}` : '';
+    // A kept checkout still holds the last run's changes: back to the loaded content first.
+    if (round > 1) for (let i = 0; i < 20; i++) for (const j of [i * 37, i * 37 + 1]) writeFileAt(dir, j);
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37)), fileText(i * 37, ` (changed in commit c2${suffix})`));
     let embedded = 0;
     const countingEmbed = async (texts: readonly string[]): Promise<Float32Array[]> => {
       embedded += texts.length;
@@ -329,10 +405,10 @@ async function runSize(url: string, target: number): Promise<void> {
     const inPlace = await buildTeamIndex({ root: dir, repository: REPO, commit: 'c1', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
     out(`| one commit touching 20 files, snapshot updated in place (cadenza-index) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${inPlace.filesChanged} files changed, ${inPlace.chunksReused} reused; rows written: ${inPlace.written.entries} file entries, ${inPlace.written.chunks} chunks |`);
     if (loaded.chunks <= NEW_COMMIT_MAX) {
-      for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37 + 1)), fileText(i * 37 + 1, ' (changed in commit c3)'));
+      for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37 + 1)), fileText(i * 37 + 1, ` (changed in commit c3${suffix})`));
       embedded = 0;
       t = performance.now();
-      const fresh = await buildTeamIndex({ root: dir, repository: REPO, commit: 'c3', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
+      const fresh = await buildTeamIndex({ root: dir, repository: REPO, commit: round > 1 ? `c3-${round}` : 'c3', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
       const w = fresh.written;
       out(`| the same as a new commit's snapshot (a delta on c1) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${fresh.chunksReused} reused; rows written: ${w.entries} file entries, ${w.blobs} file contents, ${w.chunks} chunks, ${w.vectors} vectors |`);
     }
@@ -340,7 +416,7 @@ async function runSize(url: string, target: number): Promise<void> {
     await localIndex(dir, loaded.chunks, queries);
   } finally {
     await pool.end();
-    rmSync(dir, { recursive: true, force: true });
+    if (!KEEP) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -399,8 +475,11 @@ async function main(): Promise<void> {
     for (const size of sizes) await localOnly(size);
     return;
   }
-  const pg = await startPostgres();
-  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${DIM}-dimension vectors, model ${MODEL}`);
+  const pg = await startPostgres({
+    ...(KEEP ? { dir: path.join(KEEP_DIR, 'pg') } : {}),
+    settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' },
+  });
+  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${process.env['PG_SHARED_BUFFERS'] ?? '128MB'}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`);
   try {
     for (const size of sizes.length > 0 ? sizes : [10_000, 50_000]) await runSize(pg.url, size);
   } finally {

