@@ -51,6 +51,41 @@ export function rrfBefore(lists: RankedLists, k = 10): ChunkLocation[] {
   return [...merged.values()].sort((a, b) => b.score - a.score || (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine)).slice(0, k).map((e) => e.location);
 }
 
+/**
+ * Distribution-based score fusion (z-scores): each list's scores standardised by the mean and standard
+ * deviation of the list read, so a list counts by how far its hit stands out from that list's own
+ * scores, not by its rank or its best; a chunk absent from a list gets that list's floor (its lowest z).
+ */
+export function zFusion(lists: RankedLists, alpha: number, k = 10, exactWeight = 0): ChunkLocation[] {
+  const key = (l: ChunkLocation): string => `${l.path}\u0000${l.startLine}\u0000${l.endLine}`;
+  const stats = (xs: readonly number[]): { mean: number; sd: number } => {
+    const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length)) || 1;
+    return { mean, sd };
+  };
+  const v = stats(lists.semantic.map((h) => h.score));
+  const kw = stats(lists.keyword.map((h) => h.score));
+  const vFloor = lists.semantic.length > 0 ? (Math.min(...lists.semantic.map((h) => h.score)) - v.mean) / v.sd : 0;
+  const kFloor = lists.keyword.length > 0 ? (Math.min(...lists.keyword.map((h) => h.score)) - kw.mean) / kw.sd : 0;
+  const e = new Map<string, { location: ChunkLocation; vz?: number; kz?: number; exact?: boolean }>();
+  const get = (l: ChunkLocation) => {
+    let x = e.get(key(l));
+    if (!x) e.set(key(l), (x = { location: { path: l.path, startLine: l.startLine, endLine: l.endLine } }));
+    return x;
+  };
+  for (const h of lists.semantic) {
+    const x = get(h.location);
+    x.vz ??= (h.score - v.mean) / v.sd;
+  }
+  for (const h of lists.keyword) {
+    const x = get(h);
+    x.kz ??= (h.score - kw.mean) / kw.sd;
+  }
+  for (const h of lists.exact) get(h).exact = true;
+  const score = (x: { vz?: number; kz?: number; exact?: boolean }): number => alpha * (x.vz ?? vFloor) + (1 - alpha) * (x.kz ?? kFloor) + (x.exact ? exactWeight : 0);
+  return [...e.values()].sort((a, b) => score(b) - score(a) || (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine)).slice(0, k).map((x) => x.location);
+}
+
 /** Lists cut to `depth`, as a backend reading each list that deep would return them. */
 function cut(lists: RankedLists, depth: number): RankedLists {
   return { semantic: lists.semantic.slice(0, depth), keyword: lists.keyword.slice(0, depth), exact: lists.exact.slice(0, depth) };
@@ -140,6 +175,9 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
     for (const wv of [0.5, 0.75, 1, 1.5, 2, 3]) for (const rrfK of [5, 20, 60]) grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}`, rank: fused({ fusion: 'rrf', rrfK, vectorWeight: wv, depth: 30 }) });
     for (const alpha of [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) for (const depth of [30, 100]) grid.push({ name: `score fusion alpha=${alpha}, depth ${depth}`, rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, depth }) });
     for (const alpha of [0.5, 0.7]) grid.push({ name: `score fusion alpha=${alpha}, depth 30, no exact list`, rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, exactWeight: 0, depth: 30 }) });
+    for (const rrfK of [1, 2, 5, 10, 60]) for (const wv of [0.5, 0.75, 1]) grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}, no exact list`, rank: (p) => fuseRanked(cut({ ...p.lists, exact: [] }, 30), { k: 10, fusion: 'rrf', rrfK, vectorWeight: wv }) });
+    for (const alpha of [0.3, 0.4, 0.5, 0.6]) for (const depth of [30, 100]) grid.push({ name: `z-score fusion alpha=${alpha}, depth ${depth}`, rank: (p) => zFusion(cut(p.lists, depth), alpha) });
+    for (const alpha of [0.4, 0.5]) grid.push({ name: `z-score fusion alpha=${alpha}, depth 30, exact +1`, rank: (p) => zFusion(cut(p.lists, 30), alpha, 10, 1) });
     const results = table(out, '## Fusion variants (choose on tuning, read on held-out)', grid, prepared, idOf);
     // The choice: best tuning nDCG@10 among variants that read the lists 30 deep (what search reads
     // today, so a query costs the same); the depth-100 rows are for information.
@@ -150,6 +188,17 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
       const v = base0.get('vector only (cosine)');
       const b = base0.get('BM25 only');
       if (h && v && b) out(`${name}: nDCG@10 over the better single ranker, tuning ${(100 * (h.tune - Math.max(v.tune, b.tune))).toFixed(1)} points, held-out ${(100 * (h.held - Math.max(v.held, b.held))).toFixed(1)} points`);
+    }
+    // By source, both halves pooled: where each ranking wins.
+    const sources = [...new Set(prepared.map((p) => p.query.source))];
+    const pick: Row[] = [...base, ...grid.filter((r) => ['RRF k=5, vector weight 0.5', 'RRF k=5, vector weight 0.75', 'z-score fusion alpha=0.4, depth 100', 'score fusion alpha=0.4, depth 100'].includes(r.name))];
+    out();
+    out(`## nDCG@10 by source (both halves pooled)`);
+    out(`| ranking | ${sources.map((src) => `${src} (${prepared.filter((p) => p.query.source === src).length})`).join(' | ')} | all (${prepared.length}) |`);
+    out(`| --- | ${sources.map(() => '---:').join(' | ')} | ---: |`);
+    for (const row of pick) {
+      const by = (list: readonly Prepared[]): string => (list.reduce((a, p) => a + metrics(row.rank(p).map(idOf), p.query.targets).ndcg, 0) / Math.max(1, list.length)).toFixed(3);
+      out(`| ${row.name} | ${sources.map((src) => by(prepared.filter((p) => p.query.source === src))).join(' | ')} | ${by(prepared)} |`);
     }
     const distinct = new Map<string, Float32Array>();
     for (const f of files) for (const c of f.chunks) distinct.set(contentHash(c.text), cache.get(c.text) ?? new Float32Array(DIMENSION));

@@ -12,7 +12,7 @@
 //     and, up to NEW_COMMIT_MAX chunks, as a new commit's snapshot,
 //  5. the local index's query latency on the same checkout, up to LOCAL_MAX chunks.
 // Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep] [chunks ...] (default 10000 50000)
+// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep [--load-only]] [chunks ...] (default 10000 50000)
 // Env: QUERIES (40), RECALL_QUERIES (20), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
 // PG_SHARED_BUFFERS ('128MB', PostgreSQL's default), TEAM_BENCH_DIR (/var/cache/cadenza-team-bench, with --keep).
 // --keep: the cluster, each size's database and its checkout are kept in TEAM_BENCH_DIR, and a run
@@ -145,7 +145,7 @@ async function progress(pool: Pool): Promise<{ get: (key: string) => number; add
  * Writes the checkout and loads it into an empty snapshot in batches; the HNSW index is built after.
  * On a kept database it goes on from the files already committed (see --keep).
  */
-async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
+async function load(pool: Pool, dir: string, target: number): Promise<Loaded | undefined> {
   const stored = await progress(pool);
   const version = chunkerVersion(undefined);
   const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
@@ -242,6 +242,15 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded> {
       out(`    … ${chunks} chunks loaded (${stored.get('load_s').toFixed(0)} s, load average ${loadavg()[0]?.toFixed(1) ?? '?'})`);
     }
   }
+  if (process.argv.includes('--load-only') && !loadDone) {
+    await flush();
+    await writing;
+    await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
+    if (chunks < target) throw new Error('unreachable: the load stopped early');
+    await stored.set({ load_done: 1, files, chunks, vectors });
+    out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (--load-only: the graph and the queries are for a later run)`);
+    return undefined;
+  }
   if (loadDone) {
     // The counts of the load itself (later runs' commit steps add rows that are not part of it).
     files = stored.get('files');
@@ -281,6 +290,7 @@ async function runSize(url: string, target: number): Promise<void> {
   const round = KEEP ? (await progress(pool)).get('commit_rounds') + 1 : 1;
   try {
     const loaded = await load(pool, dir, target);
+    if (!loaded) return;
     const totalS = loaded.loadS + loaded.hnswS;
     out(`\n## ${loaded.chunks.toLocaleString('en-US')} chunks (${loaded.files.toLocaleString('en-US')} files, ${loaded.vectors.toLocaleString('en-US')} distinct vectors, ${DIM} dimensions)`);
     out(`| step | figure |`);

@@ -60,6 +60,11 @@ async function discardScratch(page, file) {
     await runCommand(page, 'File: Revert File').catch(() => undefined);
   }
   await runCommand(page, 'View: Close All Editors').catch(() => undefined);
+  // If the file was still dirty (the revert raced the undo's bookkeeping), VS Code asks before closing.
+  const dontSave = page.getByRole('button', { name: "Don't Save" });
+  if ((await dontSave.count()) > 0) await dontSave.first().click().catch(() => undefined);
+  // The next test opens the same file: its editor must be gone first, or that test starts from this one's state.
+  await tab.waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
   fs.rmSync(file, { force: true });
 }
 
@@ -189,6 +194,8 @@ export const tests = [
       fs.writeFileSync(file, source);
       try {
         await openAndSelectAll(page, workspace);
+        const dirty = page.locator(`.tabs-container .tab.dirty[aria-label^="${fileName}"]`);
+        check((await dirty.count()) === 0, `${fileName} already has unsaved changes before the rewrite (an earlier test's state)`);
         emulator.scriptChat({ content: 'const add = (a, b) => a - b; // REJECTED\n' });
         const before = chatRequests(emulator).length;
         await rewriteUntilPrompt(page, 'Make it subtract.');
@@ -200,7 +207,7 @@ export const tests = [
         check(chatRequests(emulator).length === before + 1, 'the rewrite did not send exactly one request');
         const shown = await fileEditorText(page);
         check(shown.includes('return a + b;') && !shown.includes('REJECTED'), `the editor after Reject:\n${shown}`);
-        check(await page.locator(`.tabs-container .tab.dirty[aria-label^="${fileName}"]`).count() === 0, `${fileName} has unsaved changes after Reject`);
+        check((await dirty.count()) === 0, `${fileName} has unsaved changes after Reject`);
         check(fs.readFileSync(file, 'utf8') === source, 'the file on disk changed after Reject');
       } finally {
         await discardScratch(page, file);

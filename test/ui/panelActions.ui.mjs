@@ -147,8 +147,10 @@ export const tests = [
         await page.keyboard.press('Control+V');
         await waitUntil(async () => (await readEditorLines(page))[3] === code, 'the copied code pasted on line 4');
         await runCommand(page, 'File: Save');
-        await waitUntil(() => fs.readFileSync(scratch, 'utf8') !== scratchText, 'the file to be saved');
-        check(fs.readFileSync(scratch, 'utf8') === `${code}alpha\nbeta\n${code}\n${code}`, `the saved file: ${JSON.stringify(fs.readFileSync(scratch, 'utf8'))}`);
+        // Wait for the whole saved text (the write is not atomic to a reader polling the file).
+        const expected = `${code}alpha\nbeta\n${code}\n${code}`;
+        await waitUntil(() => fs.readFileSync(scratch, 'utf8') === expected, 'the file to be saved', 15_000).catch(() => undefined);
+        check(fs.readFileSync(scratch, 'utf8') === expected, `the saved file: ${JSON.stringify(fs.readFileSync(scratch, 'utf8'))}; the editor: ${JSON.stringify((await readEditorLines(page)).join('\n'))}`);
         await shot('inserted, replaced and pasted');
 
         // Open: a new untitled TypeScript editor holding the code.
