@@ -112,17 +112,16 @@ function range(scores: readonly number[]): { min: number; span: number } {
 /**
  * Fuses the three lists into the top `k`: the one ranking every index uses (local and team).
  *
- * Default, `score`: a convex combination of normalised scores (Bruch, Gai and Ingber, "An Analysis of
- * Fusion Functions for Hybrid Retrieval", 2023), wv x cosine min-max normalised over the vector list
- * read + wk x keyword score / the list's best (BM25 and ts_rank both start at 0), + we when the chunk
- * holds the query's compound identifiers verbatim (`computeJitteredBackoff`, `MAX_RETRY_COUNT`), so an
- * identifier search puts its definition first even when the embedding ranks it low. A list's scores
- * say how decisive its first hit is; ranks do not. Reciprocal-rank fusion (`fusion: 'rrf'`, k 60) gave
- * BM25's rank 1 (a common word in an unrelated file) the weight of the vectors' rank 1 and lifted
- * chunks both lists held at middling ranks over either list's clear first: on real embeddings it put
- * three of the real tier's eight held-out files at ranks 4-5 that vectors alone ranked first. Measured
- * on real code by bench/retrieval (ARCHITECTURE.md, "Retrieval quality on real code"). Ties go to the
- * earlier path and line, for stable output.
+ * Default, `rrf`: reciprocal-rank fusion (Cormack, Clarke and Buettcher 2009), each list adding
+ * w / (k + rank) with k 60 and weights 1; the exact-identifier list (chunks holding the query's compound
+ * identifiers verbatim, `computeJitteredBackoff`, `MAX_RETRY_COUNT`) counts with the keyword weight, so
+ * an identifier search puts its definition first even when the embedding ranks it low. Measured on real
+ * code and real embeddings by bench/retrieval (ARCHITECTURE.md, "Retrieval quality on real code").
+ * `score`: a convex combination of normalised scores (Bruch, Gai and Ingber, "An Analysis of Fusion
+ * Functions for Hybrid Retrieval", 2023): wv x cosine min-max normalised over the vector list read + wk x
+ * keyword score / the list's best (BM25 and ts_rank both start at 0) + we for an exact-identifier hit.
+ * It was the default for a while and lost on the real-code set and in the UI tier's search (a slim
+ * vector lead took the full weight). Ties go to the earlier path and line, for stable output.
  */
 export function fuseRanked(lists: RankedLists, options: HybridOptions = {}): SearchResult[] {
   const k = options.k ?? 10;
