@@ -42,6 +42,8 @@ export class EmulatorServer implements RunningEmulator {
   private transcripts: Queued<string>[] = [];
   private readonly sockets = new Set<Socket>();
   private latencyMs: number;
+  /** Bumped by reset(): a request still waiting out a latency from before it belongs to a finished test. */
+  private epoch = 0;
   private chunkDelayMs: number;
   private readonly initialLatencyMs: number;
   private readonly initialChunkDelayMs: number;
@@ -112,6 +114,7 @@ export class EmulatorServer implements RunningEmulator {
   }
 
   reset(): void {
+    this.epoch++;
     this.scripts = [];
     this.transcripts = [];
     this.requests.length = 0;
@@ -155,7 +158,17 @@ export class EmulatorServer implements RunningEmulator {
     this.setRateHeaders(res, faults);
 
     const delay = this.latencyMs + faults.latencyMs;
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) {
+      const epoch = this.epoch;
+      await sleep(delay);
+      // A client that gave up during the wait (a time-out, then its retry) gets nothing, as servers that
+      // stop generating on a closed connection do; and a request from before reset() must not take the
+      // next test's scripted answer.
+      if (epoch !== this.epoch || req.socket.destroyed || res.writableEnded) {
+        req.socket.destroy();
+        return;
+      }
+    }
     if (faults.dropNow) {
       req.socket.destroy();
       return;

@@ -210,7 +210,9 @@ suite('Settings take effect', () => {
       // No `output` argument: the destination comes from the setting.
       vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', speech(), { model: 'Whisper-Large-v3', language: 'en' });
 
-    test('"cursor" inserts the transcript at the cursor of the active editor', async () => {
+    test('"cursor" inserts the transcript at the cursor of the active editor', async function () {
+      // The first transcription of a run loads the audio pipeline: 26 s on two loaded cores, under 1 s warm.
+      this.timeout(90_000);
       await update('cadenza.audio', 'output', 'cursor');
       const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Before: . After.' });
       const editor = await vscode.window.showTextDocument(document);

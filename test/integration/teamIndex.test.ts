@@ -96,7 +96,7 @@ suite('Team index (PostgreSQL)', () => {
     assert.match(index.status.text, new RegExp(`Team index ${head.slice(0, 7)}, (just now|\\d+ min) old`));
     assert.match(index.status.tooltip, /without TLS/);
     // Nothing is uncommitted, so nothing was embedded locally: the answer came from PostgreSQL.
-    assert.equal((await index.stats())?.chunks, 0);
+    assert.equal((await index.stats())?.chunks, 0, `chunks indexed locally; git status: ${JSON.stringify(git('status', '--porcelain', '--untracked-files=all'))}`);
   });
 
   test('a file changed and not committed is indexed locally and overrides the team\'s copy', async function () {
