@@ -31,9 +31,13 @@ export function metrics(ranked: readonly number[], targets: readonly number[]): 
   return { recall: found / relevant.size, mrr, ndcg: ideal > 0 ? dcg / ideal : 0 };
 }
 
+const locationKey = (l: ChunkLocation): string => `${l.path}\u0000${l.startLine}\u0000${l.endLine}`;
+/** Ties go to the earlier path and line, as in fuseRanked. */
+const byLocation = (a: ChunkLocation, b: ChunkLocation): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.startLine - b.startLine);
+
 /** The fusion Cadenza shipped before this benchmark: plain RRF (k 60), vector and keyword lists weighted 1. */
 export function rrfBefore(lists: RankedLists, k = 10): ChunkLocation[] {
-  const key = (l: ChunkLocation): string => `${l.path}\u0000${l.startLine}\u0000${l.endLine}`;
+  const key = locationKey;
   const merged = new Map<string, { location: ChunkLocation; score: number }>();
   const add = (l: ChunkLocation, rank: number): void => {
     const e = merged.get(key(l)) ?? { location: { path: l.path, startLine: l.startLine, endLine: l.endLine }, score: 0 };
@@ -48,7 +52,7 @@ export function rrfBefore(lists: RankedLists, k = 10): ChunkLocation[] {
   });
   lists.keyword.forEach((h, r) => add(h, r));
   lists.exact.forEach((h, r) => add(h, r));
-  return [...merged.values()].sort((a, b) => b.score - a.score || (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine)).slice(0, k).map((e) => e.location);
+  return [...merged.values()].sort((a, b) => b.score - a.score || byLocation(a.location, b.location)).slice(0, k).map((e) => e.location);
 }
 
 /**
@@ -57,7 +61,7 @@ export function rrfBefore(lists: RankedLists, k = 10): ChunkLocation[] {
  * scores, not by its rank or its best; a chunk absent from a list gets that list's floor (its lowest z).
  */
 export function zFusion(lists: RankedLists, alpha: number, k = 10, exactWeight = 0): ChunkLocation[] {
-  const key = (l: ChunkLocation): string => `${l.path}\u0000${l.startLine}\u0000${l.endLine}`;
+  const key = locationKey;
   const stats = (xs: readonly number[]): { mean: number; sd: number } => {
     const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length)) || 1;
@@ -83,7 +87,7 @@ export function zFusion(lists: RankedLists, alpha: number, k = 10, exactWeight =
   }
   for (const h of lists.exact) get(h).exact = true;
   const score = (x: { vz?: number; kz?: number; exact?: boolean }): number => alpha * (x.vz ?? vFloor) + (1 - alpha) * (x.kz ?? kFloor) + (x.exact ? exactWeight : 0);
-  return [...e.values()].sort((a, b) => score(b) - score(a) || (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine)).slice(0, k).map((x) => x.location);
+  return [...e.values()].sort((a, b) => score(b) - score(a) || byLocation(a.location, b.location)).slice(0, k).map((x) => x.location);
 }
 
 /** Lists cut to `depth`, as a backend reading each list that deep would return them. */
@@ -137,7 +141,7 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
   void storeReady.then(({ store }) => {
     const keywords = new KeywordIndex();
     const ids = new Map<string, number>();
-    const key = (l: ChunkLocation): string => `${l.path}\u0000${l.startLine}\u0000${l.endLine}`;
+    const key = locationKey;
     for (const f of files) {
       const chunks = f.chunks.map((c) => {
         const hash = contentHash(c.text);

@@ -38,76 +38,21 @@ import { silentLogger } from '../src/core/logger';
 import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
+import { REPO, fileText, relOf, rng, writeFileAt } from './teamIndexCheckout';
 
 const DIM = 4096;
 const MODEL = 'E5-Mistral-7B-Instruct';
-const REPO = 'bench';
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const QUERIES = env('QUERIES', 40);
 const RECALL_QUERIES = env('RECALL_QUERIES', 20);
 const LOCAL_MAX = env('LOCAL_MAX', 200_000);
 const NEW_COMMIT_MAX = env('NEW_COMMIT_MAX', 200_000);
-const FUNCTIONS_PER_FILE = 6;
 const KEEP = process.argv.includes('--keep');
 const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
-
-/** A small deterministic PRNG (xorshift32), so every run generates the same checkout. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
-
-const VERBS = 'parse read write load save send fetch retry cancel encode decode render validate merge split index search embed sort filter map reduce flush open close start stop resolve reject connect listen'.split(' ');
-const NOUNS = 'request response buffer token stream cache vector query socket timer config logger schema commit branch chunk file folder snapshot model user session header payload record batch queue worker channel message error limit window budget cursor document range'.split(' ');
-const ADJ = 'pending active stale fresh remote local shared partial complete empty nested binary quoted signed'.split(' ');
-const cap = (w: string): string => `${w[0]?.toUpperCase() ?? ''}${w.slice(1)}`;
-
-/** One function of generated code: a doc comment and a body of a few statements, ~60-120 tokens. */
-function fn(r: () => number, id: number, salt: string): string {
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
-  const verb = pick(VERBS);
-  const noun = pick(NOUNS);
-  const other = pick(NOUNS);
-  const adj = pick(ADJ);
-  const name = `${verb}${cap(adj)}${cap(noun)}${id}`;
-  const lines = [
-    `/** ${cap(verb)} the ${adj} ${noun} of a ${other}${salt}; returns the ${pick(ADJ)} ${pick(NOUNS)}. */`,
-    `export function ${name}(${other}: ${cap(other)}, limit = ${Math.floor(r() * 100)}): ${cap(noun)} | undefined {`,
-    `  const ${noun}s = ${other}.${pick(NOUNS)}s.filter((item) => item.${pick(ADJ)} && item.size < limit);`,
-    `  if (${noun}s.length === 0) return undefined;`,
-    `  const ${pick(NOUNS)}Map = new Map(${noun}s.map((item) => [item.${pick(NOUNS)}Id, item]));`,
-    `  for (const [key, value] of ${noun}s.entries()) ${verb}${cap(pick(NOUNS))}(key, value, '${pick(VERBS)} ${pick(NOUNS)}');`,
-    `  return ${noun}s.sort((a, b) => a.${pick(NOUNS)} - b.${pick(NOUNS)})[0];`,
-    '}',
-    '',
-  ];
-  return lines.join('\n');
-}
-
-function fileText(i: number, salt = ''): string {
-  const r = rng(i * 2654435761 + 12345);
-  const parts = [`// ${REPO}/pkg${i % 500}/module${i}.ts\nimport type { ${cap(NOUNS[i % NOUNS.length] ?? 'x')} } from './types';\n`];
-  for (let f = 0; f < FUNCTIONS_PER_FILE; f++) parts.push(fn(r, i * FUNCTIONS_PER_FILE + f, salt));
-  return parts.join('\n');
-}
-
-const relOf = (i: number): string => `pkg${i % 500}/module${i}.ts`;
-/** Writes generated file i of the checkout (its folder too) and returns its path. */
-function writeFileAt(dir: string, i: number): string {
-  const abs = path.join(dir, relOf(i));
-  if (i < 500 || !existsSync(path.dirname(abs))) mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, fileText(i));
-  return abs;
-}
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -129,7 +74,13 @@ interface Loaded {
 }
 
 /** Seconds and counts a kept database has accumulated over runs (bench_progress), so a resumed load reports its whole cost. */
-async function progress(pool: Pool): Promise<{ get: (key: string) => number; add: (values: Record<string, number>) => Promise<void>; set: (values: Record<string, number>) => Promise<void> }> {
+interface Progress {
+  get(key: string): number;
+  add(values: Record<string, number>): Promise<void>;
+  set(values: Record<string, number>): Promise<void>;
+}
+
+async function progress(pool: Pool): Promise<Progress> {
   await pool.query('CREATE TABLE IF NOT EXISTS bench_progress (key text PRIMARY KEY, value double precision NOT NULL)');
   const values = new Map((await pool.query<{ key: string; value: number }>('SELECT key, value FROM bench_progress')).rows.map((r) => [r.key, r.value]));
   const write = async (entries: Record<string, number>, add: boolean): Promise<void> => {
@@ -145,8 +96,7 @@ async function progress(pool: Pool): Promise<{ get: (key: string) => number; add
  * Writes the checkout and loads it into an empty snapshot in batches; the HNSW index is built after.
  * On a kept database it goes on from the files already committed (see --keep).
  */
-async function load(pool: Pool, dir: string, target: number): Promise<Loaded | undefined> {
-  const stored = await progress(pool);
+async function load(pool: Pool, stored: Progress, dir: string, target: number): Promise<Loaded | undefined> {
   const version = chunkerVersion(undefined);
   const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
   if (!exists || stored.get('files') === 0) {
@@ -242,15 +192,6 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded | u
       out(`    … ${chunks} chunks loaded (${stored.get('load_s').toFixed(0)} s, load average ${loadavg()[0]?.toFixed(1) ?? '?'})`);
     }
   }
-  if (process.argv.includes('--load-only') && !loadDone) {
-    await flush();
-    await writing;
-    await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
-    if (chunks < target) throw new Error('unreachable: the load stopped early');
-    await stored.set({ load_done: 1, files, chunks, vectors });
-    out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (--load-only: the graph and the queries are for a later run)`);
-    return undefined;
-  }
   if (loadDone) {
     // The counts of the load itself (later runs' commit steps add rows that are not part of it).
     files = stored.get('files');
@@ -261,6 +202,10 @@ async function load(pool: Pool, dir: string, target: number): Promise<Loaded | u
     await writing;
     await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
     await stored.set({ load_done: 1, files, chunks, vectors });
+    if (process.argv.includes('--load-only')) {
+      out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (--load-only: the graph and the queries are for a later run)`);
+      return undefined;
+    }
   }
   if (stored.get('hnsw_done') !== 1) {
     started = performance.now();
@@ -287,9 +232,10 @@ async function runSize(url: string, target: number): Promise<void> {
   const dir = KEEP ? path.join(KEEP_DIR, `checkout-${target}`) : mkdtempSync(path.join(tmpdir(), 'cadenza-team-bench-'));
   mkdirSync(dir, { recursive: true });
   // Each run's commit steps change the files anew (a kept database already holds the last run's change).
-  const round = KEEP ? (await progress(pool)).get('commit_rounds') + 1 : 1;
+  const stored = await progress(pool);
+  const round = KEEP ? stored.get('commit_rounds') + 1 : 1;
   try {
-    const loaded = await load(pool, dir, target);
+    const loaded = await load(pool, stored, dir, target);
     if (!loaded) return;
     const totalS = loaded.loadS + loaded.hnswS;
     out(`\n## ${loaded.chunks.toLocaleString('en-US')} chunks (${loaded.files.toLocaleString('en-US')} files, ${loaded.vectors.toLocaleString('en-US')} distinct vectors, ${DIM} dimensions)`);
@@ -401,10 +347,10 @@ async function runSize(url: string, target: number): Promise<void> {
       out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, recall@10 ${(recall / n).toFixed(3)} (load average ${load1()}) |`);
     }
 
-    if (KEEP) await (await progress(pool)).set({ commit_rounds: round });
+    if (KEEP) await stored.set({ commit_rounds: round });
     const suffix = round > 1 ? ` round ${round}` : '';
-    // A kept checkout still holds the last run's changes: back to the loaded content first.
-    if (round > 1) for (let i = 0; i < 20; i++) for (const j of [i * 37, i * 37 + 1]) writeFileAt(dir, j);
+    // A kept checkout still holds the last run's c3 change: back to the loaded content first.
+    if (round > 1) for (let i = 0; i < 20; i++) writeFileAt(dir, i * 37 + 1);
     for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37)), fileText(i * 37, ` (changed in commit c2${suffix})`));
     let embedded = 0;
     const countingEmbed = async (texts: readonly string[]): Promise<Float32Array[]> => {
@@ -460,9 +406,7 @@ async function localOnly(target: number): Promise<void> {
     let chunks = 0;
     const texts: string[] = [];
     for (let i = 0; chunks < target; i++) {
-      const abs = path.join(dir, relOf(i));
-      if (i < 500) mkdirSync(path.dirname(abs), { recursive: true });
-      writeFileSync(abs, fileText(i));
+      const abs = writeFileAt(dir, i);
       const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
       if (prepared.kind !== 'file') continue;
       for (const chunk of prepared.file.chunks) if (++chunks % 7 === 0 && texts.length < 5000) texts.push(chunk.text);

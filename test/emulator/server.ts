@@ -164,7 +164,7 @@ export class EmulatorServer implements RunningEmulator {
       // A client that gave up during the wait (a time-out, then its retry) gets nothing, as servers that
       // stop generating on a closed connection do; and a request from before reset() must not take the
       // next test's scripted answer.
-      if (epoch !== this.epoch || req.socket.destroyed || res.writableEnded) {
+      if (epoch !== this.epoch || req.socket.destroyed) {
         req.socket.destroy();
         return;
       }
