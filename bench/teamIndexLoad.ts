@@ -1,0 +1,178 @@
+// The load step of bench/team-index: the generated checkout written, read, hashed, chunked and embedded
+// (the emulator's deterministic 4,096-d embeddings, in-process) into an empty snapshot in batches with the
+// adapter's own INSERT statements, the HNSW index built once after; resumable on a kept database (--keep).
+import { existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Pool } from 'pg';
+import { chunkerVersion } from '../src/core/index/chunker';
+import { nodeFileSource } from '../src/core/index/fileSource';
+import { PgRunStore } from '../src/core/index/pg/pgRunStore';
+import { ANALYZE_SQL, BLOBS_INSERT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName } from '../src/core/index/pg/pgSql';
+import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
+import { prepareFile } from '../src/core/index/prepareFile';
+import { silentLogger } from '../src/core/logger';
+import { embedText } from '../test/emulator/embeddings';
+import { REPO, relOf, writeFileAt } from './teamIndexCheckout';
+
+export const DIM = 4096;
+export const MODEL = 'E5-Mistral-7B-Instruct';
+export const vectorText = (v: ArrayLike<number>): string => `[${Array.from(v, (x) => x.toPrecision(5)).join(',')}]`;
+
+export interface Loaded {
+  readonly files: number;
+  readonly chunks: number;
+  readonly vectors: number;
+  readonly generateS: number;
+  readonly loadS: number;
+  readonly writeS: number;
+  readonly hnswS: number;
+  readonly texts: string[];
+}
+
+/** Seconds and counts a kept database has accumulated over runs (bench_progress), so a resumed load reports its whole cost. */
+export interface Progress {
+  get(key: string): number;
+  add(values: Record<string, number>): Promise<void>;
+  set(values: Record<string, number>): Promise<void>;
+}
+
+export async function progress(pool: Pool): Promise<Progress> {
+  await pool.query('CREATE TABLE IF NOT EXISTS bench_progress (key text PRIMARY KEY, value double precision NOT NULL)');
+  const values = new Map((await pool.query<{ key: string; value: number }>('SELECT key, value FROM bench_progress')).rows.map((r) => [r.key, r.value]));
+  const write = async (entries: Record<string, number>, add: boolean): Promise<void> => {
+    for (const [key, value] of Object.entries(entries)) {
+      values.set(key, (add ? (values.get(key) ?? 0) : 0) + value);
+      await pool.query('INSERT INTO bench_progress (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, values.get(key)]);
+    }
+  };
+  return { get: (key) => values.get(key) ?? 0, add: (v) => write(v, true), set: (v) => write(v, false) };
+}
+
+/**
+ * Writes the checkout and loads it into an empty snapshot in batches; the HNSW index is built after.
+ * On a kept database it goes on from the files already committed (see --keep).
+ */
+export async function load(pool: Pool, stored: Progress, dir: string, target: number, out: (line: string) => void): Promise<Loaded | undefined> {
+  const version = chunkerVersion(undefined);
+  const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
+  if (!exists || stored.get('files') === 0) {
+    await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
+  }
+  const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rows[0];
+  if (!snapshot) throw new Error('no snapshot row');
+  // Resume: batches commit in file order, so the committed files are a prefix of the checkout.
+  const committed = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
+  let files = committed;
+  let chunks = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
+  let vectors = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_vectors WHERE model_id = $1', [snapshot.model_id])).rows[0]?.n ?? 0);
+  const loadDone = stored.get('load_done') === 1;
+  if (!loadDone) await pool.query(`DROP INDEX IF EXISTS ${hnswName(DIM)}`);
+  if (committed > 0) out(`    resuming a kept database: ${files} files, ${chunks} chunks already loaded${loadDone ? ' (load finished)' : ''}`);
+  const sampleTexts: string[] = [];
+  // The query sample (every 7th chunk of the first files) is read back from the checkout when resuming.
+  for (let i = 0, n = 0; i < committed && sampleTexts.length < 5000; i++) {
+    const abs = path.join(dir, relOf(i));
+    if (!existsSync(abs)) writeFileAt(dir, i);
+    const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
+    if (prepared.kind === 'file') for (const chunk of prepared.file.chunks) if (++n % 7 === 0 && sampleTexts.length < 5000) sampleTexts.push(chunk.text);
+  }
+  let started = performance.now();
+  let generateMs = 0;
+  let loadMs = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const batch = { vHash: [] as string[], vText: [] as string[], fPath: [] as string[], fHash: [] as string[], fSize: [] as number[], fMtime: [] as number[], cFile: [] as number[], cS: [] as number[], cE: [] as number[], cHash: [] as string[], cBody: [] as string[], cTerms: [] as string[] };
+  const seenHashes = new Set<string>();
+  const flush = async (): Promise<void> => {
+    const b = { ...batch };
+    for (const key of Object.keys(batch) as (keyof typeof batch)[]) (batch[key] as unknown[]) = [];
+    await writing;
+    writing = (async () => {
+      const t = performance.now();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        if (b.vHash.length > 0) await client.query(VECTORS_INSERT_SQL, [snapshot.model_id, b.vHash, b.vText]);
+        // Every generated file has its own content, so every blob is new (as in a first cadenza-index run).
+        const blobs = await client.query<{ id: string; hash: string }>(BLOBS_INSERT_SQL, [b.fHash, version]);
+        const ids = new Map(blobs.rows.map((row) => [row.hash, row.id]));
+        const blobOf = (i: number): string => ids.get(b.fHash[i] ?? '') ?? '';
+        await client.query(CHUNKS_INSERT_SQL, [b.cFile.map(blobOf), b.cS, b.cE, b.cHash, b.cBody, b.cTerms]);
+        await client.query(ENTRIES_UPSERT_SQL, [snapshot.id, b.fPath, b.fHash.map((_, i) => blobOf(i)), b.fSize, b.fMtime]);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      loadMs += performance.now() - t;
+    })();
+  };
+  let lastReport = performance.now();
+  for (let i = committed; !loadDone && chunks < target; i++) {
+    const t = performance.now();
+    const rel = relOf(i);
+    const abs = writeFileAt(dir, i);
+    const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
+    if (prepared.kind !== 'file') continue;
+    const key = `${REPO}/${rel}`;
+    files++;
+    batch.fPath.push(key);
+    batch.fHash.push(prepared.file.hash);
+    batch.fSize.push(prepared.file.size);
+    batch.fMtime.push(prepared.file.mtimeMs);
+    for (const chunk of prepared.file.chunks) {
+      chunks++;
+      if (sampleTexts.length < 5000 && chunks % 7 === 0) sampleTexts.push(chunk.text);
+      batch.cFile.push(batch.fPath.length - 1);
+      batch.cS.push(chunk.startLine);
+      batch.cE.push(chunk.endLine);
+      batch.cHash.push(chunk.hash);
+      batch.cBody.push(pgText(chunk.text));
+      batch.cTerms.push(tsvectorLiteral(chunk.text));
+      if (!seenHashes.has(chunk.hash)) {
+        seenHashes.add(chunk.hash);
+        vectors++;
+        batch.vHash.push(chunk.hash);
+        batch.vText.push(vectorText(embedText(chunk.text, DIM)));
+      }
+    }
+    generateMs += performance.now() - t;
+    if (batch.cS.length >= 400) await flush();
+    if (performance.now() - lastReport > 60_000) {
+      lastReport = performance.now();
+      // Each report also banks this run's times, so a kill loses at most a minute of accounting.
+      await writing;
+      const elapsed = (performance.now() - started) / 1000;
+      await stored.add({ load_s: elapsed, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
+      started = performance.now();
+      generateMs = 0;
+      loadMs = 0;
+      out(`    … ${chunks} chunks loaded (${stored.get('load_s').toFixed(0)} s, load average ${loadavg()[0]?.toFixed(1) ?? '?'})`);
+    }
+  }
+  if (loadDone) {
+    // The counts of the load itself (later runs' commit steps add rows that are not part of it).
+    files = stored.get('files');
+    chunks = stored.get('chunks');
+    vectors = stored.get('vectors');
+  } else {
+    await flush();
+    await writing;
+    await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
+    await stored.set({ load_done: 1, files, chunks, vectors });
+    if (process.argv.includes('--load-only')) {
+      out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (--load-only: the graph and the queries are for a later run)`);
+      return undefined;
+    }
+  }
+  if (stored.get('hnsw_done') !== 1) {
+    started = performance.now();
+    out(`    building the HNSW graph over ${chunks} chunks …`);
+    await pool.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
+    await pool.query(hnswIndexSql(DIM));
+    await stored.set({ hnsw_s: (performance.now() - started) / 1000, hnsw_done: 1 });
+    await pool.query(SNAPSHOT_STATE_SQL, [snapshot.id, true]);
+    await pool.query(ANALYZE_SQL);
+  }
+  return { files, chunks, vectors, generateS: stored.get('generate_s'), loadS: stored.get('load_s'), writeS: stored.get('write_s'), hnswS: stored.get('hnsw_s'), texts: sampleTexts };
+}
