@@ -68,10 +68,19 @@ describe('index/fusion', () => {
     assert.equal(new Set(fused.map((r) => r.path)).size, 3);
   });
 
-  it('keeps reciprocal-rank fusion as an option, with its weights and constant', () => {
+  it('defaults to reciprocal-rank fusion with k 5 and the vector list weighted 0.75 (bench/retrieval\'s choice)', () => {
+    const lists: RankedLists = { semantic: semantic(['w/a.ts', 0.9], ['w/b.ts', 0.1]), keyword: keyword(['w/b.ts', 9], ['w/a.ts', 1]), exact: [at('w/b.ts')] };
+    const fused = fuseRanked(lists);
+    assert.deepEqual(fused, fuseRanked(lists, { fusion: 'rrf', rrfK: 5, vectorWeight: 0.75, keywordWeight: 1 }), 'RRF k 5, weights 0.75 : 1 is the default');
+    // b: vector rank 2, keyword rank 1, exact rank 1 (the exact list counts with the keyword weight).
+    assert.equal(fused[0]?.path, 'w/b.ts');
+    assert.ok(Math.abs((fused[0]?.score ?? 0) - (0.75 / 7 + 1 / 6 + 1 / 6)) < 1e-12);
+    assert.ok(Math.abs((fused[1]?.score ?? 0) - (0.75 / 6 + 1 / 7)) < 1e-12);
+  });
+
+  it('keeps reciprocal-rank fusion\'s constant and weights as options', () => {
     const lists: RankedLists = { semantic: semantic(['w/a.ts', 0.9], ['w/b.ts', 0.1]), keyword: keyword(['w/b.ts', 9], ['w/a.ts', 1]), exact: [] };
-    const fused = fuseRanked(lists, { rrfK: 60 });
-    assert.deepEqual(fused, fuseRanked(lists, { fusion: 'rrf', rrfK: 60 }), 'reciprocal-rank fusion is the default');
+    const fused = fuseRanked(lists, { rrfK: 60, vectorWeight: 1 });
     assert.ok(Math.abs((fused[0]?.score ?? 0) - (1 / 61 + 1 / 62)) < 1e-12);
     assert.equal(fuseRanked(lists, { fusion: 'rrf', vectorWeight: 2 })[0]?.path, 'w/a.ts');
     assert.equal(fuseRanked(lists, { fusion: 'rrf', keywordWeight: 2 })[0]?.path, 'w/b.ts');
