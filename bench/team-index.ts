@@ -107,6 +107,15 @@ async function runSize(url: string, target: number): Promise<void> {
     }
     hybrid.sort((a, b) => a - b);
     out(`| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${QUERIES} queries, default tuning | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms (load average ${load1()}) |`);
+    // The text side alone (full-text rank + exact identifiers, no vector), to see which part a hybrid query spends on.
+    const textOnly: number[] = [];
+    for (const text of queries) {
+      const t = performance.now();
+      await team.search({ text }, { k: 10 });
+      textOnly.push(performance.now() - t);
+    }
+    textOnly.sort((a, b) => a - b);
+    out(`| the same queries, text side only (full text + exact, no vector) | p50 ${ms(percentile(textOnly, 0.5))} ms, p95 ${ms(percentile(textOnly, 0.95))} ms (load average ${load1()}) |`);
 
     // The exact top 10 of each recall query: a sequential scan of every vector of the snapshot.
     const truths: Set<string>[] = [];

@@ -168,8 +168,16 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   if (stored.get('hnsw_done') !== 1) {
     started = performance.now();
     out(`    building the HNSW graph over ${chunks} chunks …`);
-    await pool.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
-    await pool.query(hnswIndexSql(DIM));
+    // One connection for both: SET is per session, and a pool may hand the next query to another one.
+    // The graph must fit maintenance_work_mem, or pgvector goes on building it on disk, far slower
+    // (1,000,000 folded elements need about 4.5 GB).
+    const client = await pool.connect();
+    try {
+      await client.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
+      await client.query(hnswIndexSql(DIM));
+    } finally {
+      client.release();
+    }
     await stored.set({ hnsw_s: (performance.now() - started) / 1000, hnsw_done: 1 });
     await pool.query(SNAPSHOT_STATE_SQL, [snapshot.id, true]);
     await pool.query(ANALYZE_SQL);

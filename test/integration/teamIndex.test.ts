@@ -69,10 +69,16 @@ suite('Team index (PostgreSQL)', () => {
     } finally {
       await owner.end();
     }
+    // A watcher event queued for the local index just before the switch (the same content written again,
+    // so git still sees nothing to commit) must not be embedded into the team mode's local index when its
+    // debounce ends after the switch: it used to be, now and then (a committed file paid for twice).
+    fs.writeFileSync(file(), committed);
     await vscode.workspace.getConfiguration('cadenza.index.team').update('repository', REPOSITORY, vscode.ConfigurationTarget.Global);
     const stored = await vscode.commands.executeCommand<boolean>('cadenza.index.setTeamConnection', `postgresql://cadenza_reader@127.0.0.1:${pg.port}/cadenza?sslmode=disable`);
     assert.equal(stored, true);
     await index.whenSettled();
+    const debounceMs = vscode.workspace.getConfiguration('cadenza.index').get<number>('debounceMs', 1500);
+    await new Promise((resolve) => setTimeout(resolve, debounceMs + 1000));
   });
 
   suiteTeardown(async function () {

@@ -1,5 +1,7 @@
 // What a user does in the workbench, as playwright steps. Selectors are VS Code's own DOM (1.139); keep
 // them here so a workbench change is fixed in one place.
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Fails with `message` when `condition` is false (playwright-core has no `expect`). */
 export function check(condition, message) {
@@ -305,4 +307,26 @@ export async function setTextSetting(page, id, value) {
   const modal = page.locator('.monaco-modal-editor-block');
   for (let i = 0; i < 3 && (await modal.count()) > 0 && (await modal.first().isVisible()); i++) await page.keyboard.press('Escape');
   await runCommand(page, 'View: Close All Editors');
+}
+
+/**
+ * Puts a scratch file a test wrote into the workspace back: its editor reverted and closed, the file
+ * removed, so later tests (and the index they build) see the fixture workspace as it was.
+ */
+export async function discardScratchFile(page, file) {
+  await closeQuickInput(page);
+  // A rewrite applied or text typed but not yet saved leaves the file dirty: revert it first, so closing
+  // asks nothing.
+  const tab = page.locator(`.tabs-container .tab[aria-label^="${path.basename(file)}"]`).first();
+  if ((await tab.count()) > 0 && /\bdirty\b/.test((await tab.getAttribute('class')) ?? '')) {
+    await tab.click();
+    await runCommand(page, 'File: Revert File').catch(() => undefined);
+  }
+  await runCommand(page, 'View: Close All Editors').catch(() => undefined);
+  // If the file was still dirty (the revert raced the undo's bookkeeping), VS Code asks before closing.
+  const dontSave = page.getByRole('button', { name: "Don't Save" });
+  if ((await dontSave.count()) > 0) await dontSave.first().click().catch(() => undefined);
+  // The next test may open the same file: its editor must be gone first, or that test starts from this one's state.
+  await tab.waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  fs.rmSync(file, { force: true });
 }

@@ -5,7 +5,7 @@
 // editor, the diff editor, the panel and the requests the emulator saw.
 import fs from 'node:fs';
 import path from 'node:path';
-import { activeEditorLines, check, closeQuickInput, openFileByPath, quickInput, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
+import { activeEditorLines, check, discardScratchFile, openFileByPath, quickInput, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
 import { userMessages, chatRequests, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
@@ -48,25 +48,6 @@ async function rewriteUntilPrompt(page, instruction) {
   await page.locator('.tabs-container .tab', { hasText: `Cadenza rewrite: ${fileName}` }).first().waitFor({ timeout: 15_000 });
 }
 const applyPrompt = (page) => page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply the rewrite to the selection?' });
-
-/** Puts the scratch file back: the editor reverted and closed, the file removed. */
-async function discardScratch(page, file) {
-  await closeQuickInput(page);
-  // A rewrite applied or text typed but not yet saved leaves the file dirty: revert it first, so closing
-  // asks nothing.
-  const tab = page.locator(`.tabs-container .tab[aria-label^="${fileName}"]`).first();
-  if ((await tab.count()) > 0 && /\bdirty\b/.test((await tab.getAttribute('class')) ?? '')) {
-    await tab.click();
-    await runCommand(page, 'File: Revert File').catch(() => undefined);
-  }
-  await runCommand(page, 'View: Close All Editors').catch(() => undefined);
-  // If the file was still dirty (the revert raced the undo's bookkeeping), VS Code asks before closing.
-  const dontSave = page.getByRole('button', { name: "Don't Save" });
-  if ((await dontSave.count()) > 0) await dontSave.first().click().catch(() => undefined);
-  // The next test opens the same file: its editor must be gone first, or that test starts from this one's state.
-  await tab.waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
-  fs.rmSync(file, { force: true });
-}
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [
@@ -183,7 +164,7 @@ export const tests = [
         const undone = await fileEditorText(page);
         check(undone === source.trimEnd() || undone === source, `after one undo the editor shows:\n${undone}`);
       } finally {
-        await discardScratch(page, file);
+        await discardScratchFile(page, file);
       }
     },
   },
@@ -210,7 +191,7 @@ export const tests = [
         check((await dirty.count()) === 0, `${fileName} has unsaved changes after Reject`);
         check(fs.readFileSync(file, 'utf8') === source, 'the file on disk changed after Reject');
       } finally {
-        await discardScratch(page, file);
+        await discardScratchFile(page, file);
       }
     },
   },
@@ -239,7 +220,7 @@ export const tests = [
         check(shown.includes('// typed meanwhile') && shown.includes('return a + b;') && !shown.includes('OVERWRITTEN'), `the editor after Accept:\n${shown}`);
       } finally {
         emulator.setChunkDelay(0);
-        await discardScratch(page, file);
+        await discardScratchFile(page, file);
       }
     },
   },

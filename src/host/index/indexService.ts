@@ -39,6 +39,8 @@ export class IndexService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** The user ran Rebuild Index in this window: in Restricted Mode, only that lets the index change. */
   private askedThisSession = false;
+  /** That Rebuild Index ran with a team index set: the local index then holds every file and follows changes. */
+  private rebuiltWithTeam = false;
   private readonly team: TeamConnection;
   private readonly teamState: TeamIndexState;
   private roots: IndexRoot[] = [];
@@ -85,6 +87,7 @@ export class IndexService implements vscode.Disposable {
   /** Records that the user asked for the index (running Rebuild is consent to send the files). */
   async consent(): Promise<void> {
     this.askedThisSession = true;
+    this.rebuiltWithTeam = teamRepository() !== '';
     await this.host.extension.workspaceState.update(consentKey, true);
   }
 
@@ -276,9 +279,13 @@ export class IndexService implements vscode.Disposable {
     for (const suffix of ['', '.journal']) await vscode.workspace.fs.delete(vscode.Uri.file(file + suffix), { useTrash: false }).then(undefined, () => undefined);
   }
 
+  /** With a team index uncommitted files are embedded at search time (nothing the team has is paid twice), unless Rebuild Index ran with it set. */
+  private get followsChanges(): boolean {
+    return teamRepository() === '' || this.rebuiltWithTeam;
+  }
+
   private queueChange(uri: vscode.Uri): void {
-    // With a team index, uncommitted files are brought up to date when a search needs them.
-    if (teamRepository() !== '' && !this.askedThisSession) return;
+    if (!this.followsChanges) return;
     if (uri.scheme !== 'file' || this.paused || !this.index || !this.mayRunUnasked) return;
     const storage = this.host.extension.storageUri?.fsPath;
     if (storage && uri.fsPath.startsWith(storage)) return;
@@ -292,7 +299,8 @@ export class IndexService implements vscode.Disposable {
     const index = this.index;
     const paths = [...this.pending];
     this.pending.clear();
-    if (!index || paths.length === 0) return;
+    // Checked again: the index may have been reopened for a team index since these were queued.
+    if (!index || paths.length === 0 || !this.followsChanges) return;
     const controller = new AbortController();
     this.running = controller;
     try {
