@@ -172,9 +172,9 @@ suite('Real models: the extension against the local stack', () => {
       if (rank >= 1 && rank <= 5) inTop5 += 1;
     }
     console.log(`[realmodels] semantic search ranks: ${ranks.join(', ')}`);
-    // Measured on this stack (ARCHITECTURE.md, "The local stack"): reciprocal-rank fusion at k 60 put every
-    // file in the top 5 (ranks 1, 4, 1, 1, 5, 1, 1, 4; score fusion had 1, 2, 1, 1, 3, 1, 1, 2), and so does
-    // today's default (k 5, vector weight 0.75); the vector ranking alone has all eight at rank 1.
+    // Measured on this stack (ARCHITECTURE.md, "The local stack"): today's default (RRF k 5, vector weight
+    // 0.75) puts every file in the top 5 (ranks 2, 4, 1, 2, 5, 1, 2, 4; RRF k 60 had 1, 4, 1, 1, 5, 1, 1, 4,
+    // score fusion 1, 2, 1, 1, 3, 1, 1, 2); the vector ranking alone has all eight at rank 1.
     assert.equal(inTop5, questions.length, ranks.join(', '));
   });
 
