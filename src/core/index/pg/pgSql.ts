@@ -119,14 +119,19 @@ export const KEYWORD_RANK_CAP = 2000;
 /** Planner statistics after a run, so searches use the HNSW and GIN indexes (without them the planner sorts every vector). */
 export const ANALYZE_SQL = 'ANALYZE cadenza_vectors, cadenza_chunks, cadenza_blobs, cadenza_entries, cadenza_snapshots';
 
-/** Exact identifiers: $1 snapshot, $2 its base (0 when none), $3 text[] of identifiers as tsquery lexemes, $4 any of them, $5 limit. Most identifiers first. */
-export const EXACT_SQL = `SELECT e.path, c.start_line, c.end_line,
-    (SELECT count(*) FROM unnest($3::text[]) AS i(q) WHERE c.terms @@ i.q::tsquery) AS hits
-  FROM cadenza_chunks c
-  JOIN cadenza_entries e ON e.blob_id = c.blob_id AND e.snapshot_id IN ($1, $2)
-    AND (e.snapshot_id = $1 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $1 AND o.path = e.path))
-  WHERE c.terms @@ $4::tsquery
-  ORDER BY hits DESC, ts_rank(c.terms, $4::tsquery) DESC, e.path, c.start_line LIMIT $5`;
+/**
+ * Exact identifiers: $1 snapshot, $2 its base (0 when none), $3 text[] of identifiers as tsquery lexemes,
+ * $4 the tsquery asked (all of them, or any), $5 limit, $6 how many matches are ranked at most (as in
+ * KEYWORD_SQL: an identifier a monorepo uses everywhere matched tens of thousands of chunks, and ranking
+ * them all took seconds at 1,000,000 chunks; bench/team-index). Most identifiers first.
+ */
+export const EXACT_SQL = `WITH matches AS MATERIALIZED (
+    SELECT e.path, c.start_line, c.end_line, c.terms FROM cadenza_chunks c
+    JOIN cadenza_entries e ON e.blob_id = c.blob_id AND e.snapshot_id IN ($1, $2)
+      AND (e.snapshot_id = $1 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $1 AND o.path = e.path))
+    WHERE c.terms @@ $4::tsquery LIMIT $6)
+  SELECT path, start_line, end_line, (SELECT count(*) FROM unnest($3::text[]) AS i(q) WHERE terms @@ i.q::tsquery) AS hits
+  FROM matches ORDER BY hits DESC, ts_rank(terms, $4::tsquery) DESC, path, start_line LIMIT $5`;
 
 export const MODEL_SELECT_SQL = 'SELECT id, dimension FROM cadenza_models WHERE name = $1';
 export const MODEL_INSERT_SQL = 'INSERT INTO cadenza_models (name, dimension) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING';

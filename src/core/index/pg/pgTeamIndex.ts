@@ -46,6 +46,12 @@ export function defaultTuning(dimension: number): VectorTuning {
 
 const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_line, endLine: r.end_line });
 
+/** Appends the hits `list` does not hold yet (by path and first line), up to `depth` in all. */
+function appendUnseen<T extends ChunkLocation>(list: T[], hits: readonly T[], depth: number): void {
+  const seen = new Set(list.map((hit) => `${hit.path}\u0000${hit.startLine}`));
+  for (const hit of hits) if (list.length < depth && !seen.has(`${hit.path}\u0000${hit.startLine}`)) list.push(hit);
+}
+
 /**
  * Read-only search of a team index snapshot: pgvector nearest neighbours, PostgreSQL full-text
  * ranking over Cadenza's own tokens, and the exact-identifier list, fused by `fuseRanked` exactly as
@@ -80,21 +86,22 @@ export class PgTeamIndex {
         semantic = rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
       }
       const keyword: (ChunkLocation & { score: number })[] = [];
-      let exact: ChunkLocation[] = [];
+      const exact: ChunkLocation[] = [];
       const text = query.text ?? '';
-      // Chunks with every query word first (selective, so the GIN index answers fast), then any word.
+      // Chunks with every query word first (selective, so the GIN index answers fast), then any word;
+      // the same for the query's compound identifiers. Each pass ranks at most KEYWORD_RANK_CAP matches.
+      const ids = [this.snapshot.id, this.snapshot.baseId];
       const tokens = tokenize(text);
       for (const tsquery of new Set([allOfQuery(tokens), anyOfQuery(tokens)])) {
         if (!tsquery || keyword.length >= depth) continue;
-        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, KEYWORD_RANK_CAP]);
-        const seen = new Set(keyword.map((hit) => `${hit.path}\u0000${hit.startLine}`));
-        for (const r of rows.rows) if (keyword.length < depth && !seen.has(`${r.path}\u0000${r.start_line}`)) keyword.push({ ...location(r), score: Number(r.score) });
+        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [...ids, tsquery, depth, KEYWORD_RANK_CAP]);
+        appendUnseen(keyword, rows.rows.map((r) => ({ ...location(r), score: Number(r.score) })), depth);
       }
       const identifiers = compoundIdentifiers(text);
-      const anyIdentifier = anyOfQuery(identifiers);
-      if (anyIdentifier) {
-        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), anyIdentifier, depth]);
-        exact = rows.rows.map(location);
+      for (const tsquery of new Set([allOfQuery(identifiers), anyOfQuery(identifiers)])) {
+        if (!tsquery || exact.length >= depth) continue;
+        const rows = await client.query<Row>(EXACT_SQL, [...ids, identifiers.map(lexemeQuery), tsquery, depth, KEYWORD_RANK_CAP]);
+        appendUnseen(exact, rows.rows.map(location), depth);
       }
       await client.query('COMMIT');
       return { semantic, keyword, exact };

@@ -217,6 +217,20 @@ describe('team index on PostgreSQL with pgvector', function () {
     assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snap]), 1);
   });
 
+  it('lists the chunk holding every identifier of the query first, before chunks holding one of them', async () => {
+    const ws = workspaceCopy();
+    const files: Record<string, string> = { 'src/both.ts': 'export const handler = (r: Request) => fetchUserProfile(parseHttpRequest(r));\n' };
+    for (let i = 0; i < 6; i++) files[`src/one${i}.ts`] = `export const step${i} = (r: Request) => parseHttpRequest(r);\n`;
+    ws.write(files);
+    const run = await startCli(['--repository', 'exact', '--commit', 'e1', ws.root]);
+    assert.equal(run.code, 0, run.stderr);
+    const team = await PgTeamIndex.open(pool, 'exact', MODEL);
+    const lists = await team?.lists({ text: 'where is parseHttpRequest passed to fetchUserProfile' }, 4);
+    assert.equal(lists?.exact[0]?.path, 'exact/src/both.ts');
+    assert.equal(lists?.exact.length, 4, 'then chunks with one identifier, up to the depth asked');
+    assert.ok(lists?.exact.slice(1).every((hit) => /exact\/src\/one\d\.ts/.test(hit.path)), JSON.stringify(lists?.exact));
+  });
+
   it('stores and finds names full of SQL syntax as plain values', async () => {
     const ws = workspaceCopy();
     ws.write({ "src/o'brien.ts": "export const quote = \"'; DROP TABLE cadenza_chunks; --\";\n" });
