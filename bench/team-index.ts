@@ -34,7 +34,7 @@ import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
 import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
-import { REPO, fileText, relOf, rng, writeFileAt } from './teamIndexCheckout';
+import { REPO, benchQueries, fileText, relOf, writeFileAt } from './teamIndexCheckout';
 import { DIM, MODEL, load, progress, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -92,11 +92,7 @@ async function runSize(url: string, target: number): Promise<void> {
 
     const team = await PgTeamIndex.open(pool, REPO, MODEL, 'c1');
     if (!team) throw new Error('no snapshot');
-    const r = rng(99);
-    const queries = Array.from({ length: QUERIES }, () => {
-      const words = (loaded.texts[Math.floor(r() * loaded.texts.length)] ?? '').match(/[A-Za-z]{4,}/g) ?? [];
-      return Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ');
-    });
+    const queries = benchQueries(loaded.texts, QUERIES);
     const load1 = (): string => loadavg()[0]?.toFixed(2) ?? '?';
     // WARM=1: every query once, untimed, first (a server whose caches hold what the queries read);
     // otherwise one query, as the earlier figures were taken.
@@ -260,11 +256,7 @@ async function localOnly(target: number): Promise<void> {
       if (prepared.kind !== 'file') continue;
       for (const chunk of prepared.file.chunks) if (++chunks % 7 === 0 && texts.length < 5000) texts.push(chunk.text);
     }
-    const r = rng(99);
-    const queries = Array.from({ length: QUERIES }, () => {
-      const words = (texts[Math.floor(r() * texts.length)] ?? '').match(/[A-Za-z]{4,}/g) ?? [];
-      return Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ');
-    });
+    const queries = benchQueries(texts, QUERIES);
     out(`\n## local index only, ${chunks.toLocaleString('en-US')} chunks`);
     await localIndex(dir, chunks, queries);
   } finally {

@@ -59,3 +59,12 @@ export function writeFileAt(dir: string, i: number): string {
   writeFileSync(abs, fileText(i));
   return abs;
 }
+
+/** The benchmark's queries: four words of four or more letters from a random sampled chunk (seeded, so every run and tool asks the same). */
+export function benchQueries(texts: readonly string[], count: number): string[] {
+  const r = rng(99);
+  return Array.from({ length: count }, () => {
+    const words = (texts[Math.floor(r() * texts.length)] ?? '').match(/[A-Za-z]{4,}/g) ?? [];
+    return Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ');
+  });
+}

@@ -70,14 +70,8 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   const loadDone = stored.get('load_done') === 1;
   if (!loadDone) await pool.query(`DROP INDEX IF EXISTS ${hnswName(DIM)}`);
   if (committed > 0) out(`    resuming a kept database: ${files} files, ${chunks} chunks already loaded${loadDone ? ' (load finished)' : ''}`);
-  const sampleTexts: string[] = [];
   // The query sample (every 7th chunk of the first files) is read back from the checkout when resuming.
-  for (let i = 0, n = 0; i < committed && sampleTexts.length < 5000; i++) {
-    const abs = path.join(dir, relOf(i));
-    if (!existsSync(abs)) writeFileAt(dir, i);
-    const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
-    if (prepared.kind === 'file') for (const chunk of prepared.file.chunks) if (++n % 7 === 0 && sampleTexts.length < 5000) sampleTexts.push(chunk.text);
-  }
+  const sampleTexts = await readSampleTexts(dir, committed);
   let started = performance.now();
   let generateMs = 0;
   let loadMs = 0;
@@ -183,4 +177,16 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
     await pool.query(ANALYZE_SQL);
   }
   return { files, chunks, vectors, generateS: stored.get('generate_s'), loadS: stored.get('load_s'), writeS: stored.get('write_s'), hnswS: stored.get('hnsw_s'), texts: sampleTexts };
+}
+
+/** The query sample of a loaded checkout: every 7th chunk of its first `files` files, up to 5,000 (files missing on disk are generated again). */
+export async function readSampleTexts(dir: string, files: number): Promise<string[]> {
+  const texts: string[] = [];
+  for (let i = 0, n = 0; i < files && texts.length < 5000; i++) {
+    const abs = path.join(dir, relOf(i));
+    if (!existsSync(abs)) writeFileAt(dir, i);
+    const prepared = await prepareFile(abs, statSync(abs).mtimeMs, nodeFileSource, 1 << 20, undefined);
+    if (prepared.kind === 'file') for (const chunk of prepared.file.chunks) if (++n % 7 === 0 && texts.length < 5000) texts.push(chunk.text);
+  }
+  return texts;
 }

@@ -187,11 +187,15 @@ try {
     });
     await check('code block Copy posts the code', async (context) => {
       const page = await open(context, 'conversation');
+      // Click once the conversation is fully built and rendered (a busy machine once clicked a block still being rendered).
+      await page.waitForFunction(() => !document.querySelector('[data-pending]'));
       await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Copy code' }).click();
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'code/copy'), null, { timeout: 5000 });
       const [copy] = await posted(page, 'code/copy');
       expect(copy?.code.startsWith('export function debounce<T'), `code was ${JSON.stringify(copy?.code.slice(0, 40))}`);
       expect(!copy.code.endsWith('\n'), 'trailing newline');
       await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Open code in a new editor' }).click();
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'code/open'), null, { timeout: 5000 });
       const [opened] = await posted(page, 'code/open');
       expect(opened?.language === 'ts', `language ${opened?.language}`);
     });

@@ -100,7 +100,8 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
     config: {
       connectionString: url.toString(),
       ssl,
-      max: 2,
+      // One connection per ranked list, so a search reads its three lists at once (PgTeamIndex.lists).
+      max: 3,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 4_000,
       // Read-only sessions and a bound on each statement, so a slow database cannot hold a search.

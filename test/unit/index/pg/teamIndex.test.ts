@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { InferenceClient } from '../../../../src/core/api/client';
 import { e5QueryText } from '../../../../src/core/index/search';
 import { dimensionOf } from '../../../../src/core/index/pg/pgSql';
@@ -229,6 +229,41 @@ describe('team index on PostgreSQL with pgvector', function () {
     assert.equal(lists?.exact[0]?.path, 'exact/src/both.ts');
     assert.equal(lists?.exact.length, 4, 'then chunks with one identifier, up to the depth asked');
     assert.ok(lists?.exact.slice(1).every((hit) => /exact\/src\/one\d\.ts/.test(hit.path)), JSON.stringify(lists?.exact));
+  });
+
+  it('reads the vector, keyword and exact-identifier lists at once, each on a connection of its own', async () => {
+    const ws = workspaceCopy();
+    const run = await startCli(['--repository', 'parallel', '--commit', 'p1', ws.root]);
+    assert.equal(run.code, 0, run.stderr);
+    // A pool that counts the connections held at the same time.
+    const counting = new Pool({ connectionString: pg.url, max: 3 });
+    let held = 0;
+    let most = 0;
+    const connect = counting.connect.bind(counting) as (callback?: unknown) => Promise<PoolClient> | undefined;
+    // pool.query checks a client out with a callback, and gives it back itself: only promise checkouts are counted.
+    (counting as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) => (callback ? connect(callback) : counted());
+    const counted = async (): Promise<PoolClient> => {
+      const connection = (await connect()) as PoolClient;
+      most = Math.max(most, ++held);
+      const release = connection.release.bind(connection);
+      connection.release = (error?: Error | boolean) => {
+        held--;
+        release(error);
+      };
+      return connection;
+    };
+    try {
+      const team = await PgTeamIndex.open(counting, 'parallel', MODEL);
+      const text = 'greeting for a name';
+      const vector = (await client.embed(e5QueryText(text), MODEL)).embeddings[0];
+      most = 0;
+      const lists = await team?.lists({ text, vector }, 5);
+      assert.ok((lists?.semantic.length ?? 0) > 0 && (lists?.keyword.length ?? 0) > 0, JSON.stringify(lists));
+      assert.ok(most >= 2, `the lists were read one after another (${most} connection at a time)`);
+      assert.equal(held, 0, 'every connection is given back');
+    } finally {
+      await counting.end();
+    }
   });
 
   it('stores and finds names full of SQL syntax as plain values', async () => {
