@@ -26,6 +26,11 @@ interface Row {
 
 /** The smallest HNSW search width: at 40 (pgvector's default) recall@10 was 0.89 on 10,000 chunks (bench/team-index). */
 const EF_SEARCH_MIN = 120;
+/**
+ * pgvector's widest walk (`hnsw.ef_search` is refused above 1,000 once its library is loaded in the
+ * session). More candidates than that still come back: the iterative scan goes on walking past it.
+ */
+const EF_SEARCH_MAX = 1000;
 
 /**
  * How wide the vector search reads: `candidates` per result asked are taken from the HNSW graph (walked
@@ -107,7 +112,7 @@ export class PgTeamIndex {
       // The graph is searched wider (ef_search) than the candidates re-ranked on the full vector:
       // recall depends on the first, and each re-ranked candidate costs a 16 KB read.
       const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
-      await client.query(SEARCH_SETTINGS_SQL, [String(Math.max(candidates, this.tuning.efSearch))]);
+      await client.query(SEARCH_SETTINGS_SQL, [String(Math.min(EF_SEARCH_MAX, Math.max(candidates, this.tuning.efSearch)))]);
       const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
       return rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
     });

@@ -266,6 +266,26 @@ describe('team index on PostgreSQL with pgvector', function () {
     }
   });
 
+  it('answers a deep search whose candidates exceed pgvector\'s widest walk (ef_search at most 1,000)', async () => {
+    const ws = workspaceCopy();
+    const run = await startCli(['--repository', 'deep', '--commit', 'd1', ws.root]);
+    assert.equal(run.code, 0, run.stderr);
+    // One connection, used twice: PostgreSQL checks the setting's range only once pgvector's library is loaded in it.
+    const single = new Pool({ connectionString: pg.url, max: 1 });
+    try {
+      const team = await PgTeamIndex.open(single, 'deep', MODEL);
+      const text = 'greeting for a name';
+      const vector = (await client.embed(e5QueryText(text), MODEL)).embeddings[0];
+      await team?.lists({ text, vector }, 10);
+      // 300 deep: more candidates are re-ranked than pgvector lets a walk hold (4 per result on E5's 4,096 dimensions).
+      const lists = await team?.lists({ text, vector }, 300);
+      assert.ok((lists?.semantic.length ?? 0) > 0, 'the vector list answered');
+      assert.equal(lists?.semantic[0]?.location.path, 'deep/src/greeting.ts');
+    } finally {
+      await single.end();
+    }
+  });
+
   it('stores and finds names full of SQL syntax as plain values', async () => {
     const ws = workspaceCopy();
     ws.write({ "src/o'brien.ts": "export const quote = \"'; DROP TABLE cadenza_chunks; --\";\n" });
