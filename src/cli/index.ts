@@ -20,15 +20,16 @@ interface CliArgs {
   model: string;
   batchSize: number | undefined;
   concurrency: number | undefined;
+  maxFiles: number | undefined;
   verbose: boolean;
 }
 
-const USAGE = `Usage: cadenza-index --repository <name> [--commit <sha>] [--model <id>] [--batch-size N] [--concurrency N] [--verbose] [path]
+const USAGE = `Usage: cadenza-index --repository <name> [--commit <sha>] [--model <id>] [--batch-size N] [--concurrency N] [--max-files N] [--verbose] [path]
 Environment: CADENZA_DATABASE_URL (PostgreSQL connection string, sslmode honoured), CADENZA_API_KEY,
 CADENZA_BASE_URL (default https://api.sambanova.ai).`;
 
 function parseArgs(argv: readonly string[]): CliArgs {
-  const args: CliArgs = { root: process.cwd(), repository: undefined, commit: undefined, model: 'E5-Mistral-7B-Instruct', batchSize: undefined, concurrency: undefined, verbose: false };
+  const args: CliArgs = { root: process.cwd(), repository: undefined, commit: undefined, model: 'E5-Mistral-7B-Instruct', batchSize: undefined, concurrency: undefined, maxFiles: undefined, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const value = (): string => {
@@ -46,6 +47,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
     else if (arg === '--model') args.model = value();
     else if (arg === '--batch-size') args.batchSize = count();
     else if (arg === '--concurrency') args.concurrency = count();
+    else if (arg === '--max-files') args.maxFiles = count();
     else if (arg === '--verbose') args.verbose = true;
     else if (arg === '--help' || arg === '-h') throw new UsageError('');
     else if (arg.startsWith('-')) throw new UsageError(`Unknown option ${arg}.`);
@@ -115,6 +117,7 @@ async function main(): Promise<number> {
       pool,
       batchSize: args.batchSize,
       concurrency: args.concurrency,
+      maxFiles: args.maxFiles,
       logger,
       signal: controller.signal,
       onProgress: progress,

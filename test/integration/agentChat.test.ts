@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { ToolCallView } from '../../src/shared/views';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, recordPanel, removeGitRepository, useEmulator, waitFor, type PanelRecorder } from './helpers';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 type Body = { model: string; messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[]; tool_choice?: unknown };
@@ -73,7 +73,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     fs.rmSync(path.join(root, 'src', 'created.ts'), { force: true });
     // What the sensitive-files test must never create (removed in case it did).
     for (const file of ['.vscode/tasks.json', 'package.json', 'pwned']) fs.rmSync(path.join(root, file), { force: true });
-    fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    await removeGitRepository(root);
   });
   suiteTeardown(async () => {
     panel.dispose();

@@ -1,5 +1,7 @@
 // Shared helpers for the integration suites: reach the extension and its activate() API, wait for things
 // with a deadline, start the service emulator for a suite, and watch what the host posts to the chat panel.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { ConnectionState, ToWebview } from '../../src/shared/protocol';
@@ -206,4 +208,22 @@ export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = 
       for (const [name, original] of originals) window[name] = original;
     },
   };
+}
+
+/**
+ * Deletes a git repository a test made in the workspace, after closing it in VS Code's built-in git
+ * extension: deleting `.git` under an open repository let that extension's next `git` process exit
+ * before it wrote to its stdin, and the EPIPE it did not handle failed whichever hook was running
+ * (seen once, on a busy machine, in the @-mentions suite's teardown).
+ */
+export async function removeGitRepository(root: string): Promise<void> {
+  interface GitApi { readonly repositories: readonly { readonly rootUri: vscode.Uri }[] }
+  const extension = vscode.extensions.getExtension<{ readonly enabled: boolean; getAPI(version: 1): GitApi }>('vscode.git');
+  const git = extension?.isActive && extension.exports.enabled ? extension.exports.getAPI(1) : undefined;
+  const repository = git?.repositories.find((repo) => path.resolve(repo.rootUri.fsPath) === path.resolve(root));
+  if (repository) {
+    await vscode.commands.executeCommand('git.close', repository.rootUri);
+    await waitFor(() => !git?.repositories.some((repo) => path.resolve(repo.rootUri.fsPath) === path.resolve(root)), () => 'the git extension to close the test repository', 10_000);
+  }
+  fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
 }

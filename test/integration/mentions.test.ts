@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { MentionCandidate, MentionChip } from '../../src/shared/mentions';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, recordPanel, removeGitRepository, useEmulator, waitFor, type PanelRecorder } from './helpers';
 
 type Body = { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
 
@@ -73,7 +73,8 @@ suite('@-mentions in the chat panel', function () {
   });
   suiteTeardown(async () => {
     panel.dispose();
-    for (const name of ['.gitignore', 'ignored', '.git', 'big.txt']) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    await removeGitRepository(root);
+    for (const name of ['.gitignore', 'ignored', 'big.txt']) fs.rmSync(path.join(root, name), { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });

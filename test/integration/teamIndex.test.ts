@@ -8,7 +8,7 @@ import { buildTeamIndex } from '../../src/core/index/pg/teamIndexer';
 import type { IndexService, SearchHit } from '../../src/host/index/indexService';
 import { embedText } from '../emulator/embeddings';
 import { startPostgres, type TestPostgres } from '../pg/pgServer';
-import { cadenzaApi, useEmulator, waitFor } from './helpers';
+import { cadenzaApi, removeGitRepository, useEmulator, waitFor } from './helpers';
 
 const MODEL = 'E5-Mistral-7B-Instruct';
 const REPOSITORY = 'fixture-team';
@@ -86,7 +86,7 @@ suite('Team index (PostgreSQL)', () => {
     await vscode.commands.executeCommand('cadenza.index.setTeamConnection', '');
     await vscode.workspace.getConfiguration('cadenza.index.team').update('repository', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(file(), { force: true });
-    if (createdGit) fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    if (createdGit) await removeGitRepository(root);
     pg?.stop();
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });

@@ -20,6 +20,11 @@ export interface TeamIndexOptions extends SnapshotKey {
   readonly concurrency?: number | undefined;
   readonly chunking?: ChunkOptions | undefined;
   readonly maxFileBytes?: number | undefined;
+  /**
+   * Stop after this many files (none by default: the extension's own limit, 250,000, would cut a large
+   * monorepo short). A run stopped by it is incomplete, so the snapshot is never published with files missing.
+   */
+  readonly maxFiles?: number | undefined;
   readonly logger?: Logger | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((progress: IndexProgress) => void) | undefined;
@@ -60,11 +65,15 @@ export async function buildTeamIndex(options: TeamIndexOptions): Promise<TeamInd
     forceRechunk: false,
   });
   const stats = newWalkStats();
-  for await (const entry of walkWorkspace({ roots: [root], maxFileBytes: options.maxFileBytes, rules: new Map([[root.path, rules]]), signal, stats, logger })) {
+  const maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
+  for await (const entry of walkWorkspace({ roots: [root], maxFileBytes: options.maxFileBytes, maxFiles, rules: new Map([[root.path, rules]]), signal, stats, logger })) {
     await run.add(entry);
     if (signal.aborted) break;
   }
-  const result = await run.finish();
+  const finished = await run.finish();
+  const result: IndexRunResult = stats.truncated && finished.status === 'complete'
+    ? { ...finished, status: 'incomplete', stopReason: `stopped after ${maxFiles} files (--max-files); raise it, or leave files out with .cadenzaignore` }
+    : finished;
   let deleted = 0;
   if (!signal.aborted && !stats.truncated && !stats.failedRoots.has(root.name)) {
     for (const path of [...store.paths()]) if (!run.seen.has(path) && store.deleteFile(path)) deleted++;

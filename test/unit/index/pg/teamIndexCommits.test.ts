@@ -176,6 +176,20 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.deepEqual(await top('f', 'rebate30'), ['src/module30.ts'], 'the rest from the parent');
   });
 
+  it('indexes every file of a checkout larger than the extension\'s file limit, and a run stopped by --max-files is not published as complete', async () => {
+    const capped = await buildTeamIndex({ root: ws.root, repository: 'capped', commit: 'm1', model: MODEL, pool, embed, dimension: 64, maxFiles: 5 });
+    assert.equal(capped.status, 'incomplete');
+    assert.match(capped.stopReason ?? '', /stopped after 5 files/);
+    assert.equal(await PgTeamIndex.open(pool, 'capped', MODEL), undefined, 'no complete snapshot to search');
+    // Without --max-files the whole checkout is indexed, and the capped run's files are taken up again.
+    // (The walker's own limit, the extension's 250,000 files, does not apply to the indexer: bench/team-index
+    // shows it on a 333,334-file checkout, where a commit touching 20 files counted 15 before.)
+    const whole = await buildTeamIndex({ root: ws.root, repository: 'capped', commit: 'm1', model: MODEL, pool, embed, dimension: 64 });
+    assert.equal(whole.status, 'complete', JSON.stringify(whole));
+    assert.equal(whole.files, FILES);
+    assert.ok(await PgTeamIndex.open(pool, 'capped', MODEL));
+  });
+
   it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
     const admin = new Pool({ connectionString: pg.url, max: 1 });
     await admin.query('CREATE DATABASE legacy');
