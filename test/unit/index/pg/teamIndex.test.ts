@@ -108,6 +108,14 @@ describe('team index on PostgreSQL with pgvector', function () {
     return f;
   }
 
+  /** A copy of the fixture workspace, indexed by the CLI as `repository`@`commit`. */
+  async function indexedCopy(repository: string, commit: string): Promise<Fixture> {
+    const ws = workspaceCopy();
+    const run = await startCli(['--repository', repository, '--commit', commit, ws.root]);
+    assert.equal(run.code, 0, run.stderr);
+    return ws;
+  }
+
   it('indexes the fixture workspace from the command line, embedding each distinct chunk once', async () => {
     const ws = workspaceCopy();
     emu.reset();
@@ -232,9 +240,7 @@ describe('team index on PostgreSQL with pgvector', function () {
   });
 
   it('reads the vector, keyword and exact-identifier lists at once, each on a connection of its own', async () => {
-    const ws = workspaceCopy();
-    const run = await startCli(['--repository', 'parallel', '--commit', 'p1', ws.root]);
-    assert.equal(run.code, 0, run.stderr);
+    await indexedCopy('parallel', 'p1');
     // A pool that counts the connections held at the same time.
     const counting = new Pool({ connectionString: pg.url, max: 3 });
     let held = 0;
@@ -267,9 +273,7 @@ describe('team index on PostgreSQL with pgvector', function () {
   });
 
   it('answers a deep search whose candidates exceed pgvector\'s widest walk (ef_search at most 1,000)', async () => {
-    const ws = workspaceCopy();
-    const run = await startCli(['--repository', 'deep', '--commit', 'd1', ws.root]);
-    assert.equal(run.code, 0, run.stderr);
+    await indexedCopy('deep', 'd1');
     // One connection, used twice: PostgreSQL checks the setting's range only once pgvector's library is loaded in it.
     const single = new Pool({ connectionString: pg.url, max: 1 });
     try {
