@@ -80,8 +80,9 @@ export class PgTeamIndex {
    * The three ranked lists, each `depth` deep, read at once: each list on a connection of its own, in
    * its own read-only transaction, so a query costs the slowest list, not their sum (at 1,000,000
    * chunks the text side alone took p50 64 ms and the vector side 38 ms, one after the other;
-   * bench/team-index). The snapshot's rows do not change once it is complete, so the three
-   * transactions read the same files.
+   * bench/team-index). A snapshot's rows change only when the indexer reruns its own commit, so the
+   * three transactions read the same files unless a search races such a rerun (each list is then
+   * consistent in itself, and the next search sees the rerun whole).
    */
   async lists(query: HybridQuery, depth: number): Promise<RankedLists> {
     const text = query.text ?? '';
