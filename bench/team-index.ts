@@ -35,7 +35,7 @@ import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
 import { REPO, benchQueries, fileText, relOf, writeFileAt } from './teamIndexCheckout';
-import { DIM, MODEL, load, progress, vectorText } from './teamIndexLoad';
+import { DIM, KEEP_DIR, MODEL, load, progress, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const QUERIES = env('QUERIES', 40);
@@ -44,7 +44,6 @@ const LOCAL_MAX = env('LOCAL_MAX', 200_000);
 const NEW_COMMIT_MAX = env('NEW_COMMIT_MAX', 200_000);
 const KEEP = process.argv.includes('--keep');
 const WARM = process.env['WARM'] === '1';
-const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);

@@ -7,19 +7,14 @@
 // asserts nothing.
 // Run: npx tsc -p tsconfig.json && node out/bench/teamIndexGraph.js [chunks] (default 1000000: the kept database)
 // Env: SAMPLE (100000), QUERIES (100), GRAPHS ('16:64,16:200,32:64,32:128'), EF ('40,120,400'), PG_MAINTENANCE_MEM ('2GB'), TEAM_BENCH_DIR.
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'pg';
 import { embedText } from '../test/emulator/embeddings';
-import { startPostgres } from '../test/pg/pgServer';
-import { REPO, benchQueries } from './teamIndexCheckout';
-import { DIM, readSampleTexts, vectorText } from './teamIndexLoad';
+import { DIM, openKept, vectorText } from './teamIndexLoad';
 
 const SAMPLE = Number(process.env['SAMPLE'] ?? 100_000);
 const QUERIES = Number(process.env['QUERIES'] ?? 100);
 const GRAPHS = (process.env['GRAPHS'] ?? '16:64,16:200,32:64,32:128').split(',').map((pair) => pair.split(':').map(Number) as [number, number]);
 const EF = (process.env['EF'] ?? '40,120,400').split(',').map(Number);
-const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 const WIDTH = 2048;
 const fold = (x: string): string => `(subvector(${x}, 1, ${WIDTH}) + subvector(${x}, ${WIDTH + 1}, ${WIDTH}))::halfvec(${WIDTH})`;
 
@@ -29,19 +24,14 @@ const out = (line = ''): void => {
 
 async function main(): Promise<void> {
   const target = Number(process.argv[2] ?? 1_000_000);
-  const pg = await startPostgres({ dir: path.join(KEEP_DIR, 'pg'), settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' } });
-  const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${target}`), max: 1 });
+  const kept = await openKept(target, QUERIES);
+  const { pool, snapshot } = kept;
   try {
-    const snapshot = (await pool.query<{ model_id: number; files: string }>(
-      `SELECT s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
-       FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1'`, [REPO])).rows[0];
-    if (!snapshot) throw new Error(`no snapshot in bench_${target}: build it with bench/team-index --keep first`);
-    const texts = await readSampleTexts(path.join(KEEP_DIR, `checkout-${target}`), Number(snapshot.files));
-    const queries = benchQueries(texts, QUERIES).map((q) => vectorText(embedText(q, DIM)));
+    const queries = kept.queries.map((q) => vectorText(embedText(q, DIM)));
     let t = performance.now();
     await pool.query('DROP TABLE IF EXISTS graph_probe');
     // A sample spread over the whole load (hash order is random), not its first files.
-    await pool.query(`CREATE TABLE graph_probe AS SELECT hash, ${fold(`embedding::vector(${DIM})`)} AS f FROM cadenza_vectors WHERE model_id = $1 ORDER BY hash LIMIT ${SAMPLE}`.replace('$1', String(Number(snapshot.model_id))));
+    await pool.query(`CREATE TABLE graph_probe AS SELECT hash, ${fold(`embedding::vector(${DIM})`)} AS f FROM cadenza_vectors WHERE model_id = $1 ORDER BY hash LIMIT ${SAMPLE}`, [snapshot.modelId]);
     out(`team index graph probe: bench_${target}, ${SAMPLE.toLocaleString('en-US')} vectors folded to ${WIDTH} (copied in ${((performance.now() - t) / 1000).toFixed(0)} s), ${QUERIES} queries`);
     t = performance.now();
     const truths: Set<string>[] = [];

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { chunkerVersion } from '../src/core/index/chunker';
 import { nodeFileSource } from '../src/core/index/fileSource';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
@@ -14,10 +14,13 @@ import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { prepareFile } from '../src/core/index/prepareFile';
 import { silentLogger } from '../src/core/logger';
 import { embedText } from '../test/emulator/embeddings';
-import { REPO, relOf, writeFileAt } from './teamIndexCheckout';
+import { startPostgres } from '../test/pg/pgServer';
+import { REPO, benchQueries, relOf, writeFileAt } from './teamIndexCheckout';
 
 export const DIM = 4096;
 export const MODEL = 'E5-Mistral-7B-Instruct';
+/** Where `--keep` keeps the cluster, each size's database and its checkout (PostgreSQL runs as `nobody`, who cannot enter /root). */
+export const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 export const vectorText = (v: ArrayLike<number>): string => `[${Array.from(v, (x) => x.toPrecision(5)).join(',')}]`;
 
 export interface Loaded {
@@ -180,7 +183,7 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
 }
 
 /** The query sample of a loaded checkout: every 7th chunk of its first `files` files, up to 5,000 (files missing on disk are generated again). */
-export async function readSampleTexts(dir: string, files: number): Promise<string[]> {
+async function readSampleTexts(dir: string, files: number): Promise<string[]> {
   const texts: string[] = [];
   for (let i = 0, n = 0; i < files && texts.length < 5000; i++) {
     const abs = path.join(dir, relOf(i));
@@ -189,4 +192,22 @@ export async function readSampleTexts(dir: string, files: number): Promise<strin
     if (prepared.kind === 'file') for (const chunk of prepared.file.chunks) if (++n % 7 === 0 && texts.length < 5000) texts.push(chunk.text);
   }
   return texts;
+}
+
+/**
+ * A database kept by bench/team-index (`--keep`) for the probes that read it: its cluster started (or the
+ * running one), a one-connection pool on it, snapshot c1, and the benchmark's first `count` queries.
+ */
+export async function openKept(target: number, count: number): Promise<{ pool: Pool; snapshot: { id: number; modelId: number }; queries: string[] }> {
+  const pg = await startPostgres({ dir: path.join(KEEP_DIR, 'pg'), settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' } });
+  const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${target}`), max: 1 });
+  const row = (await pool.query<{ id: number; model_id: number; files: string }>(
+    `SELECT s.id, s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
+     FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1'`, [REPO])).rows[0];
+  if (!row) {
+    await pool.end();
+    throw new Error(`no snapshot in bench_${target}: build it with bench/team-index --keep first`);
+  }
+  const texts = await readSampleTexts(path.join(KEEP_DIR, `checkout-${target}`), Number(row.files));
+  return { pool, snapshot: { id: row.id, modelId: row.model_id }, queries: benchQueries(texts, count) };
 }

@@ -8,19 +8,14 @@
 // Prints figures; asserts nothing.
 // Run: npx tsc -p tsconfig.json && node out/bench/teamIndexProjections.js [chunks] (default 1000000)
 // Env: RECALL_QUERIES (10), HASH_BELOW (only vectors whose hex hash sorts below it: '01' is a 1/256 sample, to try the statement), FIRST_WIDTHS ('4000'), DEPTHS ('10,40,80,160,320'), TEAM_BENCH_DIR, PG_SHARED_BUFFERS.
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'pg';
 import { FOLD_WIDTH } from '../src/core/index/pg/pgSql';
 import { embedText } from '../test/emulator/embeddings';
-import { startPostgres } from '../test/pg/pgServer';
-import { REPO, benchQueries } from './teamIndexCheckout';
-import { DIM, readSampleTexts, vectorText } from './teamIndexLoad';
+import { DIM, openKept, vectorText } from './teamIndexLoad';
 
 const RECALL_QUERIES = Number(process.env['RECALL_QUERIES'] ?? 10);
 const FIRST_WIDTHS = (process.env['FIRST_WIDTHS'] ?? '4000').split(',').map(Number);
 const DEPTHS = (process.env['DEPTHS'] ?? '10,40,80,160,320').split(',').map(Number);
-const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
@@ -41,15 +36,8 @@ const HALF = (x: string): string => `${x}::halfvec(${DIM})`;
 
 async function main(): Promise<void> {
   const target = Number(process.argv[2] ?? 1_000_000);
-  const pg = await startPostgres({ dir: path.join(KEEP_DIR, 'pg'), settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' } });
-  const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${target}`), max: 1 });
+  const { pool, snapshot, queries } = await openKept(target, RECALL_QUERIES);
   try {
-    const snapshot = (await pool.query<{ id: number; model_id: number; files: string }>(
-      `SELECT s.id, s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
-       FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1'`, [REPO])).rows[0];
-    if (!snapshot) throw new Error(`no snapshot in bench_${target}: build it with bench/team-index --keep first`);
-    const texts = await readSampleTexts(path.join(KEEP_DIR, `checkout-${target}`), Number(snapshot.files));
-    const queries = benchQueries(texts, RECALL_QUERIES);
     const metrics = ['x.e', ...PROJECTIONS.map((p) => p.sql('x.e')), HALF('x.e')];
     const queryMetrics = ['q.v', ...PROJECTIONS.map((p) => p.sql('q.v')), HALF('q.v')];
     const maxDepth = Math.max(...DEPTHS);
@@ -73,12 +61,12 @@ async function main(): Promise<void> {
     try {
       await client.query('BEGIN READ ONLY');
       await client.query("SELECT set_config('work_mem', '2GB', true), set_config('max_parallel_workers_per_gather', '0', true)");
-      rows = (await client.query<Row>(sql, [snapshot.id, queries.map((q) => vectorText(embedText(q, DIM))), snapshot.model_id, process.env['HASH_BELOW'] ?? 'g'])).rows;
+      rows = (await client.query<Row>(sql, [snapshot.id, queries.map((q) => vectorText(embedText(q, DIM))), snapshot.modelId, process.env['HASH_BELOW'] ?? 'g'])).rows;
       await client.query('COMMIT');
     } finally {
       client.release();
     }
-    out(`team index projections: bench_${target}, snapshot c1 (${Number(snapshot.files).toLocaleString('en-US')} files), ${RECALL_QUERIES} queries, one pass in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    out(`team index projections: bench_${target}, snapshot c1, ${RECALL_QUERIES} queries, one pass in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     out('| projection | candidates (exact top by the projection) | recall@10, re-ranked on the full vector | recall@10, re-ranked on halfvec(4096) |');
     out('| --- | --- | --- | --- |');
     const half = metrics.length - 1;

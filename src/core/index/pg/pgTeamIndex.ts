@@ -119,34 +119,38 @@ export class PgTeamIndex {
     });
   }
 
-  /** Chunks with every query word first (selective, so the GIN index answers fast), then any word; each pass ranks at most KEYWORD_RANK_CAP matches. */
-  private async keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {
-    const passes = [...new Set([allOfQuery(tokenize(text)), anyOfQuery(tokenize(text))])].filter((q): q is string => Boolean(q));
-    if (passes.length === 0) return [];
-    return this.readOnly(async (client) => {
-      const keyword: (ChunkLocation & { score: number })[] = [];
-      for (const tsquery of passes) {
-        if (keyword.length >= depth) break;
-        const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, KEYWORD_RANK_CAP]);
-        appendUnseen(keyword, rows.rows.map((r) => ({ ...location(r), score: Number(r.score) })), depth);
-      }
-      return keyword;
+  /**
+   * Chunks with every query word first (selective, so the GIN index answers fast), then any word; each
+   * pass ranks at most KEYWORD_RANK_CAP matches.
+   */
+  private keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {
+    const tokens = tokenize(text);
+    return this.passes([allOfQuery(tokens), anyOfQuery(tokens)], depth, async (client, tsquery) => {
+      const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, KEYWORD_RANK_CAP]);
+      return rows.rows.map((r) => ({ ...location(r), score: Number(r.score) }));
     });
   }
 
   /** The same for the query's compound identifiers (chunks holding all of them first). */
-  private async exactList(text: string, depth: number): Promise<ChunkLocation[]> {
+  private exactList(text: string, depth: number): Promise<ChunkLocation[]> {
     const identifiers = compoundIdentifiers(text);
-    const passes = [...new Set([allOfQuery(identifiers), anyOfQuery(identifiers)])].filter((q): q is string => Boolean(q));
-    if (passes.length === 0) return [];
+    return this.passes([allOfQuery(identifiers), anyOfQuery(identifiers)], depth, async (client, tsquery) => {
+      const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), tsquery, depth, KEYWORD_RANK_CAP]);
+      return rows.rows.map(location);
+    });
+  }
+
+  /** Asks each distinct tsquery in turn, in one read-only transaction, until `depth` hits are listed. */
+  private async passes<T extends ChunkLocation>(queries: readonly (string | undefined)[], depth: number, ask: (client: PoolClient, tsquery: string) => Promise<T[]>): Promise<T[]> {
+    const distinct = [...new Set(queries)].filter((q): q is string => Boolean(q));
+    if (distinct.length === 0) return [];
     return this.readOnly(async (client) => {
-      const exact: ChunkLocation[] = [];
-      for (const tsquery of passes) {
-        if (exact.length >= depth) break;
-        const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), tsquery, depth, KEYWORD_RANK_CAP]);
-        appendUnseen(exact, rows.rows.map(location), depth);
+      const list: T[] = [];
+      for (const tsquery of distinct) {
+        if (list.length >= depth) break;
+        appendUnseen(list, await ask(client, tsquery), depth);
       }
-      return exact;
+      return list;
     });
   }
 

@@ -108,9 +108,10 @@ describe('team index on PostgreSQL with pgvector', function () {
     return f;
   }
 
-  /** A copy of the fixture workspace, indexed by the CLI as `repository`@`commit`. */
-  async function indexedCopy(repository: string, commit: string): Promise<Fixture> {
+  /** A copy of the fixture workspace (with `files` written over it), indexed by the CLI as `repository`@`commit`. */
+  async function indexedCopy(repository: string, commit: string, files: Record<string, string> = {}): Promise<Fixture> {
     const ws = workspaceCopy();
+    ws.write(files);
     const run = await startCli(['--repository', repository, '--commit', commit, ws.root]);
     assert.equal(run.code, 0, run.stderr);
     return ws;
@@ -226,12 +227,9 @@ describe('team index on PostgreSQL with pgvector', function () {
   });
 
   it('lists the chunk holding every identifier of the query first, before chunks holding one of them', async () => {
-    const ws = workspaceCopy();
     const files: Record<string, string> = { 'src/both.ts': 'export const handler = (r: Request) => fetchUserProfile(parseHttpRequest(r));\n' };
     for (let i = 0; i < 6; i++) files[`src/one${i}.ts`] = `export const step${i} = (r: Request) => parseHttpRequest(r);\n`;
-    ws.write(files);
-    const run = await startCli(['--repository', 'exact', '--commit', 'e1', ws.root]);
-    assert.equal(run.code, 0, run.stderr);
+    await indexedCopy('exact', 'e1', files);
     const team = await PgTeamIndex.open(pool, 'exact', MODEL);
     const lists = await team?.lists({ text: 'where is parseHttpRequest passed to fetchUserProfile' }, 4);
     assert.equal(lists?.exact[0]?.path, 'exact/src/both.ts');
@@ -291,11 +289,8 @@ describe('team index on PostgreSQL with pgvector', function () {
   });
 
   it('stores and finds names full of SQL syntax as plain values', async () => {
-    const ws = workspaceCopy();
-    ws.write({ "src/o'brien.ts": "export const quote = \"'; DROP TABLE cadenza_chunks; --\";\n" });
     const repository = "x'); DROP TABLE cadenza_files; --";
-    const run = await startCli(['--repository', repository, '--commit', "c'1", ws.root]);
-    assert.equal(run.code, 0, run.stderr);
+    await indexedCopy(repository, "c'1", { "src/o'brien.ts": "export const quote = \"'; DROP TABLE cadenza_chunks; --\";\n" });
     const team = await PgTeamIndex.open(pool, repository, MODEL);
     const hits = await team?.search({ text: 'DROP TABLE cadenza_chunks' }, { k: 1 });
     assert.equal(hits?.[0]?.path, `${repository}/src/o'brien.ts`);
