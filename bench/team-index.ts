@@ -34,7 +34,7 @@ import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
 import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
-import { REPO, benchQueries, fileText, relOf, writeFileAt } from './teamIndexCheckout';
+import { CORPUS_LABEL, REPO, benchQueries, corpusName, fileText, relOf, writeFileAt } from './teamIndexCheckout';
 import { DIM, KEEP_DIR, MODEL, load, progress, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -57,7 +57,7 @@ const foldSql = (value: string, w = FOLD_WIDTH): string => `(${Array.from({ leng
 const embed = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, DIM))));
 
 async function runSize(url: string, target: number): Promise<void> {
-  const dbName = `bench_${target}`;
+  const dbName = `bench_${corpusName(target, '_')}`;
   const admin = new Pool({ connectionString: url, max: 1 });
   const existing = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount ?? 0;
   if (!KEEP || existing === 0) {
@@ -66,7 +66,7 @@ async function runSize(url: string, target: number): Promise<void> {
   }
   await admin.end();
   const pool = new Pool({ connectionString: url.replace(/\/cadenza$/, `/${dbName}`), max: 4 });
-  const dir = KEEP ? path.join(KEEP_DIR, `checkout-${target}`) : mkdtempSync(path.join(tmpdir(), 'cadenza-team-bench-'));
+  const dir = KEEP ? path.join(KEEP_DIR, `checkout-${corpusName(target, '-')}`) : mkdtempSync(path.join(tmpdir(), 'cadenza-team-bench-'));
   mkdirSync(dir, { recursive: true });
   // Each run's commit steps change the files anew (a kept database already holds the last run's change).
   const stored = await progress(pool);
@@ -128,7 +128,7 @@ async function runSize(url: string, target: number): Promise<void> {
         const exact = await client.query<{ path: string; start_line: number }>(
           `SELECT e.path, c.start_line FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id
            JOIN cadenza_vectors v ON v.model_id = $3 AND v.hash = c.hash
-           WHERE e.snapshot_id = $1 ORDER BY v.embedding <=> $2::vector, e.path, c.start_line LIMIT 10`,
+           WHERE e.snapshot_id = $1 ORDER BY v.embedding::vector <=> $2::vector, e.path, c.start_line LIMIT 10`,
           [team.snapshot.id, vectorText(vector), team.snapshot.modelId],
         );
         await client.query('COMMIT');
@@ -153,7 +153,7 @@ async function runSize(url: string, target: number): Promise<void> {
               `SELECT path, start_line FROM (SELECT e.path, c.start_line, v.embedding FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id
                  JOIN cadenza_vectors v ON v.model_id = $3 AND v.hash = c.hash WHERE e.snapshot_id = $1
                  ORDER BY ${foldSql('v.embedding', w)} <=> ${foldSql('$2::vector', w)} LIMIT $4) t
-               ORDER BY t.embedding <=> $2::vector LIMIT 10`,
+               ORDER BY t.embedding::vector <=> $2::vector LIMIT 10`,
               [team.snapshot.id, vectorText(Float32Array.from(embedText(text, DIM))), team.snapshot.modelId, depth],
             );
             await client.query('COMMIT');
@@ -194,8 +194,10 @@ async function runSize(url: string, target: number): Promise<void> {
     if (KEEP) await stored.set({ commit_rounds: round });
     const suffix = round > 1 ? ` round ${round}` : '';
     // A kept checkout still holds the last run's c3 change: back to the loaded content first.
-    if (round > 1) for (let i = 0; i < 20; i++) writeFileAt(dir, i * 37 + 1);
-    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37)), fileText(i * 37, ` (changed in commit c2${suffix})`));
+    // The 20 changed files are loaded ones, 37 apart (closer on a small checkout).
+    const stride = Math.max(2, Math.min(37, Math.floor(loaded.files / 20)));
+    if (round > 1) for (let i = 0; i < 20; i++) writeFileAt(dir, i * stride + 1);
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * stride)), fileText(i * stride, ` (changed in commit c2${suffix})`));
     let embedded = 0;
     const countingEmbed = async (texts: readonly string[]): Promise<Float32Array[]> => {
       embedded += texts.length;
@@ -205,7 +207,7 @@ async function runSize(url: string, target: number): Promise<void> {
     const inPlace = await buildTeamIndex({ root: dir, repository: REPO, commit: 'c1', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
     out(`| one commit touching 20 files, snapshot updated in place (cadenza-index) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${inPlace.filesChanged} files changed, ${inPlace.chunksReused} reused; rows written: ${inPlace.written.entries} file entries, ${inPlace.written.chunks} chunks |`);
     if (loaded.chunks <= NEW_COMMIT_MAX) {
-      for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * 37 + 1)), fileText(i * 37 + 1, ` (changed in commit c3${suffix})`));
+      for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * stride + 1)), fileText(i * stride + 1, ` (changed in commit c3${suffix})`));
       embedded = 0;
       t = performance.now();
       const fresh = await buildTeamIndex({ root: dir, repository: REPO, commit: round > 1 ? `c3-${round}` : 'c3', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
@@ -273,7 +275,7 @@ async function main(): Promise<void> {
     ...(KEEP ? { dir: path.join(KEEP_DIR, 'pg') } : {}),
     settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' },
   });
-  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${process.env['PG_SHARED_BUFFERS'] ?? '128MB'}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`);
+  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${CORPUS_LABEL}, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${process.env['PG_SHARED_BUFFERS'] ?? '128MB'}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`);
   try {
     for (const size of sizes.length > 0 ? sizes : [10_000, 50_000]) await runSize(pg.url, size);
   } finally {

@@ -1,9 +1,18 @@
-// The generated checkout of bench/team-index: TypeScript-like files of documented functions, the same
-// files every run (a seeded PRNG), so a kept checkout and its database stay in step across runs.
+// The checkout of bench/team-index, the same files every run, so a kept checkout and its database stay in
+// step across runs. CORPUS=generated (the default): TypeScript-like files of documented functions from a
+// seeded PRNG and a few hundred words. CORPUS=real: real code found on this machine (teamIndexRealCode.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { realCodeCheckout } from './teamIndexRealCode';
 
 export const REPO = 'bench';
+/** Where `--keep` keeps the cluster, each size's database and its checkout (PostgreSQL runs as `nobody`, who cannot enter /root). */
+export const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
+const REAL = process.env['CORPUS'] === 'real';
+if (process.env['CORPUS'] !== undefined && !REAL && process.env['CORPUS'] !== 'generated') throw new Error(`CORPUS is "generated" or "real", not "${process.env['CORPUS']}"`);
+/** Names a size's kept database and checkout: bench_1000000 / checkout-1000000, or bench_real_1000000 / checkout-real-1000000. */
+export const corpusName = (target: number, separator: string): string => (REAL ? `real${separator}${target}` : String(target));
+export const CORPUS_LABEL = REAL ? 'real code from this machine, identifiers renamed per copy beyond the first' : 'generated TypeScript-like code';
 const FUNCTIONS_PER_FILE = 6;
 
 /** A small deterministic PRNG (xorshift32), so every run generates the same checkout. */
@@ -44,14 +53,18 @@ function fn(r: () => number, id: number, salt: string): string {
   return lines.join('\n');
 }
 
-export function fileText(i: number, salt = ''): string {
+function generatedText(i: number, salt = ''): string {
   const r = rng(i * 2654435761 + 12345);
   const parts = [`// ${REPO}/pkg${i % 500}/module${i}.ts\nimport type { ${cap(NOUNS[i % NOUNS.length] ?? 'x')} } from './types';\n`];
   for (let f = 0; f < FUNCTIONS_PER_FILE; f++) parts.push(fn(r, i * FUNCTIONS_PER_FILE + f, salt));
   return parts.join('\n');
 }
 
-export const relOf = (i: number): string => `pkg${i % 500}/module${i}.ts`;
+const generatedRel = (i: number): string => `pkg${i % 500}/module${i}.ts`;
+const real = REAL ? realCodeCheckout(path.join(KEEP_DIR, 'realcode-base'), (line) => process.stdout.write(`${line}\n`)) : undefined;
+/** File i of the checkout: its path, and its text (with `salt` worked in: a changed file of a later commit). */
+export const relOf = (i: number): string => (real ? real.relOf(i) : generatedRel(i));
+export const fileText = (i: number, salt = ''): string => (real ? real.fileText(i, salt) : generatedText(i, salt));
 /** Writes generated file i of the checkout (its folder too) and returns its path. */
 export function writeFileAt(dir: string, i: number): string {
   const abs = path.join(dir, relOf(i));

@@ -5,22 +5,23 @@ import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'pg';
+import { Pool, type PoolConfig } from 'pg';
 import { chunkerVersion } from '../src/core/index/chunker';
 import { nodeFileSource } from '../src/core/index/fileSource';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
-import { ANALYZE_SQL, BLOBS_INSERT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName } from '../src/core/index/pg/pgSql';
+import { EMBEDDING_TYPE_SQL, ensureSchema } from '../src/core/index/pg/pgSchema';
+import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName } from '../src/core/index/pg/pgSql';
 import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { prepareFile } from '../src/core/index/prepareFile';
 import { silentLogger } from '../src/core/logger';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
-import { REPO, benchQueries, relOf, writeFileAt } from './teamIndexCheckout';
+import { KEEP_DIR, REPO, benchQueries, corpusName, relOf, writeFileAt } from './teamIndexCheckout';
+
+export { KEEP_DIR };
 
 export const DIM = 4096;
 export const MODEL = 'E5-Mistral-7B-Instruct';
-/** Where `--keep` keeps the cluster, each size's database and its checkout (PostgreSQL runs as `nobody`, who cannot enter /root). */
-export const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 export const vectorText = (v: ArrayLike<number>): string => `[${Array.from(v, (x) => x.toPrecision(5)).join(',')}]`;
 
 export interface Loaded {
@@ -60,8 +61,13 @@ export async function progress(pool: Pool): Promise<Progress> {
 export async function load(pool: Pool, stored: Progress, dir: string, target: number, out: (line: string) => void): Promise<Loaded | undefined> {
   const version = chunkerVersion(undefined);
   const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
-  if (!exists || stored.get('files') === 0) {
+  const hasSnapshot = exists ? ((await pool.query('SELECT 1 FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rowCount ?? 0) > 0 : false;
+  if (!hasSnapshot) {
     await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
+  } else {
+    // A kept database an older release wrote is brought to this release's layout first, by the product's
+    // own migration (the figures after this are the new layout's).
+    await migrateTimed(pool, out);
   }
   const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rows[0];
   if (!snapshot) throw new Error('no snapshot row');
@@ -91,11 +97,21 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
       try {
         await client.query('BEGIN');
         if (b.vHash.length > 0) await client.query(VECTORS_INSERT_SQL, [snapshot.model_id, b.vHash, b.vText]);
-        // Every generated file has its own content, so every blob is new (as in a first cadenza-index run).
+        // A blob this batch creates gets its chunks, once; a file whose content is already stored (a copy,
+        // in real code) only points at it, as in a cadenza-index run.
         const blobs = await client.query<{ id: string; hash: string }>(BLOBS_INSERT_SQL, [b.fHash, version]);
-        const ids = new Map(blobs.rows.map((row) => [row.hash, row.id]));
+        const created = new Map(blobs.rows.map((row) => [row.hash, row.id]));
+        const missing = b.fHash.filter((h) => !created.has(h));
+        const ids = new Map(created);
+        if (missing.length > 0) for (const row of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [missing, version])).rows) ids.set(row.hash, row.id);
         const blobOf = (i: number): string => ids.get(b.fHash[i] ?? '') ?? '';
-        await client.query(CHUNKS_INSERT_SQL, [b.cFile.map(blobOf), b.cS, b.cE, b.cHash, b.cBody, b.cTerms]);
+        const owner = new Map<string, number>();
+        b.fHash.forEach((h, i) => {
+          if (created.has(h) && !owner.has(h)) owner.set(h, i);
+        });
+        const keep = b.cFile.map((f) => owner.get(b.fHash[f] ?? '') === f);
+        const pick = <T>(list: readonly T[]): T[] => list.filter((_, i) => keep[i]);
+        await client.query(CHUNKS_INSERT_SQL, [pick(b.cFile).map(blobOf), pick(b.cS), pick(b.cE), pick(b.cHash), pick(b.cBody), pick(b.cTerms)]);
         await client.query(ENTRIES_UPSERT_SQL, [snapshot.id, b.fPath, b.fHash.map((_, i) => blobOf(i)), b.fSize, b.fMtime]);
         await client.query('COMMIT');
       } finally {
@@ -182,6 +198,26 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   return { files, chunks, vectors, generateS: stored.get('generate_s'), loadS: stored.get('load_s'), writeS: stored.get('write_s'), hnswS: stored.get('hnsw_s'), texts: sampleTexts };
 }
 
+/**
+ * Brings a kept database to this release's layout with the product's migration (ensureSchema, as the
+ * indexer's next run would), printing its time when there was something to migrate.
+ */
+export async function migrateTimed(pool: Pool, out: (line: string) => void): Promise<void> {
+  const type = async (): Promise<string | undefined> => (await pool.query<{ type: string }>(EMBEDDING_TYPE_SQL)).rows[0]?.type;
+  const before = await type();
+  const t = performance.now();
+  // The graph, if there is one, is rebuilt in memory (as README tells a team to do with PGOPTIONS).
+  const config = (pool as unknown as { options: PoolConfig }).options;
+  const migrating = new Pool({ ...config, max: 1, options: `-c maintenance_work_mem=${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}` });
+  try {
+    await ensureSchema(migrating, (message) => out(`    ${message}`));
+  } finally {
+    await migrating.end();
+  }
+  const after = await type();
+  if (before !== after) out(`| layout migration (${before} → ${after}, cadenza-index's schema step) | ${((performance.now() - t) / 1000).toFixed(0)} s |`);
+}
+
 /** The query sample of a loaded checkout: every 7th chunk of its first `files` files, up to 5,000 (files missing on disk are generated again). */
 async function readSampleTexts(dir: string, files: number): Promise<string[]> {
   const texts: string[] = [];
@@ -200,14 +236,14 @@ async function readSampleTexts(dir: string, files: number): Promise<string[]> {
  */
 export async function openKept(target: number, count: number): Promise<{ pool: Pool; snapshot: { id: number; modelId: number }; queries: string[] }> {
   const pg = await startPostgres({ dir: path.join(KEEP_DIR, 'pg'), settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' } });
-  const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${target}`), max: 1 });
+  const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${corpusName(target, '_')}`), max: 1 });
   const row = (await pool.query<{ id: number; model_id: number; files: string }>(
     `SELECT s.id, s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
      FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1'`, [REPO])).rows[0];
   if (!row) {
     await pool.end();
-    throw new Error(`no snapshot in bench_${target}: build it with bench/team-index --keep first`);
+    throw new Error(`no snapshot in bench_${corpusName(target, '_')}: build it with bench/team-index --keep first`);
   }
-  const texts = await readSampleTexts(path.join(KEEP_DIR, `checkout-${target}`), Number(row.files));
+  const texts = await readSampleTexts(path.join(KEEP_DIR, `checkout-${corpusName(target, '-')}`), Number(row.files));
   return { pool, snapshot: { id: row.id, modelId: row.model_id }, queries: benchQueries(texts, count) };
 }

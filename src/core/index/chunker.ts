@@ -160,8 +160,12 @@ export function chunkText(text: string, options?: ChunkOptions): TextChunk[] {
     emit(chunks, segs, s, best - 1);
     let next = best;
     if (bestScore < 3) {
-      // Step back over `overlap` lines of text (blank lines do not count as context).
-      for (let taken = 0; taken < r.overlap && next > s + 1; ) if (!segs[--next]?.blank) taken++;
+      // Step back over `overlap` lines of text (blank lines do not count as context), but never to or
+      // before this chunk's first line of text: a chunk that began at a blank line (trimmed when
+      // emitted) would otherwise be followed by the same text again.
+      let first = s;
+      while (first < best - 1 && segs[first]?.blank) first++;
+      for (let taken = 0; taken < r.overlap && next > first + 1; ) if (!segs[--next]?.blank) taken++;
     }
     s = next;
   }

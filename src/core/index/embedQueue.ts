@@ -189,7 +189,11 @@ export class EmbedQueue {
         this.embeddedCount += items.length;
       },
       (error: unknown) => {
-        this.logger.error(`Storing embeddings failed: ${String(error)}`);
+        // The index could not keep them (a database refusing a write, a full disk): the run stops and
+        // says it is incomplete, so a snapshot is never published without them; the next run continues.
+        this.stop ??= { why: 'fatal', error };
+        this.failedCount += items.length;
+        this.logger.error(`Storing embeddings failed, so indexing stopped: ${String(error)}`);
       },
     );
     await this.storing;

@@ -86,6 +86,17 @@ describe('index/chunker', () => {
     assert.deepEqual(chunkText('\n  \n\t\n'), []);
   });
 
+  it('never repeats a chunk when the one before began at a blank line (long lines; found in pygments/lexers/testing.py)', () => {
+    // The chunk of lines 5-7 starts at the blank line 5; its overlap stepped back to line 6, so the next
+    // chunk was lines 6-7 again, the same text (the blank line is trimmed): embedded twice, and a
+    // duplicate key in the team index.
+    const lines = ['class Lexer:', `    v0 = ${'x'.repeat(60)}`, '', `    feature = '${'a'.repeat(450)}'`, `    element = '${'b'.repeat(1530)}'`, `    examples = '${'c'.repeat(390)}'`, `    steps = '${'d'.repeat(1420)}'`, '', '    tokens = {}'];
+    const chunks = chunkText(lines.join('\n'));
+    const keys = chunks.map((c) => `${c.startLine}-${c.endLine} ${c.hash}`);
+    assert.equal(new Set(keys).size, keys.length, keys.join('\n'));
+    for (let line = 1; line <= lines.length; line++) if (lines[line - 1]) assert.ok(chunks.some((c) => c.startLine <= line && line <= c.endLine), `line ${line} is in a chunk`);
+  });
+
   it('changes its version when options change', () => {
     assert.equal(chunkerVersion(), chunkerVersion({ targetTokens: 320 }));
     assert.notEqual(chunkerVersion(), chunkerVersion({ targetTokens: 200 }));

@@ -106,7 +106,8 @@ export class PgRunStore implements RunStore, ChunkTextSink {
    * empties it (chunk boundaries changed); `dimension`, when known, registers the model at once.
    */
   static async open(pool: Pool, key: SnapshotKey, options: { chunkerVersion: number; dimension?: number | undefined; logger: Logger }): Promise<PgRunStore> {
-    await ensureSchema(pool);
+    // A migration can take long on a large database: said at warn level, which the CLI always prints.
+    await ensureSchema(pool, (message) => options.logger.warn(message));
     const store = new PgRunStore(pool, key, options.logger);
     await store.load(options.chunkerVersion, options.dimension);
     return store;
@@ -298,6 +299,21 @@ export class PgRunStore implements RunStore, ChunkTextSink {
         if (this.own.get(p) !== null) tombstones.push(p);
       } else if (this.own.has(p)) drops.push(p);
     }
+    try {
+      await this.write(vectors, drops, upserts, tombstones);
+    } catch (error) {
+      // Rolled back: these vectors are not stored, so no later file of this run may count on them.
+      for (const v of vectors) this.known.delete(v.hash);
+      throw error;
+    }
+    for (const f of upserts) this.own.set(f.path, f.hash);
+    for (const p of tombstones) this.own.set(p, null);
+    for (const p of drops) this.own.delete(p);
+    for (const file of files) this.texts.delete(file.path);
+  }
+
+  /** One flush's rows in one transaction: new vectors, then blobs with their chunks, then entries. */
+  private async write(vectors: readonly { hash: string; vector: string }[], drops: readonly string[], upserts: readonly FileRecord[], tombstones: readonly string[]): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       if (vectors.length > 0) await client.query(VECTORS_INSERT_SQL, [this.modelId, vectors.map((v) => v.hash), vectors.map((v) => v.vector)]);
       if (drops.length > 0) await client.query(ENTRIES_DELETE_SQL, [this.snapshotId, drops]);
@@ -312,10 +328,6 @@ export class PgRunStore implements RunStore, ChunkTextSink {
       this.written.entries += rows.length;
       this.written.vectors += vectors.length;
     });
-    for (const f of upserts) this.own.set(f.path, f.hash);
-    for (const p of tombstones) this.own.set(p, null);
-    for (const p of drops) this.own.delete(p);
-    for (const file of files) this.texts.delete(file.path);
   }
 
   /** Nothing was loaded when the model was unknown at open; a new snapshot may have started from a parent. */

@@ -3,16 +3,19 @@ import type { Pool } from 'pg';
 // The team index's schema and its migrations. Every statement is a constant (no value is ever put
 // into this text). Layout version 2: content-addressed file contents shared by every commit, and
 // snapshots stored as a full manifest or as a delta (overlay) on one full snapshot, so indexing a new
-// commit writes rows only for the files it changed (see ARCHITECTURE.md, "A team index").
+// commit writes rows only for the files it changed (see ARCHITECTURE.md, "A team index"). Layout 3:
+// the vectors are kept as `halfvec` (half-precision floats): half the bytes of the largest table, and
+// re-ranking on them loses nothing measurable (bench/teamIndexProjections.ts); and chunks are keyed by
+// line range and hash, so the pieces of one long line can all be stored.
 
 /** The layout this code reads and writes, recorded in `cadenza_meta`. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** One schema change at a time when several CI jobs start together (a fixed advisory-lock key). */
 export const SCHEMA_LOCK_SQL = 'SELECT pg_advisory_lock(727274)';
 export const SCHEMA_UNLOCK_SQL = 'SELECT pg_advisory_unlock(727274)';
 
-/** The tables of layout 2, created when missing. Idempotent. */
+/** The tables of layout 3, created when missing. Idempotent. */
 export const SCHEMA_SQL: readonly string[] = [
   'CREATE EXTENSION IF NOT EXISTS vector',
   `CREATE TABLE IF NOT EXISTS cadenza_meta (
@@ -40,7 +43,8 @@ export const SCHEMA_SQL: readonly string[] = [
      hash text NOT NULL,
      chunker_version bigint NOT NULL,
      UNIQUE (hash, chunker_version))`,
-  // A blob's chunks; a blob row is only ever committed together with all of its chunks.
+  // A blob's chunks; a blob row is only ever committed together with all of its chunks. The chunk hash
+  // is part of the key: the pieces of a line longer than a chunk share its line range.
   `CREATE TABLE IF NOT EXISTS cadenza_chunks (
      blob_id bigint NOT NULL REFERENCES cadenza_blobs (id) ON DELETE CASCADE,
      start_line integer NOT NULL,
@@ -48,7 +52,7 @@ export const SCHEMA_SQL: readonly string[] = [
      hash text NOT NULL,
      body text NOT NULL,
      terms tsvector NOT NULL,
-     PRIMARY KEY (blob_id, start_line, end_line))`,
+     PRIMARY KEY (blob_id, start_line, end_line, hash))`,
   // A snapshot's manifest: which blob each path holds (null: deleted relative to the base).
   `CREATE TABLE IF NOT EXISTS cadenza_entries (
      snapshot_id integer NOT NULL REFERENCES cadenza_snapshots (id) ON DELETE CASCADE,
@@ -65,9 +69,42 @@ export const SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS cadenza_vectors (
      model_id integer NOT NULL REFERENCES cadenza_models (id),
      hash text NOT NULL,
-     embedding vector NOT NULL,
+     embedding halfvec NOT NULL,
      PRIMARY KEY (model_id, hash))`,
-  `INSERT INTO cadenza_meta (key, value) VALUES ('schema_version', '2') ON CONFLICT (key) DO NOTHING`,
+  `INSERT INTO cadenza_meta (key, value) VALUES ('schema_version', '3') ON CONFLICT (key) DO NOTHING`,
+];
+
+/** The vectors' column type: `vector` up to layout 2, `halfvec` from layout 3. */
+export const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
+/**
+ * Before layout 2 → 3: how many vectors, the memory their HNSW graphs take to build (about the indexed
+ * value plus 300 B of neighbours each: 4.5 GB for 1,000,000 folded 4,096-d vectors), and the session's
+ * maintenance_work_mem, below which PostgreSQL builds the graph on disk, far slower.
+ */
+export const VECTOR_COUNT_SQL = `SELECT count(*) AS n,
+    coalesce(sum(CASE WHEN m.dimension <= 2000 THEN 4 * m.dimension WHEN m.dimension % 2048 = 0 THEN 4096 ELSE 2 * least(m.dimension, 4000) END + 300), 0) AS need,
+    pg_size_bytes(current_setting('maintenance_work_mem')) AS have
+  FROM cadenza_vectors v JOIN cadenza_models m ON m.id = v.model_id`;
+const gb = (bytes: number): string => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`);
+/**
+ * Layout 2 → 3: the vectors rewritten in half precision (PostgreSQL rewrites the table and rebuilds its
+ * indexes, HNSW graphs included, in the same transaction; searches wait for it or time out and fall back
+ * to the local index). A one-off, run by the first `cadenza-index` of this release.
+ */
+export const MIGRATE_V2_SQL: readonly string[] = [
+  'ALTER TABLE cadenza_vectors ALTER COLUMN embedding TYPE halfvec USING embedding::halfvec',
+  // Layout 2 keyed chunks by line range alone, so a file with a line longer than a chunk could not be stored.
+  // (Found by its columns: after a layout-1 migration the new table's key has another name.)
+  `DO $$
+   DECLARE pk text;
+   BEGIN
+     SELECT conname INTO pk FROM pg_constraint c WHERE c.conrelid = 'cadenza_chunks'::regclass AND c.contype = 'p'
+       AND NOT EXISTS (SELECT 1 FROM unnest(c.conkey) AS k(n) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n WHERE a.attname = 'hash');
+     IF pk IS NOT NULL THEN
+       EXECUTE format('ALTER TABLE cadenza_chunks DROP CONSTRAINT %I, ADD PRIMARY KEY (blob_id, start_line, end_line, hash)', pk);
+     END IF;
+   END $$`,
+  "UPDATE cadenza_meta SET value = '3' WHERE key = 'schema_version'",
 ];
 
 /** The recorded layout version (layout 1, before `cadenza_meta`, had `cadenza_files` and chunks per snapshot). */
@@ -123,7 +160,7 @@ export const MIGRATE_V1_COPY_SQL: readonly string[] = [
  * Creates or migrates the schema (tables, extension); needs a role that may create them. Idempotent,
  * one caller at a time. Throws on a layout newer than this code's.
  */
-export async function ensureSchema(pool: Pool): Promise<void> {
+export async function ensureSchema(pool: Pool, log: (message: string) => void = () => undefined): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query(SCHEMA_LOCK_SQL);
@@ -137,6 +174,15 @@ export async function ensureSchema(pool: Pool): Promise<void> {
         if (v1) for (const sql of MIGRATE_V1_RENAME_SQL) await client.query(sql);
         for (const sql of SCHEMA_SQL) await client.query(sql);
         if (v1) for (const sql of MIGRATE_V1_COPY_SQL) await client.query(sql);
+        if ((await client.query<{ type: string }>(EMBEDDING_TYPE_SQL)).rows[0]?.type === 'vector') {
+          const size = (await client.query<{ n: string; need: string; have: string }>(VECTOR_COUNT_SQL)).rows[0];
+          const need = Number(size?.need ?? 0);
+          const have = Number(size?.have ?? 0);
+          log(`Updating the team index database to layout ${SCHEMA_VERSION}: ${size?.n ?? 0} vectors rewritten in half precision, and their search graphs rebuilt (once; searches wait until it is done) …`);
+          const setting = need * 1.2 >= 1e9 ? `${Math.ceil((need * 1.2) / 1e9)}GB` : `${Math.ceil((need * 1.2) / 1e6)}MB`;
+          if (need > have) log(`The graphs need about ${gb(need)} of maintenance_work_mem to be built in memory, and this session has ${gb(have)}, so PostgreSQL builds them on disk, which is far slower. If the server has the memory to spare, stop this run and start cadenza-index again with PGOPTIONS='-c maintenance_work_mem=${setting}'.`);
+          for (const sql of MIGRATE_V2_SQL) await client.query(sql);
+        }
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);

@@ -70,6 +70,8 @@ export function obsoleteHnswSql(dimension: number): string {
  * Nearest chunks of one snapshot: $1 model id, $2 query vector, $3 snapshot id, $4 its base (0 when
  * none), $5 candidates read from the HNSW index, $6 rows returned. The EXISTS filter keeps only vectors
  * the snapshot's files use; with pgvector's iterative scan the index keeps reading until enough pass it.
+ * The candidates are re-ranked in half precision, the column's type from layout 3; on a layout-2
+ * database (full precision, not yet migrated by a writer) the cast makes the same comparison.
  */
 export function semanticSql(dimension: number): string {
   const d = dimensionOf(dimension);
@@ -82,11 +84,11 @@ export function semanticSql(dimension: number): string {
             AND (e.snapshot_id = $3 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $3 AND o.path = e.path)))
       ORDER BY ${order}
       LIMIT $5)
-    SELECT e.path, c.start_line, c.end_line, 1 - (v.embedding <=> $2::vector) AS score
+    SELECT e.path, c.start_line, c.end_line, 1 - (v.embedding::halfvec <=> $2::halfvec) AS score
     FROM candidates v JOIN cadenza_chunks c ON c.hash = v.hash
     JOIN cadenza_entries e ON e.blob_id = c.blob_id AND e.snapshot_id IN ($3, $4)
       AND (e.snapshot_id = $3 OR NOT EXISTS (SELECT 1 FROM cadenza_entries o WHERE o.snapshot_id = $3 AND o.path = e.path))
-    ORDER BY v.embedding <=> $2::vector, e.path, c.start_line
+    ORDER BY v.embedding::halfvec <=> $2::halfvec, e.path, c.start_line
     LIMIT $6`;
 }
 
@@ -179,7 +181,7 @@ export const BLOB_CHUNKS_SELECT_SQL = `SELECT c.blob_id, c.start_line, c.end_lin
 export const HASHES_PAGE_SQL = 'SELECT hash FROM cadenza_vectors WHERE model_id = $1 AND hash > $2 ORDER BY hash LIMIT $3';
 
 export const VECTORS_INSERT_SQL = `INSERT INTO cadenza_vectors (model_id, hash, embedding)
-  SELECT $1, t.hash, t.embedding::vector FROM unnest($2::text[], $3::text[]) AS t(hash, embedding)
+  SELECT $1, t.hash, t.embedding::halfvec FROM unnest($2::text[], $3::text[]) AS t(hash, embedding)
   ON CONFLICT (model_id, hash) DO NOTHING`;
 /**
  * New blobs: $1 content hashes, $2 chunker version. Returns the ones this transaction created, whose
@@ -188,9 +190,11 @@ export const VECTORS_INSERT_SQL = `INSERT INTO cadenza_vectors (model_id, hash, 
 export const BLOBS_INSERT_SQL = `INSERT INTO cadenza_blobs (hash, chunker_version) SELECT h, $2 FROM unnest($1::text[]) AS h
   ON CONFLICT (hash, chunker_version) DO NOTHING RETURNING id, hash`;
 export const BLOBS_SELECT_SQL = 'SELECT id, hash FROM cadenza_blobs WHERE chunker_version = $2 AND hash = ANY($1::text[])';
+/** A new blob's chunks; an exact repeat (same lines and text, as an older chunker could emit) is stored once. */
 export const CHUNKS_INSERT_SQL = `INSERT INTO cadenza_chunks (blob_id, start_line, end_line, hash, body, terms)
   SELECT c.blob, c.s, c.e, c.hash, c.body, c.terms::tsvector
-  FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) AS c(blob, s, e, hash, body, terms)`;
+  FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) AS c(blob, s, e, hash, body, terms)
+  ON CONFLICT DO NOTHING`;
 /** Sets a snapshot $1's entries: paths, blob ids (null: deleted relative to the base), sizes, mtimes. */
 export const ENTRIES_UPSERT_SQL = `INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms)
   SELECT $1, f.path, f.blob, f.size, f.mtime FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::float8[]) AS f(path, blob, size, mtime)

@@ -1,19 +1,23 @@
 // The team index across commits, against a real PostgreSQL with pgvector (test/pg/setup.sh): file
 // contents are stored once (content-addressed blobs) and a new commit's snapshot is a delta on a full
 // one, so a commit touching a few files writes rows for those files only, while each commit's search
-// sees its own files. Also: a database of layout 1 (chunks per snapshot) is migrated in place.
+// sees its own files. Also: databases of layout 1 (chunks per snapshot) and layout 2 (full-precision
+// vectors) are migrated in place.
 import { strict as assert } from 'node:assert';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { Pool } from 'pg';
-import { chunkerVersion } from '../../../../src/core/index/chunker';
+import { chunkText, chunkerVersion } from '../../../../src/core/index/chunker';
 import { nodeFileSource } from '../../../../src/core/index/fileSource';
 import { tsvectorLiteral, vectorLiteral } from '../../../../src/core/index/pg/pgText';
 import { prepareFile } from '../../../../src/core/index/prepareFile';
 import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
+import { CHUNKS_INSERT_SQL, semanticSql } from '../../../../src/core/index/pg/pgSql';
 import { MAX_DELTA_FRACTION } from '../../../../src/core/index/pg/pgRunStore';
+import { SCHEMA_VERSION } from '../../../../src/core/index/pg/pgSchema';
 import { buildTeamIndex, type TeamIndexResult } from '../../../../src/core/index/pg/teamIndexer';
 import { embedText } from '../../../emulator/embeddings';
 import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { silentLogger } from '../../../../src/core/logger';
 import { Fixture } from '../helpers';
 
 const MODEL = 'test-embedding-64';
@@ -190,6 +194,68 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.ok(await PgTeamIndex.open(pool, 'capped', MODEL));
   });
 
+  it('stores a file with a line longer than a chunk (a data file): every piece of the line is its own chunk of the same line range, and searchable', async () => {
+    const long = `export const ITEMS = [${Array.from({ length: 1500 }, (_, i) => `'item${i}'`).join(', ')}];`;
+    // Enough ordinary lines that the file's average line stays code-like (a file averaging over 1,000 characters a line counts as minified and is skipped).
+    const rest = Array.from({ length: 30 }, (_, i) => `export const item${i} = (): string => ITEMS[${i}] ?? '';`).join('\n');
+    const data = new Fixture({ 'src/items.ts': `// The catalogue.\nexport function first(): string {\n  return ITEMS[0];\n}\n${long}\n${rest}\n` });
+    try {
+      const pieces = chunkText(readFileSync(data.path('src/items.ts'), 'utf8')).filter((c) => c.startLine === 5 && c.endLine === 5);
+      assert.ok(pieces.length >= 5, `the chunker cuts the ${long.length}-character line into pieces (${pieces.length})`);
+      const errors: string[] = [];
+      const logger = { ...silentLogger, error: (message: string | Error) => errors.push(String(message)) };
+      const run = await buildTeamIndex({ root: data.root, repository: 'data', commit: 'd1', model: MODEL, pool, embed, dimension: 64, logger });
+      assert.deepEqual(errors, []);
+      assert.equal(run.status, 'complete', JSON.stringify(run));
+      const stored = await scalar("SELECT count(*) AS n FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id JOIN cadenza_snapshots s ON s.id = e.snapshot_id WHERE s.repository = 'data' AND c.start_line = 5 AND c.end_line = 5");
+      assert.equal(stored, pieces.length);
+      const team = await PgTeamIndex.open(pool, 'data', MODEL, 'd1');
+      const hits = await team?.search({ text: 'item1377' }, { k: 1 });
+      assert.equal(hits?.[0]?.path, 'data/src/items.ts');
+    } finally {
+      data.dispose();
+    }
+  });
+
+  it('a batch the database refuses stops the run as incomplete, with the reason, publishes nothing, and the next run stores every file', async () => {
+    const files = new Fixture({ 'src/alpha.ts': moduleText(1, 'alphaRefusedOnce'), 'src/beta.ts': moduleText(2, 'betaRefusedOnce') });
+    let refuse = true;
+    // The pool as the indexer sees it, whose transactions fail at the chunks' INSERT while `refuse` holds (a full disk, a constraint).
+    const bind = <T extends object>(target: T, prop: string | symbol): unknown => {
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    };
+    const refusing = new Proxy(pool, {
+      get: (target, prop) => prop !== 'connect' ? bind(target, prop) : async () => {
+        const client = await target.connect();
+        return new Proxy(client, {
+          get: (c, p) => p !== 'query' ? bind(c, p) : (sql: unknown, params?: unknown[]) =>
+            refuse && sql === CHUNKS_INSERT_SQL ? Promise.reject(new Error('could not extend file: No space left on device (test)')) : c.query(sql as string, params),
+        });
+      },
+    });
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string | Error) => errors.push(String(message)) };
+    try {
+      const first = await buildTeamIndex({ root: files.root, repository: 'refused', commit: 'r1', model: MODEL, pool: refusing, embed, dimension: 64, logger });
+      assert.equal(first.status, 'incomplete', JSON.stringify(first));
+      assert.match(first.stopReason ?? '', /No space left on device/);
+      assert.match(errors.join('\n'), /Storing embeddings failed, so indexing stopped/);
+      assert.equal(await PgTeamIndex.open(pool, 'refused', MODEL), undefined, 'no complete snapshot is published');
+      refuse = false;
+      const second = await buildTeamIndex({ root: files.root, repository: 'refused', commit: 'r1', model: MODEL, pool, embed, dimension: 64 });
+      assert.equal(second.status, 'complete', JSON.stringify(second));
+      const team = await PgTeamIndex.open(pool, 'refused', MODEL);
+      for (const [word, path] of [['alphaRefusedOnce', 'refused/src/alpha.ts'], ['betaRefusedOnce', 'refused/src/beta.ts']]) {
+        const hits = await team?.search({ text: word ?? '', vector: Float32Array.from(embedText(word ?? '', 64)) }, { k: 1 });
+        assert.equal(hits?.[0]?.path, path);
+      }
+      assert.equal(await scalar("SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.path LIKE 'refused/%' AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)"), 0, 'every stored chunk has its vector');
+    } finally {
+      files.dispose();
+    }
+  });
+
   it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
     const admin = new Pool({ connectionString: pg.url, max: 1 });
     await admin.query('CREATE DATABASE legacy');
@@ -221,7 +287,8 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       assert.equal(run.status, 'complete');
       const one = async (sql: string): Promise<unknown> => Object.values((await legacy.query(sql)).rows[0] ?? {})[0];
       assert.equal(await one("SELECT to_regclass('cadenza_files') IS NULL"), true, 'the layout-1 tables are gone');
-      assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), '2');
+      assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), String(SCHEMA_VERSION));
+      assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec', 'and on to layout 3');
       assert.equal(await one("SELECT has_table_privilege('legacy_reader', 'cadenza_entries', 'SELECT')"), true, 'readers keep access');
       assert.equal(await one("SELECT coalesce(base_id, 0) FROM cadenza_snapshots WHERE commit_id = 'v2'"), 1, 'v2 is a delta on the migrated v1');
       assert.deepEqual(run.written, { entries: 1, blobs: 1, chunks: 1, vectors: 1 });
@@ -237,7 +304,92 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       old.dispose();
     }
   });
+  it('migrates a database of layout 2 (full-precision vectors) to half precision: a reader searches it before and after, with the same results, and the vectors take half the space', async () => {
+    const admin = new Pool({ connectionString: pg.url, max: 1 });
+    await admin.query('CREATE DATABASE layout2');
+    await admin.end();
+    const db = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/layout2'), max: 3 });
+    const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLedger'), 'src/tax.ts': moduleText(8, 'taxRateOf'), 'src/fees.ts': moduleText(9, 'feesDue') });
+    const one = async (sql: string): Promise<unknown> => Object.values((await db.query(sql)).rows[0] ?? {})[0];
+    try {
+      // Layout 2 as the previous release created and filled it: one full snapshot of three files.
+      for (const sql of LAYOUT_2) await db.query(sql);
+      await db.query('INSERT INTO cadenza_models (name, dimension) VALUES ($1, 64)', [MODEL]);
+      await db.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('two', 'v1', 1, $1, true)", [chunkerVersion(undefined)]);
+      for (const rel of ['src/ledger.ts', 'src/tax.ts', 'src/fees.ts']) {
+        const prepared = await prepareFile(old.path(rel), statSync(old.path(rel)).mtimeMs, nodeFileSource, 1 << 20, undefined);
+        assert.equal(prepared.kind, 'file');
+        if (prepared.kind !== 'file') return;
+        const blob = (await db.query<{ id: string }>('INSERT INTO cadenza_blobs (hash, chunker_version) VALUES ($1, $2) RETURNING id', [prepared.file.hash, chunkerVersion(undefined)])).rows[0]?.id;
+        await db.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [`two/${rel}`, blob, prepared.file.size]);
+        for (const c of prepared.file.chunks) {
+          await db.query('INSERT INTO cadenza_chunks (blob_id, start_line, end_line, hash, body, terms) VALUES ($1, $2, $3, $4, $5, $6::tsvector)', [blob, c.startLine, c.endLine, c.hash, c.text, tsvectorLiteral(c.text)]);
+          await db.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [c.hash, vectorLiteral(embedText(c.text, 64))]);
+        }
+      }
+      assert.equal(await one(EMBEDDING_TYPE_SQL), 'vector');
+      const hits = async (commit: string, text: string): Promise<string[]> =>
+        ((await (await PgTeamIndex.open(db, 'two', MODEL, commit))?.lists({ vector: Float32Array.from(embedText(text, 64)) }, 3))?.semantic ?? [])
+          .map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
+      // A reader of this release searches the old layout before any writer has migrated it.
+      const before = await hits('v1', 'reconcileLedger of the ledger');
+      assert.equal(before.length, 3);
+      assert.match(before[0] ?? '', /^two\/src\/ledger\.ts /);
+      const vectorBytes = Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors'));
+
+      old.write({ 'src/fees.ts': moduleText(9, 'lateFeesDue') });
+      const said: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
+      const run = await buildTeamIndex({ root: old.root, repository: 'two', commit: 'v2', model: MODEL, pool: db, embed, dimension: 64, logger });
+      assert.equal(run.status, 'complete');
+      assert.match(said.join('\n'), /layout 3: 3 vectors rewritten in half precision/);
+      assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), '3');
+      assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec');
+      assert.ok(Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors WHERE hash IN (SELECT hash FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id WHERE e.snapshot_id = 1)')) < vectorBytes * 0.6, 'half the bytes');
+      assert.equal(await one("SELECT count(*) FROM pg_indexes WHERE tablename = 'cadenza_vectors' AND indexname = 'cadenza_vectors_hnsw_64'"), '1', 'the graph is still there');
+      assert.deepEqual(await hits('v1', 'reconcileLedger of the ledger'), before, 'the same ranking and scores (to 3 places) in half precision');
+      assert.match((await hits('v2', 'lateFeesDue'))[0] ?? '', /^two\/src\/fees\.ts /);
+      // The vector list really walks the graph after the migration.
+      const client = await db.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query("SELECT set_config('enable_seqscan', 'off', true)");
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${semanticSql(64)}`.replace(/\$(\d)/g, (_, n: string) => ['', '1', `'${vectorLiteral(embedText('fees', 64))}'`, '1', '0', '10', '3'][Number(n)] ?? ''))).rows.map((r) => r['QUERY PLAN']).join('\n');
+        await client.query('ROLLBACK');
+        assert.match(plan, /cadenza_vectors_hnsw_64/);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await db.end();
+      old.dispose();
+    }
+  });
 });
+
+const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
+
+/** The schema of layout 2, as the previous release created it (pgSchema.ts before layout 3: full-precision vectors). */
+const LAYOUT_2 = [
+  'CREATE EXTENSION IF NOT EXISTS vector',
+  'CREATE TABLE cadenza_meta (key text PRIMARY KEY, value text NOT NULL)',
+  'CREATE TABLE cadenza_models (id serial PRIMARY KEY, name text NOT NULL UNIQUE, dimension integer NOT NULL CHECK (dimension > 0))',
+  `CREATE TABLE cadenza_snapshots (id serial PRIMARY KEY, repository text NOT NULL, commit_id text NOT NULL,
+     model_id integer NOT NULL REFERENCES cadenza_models (id), chunker_version bigint NOT NULL, complete boolean NOT NULL DEFAULT false,
+     updated_at timestamptz NOT NULL DEFAULT now(), UNIQUE (repository, commit_id, model_id))`,
+  'ALTER TABLE cadenza_snapshots ADD COLUMN base_id integer REFERENCES cadenza_snapshots (id)',
+  'CREATE TABLE cadenza_blobs (id bigserial PRIMARY KEY, hash text NOT NULL, chunker_version bigint NOT NULL, UNIQUE (hash, chunker_version))',
+  `CREATE TABLE cadenza_chunks (blob_id bigint NOT NULL REFERENCES cadenza_blobs (id) ON DELETE CASCADE, start_line integer NOT NULL, end_line integer NOT NULL,
+     hash text NOT NULL, body text NOT NULL, terms tsvector NOT NULL, PRIMARY KEY (blob_id, start_line, end_line))`,
+  `CREATE TABLE cadenza_entries (snapshot_id integer NOT NULL REFERENCES cadenza_snapshots (id) ON DELETE CASCADE, path text NOT NULL,
+     blob_id bigint REFERENCES cadenza_blobs (id), size bigint NOT NULL, mtime_ms double precision NOT NULL, PRIMARY KEY (snapshot_id, path))`,
+  'CREATE INDEX cadenza_entries_blob ON cadenza_entries (blob_id, snapshot_id)',
+  'CREATE INDEX cadenza_chunks_terms ON cadenza_chunks USING gin (terms)',
+  'CREATE INDEX cadenza_chunks_hash ON cadenza_chunks (hash)',
+  'CREATE TABLE cadenza_vectors (model_id integer NOT NULL REFERENCES cadenza_models (id), hash text NOT NULL, embedding vector NOT NULL, PRIMARY KEY (model_id, hash))',
+  "INSERT INTO cadenza_meta (key, value) VALUES ('schema_version', '2')",
+  'CREATE INDEX cadenza_vectors_hnsw_64 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WHERE vector_dims(embedding) = 64',
+];
 
 /** The schema of layout 1, as the previous release created it (pgSql.ts before layout 2). */
 const LAYOUT_1 = [
