@@ -95,6 +95,8 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Test
     pause: () => run('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']),
     resume: start,
     stop: () => {
+      // A kept cluster that was already running belongs to whoever started it (another bench run).
+      if (kept && alive) return;
       try {
         run('pg_ctl', ['-D', data, '-w', '-t', '600', '-m', kept ? 'fast' : 'immediate', 'stop']);
       } catch {
