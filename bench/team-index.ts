@@ -1,6 +1,8 @@
 // Benchmark of the team index at scale (PostgreSQL 18 + pgvector 0.8 from test/pg/setup.sh, a
 // throwaway cluster on loopback). For each size asked (chunks), in a database of its own:
-//  1. generates a checkout of TypeScript-like files on disk (deterministic: the same files every run),
+//  1. writes a checkout on disk (deterministic: the same files every run): CORPUS=generated (default),
+//     TypeScript-like files from a few hundred words; CORPUS=real, real code found on this machine,
+//     renamed per copy to reach the size (teamIndexRealCode.ts; its database and checkout are named real_N),
 //  2. loads it the way a first `cadenza-index` run on an empty database should: every file read,
 //     hashed and chunked by the real prepareFile/chunker, embedded with the emulator's deterministic
 //     4,096-dimension embeddings in-process, rows written in batches with the adapter's own INSERT
@@ -13,7 +15,7 @@
 //  5. the local index's query latency on the same checkout, up to LOCAL_MAX chunks.
 // Prints figures; asserts nothing.
 // Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep [--load-only]] [chunks ...] (default 10000 50000)
-// Env: QUERIES (40), RECALL_QUERIES (20; 0 skips the exact scans), WARM (1: every query once before timing), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
+// Env: CORPUS (generated | real), QUERIES (40), RECALL_QUERIES (20; 0 skips the exact scans), WARM (1: every query once before timing), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
 // PG_SHARED_BUFFERS ('128MB', PostgreSQL's default), TEAM_BENCH_DIR (/var/cache/cadenza-team-bench, with --keep).
 // --keep: the cluster, each size's database and its checkout are kept in TEAM_BENCH_DIR, and a run
 // resumes where the last one stopped: the load goes on from the last committed batch (a batch is one
