@@ -115,6 +115,15 @@ export const KEYWORD_SQL = `WITH matches AS MATERIALIZED (
   SELECT path, start_line, end_line, ts_rank(terms, $3::tsquery, 1) AS score
   FROM matches ORDER BY score DESC, path, start_line LIMIT $4`;
 
+/**
+ * PostgreSQL's statistics of the chunks' terms: the most common lexemes with the share of chunks holding
+ * each (tsvector's element statistics, from ANALYZE), and the table's row estimate. Empty when the table
+ * was never analysed.
+ */
+export const COMMON_LEXEMES_SQL = `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs, c.reltuples AS chunks
+  FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'cadenza_chunks' AND s.attname = 'terms'
+  WHERE c.oid = to_regclass('cadenza_chunks')`;
+
 /** How many keyword matches are ranked at most (see KEYWORD_SQL). */
 export const KEYWORD_RANK_CAP = 2000;
 

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { compoundIdentifiers, tokenize } from '../tokenize';
 import { fuseRanked, fusionDepth, type ChunkLocation, type HybridOptions, type HybridQuery, type RankedLists, type SearchResult, type SemanticHit } from '../fusion';
-import { EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, folds, semanticSql } from './pgSql';
+import { COMMON_LEXEMES_SQL, EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, folds, semanticSql } from './pgSql';
 import { allOfQuery, anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
 
 /** The snapshot a team index answers from: which commit, how fresh. */
@@ -63,17 +63,19 @@ function appendUnseen<T extends ChunkLocation>(list: T[], hits: readonly T[], de
  * the local index fuses its lists. Needs only SELECT on the cadenza_* tables.
  */
 export class PgTeamIndex {
-  private constructor(private readonly pool: Pool, readonly snapshot: TeamSnapshot, readonly tuning: VectorTuning) {}
+  private common: Promise<ReadonlySet<string>> | undefined;
+
+  private constructor(private readonly pool: Pool, readonly snapshot: TeamSnapshot, readonly tuning: VectorTuning, private readonly rankCap: number) {}
 
   /**
    * Finds the snapshot of `repository` for `model`: at `commit` when given, else the newest complete
    * one. Undefined when the database has none (the tables may not even exist yet).
    */
-  static async open(pool: Pool, repository: string, model: string, commit?: string, tuning?: VectorTuning): Promise<PgTeamIndex | undefined> {
+  static async open(pool: Pool, repository: string, model: string, commit?: string, tuning?: VectorTuning, rankCap = KEYWORD_RANK_CAP): Promise<PgTeamIndex | undefined> {
     const found = await pool.query<{ id: number; base_id: number | null; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
     const row = found.rows[0];
     if (!row) return undefined;
-    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension));
+    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap);
   }
 
   /**
@@ -121,12 +123,18 @@ export class PgTeamIndex {
 
   /**
    * Chunks with every query word first (selective, so the GIN index answers fast), then any word; each
-   * pass ranks at most KEYWORD_RANK_CAP matches.
+   * pass ranks at most `rankCap` matches (KEYWORD_RANK_CAP). The any-word pass leaves out each word that
+   * alone matches more chunks than that: the pass would rank whichever matches it met first, an arbitrary
+   * sample that buries the chunks of the query's rarer words (and costs most: on real code at 1,000,000
+   * chunks the any-word pass was the text side's slowest statement; bench/team-index CORPUS=real). Such
+   * words still count in the every-word pass; with no rarer word there is no any-word pass.
    */
-  private keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {
+  private async keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {
     const tokens = tokenize(text);
-    return this.passes([allOfQuery(tokens), anyOfQuery(tokens)], depth, async (client, tsquery) => {
-      const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, KEYWORD_RANK_CAP]);
+    const common = await this.commonLexemes();
+    const rarer = tokens.filter((t) => !common.has(t));
+    return this.passes([allOfQuery(tokens), anyOfQuery(rarer)], depth, async (client, tsquery) => {
+      const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, this.rankCap]);
       return rows.rows.map((r) => ({ ...location(r), score: Number(r.score) }));
     });
   }
@@ -135,9 +143,29 @@ export class PgTeamIndex {
   private exactList(text: string, depth: number): Promise<ChunkLocation[]> {
     const identifiers = compoundIdentifiers(text);
     return this.passes([allOfQuery(identifiers), anyOfQuery(identifiers)], depth, async (client, tsquery) => {
-      const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), tsquery, depth, KEYWORD_RANK_CAP]);
+      const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), tsquery, depth, this.rankCap]);
       return rows.rows.map(location);
     });
+  }
+
+  /**
+   * The lexemes that alone match more chunks than a pass ranks, from PostgreSQL's statistics of the chunks'
+   * terms (most common elements and their shares, refreshed by the ANALYZE after every indexer run; a
+   * reader may read them for any table it may SELECT). Read once per index; none when unreadable.
+   */
+  private commonLexemes(): Promise<ReadonlySet<string>> {
+    this.common ??= this.pool
+      .query<{ elems: string[] | null; freqs: number[] | null; chunks: number }>(COMMON_LEXEMES_SQL)
+      .then((result) => {
+        const row = result.rows[0];
+        const common = new Set<string>();
+        (row?.elems ?? []).forEach((lexeme, i) => {
+          if ((row?.freqs?.[i] ?? 0) * Number(row?.chunks ?? 0) > this.rankCap) common.add(lexeme);
+        });
+        return common;
+      })
+      .catch(() => new Set<string>());
+    return this.common;
   }
 
   /** Asks each distinct tsquery in turn, in one read-only transaction, until `depth` hits are listed. */

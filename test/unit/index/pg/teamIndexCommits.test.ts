@@ -256,6 +256,23 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     }
   });
 
+  it('leaves out of the any-word pass a word that alone matches more chunks than a pass ranks, so a rarer word\'s chunk is not lost among them', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`src/entry${i}.ts`] = `// A ledger entry.\nexport const entry${i} = 'ledger ${i}';\n`;
+    files['src/zz.ts'] = '// Where the zanzibar rate lives.\nexport const rate = 7;\n';
+    const repo = new Fixture(files);
+    try {
+      const run = await buildTeamIndex({ root: repo.root, repository: 'common', commit: 'k1', model: MODEL, pool, embed, dimension: 64 });
+      assert.equal(run.status, 'complete');
+      // A pass ranks at most 5 matches here (2,000 in the product): "ledger" alone fills it.
+      const team = await PgTeamIndex.open(pool, 'common', MODEL, 'k1', undefined, 5);
+      const keyword = (await team?.lists({ text: 'ledger zanzibar' }, 10))?.keyword ?? [];
+      assert.ok(keyword.some((hit) => hit.path === 'common/src/zz.ts'), keyword.map((hit) => hit.path).join(', '));
+    } finally {
+      repo.dispose();
+    }
+  });
+
   it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
     const admin = new Pool({ connectionString: pg.url, max: 1 });
     await admin.query('CREATE DATABASE legacy');
