@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 // into this text). Layout version 2: content-addressed file contents shared by every commit, and
 // snapshots stored as a full manifest or as a delta (overlay) on one full snapshot, so indexing a new
 // commit writes rows only for the files it changed (see ARCHITECTURE.md, "A team index"). Layout 3:
-// the vectors are kept as `halfvec` (half-precision floats): half the bytes of the largest table, and
+// the vectors are kept as `halfvec` (half-precision floats): the largest table a third smaller, and
 // re-ranking on them loses nothing measurable (bench/teamIndexProjections.ts); and chunks are keyed by
 // line range and hash, so the pieces of one long line can all be stored.
 

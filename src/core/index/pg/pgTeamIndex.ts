@@ -113,7 +113,7 @@ export class PgTeamIndex {
     if (!vector || vector.length !== this.snapshot.dimension) return [];
     return this.readOnly(async (client) => {
       // The graph is searched wider (ef_search) than the candidates re-ranked on the full vector:
-      // recall depends on the first, and each re-ranked candidate costs a 16 KB read.
+      // recall depends on the first, and each re-ranked candidate costs an 8 KB read (16 KB before layout 3).
       const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
       await client.query(SEARCH_SETTINGS_SQL, [String(Math.min(EF_SEARCH_MAX, Math.max(candidates, this.tuning.efSearch)))]);
       const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
