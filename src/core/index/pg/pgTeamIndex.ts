@@ -75,7 +75,10 @@ export class PgTeamIndex {
     const found = await pool.query<{ id: number; base_id: number | null; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
     const row = found.rows[0];
     if (!row) return undefined;
-    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap);
+    const index = new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap);
+    // Read with the snapshot, so a search needs no extra round trip (and its three lists their three connections).
+    await index.commonLexemes();
+    return index;
   }
 
   /**
@@ -151,7 +154,7 @@ export class PgTeamIndex {
   /**
    * The lexemes that alone match more chunks than a pass ranks, from PostgreSQL's statistics of the chunks'
    * terms (most common elements and their shares, refreshed by the ANALYZE after every indexer run; a
-   * reader may read them for any table it may SELECT). Read once per index; none when unreadable.
+   * reader may read them for any table it may SELECT). Read once per index, when it is opened; none when unreadable.
    */
   private commonLexemes(): Promise<ReadonlySet<string>> {
     this.common ??= this.pool

@@ -249,6 +249,13 @@ describe('team index on PostgreSQL with pgvector', function () {
     const counted = async (): Promise<PoolClient> => {
       const connection = (await connect()) as PoolClient;
       most = Math.max(most, ++held);
+      // Each statement takes at least 50 ms, so lists read at once overlap whatever the machine's load
+      // (on a tiny database one list could otherwise finish before the next got its connection).
+      const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+      (connection as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return query(...args);
+      };
       const release = connection.release.bind(connection);
       connection.release = (error?: Error | boolean) => {
         held--;
