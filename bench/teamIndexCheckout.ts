@@ -73,11 +73,15 @@ export function writeFileAt(dir: string, i: number): string {
   return abs;
 }
 
-/** The benchmark's queries: four words of four or more letters from a random sampled chunk (seeded, so every run and tool asks the same). */
-export function benchQueries(texts: readonly string[], count: number): string[] {
+/** The benchmark's queries: four words of four or more letters from a random sampled chunk (seeded, so every run and tool asks the same), each with the index of the sample it came from. */
+export function benchItems(texts: readonly string[], count: number): { source: number; query: string }[] {
   const r = rng(99);
   return Array.from({ length: count }, () => {
-    const words = (texts[Math.floor(r() * texts.length)] ?? '').match(/[A-Za-z]{4,}/g) ?? [];
-    return Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ');
+    const source = Math.floor(r() * texts.length);
+    const words = (texts[source] ?? '').match(/[A-Za-z]{4,}/g) ?? [];
+    return { source, query: Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ') };
   });
 }
+
+/** The benchmark's queries alone (see benchItems). */
+export const benchQueries = (texts: readonly string[], count: number): string[] => benchItems(texts, count).map((item) => item.query);

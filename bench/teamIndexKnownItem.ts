@@ -1,13 +1,13 @@
 // Known-item retrieval on a kept team index database (bench/team-index --keep): each query is four words of
-// four or more letters from a chunk sampled from the first files of the checkout (as the latency queries are
-// made), and the question is where that chunk ranks: in the keyword list alone and in the fused hybrid top
+// four or more letters from a chunk sampled from the first files of the checkout (benchItems, as the latency
+// queries are made), and the question is where that chunk ranks: in the keyword list alone and in the fused hybrid top
 // 10 (the query's embedding from the emulator, as the latency runs use). Prints figures; asserts nothing.
 // Run: npx tsc -p tsconfig.json && [CORPUS=real] node out/bench/teamIndexKnownItem.js SIZE   Env: QUERIES (150).
 import { performance } from 'node:perf_hooks';
 import { chunkText } from '../src/core/index/chunker';
 import { PgTeamIndex } from '../src/core/index/pg/pgTeamIndex';
 import { embedText } from '../test/emulator/embeddings';
-import { CORPUS_LABEL, REPO, fileText, relOf, rng } from './teamIndexCheckout';
+import { CORPUS_LABEL, REPO, benchItems, fileText, relOf } from './teamIndexCheckout';
 import { DIM, MODEL, openKept } from './teamIndexLoad';
 
 async function main(): Promise<void> {
@@ -17,12 +17,7 @@ async function main(): Promise<void> {
   try {
     const items: { text: string; path: string; line: number }[] = [];
     for (let i = 0, n = 0; i < 2000 && items.length < 5000; i++) for (const chunk of chunkText(fileText(i))) if (++n % 7 === 0) items.push({ text: chunk.text, path: `${REPO}/${relOf(i)}`, line: chunk.startLine });
-    const r = rng(99);
-    const queries = Array.from({ length: count }, () => {
-      const item = items[Math.floor(r() * items.length)] ?? { text: '', path: '', line: 0 };
-      const words = item.text.match(/[A-Za-z]{4,}/g) ?? [];
-      return { item, text: Array.from({ length: 4 }, () => words[Math.floor(r() * words.length)] ?? '').join(' ') };
-    });
+    const queries = benchItems(items.map((item) => item.text), count).map(({ source, query }) => ({ item: items[source] ?? { text: '', path: '', line: 0 }, text: query }));
     const team = await PgTeamIndex.open(pool, REPO, MODEL, 'c1');
     if (!team) throw new Error('no snapshot');
     const score = { keyword10: 0, keyword50: 0, keywordRr: 0, hybrid10: 0, hybridRr: 0 };

@@ -61,15 +61,17 @@ export async function progress(pool: Pool): Promise<Progress> {
 export async function load(pool: Pool, stored: Progress, dir: string, target: number, out: (line: string) => void): Promise<Loaded | undefined> {
   const version = chunkerVersion(undefined);
   const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
-  const hasSnapshot = exists ? ((await pool.query('SELECT 1 FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rowCount ?? 0) > 0 : false;
-  if (!hasSnapshot) {
-    await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
-  } else {
+  const findSnapshot = async (): Promise<{ id: number; model_id: number } | undefined> =>
+    (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rows[0];
+  let snapshot = exists ? await findSnapshot() : undefined;
+  if (snapshot) {
     // A kept database an older release wrote is brought to this release's layout first, by the product's
     // own migration (the figures after this are the new layout's).
     await migrateTimed(pool, out);
+  } else {
+    await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: version, dimension: DIM, logger: silentLogger });
+    snapshot = await findSnapshot();
   }
-  const snapshot = (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rows[0];
   if (!snapshot) throw new Error('no snapshot row');
   // Resume: batches commit in file order, so the committed files are a prefix of the checkout.
   const committed = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);

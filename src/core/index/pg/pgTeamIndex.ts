@@ -58,14 +58,37 @@ function appendUnseen<T extends ChunkLocation>(list: T[], hits: readonly T[], de
 }
 
 /**
+ * The lexemes that alone match more chunks than a pass ranks (`rankCap`), from PostgreSQL's statistics of the
+ * chunks' terms (most common elements and their shares, refreshed by the ANALYZE after every indexer run; a
+ * reader may read them for any table it may SELECT). None when unreadable.
+ */
+async function commonLexemes(pool: Pool, rankCap: number): Promise<ReadonlySet<string>> {
+  const common = new Set<string>();
+  try {
+    const row = (await pool.query<{ elems: string[] | null; freqs: number[] | null; chunks: number }>(COMMON_LEXEMES_SQL)).rows[0];
+    (row?.elems ?? []).forEach((lexeme, i) => {
+      if ((row?.freqs?.[i] ?? 0) * Number(row?.chunks ?? 0) > rankCap) common.add(lexeme);
+    });
+  } catch {
+    // Without statistics every word takes part in the any-word pass, as before.
+  }
+  return common;
+}
+
+/**
  * Read-only search of a team index snapshot: pgvector nearest neighbours, PostgreSQL full-text
  * ranking over Cadenza's own tokens, and the exact-identifier list, fused by `fuseRanked` exactly as
  * the local index fuses its lists. Needs only SELECT on the cadenza_* tables.
  */
 export class PgTeamIndex {
-  private common: Promise<ReadonlySet<string>> | undefined;
-
-  private constructor(private readonly pool: Pool, readonly snapshot: TeamSnapshot, readonly tuning: VectorTuning, private readonly rankCap: number) {}
+  private constructor(
+    private readonly pool: Pool,
+    readonly snapshot: TeamSnapshot,
+    readonly tuning: VectorTuning,
+    private readonly rankCap: number,
+    /** Lexemes that alone match more chunks than a pass ranks (see `commonLexemes`). */
+    private readonly common: ReadonlySet<string>,
+  ) {}
 
   /**
    * Finds the snapshot of `repository` for `model`: at `commit` when given, else the newest complete
@@ -75,10 +98,9 @@ export class PgTeamIndex {
     const found = await pool.query<{ id: number; base_id: number | null; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
     const row = found.rows[0];
     if (!row) return undefined;
-    const index = new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap);
     // Read with the snapshot, so a search needs no extra round trip (and its three lists their three connections).
-    await index.commonLexemes();
-    return index;
+    const common = await commonLexemes(pool, rankCap);
+    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap, common);
   }
 
   /**
@@ -132,10 +154,9 @@ export class PgTeamIndex {
    * chunks the any-word pass was the text side's slowest statement; bench/team-index CORPUS=real). Such
    * words still count in the every-word pass; with no rarer word there is no any-word pass.
    */
-  private async keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {
+  private keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {
     const tokens = tokenize(text);
-    const common = await this.commonLexemes();
-    const rarer = tokens.filter((t) => !common.has(t));
+    const rarer = tokens.filter((t) => !this.common.has(t));
     return this.passes([allOfQuery(tokens), anyOfQuery(rarer)], depth, async (client, tsquery) => {
       const rows = await client.query<Row & { score: number }>(KEYWORD_SQL, [this.snapshot.id, this.snapshot.baseId, tsquery, depth, this.rankCap]);
       return rows.rows.map((r) => ({ ...location(r), score: Number(r.score) }));
@@ -149,26 +170,6 @@ export class PgTeamIndex {
       const rows = await client.query<Row>(EXACT_SQL, [this.snapshot.id, this.snapshot.baseId, identifiers.map(lexemeQuery), tsquery, depth, this.rankCap]);
       return rows.rows.map(location);
     });
-  }
-
-  /**
-   * The lexemes that alone match more chunks than a pass ranks, from PostgreSQL's statistics of the chunks'
-   * terms (most common elements and their shares, refreshed by the ANALYZE after every indexer run; a
-   * reader may read them for any table it may SELECT). Read once per index, when it is opened; none when unreadable.
-   */
-  private commonLexemes(): Promise<ReadonlySet<string>> {
-    this.common ??= this.pool
-      .query<{ elems: string[] | null; freqs: number[] | null; chunks: number }>(COMMON_LEXEMES_SQL)
-      .then((result) => {
-        const row = result.rows[0];
-        const common = new Set<string>();
-        (row?.elems ?? []).forEach((lexeme, i) => {
-          if ((row?.freqs?.[i] ?? 0) * Number(row?.chunks ?? 0) > this.rankCap) common.add(lexeme);
-        });
-        return common;
-      })
-      .catch(() => new Set<string>());
-    return this.common;
   }
 
   /** Asks each distinct tsquery in turn, in one read-only transaction, until `depth` hits are listed. */
