@@ -15,7 +15,7 @@
 //  5. the local index's query latency on the same checkout, up to LOCAL_MAX chunks.
 // Prints figures; asserts nothing.
 // Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep [--load-only]] [chunks ...] (default 10000 50000)
-// Env: CORPUS (generated | real), QUERIES (40), RECALL_QUERIES (20; 0 skips the exact scans), WARM (1: every query once before timing), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
+// Env: CORPUS (generated | real), QUERIES (40), RECALL_QUERIES (20, at most QUERIES; 0 skips the exact scans), WARM (1: every query once before timing), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
 // PG_SHARED_BUFFERS ('128MB', PostgreSQL's default), TEAM_BENCH_DIR (/var/cache/cadenza-team-bench, with --keep).
 // --keep: the cluster, each size's database and its checkout are kept in TEAM_BENCH_DIR, and a run
 // resumes where the last one stopped: the load goes on from the last committed batch (a batch is one
@@ -177,20 +177,24 @@ async function runSize(url: string, target: number): Promise<void> {
     for (const tuning of sweep) {
       const tuned = await PgTeamIndex.open(pool, REPO, MODEL, 'c1', tuning);
       if (!tuned) throw new Error('no snapshot');
+      // WARM=1: each width's walk once untimed first (the exact scans above have just filled the caches with the vectors table).
+      if (WARM) for (const text of queries) await tuned.lists({ vector: Float32Array.from(embedText(text, DIM)) }, 10);
       const times: number[] = [];
-      let recall = 0;
+      // Each query's recall, so a mean is seen with its spread (a graph walk either finds a neighbourhood or misses it).
+      const recalls: number[] = [];
       for (const [i, text] of queries.entries()) {
         const vector = Float32Array.from(embedText(text, DIM));
         const t = performance.now();
         const hits = (await tuned.lists({ vector }, 10)).semantic;
         times.push(performance.now() - t);
         const truth = truths[i];
-        if (truth) recall += hits.slice(0, 10).filter((h) => truth.has(`${h.location.path}:${h.location.startLine}`)).length / Math.max(1, truth.size);
+        if (truth) recalls.push(hits.slice(0, 10).filter((h) => truth.has(`${h.location.path}:${h.location.startLine}`)).length / Math.max(1, truth.size));
       }
       times.sort((a, b) => a - b);
       const candidates = Math.max(10 * tuning.candidatesPerResult, tuning.minCandidates);
       const label = tuning === base ? ' (default)' : '';
-      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, recall@10 ${n > 0 ? (recall / n).toFixed(3) : 'not measured (RECALL_QUERIES=0)'} (load average ${load1()}) |`);
+      const recall = n > 0 ? `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, ${recalls.filter((r) => r < 0.5).length} below 0.5, lowest ${Math.min(...recalls).toFixed(1)})` : 'recall not measured (RECALL_QUERIES=0)';
+      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recall} (load average ${load1()}) |`);
     }
 
     if (KEEP) await stored.set({ commit_rounds: round });
@@ -277,7 +281,11 @@ async function main(): Promise<void> {
     ...(KEEP ? { dir: path.join(KEEP_DIR, 'pg') } : {}),
     settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' },
   });
-  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${CORPUS_LABEL}, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${process.env['PG_SHARED_BUFFERS'] ?? '128MB'}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`);
+  // The server's own setting: a kept cluster that was already running keeps the shared_buffers it started with.
+  const probe = new Pool({ connectionString: pg.url, max: 1 });
+  const sharedBuffers = (await probe.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]?.shared_buffers ?? '?';
+  await probe.end();
+  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${CORPUS_LABEL}, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${sharedBuffers}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`);
   try {
     for (const size of sizes.length > 0 ? sizes : [10_000, 50_000]) await runSize(pg.url, size);
   } finally {

@@ -124,8 +124,14 @@ export const COMMON_LEXEMES_SQL = `SELECT s.most_common_elems::text::text[] AS e
   FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'cadenza_chunks' AND s.attname = 'terms'
   WHERE c.oid = to_regclass('cadenza_chunks')`;
 
-/** How many keyword matches are ranked at most (see KEYWORD_SQL). */
-export const KEYWORD_RANK_CAP = 2000;
+/**
+ * How many keyword matches are ranked at most (see KEYWORD_SQL); a word matching more chunks than this also
+ * leaves the any-word pass (PgTeamIndex). 500, not 2,000: on 1,000,000 chunks of real code the text side
+ * went from p50 38.3 / p95 74.7 ms to 22.0 / 47.5, and known-item search (the sampled chunk in the keyword
+ * top 10) from 0.753 to 0.773; on 200,000 generated chunks 34.8 / 70.2 to 17.4 / 34.1 ms, 0.080 to 0.107
+ * (bench/teamIndexKnownItem.ts, RANK_CAP). 250 was no better and its p95 was 208 ms.
+ */
+export const KEYWORD_RANK_CAP = 500;
 
 /** Planner statistics after a run, so searches use the HNSW and GIN indexes (without them the planner sorts every vector). */
 export const ANALYZE_SQL = 'ANALYZE cadenza_vectors, cadenza_chunks, cadenza_blobs, cadenza_entries, cadenza_snapshots';
