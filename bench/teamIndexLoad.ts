@@ -10,7 +10,7 @@ import { chunkerVersion } from '../src/core/index/chunker';
 import { nodeFileSource } from '../src/core/index/fileSource';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
 import { EMBEDDING_TYPE_SQL, ensureSchema } from '../src/core/index/pg/pgSchema';
-import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName } from '../src/core/index/pg/pgSql';
+import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
 import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { prepareFile } from '../src/core/index/prepareFile';
 import { silentLogger } from '../src/core/logger';
@@ -180,9 +180,11 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
       return undefined;
     }
   }
-  if (stored.get('hnsw_done') !== 1) {
+  // A kept database whose graph an earlier release built (another name: pgSql hnswName) gets this release's.
+  const graphThere = ((await pool.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [hnswName(DIM)])).rowCount ?? 0) > 0;
+  if (stored.get('hnsw_done') !== 1 || !graphThere) {
     started = performance.now();
-    out(`    building the HNSW graph over ${chunks} chunks …`);
+    out(`    building ${stored.get('hnsw_done') === 1 ? "this release's" : 'the'} HNSW graph over ${chunks} chunks …`);
     // One connection for both: SET is per session, and a pool may hand the next query to another one.
     // The graph must fit maintenance_work_mem, or pgvector goes on building it on disk, far slower
     // (1,000,000 folded elements need about 4.5 GB).
@@ -190,6 +192,7 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
     try {
       await client.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '4GB'}'`);
       await client.query(hnswIndexSql(DIM));
+      await client.query(obsoleteHnswSql(DIM));
     } finally {
       client.release();
     }

@@ -86,6 +86,13 @@ export const VECTOR_COUNT_SQL = `SELECT count(*) AS n,
     pg_size_bytes(current_setting('maintenance_work_mem')) AS have
   FROM cadenza_vectors v JOIN cadenza_models m ON m.id = v.model_id`;
 const gb = (bytes: number): string => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`);
+
+/** What to tell a run whose session has less maintenance_work_mem (`have`) than a graph build needs (`need`), in bytes; undefined when enough. */
+export function graphMemoryAdvice(need: number, have: number): string | undefined {
+  if (need <= have) return undefined;
+  const setting = need * 1.2 >= 1e9 ? `${Math.ceil((need * 1.2) / 1e9)}GB` : `${Math.ceil((need * 1.2) / 1e6)}MB`;
+  return `The graphs need about ${gb(need)} of maintenance_work_mem to be built in memory, and this session has ${gb(have)}, so PostgreSQL builds them on disk, which is far slower. If the server has the memory to spare, stop this run and start cadenza-index again with PGOPTIONS='-c maintenance_work_mem=${setting}'.`;
+}
 /**
  * Layout 2 → 3: the vectors rewritten in half precision (PostgreSQL rewrites the table and rebuilds its
  * indexes, HNSW graphs included, in the same transaction; searches wait for it or time out and fall back
@@ -179,8 +186,8 @@ export async function ensureSchema(pool: Pool, log: (message: string) => void = 
           const need = Number(size?.need ?? 0);
           const have = Number(size?.have ?? 0);
           log(`Updating the team index database to layout ${SCHEMA_VERSION}: ${size?.n ?? 0} vectors rewritten in half precision, and their search graphs rebuilt (once; searches wait until it is done) …`);
-          const setting = need * 1.2 >= 1e9 ? `${Math.ceil((need * 1.2) / 1e9)}GB` : `${Math.ceil((need * 1.2) / 1e6)}MB`;
-          if (need > have) log(`The graphs need about ${gb(need)} of maintenance_work_mem to be built in memory, and this session has ${gb(have)}, so PostgreSQL builds them on disk, which is far slower. If the server has the memory to spare, stop this run and start cadenza-index again with PGOPTIONS='-c maintenance_work_mem=${setting}'.`);
+          const advice = graphMemoryAdvice(need, have);
+          if (advice) log(advice);
           for (const sql of MIGRATE_V2_SQL) await client.query(sql);
         }
         await client.query('COMMIT');

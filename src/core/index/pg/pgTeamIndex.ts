@@ -35,9 +35,10 @@ const EF_SEARCH_MAX = 1000;
 /**
  * How wide the vector search reads: `candidates` per result asked are taken from the HNSW graph (walked
  * `efSearch` wide, at least) and re-ranked by exact cosine on the full vector. A folded index (see
- * pgSql `indexed`) ranks more coarsely, so it reads more candidates: at 50,000 chunks of 4,096 dimensions
- * recall@10 was 0.83 with 40 candidates and ef_search 120, 0.945 with 160 and 400, 0.96 with 160 and 800
- * (bench/team-index).
+ * pgSql `indexed`) ranks more coarsely, so it reads more candidates. On the folded graph built with m 32
+ * and ef_construction 128 (pgSql WIDE_GRAPH_M), 200,000 real-code vectors: recall@10 0.830 with 80
+ * candidates and ef_search 200, 0.895 with 160 and 400, 0.900 with 160 and 800 at twice the time; the
+ * m 16 graph before it needed the 800 for 0.760 (bench/team-index; ARCHITECTURE "A denser graph").
  */
 export interface VectorTuning {
   readonly candidatesPerResult: number;
@@ -46,7 +47,7 @@ export interface VectorTuning {
 }
 
 export function defaultTuning(dimension: number): VectorTuning {
-  return folds(dimension) ? { candidatesPerResult: 4, minCandidates: 160, efSearch: 800 } : { candidatesPerResult: 2, minCandidates: 40, efSearch: EF_SEARCH_MIN };
+  return folds(dimension) ? { candidatesPerResult: 4, minCandidates: 160, efSearch: 400 } : { candidatesPerResult: 2, minCandidates: 40, efSearch: EF_SEARCH_MIN };
 }
 
 const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_line, endLine: r.end_line });

@@ -382,7 +382,72 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       old.dispose();
     }
   });
+
+  it("walks the graph an earlier release built for 4,096-d vectors (m 16) until the next indexer run builds this release's (m 32), says so, and drops the old one", async () => {
+    const admin = new Pool({ connectionString: pg.url, max: 1 });
+    await admin.query('CREATE DATABASE wide');
+    await admin.end();
+    const db = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/wide'), max: 3 });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
+    files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
+    const repo = new Fixture(files);
+    const embed4096 = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, 4096))));
+    const graphs = async (): Promise<string[]> =>
+      (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+    /** The vector list's top 3 for a query, and the index its plan walks. */
+    const search = async (text: string): Promise<{ hits: string[]; walks: string }> => {
+      const team = await PgTeamIndex.open(db, 'wide', 'wide-model', 'w1');
+      assert.ok(team);
+      const vector = Float32Array.from(embedText(text, 4096));
+      const hits = (await team.lists({ vector }, 3)).semantic.map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
+      const client = await db.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query("SELECT set_config('enable_seqscan', 'off', true)");
+        const sql = `EXPLAIN ${semanticSql(4096)}`.replace(/\$(\d)/g, (_, n: string) => ['', String(team.snapshot.modelId), `'${vectorLiteral(vector)}'`, String(team.snapshot.id), '0', '160', '3'][Number(n)] ?? '');
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(sql)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        await client.query('ROLLBACK');
+        return { hits, walks: /cadenza_vectors_hnsw_\w+/.exec(plan)?.[0] ?? 'no graph' };
+      } finally {
+        client.release();
+      }
+    };
+    try {
+      const first = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096 });
+      assert.equal(first.status, 'complete');
+      assert.deepEqual(await graphs(), ['cadenza_vectors_hnsw_4096_fold2048_m32 m=32,ef_construction=128']);
+      const now = await search('reconcileLedger of the ledger');
+      assert.equal(now.walks, 'cadenza_vectors_hnsw_4096_fold2048_m32');
+      assert.match(now.hits[0] ?? '', /^wide\/src\/ledger\.ts /);
+
+      // The database as the previous release left it: the same folded graph with pgvector's default settings.
+      await db.query('DROP INDEX cadenza_vectors_hnsw_4096_fold2048_m32');
+      await db.query(EARLIER_GRAPH_4096);
+      const before = await search('reconcileLedger of the ledger');
+      assert.equal(before.walks, 'cadenza_vectors_hnsw_4096_fold2048', 'a reader walks the graph the database has');
+      assert.deepEqual(before.hits, now.hits);
+
+      const said: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
+      const again = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096, logger });
+      assert.equal(again.status, 'complete');
+      assert.match(said.join('\n'), /Building this release's search graph for the 13 vectors of wide-model/);
+      assert.deepEqual(await graphs(), ['cadenza_vectors_hnsw_4096_fold2048_m32 m=32,ef_construction=128'], 'the new graph built, the old one dropped');
+      const after = await search('reconcileLedger of the ledger');
+      assert.equal(after.walks, 'cadenza_vectors_hnsw_4096_fold2048_m32');
+      assert.deepEqual(after.hits, before.hits, 'the same ranking and scores');
+    } finally {
+      await db.end();
+      repo.dispose();
+    }
+  });
 });
+
+/** The graph the previous release built for 4,096-d vectors (pgSql.ts before m 32: pgvector's default settings). */
+const EARLIER_GRAPH_4096 = `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048 ON cadenza_vectors USING hnsw
+  (((subvector((embedding)::vector(4096), 1, 2048) + subvector((embedding)::vector(4096), 2049, 2048))::halfvec(2048)) halfvec_cosine_ops)
+  WHERE vector_dims(embedding) = 4096`;
 
 const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
 
