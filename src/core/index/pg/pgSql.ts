@@ -50,7 +50,8 @@ function indexed(d: number, value: string): string {
  * 200,000 real-code vectors recall@10 went from 0.725 to 0.895 at 160 candidates and ef_search 400, and
  * from 0.760 to 0.900 at 800, for 3.2 times the build (173 to 561 s) and the same size (each element's
  * page had room for the longer neighbour lists); on 100,000 generated vectors 0.956 / 0.978 to 0.971 /
- * 0.978 (bench/team-index; ARCHITECTURE "A denser graph"). Graphs on the vector itself keep the defaults.
+ * 0.978 (graphs built on a sample of bench/team-index's kept databases; ARCHITECTURE "A denser graph").
+ * Graphs on the vector itself keep the defaults.
  */
 export const WIDE_GRAPH_M = 32;
 export const WIDE_GRAPH_EF_CONSTRUCTION = 128;

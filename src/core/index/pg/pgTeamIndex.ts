@@ -38,7 +38,8 @@ const EF_SEARCH_MAX = 1000;
  * pgSql `indexed`) ranks more coarsely, so it reads more candidates. On the folded graph built with m 32
  * and ef_construction 128 (pgSql WIDE_GRAPH_M), 200,000 real-code vectors: recall@10 0.830 with 80
  * candidates and ef_search 200, 0.895 with 160 and 400, 0.900 with 160 and 800 at twice the time; the
- * m 16 graph before it needed the 800 for 0.760 (bench/team-index; ARCHITECTURE "A denser graph").
+ * m 16 graph before it needed the 800 for 0.760 (ARCHITECTURE "A denser graph"). On a database whose
+ * indexer has not yet built that graph, the m 16 graph is walked at 400 too (0.725 there) until it has.
  */
 export interface VectorTuning {
   readonly candidatesPerResult: number;
