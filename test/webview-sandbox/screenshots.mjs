@@ -189,24 +189,15 @@ try {
       const page = await open(context, 'conversation');
       // Click once the conversation is fully built and rendered (a busy machine once clicked a block still being rendered).
       await page.waitForFunction(() => !document.querySelector('[data-pending]'));
-      // Clicks until the message is posted, at most three times: under a fully loaded machine (CI beside an index
-      // build) one click in a run landed on a block being re-rendered and was lost. Never posting still fails.
-      const clickUntilPosted = async (button, type) => {
-        for (let attempt = 1; attempt <= 3; attempt++) {
-          await page.locator('.message.assistant .code-block').first().getByRole('button', { name: button }).click();
-          const done = await page.waitForFunction((t) => window.__sandbox.posted.some((message) => message.type === t), type, { timeout: 5000 }).then(() => true, () => false);
-          if (done) return attempt;
-        }
-        throw new Error(`${button}: no ${type} after 3 clicks`);
-      };
-      const copyClicks = await clickUntilPosted('Copy code', 'code/copy');
+      await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Copy code' }).click();
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'code/copy'), null, { timeout: 5000 });
       const [copy] = await posted(page, 'code/copy');
       expect(copy?.code.startsWith('export function debounce<T'), `code was ${JSON.stringify(copy?.code.slice(0, 40))}`);
       expect(!copy.code.endsWith('\n'), 'trailing newline');
-      const openClicks = await clickUntilPosted('Open code in a new editor', 'code/open');
+      await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Open code in a new editor' }).click();
+      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'code/open'), null, { timeout: 5000 });
       const [opened] = await posted(page, 'code/open');
       expect(opened?.language === 'ts', `language ${opened?.language}`);
-      return `clicks: Copy ${copyClicks}, Open ${openClicks}`;
     });
     await check('only the last answer offers Regenerate', async (context) => {
       const page = await open(context, 'bench');
