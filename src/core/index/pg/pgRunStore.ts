@@ -23,14 +23,9 @@ import {
   SNAPSHOT_STATE_SQL,
   SNAPSHOT_VERSION_SQL,
   VECTORS_INSERT_SQL,
-  GRAPH_SIZE_SQL,
-  VECTOR_INDEXES_SQL,
-  graphElementBytes,
   hnswIndexSql,
-  hnswName,
-  obsoleteHnswSql,
 } from './pgSql';
-import { ensureSchema, graphMemoryAdvice } from './pgSchema';
+import { ensureGraph, ensureSchema } from './pgSchema';
 import { pgText, tsvectorLiteral, vectorLiteral } from './pgText';
 
 export { ensureSchema };
@@ -129,7 +124,7 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     if (row) {
       this.modelId = row.id;
       this.dim = row.dimension;
-      await this.ensureGraph(row.id, row.dimension);
+      await ensureGraph(this.pool, row.id, row.dimension, this.key.model, (message) => this.logger.warn(message));
     } else if (dimension) await this.registerModel(dimension);
     await this.openSnapshot();
     if (this.snapshotId) await this.loadEntries();
@@ -145,26 +140,6 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     }
     const kind = this.baseId ? `a delta of ${this.own.size} entries on snapshot ${this.baseId}` : 'a full snapshot';
     this.logger.info(`Team index ${this.key.repository}@${this.key.commit} (${this.key.model}): ${this.files.size} files recorded (${kind}), ${this.known.size} vectors known.`);
-  }
-
-  /**
-   * The vector index this release searches, built once on a database an earlier release indexed (saying so
-   * first when there are vectors to put in it, with the memory advice), then the earlier graphs dropped.
-   * Searches walk the earlier graph until then (the same indexed expression).
-   */
-  private async ensureGraph(modelId: number, dimension: number): Promise<void> {
-    const names = new Set((await this.pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL)).rows.map((r) => r.indexname));
-    if (!names.has(hnswName(dimension))) {
-      const size = (await this.pool.query<{ n: string; have: string }>(GRAPH_SIZE_SQL, [modelId])).rows[0];
-      const n = Number(size?.n ?? 0);
-      if (n > 0) {
-        this.logger.warn(`Building this release's search graph for the ${n} vectors of ${this.key.model} (once; searches use the previous graph until it is done) …`);
-        const advice = graphMemoryAdvice(n * graphElementBytes(dimension), Number(size?.have ?? 0));
-        if (advice) this.logger.warn(advice);
-      }
-    }
-    await this.pool.query(hnswIndexSql(dimension));
-    await this.pool.query(obsoleteHnswSql(dimension));
   }
 
   private async loadEntries(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { GRAPH_SIZE_SQL, VECTOR_INDEXES_SQL, graphElementBytes, hnswIndexSql, hnswName, obsoleteHnswSql } from './pgSql';
 
 // The team index's schema and its migrations. Every statement is a constant (no value is ever put
 // into this text). Layout version 2: content-addressed file contents shared by every commit, and
@@ -201,4 +202,24 @@ export async function ensureSchema(pool: Pool, log: (message: string) => void = 
   } finally {
     client.release();
   }
+}
+
+/**
+ * The vector index this release searches for a model's dimension, built once on a database an earlier
+ * release indexed (saying so first when there are vectors to put in it, with the memory advice), then the
+ * earlier graphs dropped. Searches walk the earlier graph until then (the same indexed expression).
+ */
+export async function ensureGraph(pool: Pool, modelId: number, dimension: number, model: string, log: (message: string) => void): Promise<void> {
+  const names = new Set((await pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL)).rows.map((r) => r.indexname));
+  if (!names.has(hnswName(dimension))) {
+    const size = (await pool.query<{ n: string; have: string }>(GRAPH_SIZE_SQL, [modelId])).rows[0];
+    const n = Number(size?.n ?? 0);
+    if (n > 0) {
+      log(`Building this release's search graph for the ${n} vectors of ${model} (once; searches use the previous graph until it is done) …`);
+      const advice = graphMemoryAdvice(n * graphElementBytes(dimension), Number(size?.have ?? 0));
+      if (advice) log(advice);
+    }
+  }
+  await pool.query(hnswIndexSql(dimension));
+  await pool.query(obsoleteHnswSql(dimension));
 }
