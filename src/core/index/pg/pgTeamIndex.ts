@@ -38,8 +38,10 @@ const EF_SEARCH_MAX = 1000;
  * pgSql `indexed`) ranks more coarsely, so it reads more candidates. On the folded graph built with m 32
  * and ef_construction 128 (pgSql WIDE_GRAPH_M), 200,000 real-code vectors: recall@10 0.830 with 80
  * candidates and ef_search 200, 0.895 with 160 and 400, 0.900 with 160 and 800 at twice the time; the
- * m 16 graph before it needed the 800 for 0.760 (ARCHITECTURE "A denser graph"). On a database whose
- * indexer has not yet built that graph, the m 16 graph is walked at 400 too (0.725 there) until it has.
+ * m 16 graph before it needed the 800 for 0.760 (ARCHITECTURE "A denser graph"). At 1,000,000: 0.835,
+ * 0.860 (vector side p95 66 ms) and 0.925 (p95 103 ms). On a database whose indexer has not yet built
+ * that graph, the m 16 graph is walked at 400 too (0.725 there) until it has. A team that wants the
+ * wider walk sets it on the readers' role (SEARCH_SETTINGS_SQL).
  */
 export interface VectorTuning {
   readonly candidatesPerResult: number;
@@ -142,7 +144,7 @@ export class PgTeamIndex {
       // The graph is searched wider (ef_search) than the candidates re-ranked on the full vector:
       // recall depends on the first, and each re-ranked candidate costs an 8 KB read (16 KB before layout 3).
       const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
-      await client.query(SEARCH_SETTINGS_SQL, [String(Math.min(EF_SEARCH_MAX, Math.max(candidates, this.tuning.efSearch)))]);
+      await client.query(SEARCH_SETTINGS_SQL, [Math.min(EF_SEARCH_MAX, Math.max(candidates, this.tuning.efSearch)), EF_SEARCH_MAX]);
       const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
       return rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
     });

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Pool, type PoolClient } from 'pg';
 import { InferenceClient } from '../../../../src/core/api/client';
 import { e5QueryText } from '../../../../src/core/index/search';
-import { dimensionOf } from '../../../../src/core/index/pg/pgSql';
+import { SEARCH_SETTINGS_SQL, dimensionOf } from '../../../../src/core/index/pg/pgSql';
 import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
 import { WorkspaceIndex } from '../../../../src/core/index/workspaceIndex';
 import { startEmulator, type RunningEmulator } from '../../../emulator';
@@ -275,6 +275,65 @@ describe('team index on PostgreSQL with pgvector', function () {
     } finally {
       await counting.end();
     }
+  });
+
+  it("walks as wide as the reader's role asks (ALTER ROLE … SET hnsw.ef_search), never narrower than its own default", async () => {
+    await indexedCopy('wide', 'w1');
+    await pool.query('DROP ROLE IF EXISTS wide_reader');
+    await pool.query('CREATE ROLE wide_reader LOGIN');
+    await pool.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO wide_reader');
+    const url = new URL(pg.url);
+    url.username = 'wide_reader';
+    /** The hnsw.ef_search that one search's vector walk set for itself, as PostgreSQL reports it back. */
+    const walked = async (role: Pool): Promise<string[]> => {
+      const set: string[] = [];
+      const connect = role.connect.bind(role) as (callback?: unknown) => Promise<PoolClient> | undefined;
+      (role as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) =>
+        callback
+          ? connect(callback)
+          : (async () => {
+              const connection = (await connect()) as PoolClient;
+              const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+              (connection as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
+                const result = await query(...args);
+                if (args[0] === SEARCH_SETTINGS_SQL) set.push(String(result.rows[0]?.['ef_search']));
+                return result;
+              };
+              return connection;
+            })();
+      const team = await PgTeamIndex.open(role, 'wide', MODEL);
+      const text = 'greeting for a name';
+      const hits = await team?.search({ text, vector: (await client.embed(e5QueryText(text), MODEL)).embeddings[0] }, { k: 5 });
+      assert.equal(hits?.[0]?.path, 'wide/src/greeting.ts');
+      return set;
+    };
+    const as = async (efSearch: number | undefined): Promise<string[]> => {
+      await pool.query(efSearch === undefined ? 'ALTER ROLE wide_reader RESET hnsw.ef_search' : `ALTER ROLE wide_reader SET hnsw.ef_search = ${efSearch}`);
+      const reader = new Pool({ connectionString: url.toString(), max: 3 });
+      try {
+        return await walked(reader);
+      } finally {
+        await reader.end();
+      }
+    };
+    // E5-Mistral's 4,096 dimensions: the folded graph's default walk is 400 wide.
+    assert.deepEqual(await as(undefined), ['400'], 'no role setting: the default walk');
+    assert.deepEqual(await as(800), ['800'], "the team's wider walk");
+    assert.deepEqual(await as(50), ['400'], 'never narrower than the default');
+    // A value that is no number, set from a session that has not loaded pgvector (so nothing checked it).
+    const fresh = new Pool({ connectionString: pg.url, max: 1 });
+    try {
+      await fresh.query("ALTER ROLE wide_reader SET hnsw.ef_search = 'wide'");
+    } finally {
+      await fresh.end();
+    }
+    const reader = new Pool({ connectionString: url.toString(), max: 3 });
+    try {
+      assert.deepEqual(await walked(reader), ['400'], 'a typo in the setting breaks no search');
+    } finally {
+      await reader.end();
+    }
+    await pool.query('ALTER ROLE wide_reader RESET hnsw.ef_search');
   });
 
   it('answers a deep search whose candidates exceed pgvector\'s widest walk (ef_search at most 1,000)', async () => {
