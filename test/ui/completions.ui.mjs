@@ -34,6 +34,7 @@ export const tests = [
       await page.keyboard.press('Alt+Backslash');
       await ghost(page).waitFor({ timeout: 20_000 }).catch(async (error) => {
         // Name what happened, so a failure says whether a request went out and what the editor held.
+        await shot('no ghost text');
         const asked = emulator.requests.slice(before).filter((request) => request.path === '/v1/chat/completions').length;
         throw new Error(`no ghost text after "return " (${asked} completion requests sent; editor: ${JSON.stringify(await readEditorLines(page))}): ${String(error)}`);
       });

@@ -47,7 +47,7 @@ function indentOf(line: string): number {
 }
 
 /** Code inside the first fence (an unclosed fence runs to the end), or before a bare closing fence; `closed` when the fence closed. */
-function stripFences(text: string): { text: string; closed: boolean } {
+function stripFences(text: string, final: boolean): { text: string; closed: boolean } {
   // A bare fence after code closes the fence the prompt left open (prompt.ts shows the code before the
   // cursor in an open fence): the code is what came before it, and what follows is prose. Code, not a
   // sentence that introduces an opening fence ("Here is the code:").
@@ -59,8 +59,12 @@ function stripFences(text: string): { text: string; closed: boolean } {
   }
   const open = /(^|\n)[ \t]*(```+|~~~+)[^\n]*\n/.exec(text);
   if (!open) {
-    // A fence line still arriving ("```ty") is not code yet.
+    // A fence line still arriving ("```ty") is not code yet; nor, while streaming, are its first one or
+    // two backticks (a stream's first delta can be a lone "`", which would disagree with what the user
+    // typed meanwhile and abort the request: the UI test's rare missing ghost text). A whole answer of
+    // one backtick is code (closing a template literal).
     if (/^[ \t]*(```|~~~)[^\n]*$/.test(text)) return { text: '', closed: false };
+    if (!final && /^[ \t]*(`{1,2}|~{1,2})$/.test(text)) return { text: '', closed: false };
     return { text, closed: false };
   }
   const marker = open[2] ?? '```';
@@ -102,6 +106,15 @@ function stripPrefixEcho(text: string, prefix: string, final: boolean): string {
     start = next + 1;
   }
   const tail = prefix.slice(-600);
+  // The cursor's line with its indentation, however short ("  r", asked after one letter): an answer that
+  // starts with that indentation and those letters writes the line again (a continuation never
+  // re-indents); keep what follows. While streaming, its indentation alone may still become that echo.
+  const currentStart = tail.lastIndexOf('\n') + 1;
+  const current = tail.slice(currentStart);
+  if (currentStart > 0 && /^[ \t]+\S/.test(current)) {
+    if (text.startsWith(current)) return text.slice(current.length);
+    if (!final && text !== '' && current.startsWith(text)) return '';
+  }
   // A partial answer that could still be the start of an echo says nothing yet.
   if (!final && text.trim() !== '') {
     const lineStart = tail.lastIndexOf('\n') + 1;
@@ -258,7 +271,7 @@ function cutBlock(text: string, cursor: CursorText, final: boolean): CleanedComp
  * a stream can be stopped there.
  */
 export function cleanCompletion(raw: string, cursor: CursorText, mode: CompletionMode = completionMode(cursor), final = true): CleanedCompletion {
-  const fenced = stripFences(raw.replace(/\r\n?/g, '\n'));
+  const fenced = stripFences(raw.replace(/\r\n?/g, '\n'), final);
   let text = stripProse(fenced.text).replace(/<\/?(?:CURSOR|FILL_ME|FILL|cursor)>/g, '');
   text = stripPrefixEcho(text, cursor.prefix, final);
   // At a line's end with a blank line typed, the answer's own first newline is not a new line of code.

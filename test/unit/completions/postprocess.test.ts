@@ -109,6 +109,24 @@ describe('completions/postprocess', () => {
     assert.equal(cleanCompletion('```ts\nx\n```', at('let y = |'), 'block', false).ended, true, 'a closing fence ends it');
   });
 
+  it('holds back the first backticks of a fence still arriving, and keeps a final one that closes a template literal', () => {
+    // A stream's first delta can be a lone "`": it is not code yet, and must not disagree with what the user typed meanwhile.
+    const cursor = at('function circleArea(radius: number): number {\n  return| \n}\n');
+    for (const partial of ['`', '``', '  `', '~~']) assert.deepEqual(cleanCompletion(partial, cursor, 'block', false), { text: '', ended: false }, JSON.stringify(partial));
+    assert.equal(cleanCompletion('```ts\n  return Math.PI', cursor, 'block', false).text, ' Math.PI');
+    assert.equal(clean('`', at('const s = `hello ${name}|\n')), '`', 'a whole answer of one backtick is code');
+  });
+
+  it('drops an echo of a line only one or two letters long, recognised by its indentation', () => {
+    // Typed "  r", asked at once: the model writes the whole line again; the ghost text is the rest of it.
+    const cursor = at('function circleArea(radius: number): number {\n  r|\n}\n');
+    assert.equal(clean('```ts\n  return Math.PI * radius ** 2;\n```', cursor), 'eturn Math.PI * radius ** 2;');
+    assert.equal(cleanCompletion('```ts\n  return Math', cursor, 'block', false).text, 'eturn Math', 'while streaming too');
+    assert.deepEqual(cleanCompletion('```ts\n  ', cursor, 'block', false), { text: '', ended: false }, 'the indentation alone may still be the echo');
+    assert.equal(clean('eturn Math.PI * radius ** 2;', cursor), 'eturn Math.PI * radius ** 2;', 'a continuation is kept');
+    assert.equal(clean('a = 1;', at('{\n  a|\n}\n')), 'a = 1;', 'an unindented answer is no echo');
+  });
+
   it('holds back a partial answer that may still be an echo of the current line', () => {
     const cursor = at('    return math.pi * |\n');
     assert.equal(cleanCompletion('return math', cursor, 'block', false).text, '');
