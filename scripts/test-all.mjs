@@ -172,7 +172,8 @@ if (existsSync('test/harness/runUi.mjs')) {
 // (the agent's Deny there, clicked in the panel). It checks first that the workbench shows Restricted Mode;
 // a missing file fails the tier.
 if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
-  const result = await timed(() => run('node', ['test/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted' } }));
+  // Its screenshots go to a folder of their own: in the UI tier's it would delete that tier's (runUi clears its folder first).
+  const result = await timed(() => run('node', ['test/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', SHOTS: 'test-results/screenshots-restricted' } }));
   record('ui restricted mode', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('ui restricted mode', 0, undefined, 1);
