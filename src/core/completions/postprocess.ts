@@ -106,21 +106,17 @@ function stripPrefixEcho(text: string, prefix: string, final: boolean): string {
     start = next + 1;
   }
   const tail = prefix.slice(-600);
+  const lineStart = tail.lastIndexOf('\n') + 1;
+  const line = tail.slice(lineStart);
   // The cursor's line with its indentation, however short ("  r", asked after one letter): an answer that
   // starts with that indentation and those letters writes the line again (a continuation never
   // re-indents); keep what follows. While streaming, its indentation alone may still become that echo.
-  const currentStart = tail.lastIndexOf('\n') + 1;
-  const current = tail.slice(currentStart);
-  if (currentStart > 0 && /^[ \t]+\S/.test(current)) {
-    if (text.startsWith(current)) return text.slice(current.length);
-    if (!final && text !== '' && current.startsWith(text)) return '';
+  if (lineStart > 0 && /^[ \t]+\S/.test(line)) {
+    if (text.startsWith(line)) return text.slice(line.length);
+    if (!final && text !== '' && line.startsWith(text)) return '';
   }
   // A partial answer that could still be the start of an echo says nothing yet.
-  if (!final && text.trim() !== '') {
-    const lineStart = tail.lastIndexOf('\n') + 1;
-    const line = tail.slice(lineStart);
-    if (line.trim().length >= 3 && (line.startsWith(text) || line.trimStart().startsWith(text.trimStart())) && text.length < line.length) return '';
-  }
+  if (!final && text.trim() !== '' && line.trim().length >= 3 && (line.startsWith(text) || line.trimStart().startsWith(text.trimStart())) && text.length < line.length) return '';
   for (let i = 0; i < tail.length; i++) {
     const candidate = tail.slice(i);
     if (candidate.trim().length < 3) break;

@@ -127,7 +127,7 @@ export function semanticSql(dimension: number): string {
 
 /**
  * Search settings, local to the read-only transaction: `hnsw.ef_search` $1 (Cadenza's walk), or wider when
- * the session already has a wider one, up to $2 (pgvector's most): a team sets that for every editor with
+ * the session already has a wider one, at most $2 (pgvector's most): a team sets that for every editor with
  * `ALTER ROLE cadenza_reader SET hnsw.ef_search = 800` (README; a value that is not a plain number is
  * ignored, so a typo in it cannot break searches); iterative scan so the snapshot filter cannot starve the
  * index; and no sequential scans, because the planner underestimates the partial index's rows and
@@ -135,10 +135,10 @@ export function semanticSql(dimension: number): string {
  * as `ef_search`.
  */
 export const SEARCH_SETTINGS_SQL = `SELECT
-    set_config('hnsw.ef_search', GREATEST($1::int, LEAST($2::int,
-      CASE WHEN current_setting('hnsw.ef_search', true) ~ '^[0-9]{1,6}$' THEN current_setting('hnsw.ef_search', true)::int ELSE 0 END))::text, true) AS ef_search,
+    set_config('hnsw.ef_search', LEAST($2::int, GREATEST($1::int, CASE WHEN session ~ '^[0-9]{1,6}$' THEN session::int ELSE 0 END))::text, true) AS ef_search,
     set_config('hnsw.iterative_scan', 'relaxed_order', true) AS iterative_scan,
-    set_config('enable_seqscan', 'off', true) AS seqscan`;
+    set_config('enable_seqscan', 'off', true) AS seqscan
+  FROM current_setting('hnsw.ef_search', true) AS session`;
 
 /**
  * Keyword ranking: $1 snapshot, $2 its base (0 when none), $3 tsquery, $4 limit, $5 how many matches

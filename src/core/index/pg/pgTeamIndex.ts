@@ -144,7 +144,7 @@ export class PgTeamIndex {
       // The graph is searched wider (ef_search) than the candidates re-ranked on the full vector:
       // recall depends on the first, and each re-ranked candidate costs an 8 KB read (16 KB before layout 3).
       const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
-      await client.query(SEARCH_SETTINGS_SQL, [Math.min(EF_SEARCH_MAX, Math.max(candidates, this.tuning.efSearch)), EF_SEARCH_MAX]);
+      await client.query(SEARCH_SETTINGS_SQL, [Math.max(candidates, this.tuning.efSearch), EF_SEARCH_MAX]);
       const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
       return rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
     });

@@ -87,6 +87,27 @@ describe('team index on PostgreSQL with pgvector', function () {
     return Number(result.rows[0]?.n ?? NaN);
   }
 
+  /**
+   * Wraps each connection `pool` hands out as a promise (a search's own checkouts; pool.query checks out with a
+   * callback and gives it back itself, so those are left alone): `around` sees each statement and its result.
+   */
+  function watchCheckouts(pool: Pool, around: (args: unknown[], run: () => Promise<{ rows: Record<string, unknown>[] }>) => Promise<unknown>, onRelease?: () => void, onCheckout?: () => void): void {
+    const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<PoolClient> | undefined;
+    const watched = async (): Promise<PoolClient> => {
+      const connection = (await connect()) as PoolClient;
+      onCheckout?.();
+      const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+      (connection as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => around(args, () => query(...args));
+      const release = connection.release.bind(connection);
+      connection.release = (error?: Error | boolean) => {
+        onRelease?.();
+        release(error);
+      };
+      return connection;
+    };
+    (pool as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) => (callback ? connect(callback) : watched());
+  }
+
   async function snapshotId(repository: string, commit: string): Promise<number> {
     return scalar('SELECT id AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [repository, commit]);
   }
@@ -243,26 +264,17 @@ describe('team index on PostgreSQL with pgvector', function () {
     const counting = new Pool({ connectionString: pg.url, max: 3 });
     let held = 0;
     let most = 0;
-    const connect = counting.connect.bind(counting) as (callback?: unknown) => Promise<PoolClient> | undefined;
-    // pool.query checks a client out with a callback, and gives it back itself: only promise checkouts are counted.
-    (counting as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) => (callback ? connect(callback) : counted());
-    const counted = async (): Promise<PoolClient> => {
-      const connection = (await connect()) as PoolClient;
-      most = Math.max(most, ++held);
+    watchCheckouts(
+      counting,
       // Each statement takes at least 50 ms, so lists read at once overlap whatever the machine's load
       // (on a tiny database one list could otherwise finish before the next got its connection).
-      const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
-      (connection as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
+      async (_args, run) => {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        return query(...args);
-      };
-      const release = connection.release.bind(connection);
-      connection.release = (error?: Error | boolean) => {
-        held--;
-        release(error);
-      };
-      return connection;
-    };
+        return run();
+      },
+      () => held--,
+      () => (most = Math.max(most, ++held)),
+    );
     try {
       const team = await PgTeamIndex.open(counting, 'parallel', MODEL);
       const text = 'greeting for a name';
@@ -284,55 +296,40 @@ describe('team index on PostgreSQL with pgvector', function () {
     await pool.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO wide_reader');
     const url = new URL(pg.url);
     url.username = 'wide_reader';
-    /** The hnsw.ef_search that one search's vector walk set for itself, as PostgreSQL reports it back. */
-    const walked = async (role: Pool): Promise<string[]> => {
-      const set: string[] = [];
-      const connect = role.connect.bind(role) as (callback?: unknown) => Promise<PoolClient> | undefined;
-      (role as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) =>
-        callback
-          ? connect(callback)
-          : (async () => {
-              const connection = (await connect()) as PoolClient;
-              const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
-              (connection as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
-                const result = await query(...args);
-                if (args[0] === SEARCH_SETTINGS_SQL) set.push(String(result.rows[0]?.['ef_search']));
-                return result;
-              };
-              return connection;
-            })();
-      const team = await PgTeamIndex.open(role, 'wide', MODEL);
-      const text = 'greeting for a name';
-      const hits = await team?.search({ text, vector: (await client.embed(e5QueryText(text), MODEL)).embeddings[0] }, { k: 5 });
-      assert.equal(hits?.[0]?.path, 'wide/src/greeting.ts');
-      return set;
-    };
-    const as = async (efSearch: number | undefined): Promise<string[]> => {
-      await pool.query(efSearch === undefined ? 'ALTER ROLE wide_reader RESET hnsw.ef_search' : `ALTER ROLE wide_reader SET hnsw.ef_search = ${efSearch}`);
-      const reader = new Pool({ connectionString: url.toString(), max: 3 });
+    /**
+     * Sets the reader role's hnsw.ef_search (`value` as SQL, or RESET) from a new session, which has not loaded
+     * pgvector, so nothing checks the value; then one search as that role: the walk width it set for itself,
+     * as PostgreSQL reports it back.
+     */
+    const as = async (value: string | undefined): Promise<string[]> => {
+      const admin = new Pool({ connectionString: pg.url, max: 1 });
       try {
-        return await walked(reader);
+        await admin.query(value === undefined ? 'ALTER ROLE wide_reader RESET hnsw.ef_search' : `ALTER ROLE wide_reader SET hnsw.ef_search = ${value}`);
+      } finally {
+        await admin.end();
+      }
+      const reader = new Pool({ connectionString: url.toString(), max: 3 });
+      const set: string[] = [];
+      watchCheckouts(reader, async (args, run) => {
+        const result = await run();
+        if (args[0] === SEARCH_SETTINGS_SQL) set.push(String(result.rows[0]?.['ef_search']));
+        return result;
+      });
+      try {
+        const team = await PgTeamIndex.open(reader, 'wide', MODEL);
+        const text = 'greeting for a name';
+        const hits = await team?.search({ text, vector: (await client.embed(e5QueryText(text), MODEL)).embeddings[0] }, { k: 5 });
+        assert.equal(hits?.[0]?.path, 'wide/src/greeting.ts');
+        return set;
       } finally {
         await reader.end();
       }
     };
     // E5-Mistral's 4,096 dimensions: the folded graph's default walk is 400 wide.
     assert.deepEqual(await as(undefined), ['400'], 'no role setting: the default walk');
-    assert.deepEqual(await as(800), ['800'], "the team's wider walk");
-    assert.deepEqual(await as(50), ['400'], 'never narrower than the default');
-    // A value that is no number, set from a session that has not loaded pgvector (so nothing checked it).
-    const fresh = new Pool({ connectionString: pg.url, max: 1 });
-    try {
-      await fresh.query("ALTER ROLE wide_reader SET hnsw.ef_search = 'wide'");
-    } finally {
-      await fresh.end();
-    }
-    const reader = new Pool({ connectionString: url.toString(), max: 3 });
-    try {
-      assert.deepEqual(await walked(reader), ['400'], 'a typo in the setting breaks no search');
-    } finally {
-      await reader.end();
-    }
+    assert.deepEqual(await as('800'), ['800'], "the team's wider walk");
+    assert.deepEqual(await as('50'), ['400'], 'never narrower than the default');
+    assert.deepEqual(await as("'wide'"), ['400'], 'a typo in the setting breaks no search');
     await pool.query('ALTER ROLE wide_reader RESET hnsw.ef_search');
   });
 
