@@ -46,24 +46,27 @@ function indexed(d: number, value: string): string {
 }
 
 /**
- * The folded graph's build settings: m 32, ef_construction 128 (pgvector's defaults are 16 and 64). On
+ * The folded graph's build settings: m 32, ef_construction 256 (pgvector's defaults are 16 and 64). On
  * 200,000 real-code vectors recall@10 went from 0.725 to 0.895 at 160 candidates and ef_search 400, and
- * from 0.760 to 0.900 at 800, for 3.2 times the build (173 to 561 s) and the same size (each element's
- * page had room for the longer neighbour lists); on 100,000 generated vectors 0.956 / 0.978 to 0.971 /
- * 0.978 (graphs built on a sample of bench/team-index's kept databases; ARCHITECTURE "A denser graph").
- * Graphs on the vector itself keep the defaults.
+ * from 0.760 to 0.900 at 800, when m 16 / ef_construction 64 became m 32 / 128 (3.2 times the build, 173
+ * to 561 s, the same size: each element's page had room for the longer neighbour lists); on 100,000
+ * generated vectors 0.956 / 0.978 to 0.971 / 0.978. ef_construction 256 then took the walk's recall of the
+ * fold's own top 10 from 0.951 to 0.968 at ef_search 400 and from 0.958 to 0.981 at 800, at the same walk
+ * latency, for 1.6 times the build (469 to 767 s; bench/teamIndexGraph on 200,000 real-code vectors,
+ * ARCHITECTURE "A wider build"). Graphs on the vector itself keep the defaults.
  */
 export const WIDE_GRAPH_M = 32;
-export const WIDE_GRAPH_EF_CONSTRUCTION = 128;
+export const WIDE_GRAPH_EF_CONSTRUCTION = 256;
 
 /**
  * The HNSW index's name for a dimension. Each graph an earlier release built has its own name (the
- * first-4,000-components one, then the fold with pgvector's default settings), so the indexer's next run
- * on such a database builds this release's graph and then drops the old one (`obsoleteHnswSql`); the
- * indexed expression is the same, so searches walk whichever of them is there.
+ * first-4,000-components one, the fold with pgvector's default settings, the fold at m 32 with
+ * ef_construction 128), so the indexer's next run on such a database builds this release's graph and then
+ * drops the old one (`obsoleteHnswSql`); the indexed expression is the same, so searches walk whichever
+ * of them is there.
  */
 export function hnswName(d: number): string {
-  return folds(d) ? `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${WIDE_GRAPH_M}` : `cadenza_vectors_hnsw_${d}`;
+  return folds(d) ? `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${WIDE_GRAPH_M}_efc${WIDE_GRAPH_EF_CONSTRUCTION}` : `cadenza_vectors_hnsw_${d}`;
 }
 
 /**
@@ -80,7 +83,7 @@ export function hnswIndexSql(dimension: number): string {
 /** Drops the graphs earlier releases built for this dimension, once this release's exists (a no-op when there are none). */
 export function obsoleteHnswSql(dimension: number): string {
   const d = dimensionOf(dimension);
-  return folds(d) ? `DROP INDEX IF EXISTS cadenza_vectors_hnsw_${d}, cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}` : 'SELECT 1';
+  return folds(d) ? `DROP INDEX IF EXISTS cadenza_vectors_hnsw_${d}, cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}, cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m32` : 'SELECT 1';
 }
 
 /** $1 model: how many vectors its graph holds, and the session's maintenance_work_mem (bytes). */

@@ -383,7 +383,7 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     }
   });
 
-  it("walks the graph an earlier release built for 4,096-d vectors (m 16) until the next indexer run builds this release's (m 32), says so, and drops the old one", async () => {
+  it("walks the graph an earlier release built for 4,096-d vectors (m 16, then m 32 with ef_construction 128) until the next indexer run builds this release's (m 32, ef_construction 256), says so, and drops the old one", async () => {
     const admin = new Pool({ connectionString: pg.url, max: 1 });
     await admin.query('CREATE DATABASE wide');
     await admin.end();
@@ -416,27 +416,29 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     try {
       const first = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096 });
       assert.equal(first.status, 'complete');
-      assert.deepEqual(await graphs(), ['cadenza_vectors_hnsw_4096_fold2048_m32 m=32,ef_construction=128']);
+      assert.deepEqual(await graphs(), [`${GRAPH_4096} m=32,ef_construction=256`]);
       const now = await search('reconcileLedger of the ledger');
-      assert.equal(now.walks, 'cadenza_vectors_hnsw_4096_fold2048_m32');
+      assert.equal(now.walks, GRAPH_4096);
       assert.match(now.hits[0] ?? '', /^wide\/src\/ledger\.ts /);
 
-      // The database as the previous release left it: the same folded graph with pgvector's default settings.
-      await db.query('DROP INDEX cadenza_vectors_hnsw_4096_fold2048_m32');
-      await db.query(EARLIER_GRAPH_4096);
-      const before = await search('reconcileLedger of the ledger');
-      assert.equal(before.walks, 'cadenza_vectors_hnsw_4096_fold2048', 'a reader walks the graph the database has');
-      assert.deepEqual(before.hits, now.hits);
+      for (const [earlier, sql] of EARLIER_GRAPHS_4096) {
+        // The database as an earlier release left it: the same folded graph with that release's settings.
+        await db.query(`DROP INDEX ${GRAPH_4096}`);
+        await db.query(sql);
+        const before = await search('reconcileLedger of the ledger');
+        assert.equal(before.walks, earlier, 'a reader walks the graph the database has');
+        assert.deepEqual(before.hits, now.hits);
 
-      const said: string[] = [];
-      const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
-      const again = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096, logger });
-      assert.equal(again.status, 'complete');
-      assert.match(said.join('\n'), /Building this release's search graph for the 13 vectors of wide-model/);
-      assert.deepEqual(await graphs(), ['cadenza_vectors_hnsw_4096_fold2048_m32 m=32,ef_construction=128'], 'the new graph built, the old one dropped');
-      const after = await search('reconcileLedger of the ledger');
-      assert.equal(after.walks, 'cadenza_vectors_hnsw_4096_fold2048_m32');
-      assert.deepEqual(after.hits, before.hits, 'the same ranking and scores');
+        const said: string[] = [];
+        const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
+        const again = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096, logger });
+        assert.equal(again.status, 'complete');
+        assert.match(said.join('\n'), /Building this release's search graph for the 13 vectors of wide-model/);
+        assert.deepEqual(await graphs(), [`${GRAPH_4096} m=32,ef_construction=256`], `the new graph built, ${earlier} dropped`);
+        const after = await search('reconcileLedger of the ledger');
+        assert.equal(after.walks, GRAPH_4096);
+        assert.deepEqual(after.hits, before.hits, 'the same ranking and scores');
+      }
     } finally {
       await db.end();
       repo.dispose();
@@ -444,10 +446,14 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
   });
 });
 
-/** The graph the previous release built for 4,096-d vectors (pgSql.ts before m 32: pgvector's default settings). */
-const EARLIER_GRAPH_4096 = `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048 ON cadenza_vectors USING hnsw
-  (((subvector((embedding)::vector(4096), 1, 2048) + subvector((embedding)::vector(4096), 2049, 2048))::halfvec(2048)) halfvec_cosine_ops)
-  WHERE vector_dims(embedding) = 4096`;
+/** This release's graph for 4,096-d vectors. */
+const GRAPH_4096 = 'cadenza_vectors_hnsw_4096_fold2048_m32_efc256';
+const FOLD_4096 = '((subvector((embedding)::vector(4096), 1, 2048) + subvector((embedding)::vector(4096), 2049, 2048))::halfvec(2048))';
+/** The graphs earlier releases built for 4,096-d vectors (pgSql.ts before m 32: pgvector's default settings; then m 32, ef_construction 128). */
+const EARLIER_GRAPHS_4096: readonly (readonly [string, string])[] = [
+  ['cadenza_vectors_hnsw_4096_fold2048', `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WHERE vector_dims(embedding) = 4096`],
+  ['cadenza_vectors_hnsw_4096_fold2048_m32', `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048_m32 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE vector_dims(embedding) = 4096`],
+];
 
 const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
 
