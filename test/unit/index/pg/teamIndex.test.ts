@@ -89,18 +89,19 @@ describe('team index on PostgreSQL with pgvector', function () {
 
   /**
    * Wraps each connection `pool` hands out as a promise (a search's own checkouts; pool.query checks out with a
-   * callback and gives it back itself, so those are left alone): `around` sees each statement and its result.
+   * callback and gives it back itself, so those are left alone): `around` sees each statement and its result,
+   * `on` each checkout and release.
    */
-  function watchCheckouts(pool: Pool, around: (args: unknown[], run: () => Promise<{ rows: Record<string, unknown>[] }>) => Promise<unknown>, onRelease?: () => void, onCheckout?: () => void): void {
+  function watchCheckouts(pool: Pool, around: (args: unknown[], run: () => Promise<{ rows: Record<string, unknown>[] }>) => Promise<unknown>, on: { checkout?: () => void; release?: () => void } = {}): void {
     const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<PoolClient> | undefined;
     const watched = async (): Promise<PoolClient> => {
       const connection = (await connect()) as PoolClient;
-      onCheckout?.();
+      on.checkout?.();
       const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
       (connection as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => around(args, () => query(...args));
       const release = connection.release.bind(connection);
       connection.release = (error?: Error | boolean) => {
-        onRelease?.();
+        on.release?.();
         release(error);
       };
       return connection;
@@ -272,8 +273,7 @@ describe('team index on PostgreSQL with pgvector', function () {
         await new Promise((resolve) => setTimeout(resolve, 50));
         return run();
       },
-      () => held--,
-      () => (most = Math.max(most, ++held)),
+      { checkout: () => (most = Math.max(most, ++held)), release: () => held-- },
     );
     try {
       const team = await PgTeamIndex.open(counting, 'parallel', MODEL);
