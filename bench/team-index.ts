@@ -193,7 +193,9 @@ async function runSize(url: string, target: number): Promise<void> {
       times.sort((a, b) => a - b);
       const candidates = Math.max(10 * tuning.candidatesPerResult, tuning.minCandidates);
       const label = tuning === base ? ' (default)' : '';
-      const recall = n > 0 ? `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, ${recalls.filter((r) => r < 0.5).length} below 0.5, lowest ${Math.min(...recalls).toFixed(1)})` : 'recall not measured (RECALL_QUERIES=0)';
+      // The queries that lost neighbours, by name: a graph's misses are a few queries', and which ones tells whether a change helped them.
+      const short = recalls.flatMap((r, i) => (r < 1 ? [`"${queries[i] ?? ''}" ${r.toFixed(1)}`] : [])).join(', ');
+      const recall = n > 0 ? `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, ${recalls.filter((r) => r < 0.5).length} below 0.5, lowest ${Math.min(...recalls).toFixed(1)}${short ? `; below 1: ${short}` : ''})` : 'recall not measured (RECALL_QUERIES=0)';
       out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recall} (load average ${load1()}) |`);
     }
 
