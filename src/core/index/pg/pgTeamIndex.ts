@@ -35,16 +35,13 @@ const EF_SEARCH_MAX = 1000;
 /**
  * How wide the vector search reads: `candidates` per result asked are taken from the HNSW graph (walked
  * `efSearch` wide, at least) and re-ranked by exact cosine on the full vector. A folded index (see
- * pgSql `indexed`) ranks more coarsely, so it reads more candidates. On the folded graph built with m 32
- * and ef_construction 128, 200,000 real-code vectors: recall@10 0.830 with 80 candidates and ef_search
- * 200, 0.895 with 160 and 400, 0.900 with 160 and 800 at twice the time; the m 16 graph before it needed
- * the 800 for 0.760 (ARCHITECTURE "A denser graph"). At 1,000,000: 0.835, 0.860 (vector side p95 66 ms)
- * and 0.925 (p95 103 ms). This release builds with ef_construction 256 (pgSql WIDE_GRAPH_EF_CONSTRUCTION),
- * which finds more at the same width: 0.900, 0.915 and 0.920 on the same 200,000 vectors, and at 1,000,000
- * 0.865, 0.915 (vector side p95 52 ms) and 0.940 (p95 108 ms; ARCHITECTURE "The wider build at
- * 1,000,000"), so 160 and 400 stay the default. On a database whose indexer has not yet built this
- * release's graph, the earlier graph is walked at 400 too until it has. A team that wants the wider walk
- * sets it on the readers' role (SEARCH_SETTINGS_SQL).
+ * pgSql `indexed`) ranks more coarsely, so it reads more candidates. On the folded graph this release
+ * builds (pgSql WIDE_GRAPH_M, WIDE_GRAPH_EF_CONSTRUCTION), 1,000,000 real-code chunks: recall@10 0.865
+ * with 80 candidates and ef_search 200, 0.915 with 160 and 400 (vector side p95 52 ms), 0.940 with 160
+ * and 800 (p95 108 ms), and no wider walk found more; so 160 and 400 are the default (ARCHITECTURE "The
+ * wider build at 1,000,000"). On a database whose indexer has not yet built this release's graph, the
+ * earlier graph is walked at 400 too until it has. A team that wants the wider walk sets it on the
+ * readers' role (SEARCH_SETTINGS_SQL).
  */
 export interface VectorTuning {
   readonly candidatesPerResult: number;

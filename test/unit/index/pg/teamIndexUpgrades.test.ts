@@ -1,0 +1,259 @@
+// Upgrades of a team index database that an earlier release created, against a real PostgreSQL with pgvector
+// (test/pg/setup.sh): layout 1 (chunks per snapshot) and layout 2 (full-precision vectors) are migrated in
+// place, and an earlier release's search graph is walked until the indexer's next run replaces it.
+import { strict as assert } from 'node:assert';
+import { statSync } from 'node:fs';
+import { Pool } from 'pg';
+import { chunkerVersion } from '../../../../src/core/index/chunker';
+import { nodeFileSource } from '../../../../src/core/index/fileSource';
+import { tsvectorLiteral, vectorLiteral } from '../../../../src/core/index/pg/pgText';
+import { prepareFile } from '../../../../src/core/index/prepareFile';
+import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
+import { semanticSql } from '../../../../src/core/index/pg/pgSql';
+import { SCHEMA_VERSION } from '../../../../src/core/index/pg/pgSchema';
+import { buildTeamIndex } from '../../../../src/core/index/pg/teamIndexer';
+import { embedText } from '../../../emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { silentLogger } from '../../../../src/core/logger';
+import { Fixture } from '../helpers';
+
+const MODEL = 'test-embedding-64';
+
+const moduleText = (i: number, name = `compute${i}`): string => `/** Module ${i}: ${name} of the ledger. */\nexport function ${name}(x: number): number {\n  return x * ${i} + ${i * 7};\n}\n`;
+
+describe('team index upgrades (an earlier release\'s database, migrated in place)', function () {
+  this.timeout(120_000);
+  let pg: TestPostgres;
+  const embedded: string[] = [];
+  const embed = (texts: readonly string[]): Promise<Float32Array[]> => {
+    embedded.push(...texts);
+    return Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, 64))));
+  };
+
+  before(async () => {
+    pg = await startPostgres();
+  });
+
+  after(() => {
+    pg?.stop();
+  });
+
+  it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
+    const admin = new Pool({ connectionString: pg.url, max: 1 });
+    await admin.query('CREATE DATABASE legacy');
+    await admin.end();
+    const legacy = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/legacy'), max: 2 });
+    const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLegacyLedger'), 'src/tax.ts': moduleText(8, 'legacyTaxRate') });
+    try {
+      // Layout 1 as the previous release created and filled it.
+      for (const sql of LAYOUT_1) await legacy.query(sql);
+      await legacy.query('INSERT INTO cadenza_models (name, dimension) VALUES ($1, 64)', [MODEL]);
+      await legacy.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('old', 'v1', 1, $1, true)", [chunkerVersion(undefined)]);
+      for (const rel of ['src/ledger.ts', 'src/tax.ts']) {
+        const prepared = await prepareFile(old.path(rel), statSync(old.path(rel)).mtimeMs, nodeFileSource, 1 << 20, undefined);
+        assert.equal(prepared.kind, 'file');
+        if (prepared.kind !== 'file') return;
+        const key = `old/${rel}`;
+        await legacy.query('INSERT INTO cadenza_files (snapshot_id, path, hash, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [key, prepared.file.hash, prepared.file.size]);
+        for (const c of prepared.file.chunks) {
+          await legacy.query('INSERT INTO cadenza_chunks (snapshot_id, path, start_line, end_line, hash, body, terms) VALUES (1, $1, $2, $3, $4, $5, $6::tsvector)', [key, c.startLine, c.endLine, c.hash, c.text, tsvectorLiteral(c.text)]);
+          await legacy.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [c.hash, vectorLiteral(embedText(c.text, 64))]);
+        }
+      }
+      await legacy.query('CREATE ROLE legacy_reader LOGIN');
+      await legacy.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO legacy_reader');
+
+      old.write({ 'src/tax.ts': moduleText(8, 'modernTaxRate') });
+      embedded.length = 0;
+      const run = await buildTeamIndex({ root: old.root, repository: 'old', commit: 'v2', model: MODEL, pool: legacy, embed, dimension: 64 });
+      assert.equal(run.status, 'complete');
+      const one = async (sql: string): Promise<unknown> => Object.values((await legacy.query(sql)).rows[0] ?? {})[0];
+      assert.equal(await one("SELECT to_regclass('cadenza_files') IS NULL"), true, 'the layout-1 tables are gone');
+      assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), String(SCHEMA_VERSION));
+      assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec', 'and on to layout 3');
+      assert.equal(await one("SELECT has_table_privilege('legacy_reader', 'cadenza_entries', 'SELECT')"), true, 'readers keep access');
+      assert.equal(await one("SELECT coalesce(base_id, 0) FROM cadenza_snapshots WHERE commit_id = 'v2'"), 1, 'v2 is a delta on the migrated v1');
+      assert.deepEqual(run.written, { entries: 1, blobs: 1, chunks: 1, vectors: 1 });
+      assert.equal(embedded.length, 1);
+      const search = async (commit: string, text: string): Promise<string | undefined> =>
+        (await (await PgTeamIndex.open(legacy, 'old', MODEL, commit))?.search({ text, vector: Float32Array.from(embedText(text, 64)) }, { k: 1 }))?.[0]?.path;
+      assert.equal(await search('v1', 'reconcileLegacyLedger'), 'old/src/ledger.ts');
+      assert.equal(await search('v1', 'legacyTaxRate'), 'old/src/tax.ts');
+      assert.equal(await search('v2', 'modernTaxRate'), 'old/src/tax.ts');
+      assert.equal(await search('v2', 'reconcileLegacyLedger'), 'old/src/ledger.ts');
+    } finally {
+      await legacy.end();
+      old.dispose();
+    }
+  });
+  it('migrates a database of layout 2 (full-precision vectors) to half precision: a reader searches it before and after, with the same results, and the vectors take half the space', async () => {
+    const admin = new Pool({ connectionString: pg.url, max: 1 });
+    await admin.query('CREATE DATABASE layout2');
+    await admin.end();
+    const db = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/layout2'), max: 3 });
+    const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLedger'), 'src/tax.ts': moduleText(8, 'taxRateOf'), 'src/fees.ts': moduleText(9, 'feesDue') });
+    const one = async (sql: string): Promise<unknown> => Object.values((await db.query(sql)).rows[0] ?? {})[0];
+    try {
+      // Layout 2 as the previous release created and filled it: one full snapshot of three files.
+      for (const sql of LAYOUT_2) await db.query(sql);
+      await db.query('INSERT INTO cadenza_models (name, dimension) VALUES ($1, 64)', [MODEL]);
+      await db.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('two', 'v1', 1, $1, true)", [chunkerVersion(undefined)]);
+      for (const rel of ['src/ledger.ts', 'src/tax.ts', 'src/fees.ts']) {
+        const prepared = await prepareFile(old.path(rel), statSync(old.path(rel)).mtimeMs, nodeFileSource, 1 << 20, undefined);
+        assert.equal(prepared.kind, 'file');
+        if (prepared.kind !== 'file') return;
+        const blob = (await db.query<{ id: string }>('INSERT INTO cadenza_blobs (hash, chunker_version) VALUES ($1, $2) RETURNING id', [prepared.file.hash, chunkerVersion(undefined)])).rows[0]?.id;
+        await db.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [`two/${rel}`, blob, prepared.file.size]);
+        for (const c of prepared.file.chunks) {
+          await db.query('INSERT INTO cadenza_chunks (blob_id, start_line, end_line, hash, body, terms) VALUES ($1, $2, $3, $4, $5, $6::tsvector)', [blob, c.startLine, c.endLine, c.hash, c.text, tsvectorLiteral(c.text)]);
+          await db.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [c.hash, vectorLiteral(embedText(c.text, 64))]);
+        }
+      }
+      assert.equal(await one(EMBEDDING_TYPE_SQL), 'vector');
+      const hits = async (commit: string, text: string): Promise<string[]> =>
+        ((await (await PgTeamIndex.open(db, 'two', MODEL, commit))?.lists({ vector: Float32Array.from(embedText(text, 64)) }, 3))?.semantic ?? [])
+          .map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
+      // A reader of this release searches the old layout before any writer has migrated it.
+      const before = await hits('v1', 'reconcileLedger of the ledger');
+      assert.equal(before.length, 3);
+      assert.match(before[0] ?? '', /^two\/src\/ledger\.ts /);
+      const vectorBytes = Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors'));
+
+      old.write({ 'src/fees.ts': moduleText(9, 'lateFeesDue') });
+      const said: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
+      const run = await buildTeamIndex({ root: old.root, repository: 'two', commit: 'v2', model: MODEL, pool: db, embed, dimension: 64, logger });
+      assert.equal(run.status, 'complete');
+      assert.match(said.join('\n'), /layout 3: 3 vectors rewritten in half precision/);
+      assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), '3');
+      assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec');
+      assert.ok(Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors WHERE hash IN (SELECT hash FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id WHERE e.snapshot_id = 1)')) < vectorBytes * 0.6, 'half the bytes');
+      assert.equal(await one("SELECT count(*) FROM pg_indexes WHERE tablename = 'cadenza_vectors' AND indexname = 'cadenza_vectors_hnsw_64'"), '1', 'the graph is still there');
+      assert.deepEqual(await hits('v1', 'reconcileLedger of the ledger'), before, 'the same ranking and scores (to 3 places) in half precision');
+      assert.match((await hits('v2', 'lateFeesDue'))[0] ?? '', /^two\/src\/fees\.ts /);
+      // The vector list really walks the graph after the migration.
+      assert.match(await vectorPlan(db, 64, ['1', `'${vectorLiteral(embedText('fees', 64))}'`, '1', '0', '10', '3']), /cadenza_vectors_hnsw_64/);
+    } finally {
+      await db.end();
+      old.dispose();
+    }
+  });
+
+  it("walks the graph an earlier release built for 4,096-d vectors (m 16, then m 32 with ef_construction 128) until the next indexer run builds this release's (m 32, ef_construction 256), says so, and drops the old one", async () => {
+    const admin = new Pool({ connectionString: pg.url, max: 1 });
+    await admin.query('CREATE DATABASE wide');
+    await admin.end();
+    const db = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/wide'), max: 3 });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
+    files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
+    const repo = new Fixture(files);
+    const embed4096 = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, 4096))));
+    const graphs = async (): Promise<string[]> =>
+      (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+    /** The vector list's top 3 for a query, and the index its plan walks. */
+    const search = async (text: string): Promise<{ hits: string[]; walks: string }> => {
+      const team = await PgTeamIndex.open(db, 'wide', 'wide-model', 'w1');
+      assert.ok(team);
+      const vector = Float32Array.from(embedText(text, 4096));
+      const hits = (await team.lists({ vector }, 3)).semantic.map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
+      const plan = await vectorPlan(db, 4096, [String(team.snapshot.modelId), `'${vectorLiteral(vector)}'`, String(team.snapshot.id), '0', '160', '3']);
+      return { hits, walks: /cadenza_vectors_hnsw_\w+/.exec(plan)?.[0] ?? 'no graph' };
+    };
+    try {
+      const first = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096 });
+      assert.equal(first.status, 'complete');
+      assert.deepEqual(await graphs(), [`${GRAPH_4096} m=32,ef_construction=256`]);
+      const now = await search('reconcileLedger of the ledger');
+      assert.equal(now.walks, GRAPH_4096);
+      assert.match(now.hits[0] ?? '', /^wide\/src\/ledger\.ts /);
+
+      for (const [earlier, sql] of EARLIER_GRAPHS_4096) {
+        // The database as an earlier release left it: the same folded graph with that release's settings.
+        await db.query(`DROP INDEX ${GRAPH_4096}`);
+        await db.query(sql);
+        const before = await search('reconcileLedger of the ledger');
+        assert.equal(before.walks, earlier, 'a reader walks the graph the database has');
+        assert.deepEqual(before.hits, now.hits);
+
+        const said: string[] = [];
+        const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
+        const again = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096, logger });
+        assert.equal(again.status, 'complete');
+        assert.match(said.join('\n'), /Building this release's search graph for the 13 vectors of wide-model/);
+        assert.deepEqual(await graphs(), [`${GRAPH_4096} m=32,ef_construction=256`], `the new graph built, ${earlier} dropped`);
+        const after = await search('reconcileLedger of the ledger');
+        assert.equal(after.walks, GRAPH_4096);
+        assert.deepEqual(after.hits, before.hits, 'the same ranking and scores');
+      }
+    } finally {
+      await db.end();
+      repo.dispose();
+    }
+  });
+});
+
+/** The plan of the vector list's statement for `dimension`, its $1…$6 given as SQL literals, with sequential scans off as a search has them. */
+async function vectorPlan(db: Pool, dimension: number, literals: readonly string[]): Promise<string> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT set_config('enable_seqscan', 'off', true)");
+    const sql = `EXPLAIN ${semanticSql(dimension)}`.replace(/\$(\d)/g, (_, n: string) => literals[Number(n) - 1] ?? '');
+    return (await client.query<{ 'QUERY PLAN': string }>(sql)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
+}
+
+/** This release's graph for 4,096-d vectors. */
+const GRAPH_4096 = 'cadenza_vectors_hnsw_4096_fold2048_m32_efc256';
+const FOLD_4096 = '((subvector((embedding)::vector(4096), 1, 2048) + subvector((embedding)::vector(4096), 2049, 2048))::halfvec(2048))';
+/** The graphs earlier releases built for 4,096-d vectors (pgSql.ts before m 32: pgvector's default settings; then m 32, ef_construction 128). */
+const EARLIER_GRAPHS_4096: readonly (readonly [string, string])[] = [
+  ['cadenza_vectors_hnsw_4096_fold2048', `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WHERE vector_dims(embedding) = 4096`],
+  ['cadenza_vectors_hnsw_4096_fold2048_m32', `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048_m32 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE vector_dims(embedding) = 4096`],
+];
+
+const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
+
+/** The schema of layout 2, as the previous release created it (pgSchema.ts before layout 3: full-precision vectors). */
+const LAYOUT_2 = [
+  'CREATE EXTENSION IF NOT EXISTS vector',
+  'CREATE TABLE cadenza_meta (key text PRIMARY KEY, value text NOT NULL)',
+  'CREATE TABLE cadenza_models (id serial PRIMARY KEY, name text NOT NULL UNIQUE, dimension integer NOT NULL CHECK (dimension > 0))',
+  `CREATE TABLE cadenza_snapshots (id serial PRIMARY KEY, repository text NOT NULL, commit_id text NOT NULL,
+     model_id integer NOT NULL REFERENCES cadenza_models (id), chunker_version bigint NOT NULL, complete boolean NOT NULL DEFAULT false,
+     updated_at timestamptz NOT NULL DEFAULT now(), UNIQUE (repository, commit_id, model_id))`,
+  'ALTER TABLE cadenza_snapshots ADD COLUMN base_id integer REFERENCES cadenza_snapshots (id)',
+  'CREATE TABLE cadenza_blobs (id bigserial PRIMARY KEY, hash text NOT NULL, chunker_version bigint NOT NULL, UNIQUE (hash, chunker_version))',
+  `CREATE TABLE cadenza_chunks (blob_id bigint NOT NULL REFERENCES cadenza_blobs (id) ON DELETE CASCADE, start_line integer NOT NULL, end_line integer NOT NULL,
+     hash text NOT NULL, body text NOT NULL, terms tsvector NOT NULL, PRIMARY KEY (blob_id, start_line, end_line))`,
+  `CREATE TABLE cadenza_entries (snapshot_id integer NOT NULL REFERENCES cadenza_snapshots (id) ON DELETE CASCADE, path text NOT NULL,
+     blob_id bigint REFERENCES cadenza_blobs (id), size bigint NOT NULL, mtime_ms double precision NOT NULL, PRIMARY KEY (snapshot_id, path))`,
+  'CREATE INDEX cadenza_entries_blob ON cadenza_entries (blob_id, snapshot_id)',
+  'CREATE INDEX cadenza_chunks_terms ON cadenza_chunks USING gin (terms)',
+  'CREATE INDEX cadenza_chunks_hash ON cadenza_chunks (hash)',
+  'CREATE TABLE cadenza_vectors (model_id integer NOT NULL REFERENCES cadenza_models (id), hash text NOT NULL, embedding vector NOT NULL, PRIMARY KEY (model_id, hash))',
+  "INSERT INTO cadenza_meta (key, value) VALUES ('schema_version', '2')",
+  'CREATE INDEX cadenza_vectors_hnsw_64 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WHERE vector_dims(embedding) = 64',
+];
+
+/** The schema of layout 1, as the previous release created it (pgSql.ts before layout 2). */
+const LAYOUT_1 = [
+  'CREATE EXTENSION IF NOT EXISTS vector',
+  'CREATE TABLE cadenza_models (id serial PRIMARY KEY, name text NOT NULL UNIQUE, dimension integer NOT NULL CHECK (dimension > 0))',
+  `CREATE TABLE cadenza_snapshots (id serial PRIMARY KEY, repository text NOT NULL, commit_id text NOT NULL,
+     model_id integer NOT NULL REFERENCES cadenza_models (id), chunker_version bigint NOT NULL, complete boolean NOT NULL DEFAULT false,
+     updated_at timestamptz NOT NULL DEFAULT now(), UNIQUE (repository, commit_id, model_id))`,
+  `CREATE TABLE cadenza_files (snapshot_id integer NOT NULL REFERENCES cadenza_snapshots (id) ON DELETE CASCADE, path text NOT NULL,
+     hash text NOT NULL, size bigint NOT NULL, mtime_ms double precision NOT NULL, PRIMARY KEY (snapshot_id, path))`,
+  `CREATE TABLE cadenza_chunks (snapshot_id integer NOT NULL, path text NOT NULL, start_line integer NOT NULL, end_line integer NOT NULL,
+     hash text NOT NULL, body text NOT NULL, terms tsvector NOT NULL, PRIMARY KEY (snapshot_id, path, start_line, end_line),
+     FOREIGN KEY (snapshot_id, path) REFERENCES cadenza_files (snapshot_id, path) ON DELETE CASCADE)`,
+  'CREATE INDEX cadenza_chunks_terms ON cadenza_chunks USING gin (terms)',
+  'CREATE INDEX cadenza_chunks_hash ON cadenza_chunks (snapshot_id, hash)',
+  'CREATE TABLE cadenza_vectors (model_id integer NOT NULL REFERENCES cadenza_models (id), hash text NOT NULL, embedding vector NOT NULL, PRIMARY KEY (model_id, hash))',
+  'CREATE INDEX cadenza_vectors_hnsw_64 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WHERE vector_dims(embedding) = 64',
+];
