@@ -14,12 +14,10 @@ import { embedText } from '../../../emulator/embeddings';
 import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
 import { silentLogger } from '../../../../src/core/logger';
 import { Fixture } from '../helpers';
+import { MODEL, moduleText, recordingEmbed } from './teamFixtures';
 
-const MODEL = 'test-embedding-64';
 const REPO = 'shop';
 const FILES = 40;
-
-const moduleText = (i: number, name = `compute${i}`): string => `/** Module ${i}: ${name} of the ledger. */\nexport function ${name}(x: number): number {\n  return x * ${i} + ${i * 7};\n}\n`;
 
 describe('team index across commits (shared file contents, delta snapshots)', function () {
   this.timeout(120_000);
@@ -27,10 +25,7 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
   let pool: Pool;
   let ws: Fixture;
   const embedded: string[] = [];
-  const embed = (texts: readonly string[]): Promise<Float32Array[]> => {
-    embedded.push(...texts);
-    return Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, 64))));
-  };
+  const embed = recordingEmbed(embedded);
 
   before(async () => {
     pg = await startPostgres();

@@ -16,19 +16,13 @@ import { embedText } from '../../../emulator/embeddings';
 import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
 import { silentLogger } from '../../../../src/core/logger';
 import { Fixture } from '../helpers';
-
-const MODEL = 'test-embedding-64';
-
-const moduleText = (i: number, name = `compute${i}`): string => `/** Module ${i}: ${name} of the ledger. */\nexport function ${name}(x: number): number {\n  return x * ${i} + ${i * 7};\n}\n`;
+import { MODEL, moduleText, recordingEmbed } from './teamFixtures';
 
 describe('team index upgrades (an earlier release\'s database, migrated in place)', function () {
   this.timeout(120_000);
   let pg: TestPostgres;
   const embedded: string[] = [];
-  const embed = (texts: readonly string[]): Promise<Float32Array[]> => {
-    embedded.push(...texts);
-    return Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, 64))));
-  };
+  const embed = recordingEmbed(embedded);
 
   before(async () => {
     pg = await startPostgres();
@@ -38,11 +32,19 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
     pg?.stop();
   });
 
-  it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
+  /** A pool on a new, empty database of the test server. */
+  async function freshDatabase(name: string, max: number): Promise<Pool> {
     const admin = new Pool({ connectionString: pg.url, max: 1 });
-    await admin.query('CREATE DATABASE legacy');
-    await admin.end();
-    const legacy = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/legacy'), max: 2 });
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    return new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/${name}`), max });
+  }
+
+  it('migrates a database of layout 1 (files and chunks per snapshot) in place: its snapshots stay searchable, readers keep access, the next commit is a delta on them', async () => {
+    const legacy = await freshDatabase('legacy', 2);
     const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLegacyLedger'), 'src/tax.ts': moduleText(8, 'legacyTaxRate') });
     try {
       // Layout 1 as the previous release created and filled it.
@@ -87,10 +89,7 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
     }
   });
   it('migrates a database of layout 2 (full-precision vectors) to half precision: a reader searches it before and after, with the same results, and the vectors take half the space', async () => {
-    const admin = new Pool({ connectionString: pg.url, max: 1 });
-    await admin.query('CREATE DATABASE layout2');
-    await admin.end();
-    const db = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/layout2'), max: 3 });
+    const db = await freshDatabase('layout2', 3);
     const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLedger'), 'src/tax.ts': moduleText(8, 'taxRateOf'), 'src/fees.ts': moduleText(9, 'feesDue') });
     const one = async (sql: string): Promise<unknown> => Object.values((await db.query(sql)).rows[0] ?? {})[0];
     try {
@@ -140,10 +139,7 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
   });
 
   it("walks the graph an earlier release built for 4,096-d vectors (m 16, then m 32 with ef_construction 128) until the next indexer run builds this release's (m 32, ef_construction 256), says so, and drops the old one", async () => {
-    const admin = new Pool({ connectionString: pg.url, max: 1 });
-    await admin.query('CREATE DATABASE wide');
-    await admin.end();
-    const db = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, '/wide'), max: 3 });
+    const db = await freshDatabase('wide', 3);
     const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
     files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
