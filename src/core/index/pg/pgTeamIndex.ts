@@ -24,8 +24,6 @@ interface Row {
   readonly end_line: number;
 }
 
-/** The smallest HNSW search width: at 40 (pgvector's default) recall@10 was 0.89 on 10,000 chunks (bench/team-index). */
-const EF_SEARCH_MIN = 120;
 /**
  * pgvector's widest walk (`hnsw.ef_search` is refused above 1,000 once its library is loaded in the
  * session). More candidates than that still come back: the iterative scan goes on walking past it.
@@ -42,6 +40,10 @@ const EF_SEARCH_MAX = 1000;
  * wider build at 1,000,000"). On a database whose indexer has not yet built this release's graph, the
  * earlier graph is walked at 400 too until it has. A team that wants the wider walk sets it on the
  * readers' role (SEARCH_SETTINGS_SQL).
+ * A graph on the vector itself (2,000 dimensions or fewer) ranks as the re-rank does, so fewer candidates
+ * suffice, but it is walked as wide: on 1,000,000 chunks embedded by a real model (WordLlama, 256
+ * dimensions; bench/teamIndexRealModel) a 120-wide walk found 0.715 of the true top 10 and a 400-wide one
+ * 0.860 (ARCHITECTURE "A real model at 1,000,000").
  */
 export interface VectorTuning {
   readonly candidatesPerResult: number;
@@ -50,7 +52,7 @@ export interface VectorTuning {
 }
 
 export function defaultTuning(dimension: number): VectorTuning {
-  return folds(dimension) ? { candidatesPerResult: 4, minCandidates: 160, efSearch: 400 } : { candidatesPerResult: 2, minCandidates: 40, efSearch: EF_SEARCH_MIN };
+  return folds(dimension) ? { candidatesPerResult: 4, minCandidates: 160, efSearch: 400 } : { candidatesPerResult: 2, minCandidates: 40, efSearch: 400 };
 }
 
 const location = (r: Row): ChunkLocation => ({ path: r.path, startLine: r.start_line, endLine: r.end_line });

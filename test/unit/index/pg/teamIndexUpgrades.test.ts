@@ -88,7 +88,7 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       old.dispose();
     }
   });
-  it('migrates a database of layout 2 (full-precision vectors) to half precision: a reader searches it before and after, with the same results, and the vectors take half the space', async () => {
+  it("migrates a database of layout 2 (full-precision vectors) to half precision and its graph to this release's: a reader searches it before and after, with the same results, and the vectors take half the space", async () => {
     const db = await freshDatabase('layout2', 3);
     const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLedger'), 'src/tax.ts': moduleText(8, 'taxRateOf'), 'src/fees.ts': moduleText(9, 'feesDue') });
     const one = async (sql: string): Promise<unknown> => Object.values((await db.query(sql)).rows[0] ?? {})[0];
@@ -127,11 +127,15 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), '3');
       assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec');
       assert.ok(Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors WHERE hash IN (SELECT hash FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id WHERE e.snapshot_id = 1)')) < vectorBytes * 0.6, 'half the bytes');
-      assert.equal(await one("SELECT count(*) FROM pg_indexes WHERE tablename = 'cadenza_vectors' AND indexname = 'cadenza_vectors_hnsw_64'"), '1', 'the graph is still there');
+      // The run built this release's graph (m 32, ef_construction 256, as for folded vectors) and dropped the earlier one.
+      assert.equal(
+        await one("SELECT string_agg(c.relname || ' ' || array_to_string(c.reloptions, ','), '; ') FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%'"),
+        'cadenza_vectors_hnsw_64_m32_efc256 m=32,ef_construction=256',
+      );
       assert.deepEqual(await hits('v1', 'reconcileLedger of the ledger'), before, 'the same ranking and scores (to 3 places) in half precision');
       assert.match((await hits('v2', 'lateFeesDue'))[0] ?? '', /^two\/src\/fees\.ts /);
       // The vector list really walks the graph after the migration.
-      assert.match(await vectorPlan(db, 64, ['1', `'${vectorLiteral(embedText('fees', 64))}'`, '1', '0', '10', '3']), /cadenza_vectors_hnsw_64/);
+      assert.match(await vectorPlan(db, 64, ['1', `'${vectorLiteral(embedText('fees', 64))}'`, '1', '0', '10', '3']), /cadenza_vectors_hnsw_64_m32_efc256/);
     } finally {
       await db.end();
       old.dispose();
