@@ -37,7 +37,7 @@ import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
 import { CORPUS_LABEL, REPO, benchQueries, corpusName, fileText, relOf, writeFileAt } from './teamIndexCheckout';
-import { DIM, KEEP_DIR, MODEL, load, progress, vectorText } from './teamIndexLoad';
+import { DIM, KEEP_DIR, MODEL, exactTopTen, load, progress, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const QUERIES = env('QUERIES', 40);
@@ -123,21 +123,7 @@ async function runSize(url: string, target: number): Promise<void> {
     for (const text of queries.slice(0, RECALL_QUERIES)) {
       const vector = Float32Array.from(embedText(text, DIM));
       const t = performance.now();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN READ ONLY');
-        await client.query("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_bitmapscan', 'off', true)");
-        const exact = await client.query<{ path: string; start_line: number }>(
-          `SELECT e.path, c.start_line FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id
-           JOIN cadenza_vectors v ON v.model_id = $3 AND v.hash = c.hash
-           WHERE e.snapshot_id = $1 ORDER BY v.embedding::vector <=> $2::vector, e.path, c.start_line LIMIT 10`,
-          [team.snapshot.id, vectorText(vector), team.snapshot.modelId],
-        );
-        await client.query('COMMIT');
-        truths.push(new Set(exact.rows.map((row) => `${row.path}:${row.start_line}`)));
-      } finally {
-        client.release();
-      }
+      truths.push(await exactTopTen(pool, team.snapshot.id, team.snapshot.modelId, vector));
       exactMs += performance.now() - t;
     }
     const n = truths.length;
@@ -170,10 +156,7 @@ async function runSize(url: string, target: number): Promise<void> {
     }
     // Vector-only top 10 at several widths of the HNSW walk (candidates re-ranked on the full vector).
     const base = defaultTuning(DIM);
-    const sweep: VectorTuning[] = [base, ...(process.env['SWEEP'] ?? '20:40,40:120,80:200').split(',').map((pair) => {
-      const [candidates, ef] = pair.split(':').map(Number);
-      return { candidatesPerResult: 0, minCandidates: candidates ?? 40, efSearch: ef ?? 100 };
-    })];
+    const sweep: VectorTuning[] = [base, ...sweepTunings('20:40,40:120,80:200')];
     for (const tuning of sweep) {
       const tuned = await PgTeamIndex.open(pool, REPO, MODEL, 'c1', tuning);
       if (!tuned) throw new Error('no snapshot');
@@ -193,10 +176,7 @@ async function runSize(url: string, target: number): Promise<void> {
       times.sort((a, b) => a - b);
       const candidates = Math.max(10 * tuning.candidatesPerResult, tuning.minCandidates);
       const label = tuning === base ? ' (default)' : '';
-      // The queries that lost neighbours, by name: a graph's misses are a few queries', and which ones tells whether a change helped them.
-      const short = recalls.flatMap((r, i) => (r < 1 ? [`"${queries[i] ?? ''}" ${r.toFixed(1)}`] : [])).join(', ');
-      const recall = n > 0 ? `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, ${recalls.filter((r) => r < 0.5).length} below 0.5, lowest ${Math.min(...recalls).toFixed(1)}${short ? `; below 1: ${short}` : ''})` : 'recall not measured (RECALL_QUERIES=0)';
-      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recall} (load average ${load1()}) |`);
+      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recallCell(recalls, queries)} (load average ${load1()}) |`);
     }
 
     if (KEEP) await stored.set({ commit_rounds: round });

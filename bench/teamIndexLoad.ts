@@ -9,6 +9,7 @@ import { Pool, type PoolConfig } from 'pg';
 import { chunkerVersion } from '../src/core/index/chunker';
 import { nodeFileSource } from '../src/core/index/fileSource';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
+import type { VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { EMBEDDING_TYPE_SQL, ensureSchema } from '../src/core/index/pg/pgSchema';
 import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
 import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
@@ -251,4 +252,41 @@ export async function openKept(target: number, count: number): Promise<{ pool: P
   }
   const texts = await readSampleTexts(path.join(KEEP_DIR, `checkout-${corpusName(target, '-')}`), Number(row.files));
   return { pool, snapshot: { id: row.id, modelId: row.model_id }, queries: benchQueries(texts, count) };
+}
+
+/**
+ * The exact top 10 of one query over a snapshot's vectors of one model (a sequential scan: the recall
+ * reference), as "path:first line" keys.
+ */
+export async function exactTopTen(pool: Pool, snapshotId: number, modelId: number, vector: ArrayLike<number>): Promise<Set<string>> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_bitmapscan', 'off', true)");
+    const exact = await client.query<{ path: string; start_line: number }>(
+      `SELECT e.path, c.start_line FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id
+       JOIN cadenza_vectors v ON v.model_id = $3 AND v.hash = c.hash
+       WHERE e.snapshot_id = $1 ORDER BY v.embedding::vector <=> $2::vector, e.path, c.start_line LIMIT 10`,
+      [snapshotId, vectorText(vector), modelId],
+    );
+    await client.query('COMMIT');
+    return new Set(exact.rows.map((row) => `${row.path}:${row.start_line}`));
+  } finally {
+    client.release();
+  }
+}
+
+/** The walk widths of SWEEP ("candidates:ef_search,…"; `fallback` when unset) as tunings. */
+export const sweepTunings = (fallback: string): VectorTuning[] =>
+  (process.env['SWEEP'] ?? fallback).split(',').map((pair) => {
+    const [candidates, ef] = pair.split(':').map(Number);
+    return { candidatesPerResult: 0, minCandidates: candidates ?? 40, efSearch: ef ?? 100 };
+  });
+
+/** Each query's recall summed up, naming the queries that lost neighbours (a graph's misses are a few queries'). */
+export function recallCell(recalls: readonly number[], queries: readonly string[]): string {
+  const n = recalls.length;
+  if (n === 0) return 'recall not measured (RECALL_QUERIES=0)';
+  const short = recalls.flatMap((r, i) => (r < 1 ? [`"${queries[i] ?? ''}" ${r.toFixed(1)}`] : [])).join(', ');
+  return `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, ${recalls.filter((r) => r < 0.5).length} below 0.5, lowest ${Math.min(...recalls).toFixed(1)}${short ? `; below 1: ${short}` : ''})`;
 }

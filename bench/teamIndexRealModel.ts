@@ -31,7 +31,7 @@ import { PgRunStore } from '../src/core/index/pg/pgRunStore';
 import { PgTeamIndex, defaultTuning, type VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { silentLogger } from '../src/core/logger';
 import { REPO } from './teamIndexCheckout';
-import { openKept, vectorText } from './teamIndexLoad';
+import { exactTopTen, openKept, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const QUERIES = env('QUERIES', 40);
@@ -173,28 +173,9 @@ async function main(): Promise<void> {
     out(`| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${queries.length} queries, warmed, default tuning | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms (load average ${load1()}) |`);
 
     const truths: Set<string>[] = [];
-    for (const [i] of queries.slice(0, RECALL_QUERIES).entries()) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN READ ONLY');
-        await client.query("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_bitmapscan', 'off', true)");
-        const exact = await client.query<{ path: string; start_line: number }>(
-          `SELECT e.path, c.start_line FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id
-           JOIN cadenza_vectors v ON v.model_id = $3 AND v.hash = c.hash
-           WHERE e.snapshot_id = $1 ORDER BY v.embedding::vector <=> $2::vector, e.path, c.start_line LIMIT 10`,
-          [snap.id, vectorText(vectorOf(i)), snap.model_id],
-        );
-        await client.query('COMMIT');
-        truths.push(new Set(exact.rows.map((row) => `${row.path}:${row.start_line}`)));
-      } finally {
-        client.release();
-      }
-    }
+    for (const [i] of queries.slice(0, RECALL_QUERIES).entries()) truths.push(await exactTopTen(pool, snap.id, snap.model_id, vectorOf(i)));
     const base = defaultTuning(DIM);
-    const sweep: VectorTuning[] = [base, ...(process.env['SWEEP'] ?? '40:120,160:800').split(',').map((pair) => {
-      const [candidates, ef] = pair.split(':').map(Number);
-      return { candidatesPerResult: 0, minCandidates: candidates ?? 40, efSearch: ef ?? 100 };
-    })];
+    const sweep: VectorTuning[] = [base, ...sweepTunings('40:120,160:800')];
     for (const tuning of sweep) {
       const tuned = await PgTeamIndex.open(pool, REPO, MODEL, 'c1', tuning);
       if (!tuned) throw new Error('no snapshot');
@@ -210,10 +191,7 @@ async function main(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       const candidates = Math.max(10 * tuning.candidatesPerResult, tuning.minCandidates);
-      const n = recalls.length;
-      const short = recalls.flatMap((r, i) => (r < 1 ? [`"${queries[i] ?? ''}" ${r.toFixed(1)}`] : [])).join(', ');
-      const recall = n > 0 ? `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, lowest ${Math.min(...recalls).toFixed(1)}${short ? `; below 1: ${short}` : ''})` : 'recall not measured';
-      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${tuning === base ? ' (default)' : ''} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recall} (load average ${load1()}) |`);
+      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${tuning === base ? ' (default)' : ''} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recallCell(recalls, queries)} (load average ${load1()}) |`);
     }
   } finally {
     embedder.stop();
