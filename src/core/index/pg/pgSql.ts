@@ -63,9 +63,9 @@ export const WIDE_GRAPH_EF_CONSTRUCTION = 256;
 /**
  * The HNSW index's name for a dimension. Each graph an earlier release built has its own name (the
  * first-4,000-components one, the fold with pgvector's default settings, the fold at m 32 with
- * ef_construction 128; for a model of 4,000 dimensions or fewer, the graph with pgvector's defaults), so the indexer's next run on such a database builds this release's graph and then
- * drops the old one (`obsoleteHnswSql`); the indexed expression is the same, so searches walk whichever
- * of them is there.
+ * ef_construction 128; for a model of 4,000 dimensions or fewer, the graph with pgvector's defaults), so
+ * the indexer's next run on such a database builds this release's graph and then drops the old one
+ * (`obsoleteHnswSql`); the indexed expression is the same, so searches walk whichever of them is there.
  */
 export function hnswName(d: number): string {
   return folds(d) ? `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${WIDE_GRAPH_M}_efc${WIDE_GRAPH_EF_CONSTRUCTION}` : `cadenza_vectors_hnsw_${d}_m${WIDE_GRAPH_M}_efc${WIDE_GRAPH_EF_CONSTRUCTION}`;

@@ -40,7 +40,7 @@ const EF_SEARCH_MAX = 1000;
  * wider build at 1,000,000"). On a database whose indexer has not yet built this release's graph, the
  * earlier graph is walked at 400 too until it has. A team that wants the wider walk sets it on the
  * readers' role (SEARCH_SETTINGS_SQL).
- * A graph on the vector itself (2,000 dimensions or fewer) ranks as the re-rank does, so fewer candidates
+ * A graph on the vector itself (4,000 dimensions or fewer) ranks as the re-rank does, so fewer candidates
  * suffice, but it is walked as wide: on 1,000,000 chunks embedded by a real model (WordLlama, 256
  * dimensions; bench/teamIndexRealModel) a 120-wide walk found 0.715 of the true top 10 and a 400-wide one
  * 0.860 (ARCHITECTURE "A real model at 1,000,000").
