@@ -14,7 +14,7 @@
 //     and, up to NEW_COMMIT_MAX chunks, as a new commit's snapshot,
 //  5. the local index's query latency on the same checkout, up to LOCAL_MAX chunks.
 // Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep [--load-only]] [chunks ...] (default 10000 50000)
+// Run: npx tsc -p tsconfig.json && node out/bench/team-index.js [--keep [--load-only | --chunks-only]] [chunks ...] (default 10000 50000)
 // Env: CORPUS (generated | real), QUERIES (40), RECALL_QUERIES (20, at most QUERIES; 0 skips the exact scans), WARM (1: every query once before timing), LOCAL_MAX (200000), NEW_COMMIT_MAX (200000), PG_MAINTENANCE_MEM ('4GB'),
 // PG_SHARED_BUFFERS ('128MB', PostgreSQL's default), TEAM_BENCH_DIR (/var/cache/cadenza-team-bench, with --keep).
 // --keep: the cluster, each size's database and its checkout are kept in TEAM_BENCH_DIR, and a run
@@ -23,6 +23,8 @@
 // not redone, and the steps' times add up over the runs. So the 1,000,000-chunk size (hours on two cores)
 // can be built across several runs, and its queries timed on a quiet machine. Only the 20-file commit
 // steps change the kept database (they write what a real second run writes); rerunning them is harmless.
+// --chunks-only: the load without the emulator's vectors, then stop (the database bench/teamIndexRealModel
+// embeds with a real model; such a database refuses a later run without the flag).
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';

@@ -80,6 +80,11 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   let chunks = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
   let vectors = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_vectors WHERE model_id = $1', [snapshot.model_id])).rows[0]?.n ?? 0);
   const loadDone = stored.get('load_done') === 1;
+  // --chunks-only: files, chunks and their text without the emulator's vectors, for bench/teamIndexRealModel
+  // (which embeds the chunks with a real model); the emulator's vectors are most of the load's time and size.
+  const chunksOnly = process.argv.includes('--chunks-only');
+  if (chunksOnly && !loadDone) await stored.set({ chunks_only: 1 });
+  else if (!chunksOnly && stored.get('chunks_only') === 1) throw new Error('this database was loaded with --chunks-only (for bench/teamIndexRealModel): its E5 vectors are partial, so its graph and recall would mean nothing');
   if (!loadDone) await pool.query(`DROP INDEX IF EXISTS ${hnswName(DIM)}`);
   if (committed > 0) out(`    resuming a kept database: ${files} files, ${chunks} chunks already loaded${loadDone ? ' (load finished)' : ''}`);
   // The query sample (every 7th chunk of the first files) is read back from the checkout when resuming.
@@ -145,7 +150,7 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
       batch.cHash.push(chunk.hash);
       batch.cBody.push(pgText(chunk.text));
       batch.cTerms.push(tsvectorLiteral(chunk.text));
-      if (!seenHashes.has(chunk.hash)) {
+      if (!chunksOnly && !seenHashes.has(chunk.hash)) {
         seenHashes.add(chunk.hash);
         vectors++;
         batch.vHash.push(chunk.hash);
@@ -176,11 +181,12 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
     await writing;
     await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
     await stored.set({ load_done: 1, files, chunks, vectors });
-    if (process.argv.includes('--load-only')) {
-      out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (--load-only: the graph and the queries are for a later run)`);
+    if (process.argv.includes('--load-only') || chunksOnly) {
+      out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (${chunksOnly ? '--chunks-only: for bench/teamIndexRealModel' : '--load-only: the graph and the queries are for a later run'})`);
       return undefined;
     }
   }
+  if (chunksOnly) return undefined;
   // A kept database whose graph an earlier release built (another name: pgSql hnswName) gets this release's.
   const graphThere = ((await pool.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [hnswName(DIM)])).rowCount ?? 0) > 0;
   if (stored.get('hnsw_done') !== 1 || !graphThere) {
@@ -238,14 +244,14 @@ async function readSampleTexts(dir: string, files: number): Promise<string[]> {
 
 /**
  * A database kept by bench/team-index (`--keep`) for the probes that read it: its cluster started (or the
- * running one), a one-connection pool on it, snapshot c1, and the benchmark's first `count` queries.
+ * running one), a one-connection pool on it, snapshot c1 (the first one: bench/teamIndexRealModel adds a second model's), and the benchmark's first `count` queries.
  */
 export async function openKept(target: number, count: number): Promise<{ pool: Pool; snapshot: { id: number; modelId: number }; queries: string[] }> {
   const pg = await startPostgres({ dir: path.join(KEEP_DIR, 'pg'), settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' } });
   const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${corpusName(target, '_')}`), max: 1 });
   const row = (await pool.query<{ id: number; model_id: number; files: string }>(
     `SELECT s.id, s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
-     FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1'`, [REPO])).rows[0];
+     FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1' ORDER BY s.id LIMIT 1`, [REPO])).rows[0];
   if (!row) {
     await pool.end();
     throw new Error(`no snapshot in bench_${corpusName(target, '_')}: build it with bench/team-index --keep first`);

@@ -5,8 +5,10 @@
 // trained for similarity and averaged, 256 dimensions, its weights in the wheel) embeds them in minutes,
 // so this measures what the product's search does with a trained model's dense vectors at that size:
 //  1. installs WordLlama into a venv of its own (once; pinned; PyPI only, downloads off at run time),
-//  2. adds the model to the database kept by `CORPUS=real node out/bench/team-index.js --keep 1000000` and a
-//     snapshot of the same commit for it (the same files and chunks: the schema keys vectors by model),
+//  2. adds the model to the database kept by `CORPUS=real node out/bench/team-index.js --keep 1000000` (or,
+//     to build only what this needs, `--keep --chunks-only 1000000`: the files and chunks without the
+//     emulator's vectors) and a snapshot of the same commit for it (the same files and chunks: the schema
+//     keys vectors by model),
 //  3. embeds every distinct chunk (its stored text) and writes the vectors with the adapter's own INSERT,
 //     in hash order, one transaction per batch, so a killed run goes on where it stopped,
 //  4. builds the model's HNSW graph with the product's SQL (pgSql hnswIndexSql: 256 dimensions are indexed
