@@ -192,8 +192,11 @@ suite('Agent: workspace functions in the real extension host', () => {
     assert.equal(fs.readFileSync(path.join(root, file), 'utf8'), 'export const value = 42;\nexport const other = 2;\n', 'saved to disk');
     const document = await vscode.workspace.openTextDocument(path.join(root, file));
     await vscode.window.showTextDocument(document);
+    // `undo` acts on the focused editor, and its change reaches this host after the command returns (under
+    // load, later): one undo, once the editor has focus, then wait for its change.
+    await waitFor(() => vscode.window.activeTextEditor?.document === document, 'the edited file to be the active editor');
     await vscode.commands.executeCommand('undo');
-    assert.equal(document.getText(), before, 'one undo takes the whole edit back');
+    await waitFor(() => document.getText() === before, () => `one undo to take the whole edit back (the text is ${JSON.stringify(document.getText())})`, 10_000);
     await document.save();
     await rejectsWithReason(port.editFile({ path: file, expectedText: 'something else', offset: 0, length: 1, newText: 'x' }, signal), 'changed', /changed after the edit was proposed/);
     assert.equal(fs.readFileSync(path.join(root, file), 'utf8'), before);
