@@ -12,7 +12,7 @@
 //  3. embeds every distinct chunk (its stored text) and writes the vectors with the adapter's own INSERT,
 //     in hash order, one transaction per batch, so a killed run goes on where it stopped,
 //  4. builds the model's HNSW graph with the product's SQL (pgSql hnswIndexSql: 256 dimensions are indexed
-//     as they are, m 32 / ef_construction 256) and drops a graph an earlier release built (obsoleteHnswSql),
+//     in half precision, m 32 / ef_construction 512) and drops a graph an earlier release built (obsoleteHnswSql),
 //  5. measures through PgTeamIndex with the default tuning, as bench/team-index does: hybrid top-10 latency,
 //     the exact top 10 of RECALL_QUERIES queries (a sequential scan), and vector-only latency and recall@10
 //     at the default walk and at each SWEEP width.
@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Pool } from 'pg';
 import { chunkerVersion } from '../src/core/index/chunker';
-import { ANALYZE_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, WIDE_GRAPH_EF_CONSTRUCTION, WIDE_GRAPH_M, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
+import { ANALYZE_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, graphSettings, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
 import { PgTeamIndex, defaultTuning, type VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { silentLogger } from '../src/core/logger';
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
         const t = performance.now();
         await client.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '2GB'}'`);
         await client.query(hnswIndexSql(DIM));
-        out(`| HNSW build (${DIM} dimensions as they are, m ${WIDE_GRAPH_M}, ef_construction ${WIDE_GRAPH_EF_CONSTRUCTION}), ${written} vectors | ${((performance.now() - t) / 1000).toFixed(0)} s |`);
+        out(`| HNSW build (${graphSettings(DIM).on}, m ${graphSettings(DIM).m}, ef_construction ${graphSettings(DIM).efConstruction}), ${written} vectors | ${((performance.now() - t) / 1000).toFixed(0)} s |`);
         await client.query(obsoleteHnswSql(DIM));
       } finally {
         client.release();

@@ -24,7 +24,9 @@ export const FOLD_WIDTH = 2048;
 export const folds = (d: number): boolean => d > MAX_FULL_HNSW_DIMENSION && d % FOLD_WIDTH === 0;
 
 /**
- * The indexed expression for a dimension: the full vector up to 2,000 dimensions. Above that, when the
+ * The indexed expression for a dimension: the full vector up to 2,000 dimensions, as half-precision floats
+ * (the column's own precision since layout 3; earlier releases indexed it as `vector`, see
+ * `fullPrecision`). Above that, when the
  * dimension is a multiple of 2,048 (E5-Mistral's 4,096), the vector folded to 2,048 components (the sum
  * of its 2,048-wide slices: a fixed linear projection that keeps cosine neighbourhoods, like feature
  * hashing into fewer buckets) as half-precision floats: 4 KB per chunk in the graph instead of 8 KB,
@@ -35,7 +37,7 @@ export const folds = (d: number): boolean => d > MAX_FULL_HNSW_DIMENSION && d % 
  * measured first: recall@10 0.03 on the emulator's embeddings.)
  */
 function indexed(d: number, value: string): string {
-  if (d <= MAX_FULL_HNSW_DIMENSION) return `(${value})::vector(${d})`;
+  if (d <= MAX_FULL_HNSW_DIMENSION) return `(${value})::halfvec(${d})`;
   if (folds(d)) {
     const w = FOLD_WIDTH;
     const slices = Array.from({ length: d / w }, (_, i) => `subvector((${value})::vector(${d}), ${String(i * w + 1)}, ${w})`);
@@ -45,47 +47,94 @@ function indexed(d: number, value: string): string {
   return `subvector((${value})::vector(${d}), 1, ${m})::halfvec(${m})`;
 }
 
+/** What earlier releases' graphs indexed up to 2,000 dimensions: the vector in full precision (see `earlierHnswNames`). */
+function fullPrecision(d: number, value: string): string {
+  return `(${value})::vector(${d})`;
+}
+
 /**
- * Every graph's build settings: m 32, ef_construction 256 (pgvector's defaults are 16 and 64). On
+ * The graphs' build settings: m 32, ef_construction 256 (pgvector's defaults are 16 and 64; up to 2,000
+ * dimensions ef_construction is 512, see HALF_GRAPH_EF_CONSTRUCTION). On
  * 200,000 real-code vectors recall@10 went from 0.725 to 0.895 at 160 candidates and ef_search 400, and
  * from 0.760 to 0.900 at 800, when m 16 / ef_construction 64 became m 32 / 128 (3.2 times the build, 173
  * to 561 s, the same size: each element's page had room for the longer neighbour lists); on 100,000
  * generated vectors 0.956 / 0.978 to 0.971 / 0.978. ef_construction 256 then took the walk's recall of the
  * fold's own top 10 from 0.951 to 0.968 at ef_search 400 and from 0.958 to 0.981 at 800, at the same walk
  * latency, for 1.6 times the build (469 to 767 s; bench/teamIndexGraph on 200,000 real-code vectors,
- * ARCHITECTURE "A wider build"). A graph on the vector itself is built the same way: with pgvector's defaults,
- * 1,000,000 chunks embedded by a real model (WordLlama, 256 dimensions) gave recall@10 0.860 at ef_search
- * 400 and 0.870 at the widest walk; this graph, on another machine's 1,000,000 chunks, 0.935 at 400 and
- * 0.970 at 800 (ARCHITECTURE "A real model at 1,000,000").
+ * ARCHITECTURE "A wider build"). On a graph on the vector itself, with pgvector's defaults, 1,000,000 chunks
+ * embedded by a real model (WordLlama, 256 dimensions) gave recall@10 0.860 at ef_search 400 and 0.870 at
+ * the widest walk; at m 32 / 256, on another machine's 1,000,000 chunks, 0.935 at 400 and 0.970 at 800
+ * (ARCHITECTURE "A real model at 1,000,000").
  */
 export const WIDE_GRAPH_M = 32;
 export const WIDE_GRAPH_EF_CONSTRUCTION = 256;
 
 /**
- * The HNSW index's name for a dimension. Each graph an earlier release built has its own name (the
- * first-4,000-components one, the fold with pgvector's default settings, the fold at m 32 with
- * ef_construction 128; for a model of 4,000 dimensions or fewer, the graph with pgvector's defaults), so
- * the indexer's next run on such a database builds this release's graph and then drops the old one
- * (`obsoleteHnswSql`); the indexed expression is the same, so searches walk whichever of them is there.
+ * A graph on the vector itself, up to 2,000 dimensions, is built on its half-precision values (the
+ * column's) with ef_construction 512. On 200,000 WordLlama vectors of real code (100 queries, the top 40
+ * re-ranked): the graph on `vector` at 256 gave recall@10 0.939 at a 400-wide walk (p95 43.6 ms, 312 MB);
+ * on `halfvec` at 256, 0.931 (p95 36.2 ms, 196 MB: each step reads half the bytes); on `halfvec` at 512,
+ * 0.960 (p95 36.8 ms) for 1.4 times the build (ARCHITECTURE "A half-precision graph built wider").
+ */
+export const HALF_GRAPH_EF_CONSTRUCTION = 512;
+
+/** The build settings of this release's graph for a dimension. */
+export function graphSettings(dimension: number): { readonly m: number; readonly efConstruction: number; readonly on: string } {
+  const d = dimensionOf(dimension);
+  if (d <= MAX_FULL_HNSW_DIMENSION) return { m: WIDE_GRAPH_M, efConstruction: HALF_GRAPH_EF_CONSTRUCTION, on: `${d} dimensions in half precision` };
+  if (folds(d)) return { m: WIDE_GRAPH_M, efConstruction: WIDE_GRAPH_EF_CONSTRUCTION, on: `${d} dimensions folded to ${FOLD_WIDTH}` };
+  return { m: WIDE_GRAPH_M, efConstruction: WIDE_GRAPH_EF_CONSTRUCTION, on: `the first ${Math.min(d, MAX_HALF_HNSW_DIMENSION)} of ${d} dimensions` };
+}
+
+/**
+ * The HNSW index's name for a dimension. Each graph an earlier release built has its own name
+ * (`earlierHnswNames`), so the indexer's next run on such a database builds this release's graph and then
+ * drops the old one (`obsoleteHnswSql`). Searches walk whichever of them is there: above 2,000 dimensions
+ * the indexed expression is the same; up to 2,000 a reader that finds only an earlier graph (on the vector
+ * in full precision) searches with that graph's expression (`semanticSql`).
  */
 export function hnswName(d: number): string {
-  return folds(d) ? `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${WIDE_GRAPH_M}_efc${WIDE_GRAPH_EF_CONSTRUCTION}` : `cadenza_vectors_hnsw_${d}_m${WIDE_GRAPH_M}_efc${WIDE_GRAPH_EF_CONSTRUCTION}`;
+  const { m, efConstruction } = graphSettings(d);
+  if (folds(d)) return `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${m}_efc${efConstruction}`;
+  if (d <= MAX_FULL_HNSW_DIMENSION) return `cadenza_vectors_hnsw_${d}_half_m${m}_efc${efConstruction}`;
+  return `cadenza_vectors_hnsw_${d}_m${m}_efc${efConstruction}`;
+}
+
+/**
+ * The graphs earlier releases built for a dimension: pgvector's default settings on the first 4,000
+ * components (or the whole vector); for 4,096 dimensions the fold with the default settings, then at m 32
+ * with ef_construction 128; up to 2,000 dimensions the vector in full precision at m 32 / 256.
+ */
+export function earlierHnswNames(dimension: number): string[] {
+  const d = dimensionOf(dimension);
+  if (folds(d)) return [`cadenza_vectors_hnsw_${d}`, `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}`, `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m32`];
+  if (d <= MAX_FULL_HNSW_DIMENSION) return [`cadenza_vectors_hnsw_${d}`, `cadenza_vectors_hnsw_${d}_m32_efc256`];
+  return [`cadenza_vectors_hnsw_${d}`];
+}
+
+/**
+ * Whether a reader must walk an earlier release's graph, with its expression: the dimension is one whose
+ * indexed expression changed (up to 2,000), this release's graph is not there (yet: a writer builds it in
+ * one transaction, invisible until done), and an earlier one is. `indexes`: the vectors table's index names.
+ */
+export function walksEarlierGraph(dimension: number, indexes: ReadonlySet<string>): boolean {
+  const d = dimensionOf(dimension);
+  return d <= MAX_FULL_HNSW_DIMENSION && !indexes.has(hnswName(d)) && earlierHnswNames(d).some((name) => indexes.has(name));
 }
 
 /**
  * The HNSW index for one dimension, partial so that models of other dimensions share the table, built with
- * WIDE_GRAPH_M and WIDE_GRAPH_EF_CONSTRUCTION.
+ * `graphSettings`.
  */
 export function hnswIndexSql(dimension: number): string {
   const d = dimensionOf(dimension);
-  const ops = d <= MAX_FULL_HNSW_DIMENSION ? 'vector_cosine_ops' : 'halfvec_cosine_ops';
-  return `CREATE INDEX IF NOT EXISTS ${hnswName(d)} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) ${ops}) WITH (m = ${WIDE_GRAPH_M}, ef_construction = ${WIDE_GRAPH_EF_CONSTRUCTION}) WHERE vector_dims(embedding) = ${d}`;
+  const { m, efConstruction } = graphSettings(d);
+  return `CREATE INDEX IF NOT EXISTS ${hnswName(d)} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) halfvec_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction}) WHERE vector_dims(embedding) = ${d}`;
 }
 
 /** Drops the graphs earlier releases built for this dimension, once this release's exists (a no-op when there are none). */
 export function obsoleteHnswSql(dimension: number): string {
-  const d = dimensionOf(dimension);
-  return folds(d) ? `DROP INDEX IF EXISTS cadenza_vectors_hnsw_${d}, cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}, cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m32` : `DROP INDEX IF EXISTS cadenza_vectors_hnsw_${d}`;
+  return `DROP INDEX IF EXISTS ${earlierHnswNames(dimension).join(', ')}`;
 }
 
 /** $1 model: how many vectors its graph holds, and the session's maintenance_work_mem (bytes). */
@@ -100,7 +149,6 @@ export const VECTOR_INDEXES_SQL = "SELECT indexname FROM pg_indexes WHERE schema
  */
 export function graphElementBytes(dimension: number): number {
   const d = dimensionOf(dimension);
-  if (d <= MAX_FULL_HNSW_DIMENSION) return 4 * d + 600;
   return 2 * (folds(d) ? FOLD_WIDTH : Math.min(d, MAX_HALF_HNSW_DIMENSION)) + 600;
 }
 
@@ -110,10 +158,12 @@ export function graphElementBytes(dimension: number): number {
  * the snapshot's files use; with pgvector's iterative scan the index keeps reading until enough pass it.
  * The candidates are re-ranked in half precision, the column's type from layout 3; on a layout-2
  * database (full precision, not yet migrated by a writer) the cast makes the same comparison.
+ * `earlierGraph`: order by the expression of an earlier release's graph (`walksEarlierGraph`).
  */
-export function semanticSql(dimension: number): string {
+export function semanticSql(dimension: number, earlierGraph = false): string {
   const d = dimensionOf(dimension);
-  const order = `${indexed(d, 'v.embedding')} <=> ${indexed(d, '$2::vector')}`;
+  const expression = earlierGraph && d <= MAX_FULL_HNSW_DIMENSION ? fullPrecision : indexed;
+  const order = `${expression(d, 'v.embedding')} <=> ${expression(d, '$2::vector')}`;
   return `WITH candidates AS MATERIALIZED (
       SELECT v.hash, v.embedding FROM cadenza_vectors v
       WHERE v.model_id = $1 AND vector_dims(v.embedding) = ${d}

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { compoundIdentifiers, tokenize } from '../tokenize';
 import { fuseRanked, fusionDepth, type ChunkLocation, type HybridOptions, type HybridQuery, type RankedLists, type SearchResult, type SemanticHit } from '../fusion';
-import { COMMON_LEXEMES_SQL, EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, folds, semanticSql } from './pgSql';
+import { COMMON_LEXEMES_SQL, EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, VECTOR_INDEXES_SQL, folds, semanticSql, walksEarlierGraph } from './pgSql';
 import { allOfQuery, anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
 
 /** The snapshot a team index answers from: which commit, how fresh. */
@@ -95,6 +95,8 @@ export class PgTeamIndex {
     private readonly rankCap: number,
     /** Lexemes that alone match more chunks than a pass ranks (see `commonLexemes`). */
     private readonly common: ReadonlySet<string>,
+    /** Whether the vector list walks an earlier release's graph (pgSql `walksEarlierGraph`), read at opening. */
+    readonly walksEarlierGraph: boolean,
   ) {}
 
   /**
@@ -107,7 +109,9 @@ export class PgTeamIndex {
     if (!row) return undefined;
     // Read with the snapshot, so a search needs no extra round trip (and its three lists their three connections).
     const common = await commonLexemes(pool, rankCap);
-    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap, common);
+    // Which graph is there; a reader that may not list indexes searches as for this release's.
+    const indexes = await pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL).then((r) => new Set(r.rows.map((x) => x.indexname)), () => new Set<string>());
+    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap, common, walksEarlierGraph(row.dimension, indexes));
   }
 
   /**
@@ -148,7 +152,7 @@ export class PgTeamIndex {
       // recall depends on the first, and each re-ranked candidate costs an 8 KB read (16 KB before layout 3).
       const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
       await client.query(SEARCH_SETTINGS_SQL, [Math.max(candidates, this.tuning.efSearch), EF_SEARCH_MAX]);
-      const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
+      const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension, this.walksEarlierGraph), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
       return rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
     });
   }

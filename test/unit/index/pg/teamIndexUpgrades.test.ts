@@ -127,18 +127,67 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), '3');
       assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec');
       assert.ok(Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors WHERE hash IN (SELECT hash FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id WHERE e.snapshot_id = 1)')) < vectorBytes * 0.6, 'half the bytes');
-      // The run built this release's graph (m 32, ef_construction 256, as for folded vectors) and dropped the earlier one.
+      // The run built this release's graph (half precision, m 32, ef_construction 512) and dropped the earlier one.
       assert.equal(
         await one("SELECT string_agg(c.relname || ' ' || array_to_string(c.reloptions, ','), '; ') FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%'"),
-        'cadenza_vectors_hnsw_64_m32_efc256 m=32,ef_construction=256',
+        `${GRAPH_64} m=32,ef_construction=512`,
       );
       assert.deepEqual(await hits('v1', 'reconcileLedger of the ledger'), before, 'the same ranking and scores (to 3 places) in half precision');
       assert.match((await hits('v2', 'lateFeesDue'))[0] ?? '', /^two\/src\/fees\.ts /);
       // The vector list really walks the graph after the migration.
-      assert.match(await vectorPlan(db, 64, ['1', `'${vectorLiteral(embedText('fees', 64))}'`, '1', '0', '10', '3']), /cadenza_vectors_hnsw_64_m32_efc256/);
+      assert.match(await vectorPlan(db, 64, ['1', `'${vectorLiteral(embedText('fees', 64))}'`, '1', '0', '10', '3']), new RegExp(GRAPH_64));
     } finally {
       await db.end();
       old.dispose();
+    }
+  });
+
+  it("walks the full-precision graph an earlier release built for 64-d vectors until the next indexer run builds this release's (half precision, ef_construction 512), then drops it", async () => {
+    const db = await freshDatabase('narrow', 3);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
+    files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
+    const repo = new Fixture(files);
+    const graphs = async (): Promise<string[]> =>
+      (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+    /** The vector list's top 3 for a query, and the index the plan of the statement it sends walks. */
+    const search = async (text: string): Promise<{ hits: string[]; walks: string; earlier: boolean }> => {
+      const team = await PgTeamIndex.open(db, 'narrow', MODEL, 'n1');
+      assert.ok(team);
+      const vector = Float32Array.from(embedText(text, 64));
+      const hits = (await team.lists({ vector }, 3)).semantic.map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
+      const plan = await vectorPlan(db, 64, [String(team.snapshot.modelId), `'${vectorLiteral(vector)}'`, String(team.snapshot.id), '0', '40', '3'], team.walksEarlierGraph);
+      return { hits, walks: /cadenza_vectors_hnsw_\w+/.exec(plan)?.[0] ?? 'no graph', earlier: team.walksEarlierGraph };
+    };
+    try {
+      const first = await buildTeamIndex({ root: repo.root, repository: 'narrow', commit: 'n1', model: MODEL, pool: db, embed, dimension: 64 });
+      assert.equal(first.status, 'complete');
+      assert.deepEqual(await graphs(), [`${GRAPH_64} m=32,ef_construction=512`]);
+      const now = await search('reconcileLedger of the ledger');
+      assert.deepEqual([now.walks, now.earlier], [GRAPH_64, false]);
+      assert.match(now.hits[0] ?? '', /^narrow\/src\/ledger\.ts /);
+
+      for (const [earlier, sql] of EARLIER_GRAPHS_64) {
+        // The database as an earlier release left it: a graph on the vector in full precision.
+        await db.query(`DROP INDEX ${GRAPH_64}`);
+        await db.query(sql);
+        const before = await search('reconcileLedger of the ledger');
+        assert.deepEqual([before.walks, before.earlier], [earlier, true], 'a reader walks the graph the database has, with its expression');
+        assert.deepEqual(before.hits, now.hits);
+
+        const said: string[] = [];
+        const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
+        const again = await buildTeamIndex({ root: repo.root, repository: 'narrow', commit: 'n1', model: MODEL, pool: db, embed, dimension: 64, logger });
+        assert.equal(again.status, 'complete');
+        assert.match(said.join('\n'), new RegExp(`Building this release's search graph for the 13 vectors of ${MODEL}`));
+        assert.deepEqual(await graphs(), [`${GRAPH_64} m=32,ef_construction=512`], `the new graph built, ${earlier} dropped`);
+        const after = await search('reconcileLedger of the ledger');
+        assert.deepEqual([after.walks, after.earlier], [GRAPH_64, false]);
+        assert.deepEqual(after.hits, before.hits, 'the same ranking and scores');
+      }
+    } finally {
+      await db.end();
+      repo.dispose();
     }
   });
 
@@ -194,12 +243,12 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
 });
 
 /** The plan of the vector list's statement for `dimension`, its $1…$6 given as SQL literals, with sequential scans off as a search has them. */
-async function vectorPlan(db: Pool, dimension: number, literals: readonly string[]): Promise<string> {
+async function vectorPlan(db: Pool, dimension: number, literals: readonly string[], earlierGraph = false): Promise<string> {
   const client = await db.connect();
   try {
     await client.query('BEGIN');
     await client.query("SELECT set_config('enable_seqscan', 'off', true)");
-    const sql = `EXPLAIN ${semanticSql(dimension)}`.replace(/\$(\d)/g, (_, n: string) => literals[Number(n) - 1] ?? '');
+    const sql = `EXPLAIN ${semanticSql(dimension, earlierGraph)}`.replace(/\$(\d)/g, (_, n: string) => literals[Number(n) - 1] ?? '');
     return (await client.query<{ 'QUERY PLAN': string }>(sql)).rows.map((r) => r['QUERY PLAN']).join('\n');
   } finally {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -207,6 +256,12 @@ async function vectorPlan(db: Pool, dimension: number, literals: readonly string
   }
 }
 
+/** This release's graph for 64-d vectors, and the graphs earlier releases built for them (pgvector's defaults, then m 32 with ef_construction 256, on the vector in full precision). */
+const GRAPH_64 = 'cadenza_vectors_hnsw_64_half_m32_efc512';
+const EARLIER_GRAPHS_64: readonly (readonly [string, string])[] = [
+  ['cadenza_vectors_hnsw_64', 'CREATE INDEX cadenza_vectors_hnsw_64 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WHERE vector_dims(embedding) = 64'],
+  ['cadenza_vectors_hnsw_64_m32_efc256', 'CREATE INDEX cadenza_vectors_hnsw_64_m32_efc256 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WITH (m = 32, ef_construction = 256) WHERE vector_dims(embedding) = 64'],
+];
 /** This release's graph for 4,096-d vectors. */
 const GRAPH_4096 = 'cadenza_vectors_hnsw_4096_fold2048_m32_efc256';
 const FOLD_4096 = '((subvector((embedding)::vector(4096), 1, 2048) + subvector((embedding)::vector(4096), 2049, 2048))::halfvec(2048))';
