@@ -95,7 +95,11 @@ export class PgTeamIndex {
     private readonly rankCap: number,
     /** Lexemes that alone match more chunks than a pass ranks (see `commonLexemes`). */
     private readonly common: ReadonlySet<string>,
-    /** Whether the vector list walks an earlier release's graph (pgSql `walksEarlierGraph`), read at opening. */
+    /**
+     * Whether the vector list walks an earlier release's graph (pgSql `walksEarlierGraph`), read at opening;
+     * once the indexer has swapped the graphs, the vector list sorts without one until the next opening
+     * (the extension opens the snapshot again every minute: host/index/teamConnection).
+     */
     readonly walksEarlierGraph: boolean,
   ) {}
 

@@ -144,12 +144,8 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
 
   it("walks the full-precision graph an earlier release built for 64-d vectors until the next indexer run builds this release's (half precision, ef_construction 512), then drops it", async () => {
     const db = await freshDatabase('narrow', 3);
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
-    files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
-    const repo = new Fixture(files);
-    const graphs = async (): Promise<string[]> =>
-      (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+    const repo = ledgerRepository();
+    const graphs = (): Promise<string[]> => graphsOf(db);
     /** The vector list's top 3 for a query, and the index the plan of the statement it sends walks. */
     const search = async (text: string): Promise<{ hits: string[]; walks: string; earlier: boolean }> => {
       const team = await PgTeamIndex.open(db, 'narrow', MODEL, 'n1');
@@ -193,13 +189,9 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
 
   it("walks the graph an earlier release built for 4,096-d vectors (m 16, then m 32 with ef_construction 128) until the next indexer run builds this release's (m 32, ef_construction 256), says so, and drops the old one", async () => {
     const db = await freshDatabase('wide', 3);
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
-    files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
-    const repo = new Fixture(files);
+    const repo = ledgerRepository();
     const embed4096 = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, 4096))));
-    const graphs = async (): Promise<string[]> =>
-      (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+    const graphs = (): Promise<string[]> => graphsOf(db);
     /** The vector list's top 3 for a query, and the index its plan walks. */
     const search = async (text: string): Promise<{ hits: string[]; walks: string }> => {
       const team = await PgTeamIndex.open(db, 'wide', 'wide-model', 'w1');
@@ -241,6 +233,19 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
     }
   });
 });
+
+/** Twelve modules and a ledger: the repository the graph upgrade tests index. */
+function ledgerRepository(): Fixture {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) files[`src/module${i}.ts`] = moduleText(i);
+  files['src/ledger.ts'] = moduleText(50, 'reconcileLedger');
+  return new Fixture(files);
+}
+
+/** The vectors table's HNSW graphs, each with its build settings. */
+async function graphsOf(db: Pool): Promise<string[]> {
+  return (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+}
 
 /** The plan of the vector list's statement for `dimension`, its $1…$6 given as SQL literals, with sequential scans off as a search has them. */
 async function vectorPlan(db: Pool, dimension: number, literals: readonly string[], earlierGraph = false): Promise<string> {
