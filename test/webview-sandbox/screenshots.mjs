@@ -187,15 +187,22 @@ try {
     });
     await check('code block Copy posts the code', async (context) => {
       const page = await open(context, 'conversation');
-      // Click once the conversation is fully built and rendered (a busy machine once clicked a block still being rendered).
-      await page.waitForFunction(() => !document.querySelector('[data-pending]'));
-      await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Copy code' }).click();
-      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'code/copy'), null, { timeout: 5000 });
+      // The conversation can render again just after it appears (its view, then its models); on a busy
+      // machine a click landed on a block that re-render had just replaced, and nothing was posted. So a
+      // click that posts nothing within 2 s is made again, on the block then shown, up to 5 times.
+      const clickUntilPosted = async (name, type) => {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          await page.locator('.message.assistant .code-block').first().getByRole('button', { name }).click();
+          const done = await page.waitForFunction((t) => window.__sandbox.posted.some((message) => message.type === t), type, { timeout: 2000 }).then(() => true, () => false);
+          if (done) return;
+        }
+        throw new Error(`${name} posted no ${type} in 5 clicks`);
+      };
+      await clickUntilPosted('Copy code', 'code/copy');
       const [copy] = await posted(page, 'code/copy');
       expect(copy?.code.startsWith('export function debounce<T'), `code was ${JSON.stringify(copy?.code.slice(0, 40))}`);
       expect(!copy.code.endsWith('\n'), 'trailing newline');
-      await page.locator('.message.assistant .code-block').first().getByRole('button', { name: 'Open code in a new editor' }).click();
-      await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'code/open'), null, { timeout: 5000 });
+      await clickUntilPosted('Open code in a new editor', 'code/open');
       const [opened] = await posted(page, 'code/open');
       expect(opened?.language === 'ts', `language ${opened?.language}`);
     });
