@@ -32,14 +32,14 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { nodeFileSource } from '../src/core/index/fileSource';
 import { prepareFile } from '../src/core/index/prepareFile';
-import { FOLD_WIDTH, folds, graphSettings, hnswName } from '../src/core/index/pg/pgSql';
+import { FOLD_WIDTH, folds, hnswName } from '../src/core/index/pg/pgSql';
 import { PgTeamIndex, defaultTuning, type VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
 import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
 import { embedText } from '../test/emulator/embeddings';
 import { startPostgres } from '../test/pg/pgServer';
 import { CORPUS_LABEL, REPO, benchQueries, corpusName, fileText, relOf, writeFileAt } from './teamIndexCheckout';
-import { DIM, KEEP_DIR, MODEL, exactTopTen, load, progress, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
+import { DIM, KEEP_DIR, MODEL, exactTopTen, graphLabel, load, progress, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const QUERIES = env('QUERIES', 40);
@@ -83,7 +83,7 @@ async function runSize(url: string, target: number): Promise<void> {
     out(`| step | figure |`);
     out(`| --- | --- |`);
     out(`| generate + read/hash/chunk + embed (in-process), rows written in batches | ${loaded.loadS.toFixed(0)} s (JS ${loaded.generateS.toFixed(0)} s, PostgreSQL writes ${loaded.writeS.toFixed(0)} s overlapped; ${Math.round(loaded.chunks / loaded.loadS)} chunks/s) |`);
-    out(`| HNSW build after the load (${graphSettings(DIM).on}, m ${graphSettings(DIM).m}, ef_construction ${graphSettings(DIM).efConstruction}) | ${loaded.hnswS.toFixed(0)} s |`);
+    out(`| HNSW build after the load (${graphLabel(DIM)}) | ${loaded.hnswS.toFixed(0)} s |`);
     out(`| total to a searchable snapshot (load + graph${KEEP ? ', summed over the runs that built it' : ''}) | ${totalS.toFixed(0)} s |`);
     const sizes = await pool.query<{ db: string; vectors: string; chunks: string; hnsw: string; gin: string }>(
       `SELECT pg_database_size(current_database()) AS db, pg_table_size('cadenza_vectors') AS vectors, pg_table_size('cadenza_chunks') AS chunks,

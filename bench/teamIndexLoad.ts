@@ -11,7 +11,7 @@ import { nodeFileSource } from '../src/core/index/fileSource';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
 import type { VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { EMBEDDING_TYPE_SQL, ensureSchema } from '../src/core/index/pg/pgSchema';
-import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
+import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, graphSettings, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
 import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { prepareFile } from '../src/core/index/prepareFile';
 import { silentLogger } from '../src/core/logger';
@@ -295,4 +295,10 @@ export function recallCell(recalls: readonly number[], queries: readonly string[
   if (n === 0) return 'recall not measured (RECALL_QUERIES=0)';
   const short = recalls.flatMap((r, i) => (r < 1 ? [`"${queries[i] ?? ''}" ${r.toFixed(1)}`] : [])).join(', ');
   return `recall@10 ${(recalls.reduce((a, b) => a + b, 0) / n).toFixed(3)} (${recalls.filter((r) => r === 1).length} of ${n} queries at 1, ${recalls.filter((r) => r < 0.5).length} below 0.5, lowest ${Math.min(...recalls).toFixed(1)}${short ? `; below 1: ${short}` : ''})`;
+}
+
+/** What the product's graph for a dimension indexes and how it is built, for a figure's label. */
+export function graphLabel(dimension: number): string {
+  const { on, m, efConstruction } = graphSettings(dimension);
+  return `${on}, m ${m}, ef_construction ${efConstruction}`;
 }

@@ -28,12 +28,12 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Pool } from 'pg';
 import { chunkerVersion } from '../src/core/index/chunker';
-import { ANALYZE_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, graphSettings, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
+import { ANALYZE_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, hnswIndexSql, hnswName, obsoleteHnswSql } from '../src/core/index/pg/pgSql';
 import { PgRunStore } from '../src/core/index/pg/pgRunStore';
 import { PgTeamIndex, defaultTuning, type VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { silentLogger } from '../src/core/logger';
 import { REPO } from './teamIndexCheckout';
-import { exactTopTen, openKept, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
+import { exactTopTen, graphLabel, openKept, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const QUERIES = env('QUERIES', 40);
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
         const t = performance.now();
         await client.query(`SET maintenance_work_mem = '${process.env['PG_MAINTENANCE_MEM'] ?? '2GB'}'`);
         await client.query(hnswIndexSql(DIM));
-        out(`| HNSW build (${graphSettings(DIM).on}, m ${graphSettings(DIM).m}, ef_construction ${graphSettings(DIM).efConstruction}), ${written} vectors | ${((performance.now() - t) / 1000).toFixed(0)} s |`);
+        out(`| HNSW build (${graphLabel(DIM)}), ${written} vectors | ${((performance.now() - t) / 1000).toFixed(0)} s |`);
         await client.query(obsoleteHnswSql(DIM));
       } finally {
         client.release();

@@ -187,9 +187,9 @@ try {
     });
     await check('code block Copy posts the code', async (context) => {
       const page = await open(context, 'conversation');
-      // The conversation can render again just after it appears (its view, then its models); on a busy
-      // machine a click landed on a block that re-render had just replaced, and nothing was posted. So a
-      // click that posts nothing within 2 s is made again, on the block then shown, up to 5 times.
+      // On a busy machine a click on a rendered block once posted nothing (the block it landed on was no
+      // longer in the list, which handles the clicks). So a click that posts nothing within 2 s is made
+      // again, on the block then shown, up to 5 times; Copy that never posts still fails.
       const clickUntilPosted = async (name, type) => {
         for (let attempt = 0; attempt < 5; attempt++) {
           await page.locator('.message.assistant .code-block').first().getByRole('button', { name }).click();

@@ -80,26 +80,29 @@ export const WIDE_GRAPH_EF_CONSTRUCTION = 256;
  */
 export const HALF_GRAPH_EF_CONSTRUCTION = 512;
 
-/** The build settings of this release's graph for a dimension. */
-export function graphSettings(dimension: number): { readonly m: number; readonly efConstruction: number; readonly on: string } {
+/**
+ * This release's graph for a dimension: its build settings, what it indexes (in words, for figures) and its
+ * name. Each graph an earlier release built has its own name (`earlierHnswNames`), so the indexer's next run
+ * on such a database builds this release's graph and then drops the old one (`obsoleteHnswSql`). Searches
+ * walk whichever of them is there: above 2,000 dimensions the indexed expression is the same; up to 2,000 a
+ * reader that finds only an earlier graph (on the vector in full precision) searches with that graph's
+ * expression (`semanticSql`).
+ */
+export function graphSettings(dimension: number): { readonly m: number; readonly efConstruction: number; readonly on: string; readonly name: string } {
   const d = dimensionOf(dimension);
-  if (d <= MAX_FULL_HNSW_DIMENSION) return { m: WIDE_GRAPH_M, efConstruction: HALF_GRAPH_EF_CONSTRUCTION, on: `${d} dimensions in half precision` };
-  if (folds(d)) return { m: WIDE_GRAPH_M, efConstruction: WIDE_GRAPH_EF_CONSTRUCTION, on: `${d} dimensions folded to ${FOLD_WIDTH}` };
-  return { m: WIDE_GRAPH_M, efConstruction: WIDE_GRAPH_EF_CONSTRUCTION, on: `the first ${Math.min(d, MAX_HALF_HNSW_DIMENSION)} of ${d} dimensions` };
+  const m = WIDE_GRAPH_M;
+  if (d <= MAX_FULL_HNSW_DIMENSION) {
+    const efConstruction = HALF_GRAPH_EF_CONSTRUCTION;
+    return { m, efConstruction, on: `${d} dimensions in half precision`, name: `cadenza_vectors_hnsw_${d}_half_m${m}_efc${efConstruction}` };
+  }
+  const efConstruction = WIDE_GRAPH_EF_CONSTRUCTION;
+  if (folds(d)) return { m, efConstruction, on: `${d} dimensions folded to ${FOLD_WIDTH}`, name: `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${m}_efc${efConstruction}` };
+  return { m, efConstruction, on: `the first ${Math.min(d, MAX_HALF_HNSW_DIMENSION)} of ${d} dimensions`, name: `cadenza_vectors_hnsw_${d}_m${m}_efc${efConstruction}` };
 }
 
-/**
- * The HNSW index's name for a dimension. Each graph an earlier release built has its own name
- * (`earlierHnswNames`), so the indexer's next run on such a database builds this release's graph and then
- * drops the old one (`obsoleteHnswSql`). Searches walk whichever of them is there: above 2,000 dimensions
- * the indexed expression is the same; up to 2,000 a reader that finds only an earlier graph (on the vector
- * in full precision) searches with that graph's expression (`semanticSql`).
- */
+/** The HNSW index's name for a dimension (`graphSettings`). */
 export function hnswName(d: number): string {
-  const { m, efConstruction } = graphSettings(d);
-  if (folds(d)) return `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${m}_efc${efConstruction}`;
-  if (d <= MAX_FULL_HNSW_DIMENSION) return `cadenza_vectors_hnsw_${d}_half_m${m}_efc${efConstruction}`;
-  return `cadenza_vectors_hnsw_${d}_m${m}_efc${efConstruction}`;
+  return graphSettings(d).name;
 }
 
 /**
@@ -130,8 +133,8 @@ export function walksEarlierGraph(dimension: number, indexes: ReadonlySet<string
  */
 export function hnswIndexSql(dimension: number): string {
   const d = dimensionOf(dimension);
-  const { m, efConstruction } = graphSettings(d);
-  return `CREATE INDEX IF NOT EXISTS ${hnswName(d)} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) halfvec_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction}) WHERE vector_dims(embedding) = ${d}`;
+  const { m, efConstruction, name } = graphSettings(d);
+  return `CREATE INDEX IF NOT EXISTS ${name} ON cadenza_vectors USING hnsw ((${indexed(d, 'embedding')}) halfvec_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction}) WHERE vector_dims(embedding) = ${d}`;
 }
 
 /** Drops the graphs earlier releases built for this dimension, once this release's exists (a no-op when there are none). */

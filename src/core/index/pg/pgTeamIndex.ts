@@ -113,9 +113,11 @@ export class PgTeamIndex {
     const row = found.rows[0];
     if (!row) return undefined;
     // Read with the snapshot, so a search needs no extra round trip (and its three lists their three connections).
-    const common = await commonLexemes(pool, rankCap);
-    // Which graph is there; a reader that may not list indexes searches as for this release's.
-    const indexes = await pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL).then((r) => new Set(r.rows.map((x) => x.indexname)), () => new Set<string>());
+    // And which graph is there, at once; a reader that cannot list the indexes searches as for this release's.
+    const [common, indexes] = await Promise.all([
+      commonLexemes(pool, rankCap),
+      pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL).then((r) => new Set(r.rows.map((x) => x.indexname)), () => new Set<string>()),
+    ]);
     return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap, common, walksEarlierGraph(row.dimension, indexes));
   }
 

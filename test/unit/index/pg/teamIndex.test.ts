@@ -381,7 +381,7 @@ describe('team index on PostgreSQL with pgvector', function () {
         // Only checked integers, fixed operator and index names, and the private expressions (`indexed`,
         // `fullPrecision`, chosen as `expression`) over literal column names.
         const allowed = (expr: string): boolean =>
-          ['d', 'm', 'w', 'efConstruction', 'order', 'ops', 'settings', 'value', 'String(value)', 'String(i * w + 1)', "slices.join(' + ')", 'hnswName(d)', "earlierHnswNames(dimension).join(', ')", 'Math.min(d, MAX_HALF_HNSW_DIMENSION)', 'FOLD_WIDTH', 'WIDE_GRAPH_M', 'WIDE_GRAPH_EF_CONSTRUCTION'].includes(expr) ||
+          ['d', 'm', 'w', 'efConstruction', 'order', 'ops', 'settings', 'value', 'String(value)', 'String(i * w + 1)', "slices.join(' + ')", 'name', "earlierHnswNames(dimension).join(', ')", 'Math.min(d, MAX_HALF_HNSW_DIMENSION)', 'FOLD_WIDTH', 'WIDE_GRAPH_M', 'WIDE_GRAPH_EF_CONSTRUCTION'].includes(expr) ||
           /^(indexed|expression)\(d, '[$\w.:]+'\)$/.test(expr);
         for (const expr of interpolations) assert.ok(allowed(expr ?? ''), `pgSql.ts interpolates \${${expr}}`);
       }
