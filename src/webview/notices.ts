@@ -31,7 +31,7 @@ export class AllowanceBar {
   constructor(post: (message: FromWebview) => void) {
     const end = button({ text: 'Ask again', label: 'Stop allowing edits without asking in this conversation', className: 'text-button secondary', onClick: () => post({ type: 'agent/endAllowance' }) });
     this.element = el('div', { className: 'notice allowance', attrs: { role: 'status', 'aria-label': 'Edit allowance' } },
-      el('p', { text: 'Edits and new files run without asking in this conversation. Files that can run code (.git, .vscode, package scripts) are still asked.' }), end);
+      el('p', { text: 'Ordinary source and text files are edited and created without asking in this conversation. Other files (dot folders, packages, configuration, instructions, CI and build files, ignored files) still ask, each saying why.' }), end);
     show(this.element, false);
   }
 

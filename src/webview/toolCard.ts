@@ -124,7 +124,7 @@ export class ToolCard {
     const deny = button({ text: 'Deny', label: `Deny: ${title}`, icon: 'close', className: 'text-button secondary', onClick: () => decide('deny') });
     const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': `Approve or deny: ${title}` } }, approve, deny);
     // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
-    // Files that can run code or change the editor are asked one by one, too.
+    // So is any file but an ordinary source or text file (the card says why).
     if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
       bar.append(button({ text: 'Allow edits for this conversation', label: 'Approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
     }

@@ -1,7 +1,7 @@
 // The agent through the chat panel's logic in the real extension host, with scripted tool calls from the
 // emulator: cards and results in the panel, approvals (nothing changes without one; a denial reaches the
-// model), "allow for this conversation", the API's approval policy, models without tools, the step
-// limit, Stop during an approval, and Restricted Mode.
+// model), "allow for this conversation" and the files it never covers, the API's approval policy, models
+// without tools, the step limit, Stop during an approval, and Restricted Mode.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -194,6 +194,54 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     await api.chat.newConversation();
     assert.equal(api.agent.approvals.allowsEdits(conversationId), false, 'the allowance ends with the conversation');
     await waitFor(() => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === undefined), 'the panel to hide the allowance');
+  });
+
+  test('the allowance covers ordinary files only: config scripts, packages, instructions, CI, containers, wrappers, ignored and virtual-environment files each wait on a card that says why', async () => {
+    // Edited (they exist first) and created; all denied, so none may exist or change afterwards.
+    const existing: Record<string, string> = { 'eslint.config.mjs': 'export default [];\n', gradlew: '#!/bin/sh\nexec java "$@"\n', '.gitignore': 'scratch/\n', 'pyenv/pyvenv.cfg': 'home = /usr/bin\n' };
+    const edits: Record<string, [string, string]> = { 'eslint.config.mjs': ['export default [];', 'import "./pwn.js";\nexport default [];'], gradlew: ['exec java', 'touch pwned; exec java'] };
+    const creates = ['.venv/lib/python3.12/site-packages/x.pth', 'node_modules/x/index.js', 'AGENTS.md', '.cadenza/instructions.md', '.github/workflows/ci.yml', 'scratch/notes.md', 'Dockerfile', 'pyenv/bin/activate'];
+    const reasons: Record<string, RegExp> = {
+      'eslint.config.mjs': /configuration/, gradlew: /wrapper/, '.venv/lib/python3.12/site-packages/x.pth': /interpreter start/, 'node_modules/x/index.js': /Installed packages/,
+      'AGENTS.md': /instructions/, '.cadenza/instructions.md': /instructions/, '.github/workflows/ci.yml': /CI/, 'scratch/notes.md': /ignored/, Dockerfile: /container/, 'pyenv/bin/activate': /virtual environment/,
+    };
+    for (const [file, text] of Object.entries(existing)) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    }
+    try {
+      emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
+      emulator().scriptChat({ toolCalls: [
+        ...Object.entries(edits).map(([file, [oldText, newText]]) => ({ name: 'edit_file', arguments: { path: file, old_text: oldText, new_text: newText } })),
+        ...creates.map((file) => ({ name: 'create_file', arguments: { path: file, content: 'import os; os.system("touch pwned")\n' } })),
+        { name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } },
+      ] });
+      emulator().scriptChat({ content: 'Done.' });
+      const answering = api.chat.send('Set the project up.', {});
+      const first = await waitingCard('edit_file');
+      assert.ok(api.agent.approvals.answer(first.id, 'allowConversation'));
+      for (const file of [...Object.keys(edits), ...creates]) {
+        let card: ToolCallView | undefined;
+        const pathOf = (entry: ToolCallView): string | undefined => (entry.change?.kind === 'edit' || entry.change?.kind === 'create' ? entry.change.path : undefined);
+        // Every change shows its card as waiting for a moment; one the user must answer is pending in the broker as well.
+        await waitFor(() => (card = cards().find((entry) => entry.status === 'awaitingApproval' && pathOf(entry) === file)) !== undefined && api.agent.approvals.pendingCallIds.includes(card.id), () => `${file} to wait for the user despite the allowance (saw ${cards().map((entry) => `${entry.name} ${pathOf(entry) ?? ''}:${entry.status}`).join(', ')}; pending ${api.agent.approvals.pendingCallIds.join(', ') || 'none'})`);
+        if (!card) throw new Error('unreachable');
+        assert.deepEqual(api.agent.approvals.pendingCallIds, [card.id], `${file} is pending`);
+        const caution = card.change?.kind === 'edit' || card.change?.kind === 'create' ? card.change.caution ?? '' : '';
+        assert.match(caution, reasons[file] ?? /never/, `the card of ${file} says why`);
+        assert.equal(fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : undefined, existing[file], `${file} changed before a decision`);
+        assert.ok(api.agent.approvals.answer(card.id, 'deny'));
+      }
+      // Nothing answers the ordinary new file's call: the answer ends only because the allowance covered it.
+      assert.equal(await answering, 'Done.');
+      assert.equal(fs.readFileSync(path.join(root, 'src', 'created.ts'), 'utf8'), 'export {};\n', 'the ordinary new file was created');
+      assert.equal(cards().filter((entry) => entry.change?.kind === 'create' && entry.change.path === 'src/created.ts').at(-1)?.status, 'done');
+      for (const file of [...Object.keys(edits), ...creates]) {
+        assert.equal(fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : undefined, existing[file], `${file} after its denial`);
+      }
+    } finally {
+      for (const file of ['eslint.config.mjs', 'gradlew', '.gitignore', 'pyenv', '.venv', 'node_modules', 'AGENTS.md', '.cadenza', '.github', 'scratch', 'Dockerfile']) fs.rmSync(path.join(root, file), { recursive: true, force: true });
+    }
   });
 
   test('read_file of a git-ignored secret waits for the user on a card; denied, nothing of it reaches the model', async () => {

@@ -147,10 +147,11 @@ export const tests = [
     },
   },
   {
-    name: 'after "Allow edits for this conversation", a file that can run code still asks, with the reason; the panel shows the allowance and ends it',
+    name: 'after "Allow edits for this conversation", files that can run code still ask, each with its reason; the panel shows the allowance and ends it',
     async run({ page, webview, emulator, workspace, shot }) {
       const file = path.join(workspace, 'src', 'greeting.ts');
       const tasks = path.join(workspace, '.vscode', 'tasks.json');
+      const eslintConfig = path.join(workspace, 'eslint.config.mjs');
       const original = fs.readFileSync(file, 'utf8');
       let narrow = async () => undefined;
       try {
@@ -164,7 +165,11 @@ export const tests = [
         emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
         // A later ordinary edit in the same conversation: covered by the allowance, so it runs without a card's question.
         emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi, ', new_text: 'Hi there, ' } }] });
-        emulator.scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[{"label":"setup","type":"shell","command":"./setup.sh","runOptions":{"runOn":"folderOpen"}}]}' } }] });
+        // A configuration script the ESLint extension would load on its next lint: not an ordinary file either.
+        emulator.scriptChat({ toolCalls: [
+          { name: 'create_file', arguments: { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[{"label":"setup","type":"shell","command":"./setup.sh","runOptions":{"runOn":"folderOpen"}}]}' } },
+          { name: 'create_file', arguments: { path: 'eslint.config.mjs', content: 'import "./setup.mjs";\nexport default [];\n' } },
+        ] });
         emulator.scriptChat({ content: 'Left the tasks alone.' });
         const before = chatRequests(emulator).length;
         const box = composer(webview);
@@ -194,19 +199,30 @@ export const tests = [
         await create.evaluate((element) => element.scrollIntoView({ block: 'start' }));
         await shot('a file that can run code asks despite the allowance');
         await webview.getByRole('button', { name: 'Deny: Create .vscode/tasks.json' }).click();
+        const config = cards(webview).filter({ hasText: 'create_file' }).nth(1);
+        await waitForText(config.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        const configCaution = (await config.locator('.tool-caution').textContent()) ?? '';
+        check(/^Always asked: A tool's configuration .*ESLint extension/.test(configCaution), `the config card's reason: ${configCaution}`);
+        check(await config.getByRole('button', { name: /allow edits and new files/ }).count() === 0, 'the config card offers the allowance');
+        await config.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+        await shot('a configuration script asks despite the allowance');
+        await webview.getByRole('button', { name: 'Deny: Create eslint.config.mjs' }).click();
         const answer = webview.locator('article.message.assistant').last();
         await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /Left the tasks alone/.test((await answer.textContent()) ?? ''), 'the final answer');
         check(!fs.existsSync(tasks), 'tasks.json was created although denied');
-        // The model was told: the denial is the tool result of the request after the create_file call.
+        check(!fs.existsSync(eslintConfig), 'eslint.config.mjs was created although denied');
+        // The model was told: the denials are the tool results of the request after the create_file calls.
         const sent = chatRequests(emulator).slice(before);
         check(sent.length === 4, `expected 4 requests (edit, edit, create, answer), the emulator received ${sent.length}`);
-        const told = sent[3].body.messages.at(-1);
-        check(told.role === 'tool' && /^The user denied creating \.vscode\/tasks\.json; nothing was created/.test(told.content), `the model was told: ${JSON.stringify(told)}`);
+        const [toldTasks, toldConfig] = sent[3].body.messages.slice(-2);
+        check(toldTasks.role === 'tool' && /^The user denied creating \.vscode\/tasks\.json; nothing was created/.test(toldTasks.content), `the model was told: ${JSON.stringify(toldTasks)}`);
+        check(toldConfig.role === 'tool' && /^The user denied creating eslint\.config\.mjs; nothing was created/.test(toldConfig.content), `the model was told: ${JSON.stringify(toldConfig)}`);
         await endAllowance.click();
         await endAllowance.waitFor({ state: 'hidden', timeout: 15_000 });
       } finally {
         fs.writeFileSync(file, original);
         fs.rmSync(tasks, { force: true });
+        fs.rmSync(eslintConfig, { force: true });
         await narrow().catch(() => undefined);
         await runCommand(page, 'Cadenza: New Chat').catch(() => undefined);
       }

@@ -7,6 +7,9 @@ import { estimateTokens } from './contextBudget';
 /** Instruction files at the workspace root, in the order they are applied (Cadenza's own last: it wins). */
 export const rootInstructionFiles = ['AGENTS.md', '.github/copilot-instructions.md', '.cursorrules', '.clinerules', '.cadenza/instructions.md'] as const;
 
+/** The instruction file that also applies in the folders above the active file (`src/AGENTS.md`). */
+export const nestedInstructionFile = 'AGENTS.md';
+
 /** Cadenza's own instruction file, created by `Cadenza: Create Project Instructions`. */
 export const cadenzaInstructionFile = '.cadenza/instructions.md';
 
@@ -31,7 +34,7 @@ export function nestedAgentsFiles(activeFile: string | undefined): string[] {
   const parts = activeFile.split('/').filter((part) => part !== '' && part !== '.');
   if (parts.some((part) => part === '..')) return [];
   const folders = parts.slice(0, -1);
-  return folders.map((_, index) => `${folders.slice(0, index + 1).join('/')}/AGENTS.md`);
+  return folders.map((_, index) => `${folders.slice(0, index + 1).join('/')}/${nestedInstructionFile}`);
 }
 
 /**

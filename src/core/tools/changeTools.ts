@@ -30,9 +30,19 @@ function occurrences(text: string, part: string): number[] {
   return found;
 }
 
-/** Why changing this file can run code or change the editor (checked on the path and on where it really leads). */
-function cautionFor(path: string, realPath: string | undefined): { caution?: string } {
-  const caution = sensitivePathReason(path) ?? (realPath === undefined ? undefined : sensitivePathReason(realPath));
+/**
+ * Why changing this file is always asked, whatever the allowance: judged on the path and on where it really
+ * leads, by name first, then (only when the name says nothing) by what the port knows of it: ignored, or
+ * inside a virtual environment. A port that cannot tell leaves the fact out.
+ */
+async function cautionFor(port: WorkspacePort, path: string, realPath: string | undefined, signal: AbortSignal): Promise<{ caution?: string }> {
+  const paths = realPath === undefined ? [path] : [path, realPath];
+  let caution = paths.map((candidate) => sensitivePathReason(candidate)).find((reason) => reason !== undefined);
+  for (const candidate of paths) {
+    if (caution !== undefined) break;
+    const facts = { ignored: (await port.isIgnored?.(candidate, signal)) ?? false, inVirtualEnv: (await port.isInVirtualEnv?.(candidate, signal)) ?? false };
+    caution = sensitivePathReason(candidate, facts);
+  }
   return caution === undefined ? {} : { caution };
 }
 
@@ -63,8 +73,9 @@ async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolCon
   const offset = found[0] ?? 0;
   const after = text.slice(0, offset) + newText + text.slice(offset + oldText.length);
   const line = text.slice(0, offset).split('\n').length;
+  const caution = await cautionFor(port, path, realPath, context.signal);
   return {
-    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after), ...cautionFor(path, realPath) },
+    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after), ...caution },
     async apply(signal) {
       await port.editFile({ path, expectedText: text, offset, length: oldText.length, newText }, signal);
       context.session.noteRead(path, after);
@@ -77,8 +88,9 @@ async function prepareCreate(port: WorkspacePort, args: ToolArgs, context: ToolC
   const { path, exists, realPath } = await port.exists(stringArg(args, 'path'), context.signal);
   if (exists) throw new ToolError('exists', `${path} already exists; create_file never overwrites. Use edit_file to change it.`);
   const content = stringArg(args, 'content');
+  const caution = await cautionFor(port, path, realPath, context.signal);
   return {
-    preview: { kind: 'create', path, content, ...cautionFor(path, realPath) },
+    preview: { kind: 'create', path, content, ...caution },
     async apply(signal) {
       await port.createFile(path, content, signal);
       context.session.noteRead(path, content);

@@ -8,9 +8,9 @@ export type ToolArgs = Readonly<Record<string, unknown>>;
 
 /** What the user sees before a change runs. */
 /**
- * What a proposed change does. `caution` (edits and new files) says why the file can make code run or
- * change the editor's behaviour (core/tools/sensitivePaths.ts): such a change is always asked, whatever
- * the conversation's allowance.
+ * What a proposed change does. `caution` (edits and new files) says why the file is not an ordinary source
+ * or text file (it can make code run, or steer the tools or later conversations: core/tools/sensitivePaths.ts):
+ * such a change is always asked, whatever the conversation's allowance.
  */
 export type ChangePreview =
   /** edit_file: the whole file before and after, and a compact diff of the replaced region. */

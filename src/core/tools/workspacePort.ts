@@ -107,6 +107,8 @@ export interface WorkspacePort {
   exists(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly exists: boolean; readonly realPath?: string }>;
   /** Whether `.gitignore` (or `.cadenzaignore`) files ignore the path; ports that cannot tell leave it out. */
   isIgnored?(path: string, signal: AbortSignal): Promise<boolean>;
+  /** Whether a folder above the path, below its workspace folder, holds `pyvenv.cfg` (a Python virtual environment); ports that cannot tell leave it out. */
+  isInVirtualEnv?(path: string, signal: AbortSignal): Promise<boolean>;
   /** Applies one replacement as one undoable edit and saves; ToolError 'changed' if the text moved. */
   editFile(edit: FileEdit, signal: AbortSignal): Promise<void>;
   /** Creates a file; ToolError 'exists' rather than overwrite. */

@@ -1,9 +1,10 @@
 // Who decides whether a proposed change runs: the user, through the card's buttons in the panel (the
 // host waits for `tool/approve`), or a policy the integration tests set (never reachable from the
-// production API). "Allow edits for this conversation" exists for edits and new files, never for
-// commands, and never for files that can run code or change the editor (a change with a `caution`):
-// those are always asked. It holds for one conversation at a time, ends when the panel shows another
-// conversation or the window closes, and the panel shows it while it holds.
+// production API). "Allow edits for this conversation" exists for edits and new files of ordinary source
+// and text files only, never for commands, and never for any other file (a change with a `caution`,
+// judged in core/tools/sensitivePaths.ts): those are always asked. It holds for one conversation at a
+// time, ends when the panel shows another conversation or the window closes, and the panel shows it while
+// it holds.
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/chat/toolLoop';
 import type { ApprovalDecision } from '../../shared/protocol';
@@ -74,7 +75,7 @@ export class ApprovalBroker implements vscode.Disposable {
   async ask(question: ApprovalQuestion, signal: AbortSignal): Promise<'approved' | 'denied'> {
     // Commands and reads of secrets are asked one at a time; the allowance covers edits and new files only.
     const terminal = question.preview.kind === 'terminal' || question.preview.kind === 'read';
-    // A file that can run code or change the editor is asked every time, allowance or not.
+    // Any file but an ordinary source or text file is asked every time, allowance or not.
     const sensitive = (question.preview.kind === 'edit' || question.preview.kind === 'create') && question.preview.caution !== undefined;
     if (!terminal && !sensitive && this.allowed === question.conversationId) return 'approved';
     const id = question.call.id;

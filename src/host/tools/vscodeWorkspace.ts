@@ -60,6 +60,10 @@ export class VscodeWorkspacePort implements WorkspacePort {
     return this.reader.isIgnored(path, signal);
   }
 
+  isInVirtualEnv(path: string, signal: AbortSignal): Promise<boolean> {
+    return this.reader.isInVirtualEnv(path, signal);
+  }
+
   exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     return this.reader.exists(path, signal);
   }

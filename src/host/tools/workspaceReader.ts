@@ -177,6 +177,18 @@ export class WorkspaceReader {
     return relative !== '' && new IgnoreRules(target.folder.fsPath, { generated: [] }).isPathIgnored(relative, false);
   }
 
+  /** Whether a folder between the path and its workspace folder holds pyvenv.cfg (one stat per folder). */
+  async isInVirtualEnv(path: string, signal: AbortSignal): Promise<boolean> {
+    throwIfAborted(signal);
+    const target = await resolveTarget(path);
+    const folders = nodePath.relative(target.folder.fsPath, target.absolute).split(nodePath.sep).slice(0, -1);
+    for (let depth = folders.length; depth > 0; depth--) {
+      const marker = vscode.Uri.file(nodePath.join(target.folder.fsPath, ...folders.slice(0, depth), 'pyvenv.cfg'));
+      if (await vscode.workspace.fs.stat(marker).then((stat) => (stat.type & vscode.FileType.File) !== 0, () => false)) return true;
+    }
+    return false;
+  }
+
   async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     throwIfAborted(signal);
     const target = await resolveTarget(path);

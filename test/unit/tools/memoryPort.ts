@@ -131,6 +131,12 @@ export class MemoryPort implements WorkspacePort {
     return this.ignored.has(normal(path));
   }
 
+  async isInVirtualEnv(path: string, signal: AbortSignal): Promise<boolean> {
+    await this.enter('isInVirtualEnv', signal);
+    const folders = normal(path).split('/').slice(0, -1);
+    return folders.some((_, index) => this.files.has(`${folders.slice(0, index + 1).join('/')}/pyvenv.cfg`));
+  }
+
   async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     await this.enter('exists', signal);
     const key = normal(path);
