@@ -36,7 +36,7 @@ export interface StoredToolCall {
   change?: StoredChange;
   /** Where a VS Code tool comes from (its extension or MCP server); absent for the agent's own functions. */
   origin?: string;
-  /** Images a VS Code tool returned (data URLs), shown in its card; the model got a description in `result`. */
+  /** Images a VS Code tool returned (data URLs; the file keeps them by content hash, as attachments), shown in its card; the model got a description in `result`. */
   images?: readonly { readonly mimeType: string; readonly dataUrl: string; readonly bytes: number }[];
 }
 
