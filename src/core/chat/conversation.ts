@@ -21,7 +21,9 @@ export type StoredChange =
   /** `content` is the head a card shows; `omitted` says what is left out (the diff view shows all). */
   | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
   | { readonly kind: 'read'; readonly path: string; readonly reason: string }
-  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number }
+  /** Another extension's or an MCP server's tool (its input is the call's `arguments`). */
+  | { readonly kind: 'external'; readonly tool: string; readonly origin: string };
 
 /**
  * A tool call of an agent step and what became of it. `result` is exactly what the model was sent as
