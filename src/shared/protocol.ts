@@ -191,8 +191,9 @@ export type FromWebview =
   /** Run one of the panel's actions (each maps to a command). */
   | { readonly type: 'action/run'; readonly action: PanelAction }
   /**
-   * The user's answer to a change the agent proposes (the card of call `callId`): run it once, deny it, or
-   * run it and allow further edits in this conversation without asking (never offered for commands).
+   * The user's answer to a change the agent proposes (the card of call `callId`): run it once, deny it,
+   * run it and allow further edits in this conversation without asking (never offered for commands), or
+   * (another extension's or an MCP server's tool) run it and allow that tool in this conversation.
    */
   | { readonly type: 'tool/approve'; readonly callId: string; readonly decision: ApprovalDecision }
   /** Open the proposed edit of call `callId` in the editor's diff view. */
@@ -213,9 +214,9 @@ export type FromWebview =
   | { readonly type: 'condense/edit'; readonly summary: string };
 
 /** The answers a change card offers. */
-export type ApprovalDecision = 'approve' | 'deny' | 'allowConversation';
+export type ApprovalDecision = 'approve' | 'deny' | 'allowConversation' | 'allowTool';
 
-const approvalDecisions: readonly string[] = ['approve', 'deny', 'allowConversation'] satisfies readonly ApprovalDecision[];
+const approvalDecisions: readonly string[] = ['approve', 'deny', 'allowConversation', 'allowTool'] satisfies readonly ApprovalDecision[];
 
 /** Actions the panel can ask the host to run; each maps to a contributed command or setting. */
 export type PanelAction = 'setApiKey' | 'openSettings' | 'selectModel' | 'showLog';

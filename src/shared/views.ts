@@ -91,7 +91,12 @@ export type ChangeView =
   /** read_file of a git-ignored secret: asked first, with why. */
   | { readonly kind: 'read'; readonly path: string; readonly reason: string }
   /** run_in_terminal: the command in full, where it runs, and its time limit. */
-  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number }
+  /**
+   * A tool of another extension or an MCP server not marked read-only: its name in VS Code and where it comes
+   * from; the card shows the call's arguments in full, and that a checkpoint does not hold what it changes.
+   */
+  | { readonly kind: 'external'; readonly tool: string; readonly origin: string };
 
 /** One tool call of an agent step: the card's function, arguments, status, result and proposed change. */
 export interface ToolCallView {

@@ -1,15 +1,16 @@
 /**
  * One tool call of the agent, as a card: the function, a one-line summary of its arguments, its status,
- * the change it proposes (a diff, a new file, the command in full) with Approve / Deny (and "Allow edits
- * for this conversation" for edits and new files, never for commands), and the arguments and the result
- * as collapsible sections.
+ * the change it proposes (a diff, a new file, the command in full, another extension's tool with its
+ * arguments) with Approve / Deny (and "Allow edits for this conversation" for edits and new files, never for
+ * commands; "Allow <tool> for this conversation" for another extension's tool), and the arguments and the
+ * result as collapsible sections.
  */
 import type { ApprovalDecision } from '../shared/protocol';
 import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
 import { button, el } from './dom';
 import { icon, type IconName } from './icons';
 import type { PanelContext } from './panelContext';
-import { callSummary, changeTitle, diffLineKind, omittedText, prettyArguments, statusText } from './toolText';
+import { callSummary, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, statusText } from './toolText';
 
 const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
   done: 'check',
@@ -32,7 +33,7 @@ function diffBlock(diff: string): HTMLElement {
   return pre;
 }
 
-function changeBlock(change: ChangeView): HTMLElement {
+function changeBlock(change: ChangeView, args: string): HTMLElement {
   const block = el('div', { className: `tool-change tool-change-${change.kind}` }, el('p', { className: 'tool-change-title', text: changeTitle(change) }));
   if ((change.kind === 'edit' || change.kind === 'create') && change.caution) {
     block.append(el('p', { className: 'tool-caution', text: `Always asked: ${change.caution}`, attrs: { role: 'note' } }));
@@ -50,6 +51,13 @@ function changeBlock(change: ChangeView): HTMLElement {
       break;
     case 'terminal':
       block.append(el('pre', { className: 'tool-command', text: change.command, attrs: { 'aria-label': 'Command' } }));
+      break;
+    case 'external':
+      // Everything the tool is sent, in full and open: a secret in the arguments is seen before it leaves.
+      block.append(
+        el('pre', { className: 'tool-input', text: prettyArguments(args), attrs: { 'aria-label': `Arguments ${change.tool} is sent` } }),
+        el('p', { className: 'tool-caution', text: externalToolNote, attrs: { role: 'note' } }),
+      );
       break;
   }
   return block;
@@ -102,9 +110,10 @@ export class ToolCard {
     if (view.images?.length) {
       parts.push(el('div', { className: 'tool-images' }, ...view.images.map((image, index) => el('img', { className: 'tool-image', attrs: { src: image.dataUrl, alt: `Image ${index + 1} the tool returned (${image.mimeType})` } }))));
     }
-    if (view.change) parts.push(changeBlock(view.change));
+    if (view.change) parts.push(changeBlock(view.change, view.arguments));
     if (view.status === 'awaitingApproval' && view.change) parts.push(this.approvalButtons(view.change));
-    if (view.arguments !== '' && view.status !== 'forming') parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));
+    // An external tool's card shows its arguments open in the change block already.
+    if (view.arguments !== '' && view.status !== 'forming' && view.change?.kind !== 'external') parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));
     else if (view.status === 'forming') parts.push(el('pre', { className: 'tool-forming', text: view.arguments }));
     if (view.result !== undefined) {
       const first = view.result.split('\n', 1)[0] ?? '';
@@ -120,13 +129,17 @@ export class ToolCard {
       for (const control of bar.querySelectorAll('button')) control.disabled = true;
       this.context.post({ type: 'tool/approve', callId: this.view.id, decision });
     };
-    const approve = button({ text: change.kind === 'terminal' ? 'Run' : change.kind === 'read' ? 'Allow reading' : 'Approve', label: `Approve: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
+    const approve = button({ text: change.kind === 'terminal' || change.kind === 'external' ? 'Run' : change.kind === 'read' ? 'Allow reading' : 'Approve', label: `Approve: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
     const deny = button({ text: 'Deny', label: `Deny: ${title}`, icon: 'close', className: 'text-button secondary', onClick: () => decide('deny') });
     const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': `Approve or deny: ${title}` } }, approve, deny);
     // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
     // So is any file but an ordinary source or text file (the card says why).
     if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
       bar.append(button({ text: 'Allow edits for this conversation', label: 'Approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
+    }
+    // Another extension's or an MCP server's tool is never covered by the edit allowance; it may be allowed on its own.
+    if (change.kind === 'external') {
+      bar.append(button({ text: `Allow ${change.tool} for this conversation`, label: `Run, and run ${change.tool} again in this conversation without asking`, className: 'text-button secondary', onClick: () => decide('allowTool') }));
     }
     if (change.kind === 'edit' || change.kind === 'create') {
       bar.append(button({ text: 'Show diff', label: `Open the diff of ${change.path} in the editor`, icon: 'open', className: 'text-button secondary', onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }) }));

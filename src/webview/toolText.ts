@@ -46,7 +46,7 @@ export function prettyArguments(text: string): string {
   return args ? JSON.stringify(args, null, 2) : text;
 }
 
-/** What the change is, in words: "Edit src/a.ts", "Create notes.md", "Run a command (time limit 60 s)". */
+/** What the change is, in words: "Edit src/a.ts", "Create notes.md", "Run a command (time limit 60 s)", "Run deploy from acme.tools". */
 export function changeTitle(change: ChangeView): string {
   switch (change.kind) {
     case 'edit':
@@ -57,8 +57,13 @@ export function changeTitle(change: ChangeView): string {
       return `Read ${change.path}`;
     case 'terminal':
       return `Run a command${change.cwd ? ` in ${change.cwd}` : ''} (time limit ${change.timeoutSeconds} s)`;
+    case 'external':
+      return `Run ${change.tool} from ${change.origin}`;
   }
 }
+
+/** What an external tool's card says under its arguments: Cadenza's checkpoints cannot undo what it does. */
+export const externalToolNote = 'Changes made by this tool are not in checkpoints: restoring this turn cannot undo them.';
 
 /** The class of a line of a compact diff. */
 export function diffLineKind(line: string): 'diff-add' | 'diff-del' | 'diff-hunk' | 'diff-context' {

@@ -19,7 +19,7 @@ export class ToolsMenu {
 
   constructor(private readonly post: (message: FromWebview) => void) {
     this.element = el('section', { className: 'tools-menu', attrs: { 'aria-label': 'VS Code tools the agent may use' } },
-      el('p', { className: 'tools-intro', text: 'Tools from other extensions and MCP servers that the agent may call in this workspace. Each one you enable adds its schema to every agent request (tokens you pay for); VS Code asks before running a tool that wants confirmation.' }),
+      el('p', { className: 'tools-intro', text: 'Tools from other extensions and MCP servers that the agent may call in this workspace. Each one you enable adds its schema to every agent request (tokens you pay for). Cadenza asks before each call of a tool not marked read-only, whatever edits you allowed; VS Code may ask too.' }),
       this.notes, this.list, this.summary);
     this.element.id = uniqueId('tools-menu');
     show(this.element, false);
@@ -69,7 +69,7 @@ export class ToolsMenu {
     // The source goes on the line below the name, where a narrow side bar still has room for it.
     const detail = el('p', { className: 'tools-description' },
       el('span', { className: 'tools-source', text: tool.source }),
-      document.createTextNode(` \u00b7 ${tool.blocked ? 'Held back in Restricted Mode (not marked read-only). ' : ''}${tool.description}`));
+      document.createTextNode(` \u00b7 ${tool.blocked ? 'Held back in Restricted Mode (not marked read-only). ' : tool.readOnly ? '' : 'Asks before each call (not marked read-only). '}${tool.description}`));
     return el('li', { className: `tools-row${tool.blocked ? ' blocked' : ''}` }, label, detail);
   }
 

@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
+import type { ApprovalQuestion } from '../../src/host/tools/approvals';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { ToolCallView } from '../../src/shared/views';
 import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
@@ -42,6 +43,12 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     assert.ok(state, 'the host answered with the menu state');
     return state;
   };
+  const waitingCard = async (name: string): Promise<ToolCallView> => {
+    let found: ToolCallView | undefined;
+    await waitFor(() => (found = cards().find((card) => card.name === name && card.status === 'awaitingApproval')) !== undefined, () => `a ${name} card waiting for approval (saw ${cards().map((card) => `${card.name}:${card.status}`).join(', ')})`);
+    if (!found) throw new Error('unreachable');
+    return found;
+  };
   const enable = async (...names: string[]): Promise<void> => {
     for (const name of names) await menu({ type: 'tools/enable', name, enabled: true });
     panel.clear();
@@ -66,6 +73,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
   });
   teardown(async () => {
     api.agent.overrideTrust(undefined);
+    api.agent.setApprovalPolicy(undefined);
     for (const name of api.agent.vscodeTools.enabled()) await api.agent.vscodeTools.setEnabled(name, false);
   });
   suiteTeardown(async () => {
@@ -94,10 +102,17 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     const state = await menu({ type: 'tools/enable', name: 'mcp_notes_add_note', enabled: true });
     assert.equal(state.tools.find((tool) => tool.name === 'mcp_notes_add_note')?.enabled, true);
     assert.deepEqual([...api.agent.vscodeTools.enabled()], ['mcp_notes_add_note'], 'remembered for the workspace');
+    // Not marked read-only, so Cadenza asks first (the policy stands in for the card's Run button).
+    const asked: ApprovalQuestion['preview'][] = [];
+    api.agent.setApprovalPolicy((question) => {
+      asked.push(question.preview);
+      return 'approve';
+    });
     emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Groceries', body: 'milk, eggs' }, id: 'call_note' }] });
     emulator().scriptChat({ content: 'Saved your note.' });
     assert.equal(await api.chat.send('Note down groceries', {}), 'Saved your note.');
     assert.deepEqual(fixture.calls, [{ name: 'mcp_notes_add_note', input: { title: 'Groceries', body: 'milk, eggs' } }]);
+    assert.deepEqual(asked, [{ kind: 'external', tool: 'mcp_notes_add_note', origin: `MCP server ${fixtureId}`, input: '{\n  "title": "Groceries",\n  "body": "milk, eggs"\n}' }]);
     const [first, second] = bodies();
     assert.ok(offered(first).includes('mcp_notes_add_note'));
     assert.ok(!offered(first).includes('fixture_wordCount'), 'a tool not ticked is not offered');
@@ -107,6 +122,69 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     const card = finalCard('call_note');
     assert.equal(card?.status, 'done');
     assert.equal(card?.origin, `MCP server ${fixtureId}`);
+  });
+
+  test('a tool not marked read-only waits on a card with its tool, origin and arguments, even under "allow edits for this conversation"; denied, VS Code never invokes it and the model is told; a read-only tool runs at once', async () => {
+    await enable('fixture_wordCount', 'mcp_notes_add_note');
+    const scratch = vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file('/'), 'exttools-scratch.txt');
+    emulator().scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'exttools-scratch.txt', content: 'scratch\n' }, id: 'call_create' }] });
+    emulator().scriptChat({ toolCalls: [
+      { name: 'fixture_wordCount', arguments: { text: 'one two three' }, id: 'call_count' },
+      { name: 'mcp_notes_add_note', arguments: { title: 'Leak', body: 'API_TOKEN=walrusSecretToken' }, id: 'call_leak' },
+    ] });
+    emulator().scriptChat({ content: 'The note was not saved.' });
+    const conversationId = (await api.chat.current()).id;
+    try {
+      const answering = api.chat.send('Count the words, then save a note.', {});
+      const create = await waitingCard('create_file');
+      assert.ok(api.agent.approvals.answer(create.id, 'allowConversation'));
+      const card = await waitingCard('mcp_notes_add_note');
+      assert.equal(api.agent.approvals.allowsEdits(conversationId), true, 'edits are allowed, and still the tool asks');
+      assert.deepEqual(card.change, { kind: 'external', tool: 'mcp_notes_add_note', origin: `MCP server ${fixtureId}` });
+      assert.equal(JSON.parse(card.arguments).body, 'API_TOKEN=walrusSecretToken', 'the card has the arguments the tool would get');
+      assert.equal(finalCard('call_count')?.status, 'done', 'the read-only tool ran without asking');
+      assert.deepEqual(fixture.calls.map((call) => call.name), ['fixture_wordCount'], 'nothing invoked the tool while its card waits');
+      assert.ok(api.agent.approvals.answer(card.id, 'deny'));
+      assert.equal(await answering, 'The note was not saved.');
+      assert.deepEqual(fixture.calls.map((call) => call.name), ['fixture_wordCount']);
+      assert.equal(finalCard('call_leak')?.status, 'denied');
+      const results = new Map(bodies()[2]?.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, String(message.content)]));
+      assert.equal(results.get('call_count'), '3 words');
+      assert.match(results.get('call_leak') ?? '', /^The user denied running mcp_notes_add_note \(MCP server [^)]+\); it was not run\./);
+    } finally {
+      await vscode.workspace.fs.delete(scratch).then(undefined, () => undefined);
+    }
+  });
+
+  test('"allow this tool for this conversation" runs that tool\'s later calls unasked, in this conversation only; another tool not marked read-only is still asked', async () => {
+    await enable('mcp_notes_add_note', 'fixture_deploy');
+    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'One' }, id: 'call_one' }] });
+    emulator().scriptChat({ toolCalls: [
+      { name: 'mcp_notes_add_note', arguments: { title: 'Two' }, id: 'call_two' },
+      { name: 'fixture_deploy', arguments: { target: 'production', token: 'walrusSecretToken' }, id: 'call_deploy' },
+    ] });
+    emulator().scriptChat({ content: 'Two notes; no deploy.' });
+    const answering = api.chat.send('Save two notes and deploy.', {});
+    const first = await waitingCard('mcp_notes_add_note');
+    assert.ok(api.agent.approvals.answer(first.id, 'allowTool'));
+    const deploy = await waitingCard('fixture_deploy');
+    assert.deepEqual(deploy.change, { kind: 'external', tool: 'fixture_deploy', origin: fixtureId }, 'an extension\'s tool without a read-only tag asks');
+    assert.equal(finalCard('call_two')?.status, 'done', 'the allowed tool ran again without asking');
+    assert.ok(api.agent.approvals.answer(deploy.id, 'deny'));
+    assert.equal(await answering, 'Two notes; no deploy.');
+    assert.deepEqual(fixture.calls.map((call) => call.input), [{ title: 'One' }, { title: 'Two' }]);
+
+    // A new conversation asks again.
+    panel.clear();
+    await api.chat.newConversation();
+    await api.chat.selectModel(toolModel);
+    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Three' }, id: 'call_three' }] });
+    emulator().scriptChat({ content: 'Not saved.' });
+    const again = api.chat.send('Save a third note.', {});
+    const third = await waitingCard('mcp_notes_add_note');
+    assert.ok(api.agent.approvals.answer(third.id, 'deny'));
+    assert.equal(await again, 'Not saved.');
+    assert.equal(fixture.calls.length, 2);
   });
 
   test('a tool whose name collides with the agent\'s goes by vscode_read_file and runs under its own name; the agent\'s read_file stays', async () => {

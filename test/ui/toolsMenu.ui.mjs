@@ -2,8 +2,9 @@
 // extensions and MCP servers register in VS Code (here the tools fixture extension the harness installs,
 // test/fixtures/toolsExtension, with a stand-in MCP server's tool), each with its source and token cost, none
 // ticked. Ticking one enables it for the workspace: the next agent request offers it, and the model's call to
-// it runs through VS Code and shows its card. The screenshot shows the open menu with the ticked tool.
-import { check, setApiKey, waitUntil } from './actions.mjs';
+// it runs through VS Code and shows its card. The screenshot shows the open menu with the ticked tool. A tool
+// not marked read-only (the stand-in MCP server's) waits on its card instead, shown in the second test's shot.
+import { check, setApiKey, waitForText, waitUntil } from './actions.mjs';
 import { answers, chatRequests, composer, newChatWithModel } from './panel.mjs';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
@@ -53,6 +54,57 @@ export const tests = [
         const box = webview.getByRole('region', { name: 'VS Code tools the agent may use' }).getByRole('checkbox', { name: /fixture_wordCount/ });
         if (await box.isChecked().catch(() => false)) await box.uncheck().catch(() => undefined);
         await webview.getByRole('button', { name: /^VS Code tools the agent may use/ }).click().catch(() => undefined);
+      }
+    },
+  },
+  {
+    name: 'tools menu: a tool not marked read-only (an MCP server\'s) waits on a card with its origin and arguments; Deny keeps it from running',
+    async run({ webview, page, emulator, shot }) {
+      emulator.reset();
+      const menuButton = webview.getByRole('button', { name: /^VS Code tools the agent may use/ });
+      const menu = webview.getByRole('region', { name: 'VS Code tools the agent may use' });
+      const note = menu.getByRole('checkbox', { name: /mcp_notes_add_note/ });
+      try {
+        await setApiKey(page, emulator.key);
+        await newChatWithModel(page, webview, toolModel);
+        await menuButton.click();
+        await note.waitFor({ timeout: 15_000 });
+        check(/Asks before each call/.test((await menu.locator('.tools-row', { hasText: 'mcp_notes_add_note' }).textContent()) ?? ''), 'the menu says the tool asks before each call');
+        await note.check();
+        await waitUntil(async () => /1 enabled/.test((await menu.locator('.tools-summary').textContent()) ?? ''), 'the summary to count the ticked tool');
+        await menuButton.click();
+
+        emulator.scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Release notes', body: 'Deploy key: sk-live-walrus-0042' }, id: 'call_note_ui' }] });
+        emulator.scriptChat({ content: 'I did not save the note.' });
+        const before = chatRequests(emulator).length;
+        const box = composer(webview);
+        await box.click();
+        await box.pressSequentially('Save the release notes as a note.', { delay: 2 });
+        await box.press('Enter');
+
+        const card = webview.locator('.tool-card', { hasText: 'mcp_notes_add_note' });
+        await waitForText(card.locator('.tool-status'), /Waiting for your approval/, 30_000);
+        const text = (await card.textContent()) ?? '';
+        check(text.includes('Run mcp_notes_add_note from MCP server cadenza-tests.cadenza-test-tools'), `the card's title: ${text}`);
+        check(text.includes('Tool from MCP server cadenza-tests.cadenza-test-tools'), 'the card names the server');
+        const input = (await card.getByLabel('Arguments mcp_notes_add_note is sent').textContent()) ?? '';
+        check(input.includes('"body": "Deploy key: sk-live-walrus-0042"'), `the arguments shown in full: ${input}`);
+        check(text.includes('Changes made by this tool are not in checkpoints'), 'the card says checkpoints do not hold its changes');
+        check(await card.getByRole('button', { name: 'Run, and run mcp_notes_add_note again in this conversation without asking' }).isVisible(), 'no per-tool allowance');
+        check((await card.getByRole('button', { name: /allow edits and new files/ }).count()) === 0, 'the edit allowance is offered for a tool');
+        check(chatRequests(emulator).length === before + 1, 'the turn went on before the user decided');
+        await shot('an MCP server tool waiting for approval');
+
+        await card.getByRole('button', { name: 'Deny: Run mcp_notes_add_note from MCP server cadenza-tests.cadenza-test-tools' }).click();
+        await waitUntil(async () => /did not save the note/.test((await answers(webview).last().textContent()) ?? ''), 'the answer after the denial');
+        await waitForText(card.locator('.tool-status'), /Denied/);
+        const sent = chatRequests(emulator).slice(before);
+        check(/^The user denied running mcp_notes_add_note/.test(String(sent[1]?.body.messages.at(-1)?.content)), `the model is told: ${JSON.stringify(sent[1]?.body.messages.at(-1))}`);
+      } finally {
+        emulator.reset();
+        if (!(await menu.isVisible().catch(() => false))) await menuButton.click().catch(() => undefined);
+        if (await note.isChecked().catch(() => false)) await note.uncheck().catch(() => undefined);
+        if (await menu.isVisible().catch(() => false)) await menuButton.click().catch(() => undefined);
       }
     },
   },

@@ -49,7 +49,7 @@ const scenarios = [
     },
   },
   { name: 'authError', height: 600 },
-  { name: 'tools', height: 1300, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
+  { name: 'tools', height: 1700, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
   { name: 'toolsRestricted', height: 900, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
 ];
 const themes = ['dark', 'light', 'hc'];

@@ -21,7 +21,9 @@ export type StoredChange =
   /** `content` is the head a card shows; `omitted` says what is left out (the diff view shows all). */
   | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
   | { readonly kind: 'read'; readonly path: string; readonly reason: string }
-  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number };
+  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number }
+  /** Another extension's or an MCP server's tool (its input is the call's `arguments`). */
+  | { readonly kind: 'external'; readonly tool: string; readonly origin: string };
 
 /**
  * A tool call of an agent step and what became of it. `result` is exactly what the model was sent as
@@ -36,7 +38,7 @@ export interface StoredToolCall {
   change?: StoredChange;
   /** Where a VS Code tool comes from (its extension or MCP server); absent for the agent's own functions. */
   origin?: string;
-  /** Images a VS Code tool returned (data URLs), shown in its card; the model got a description in `result`. */
+  /** Images a VS Code tool returned (data URLs; the file keeps them by content hash, as attachments), shown in its card; the model got a description in `result`. */
   images?: readonly { readonly mimeType: string; readonly dataUrl: string; readonly bytes: number }[];
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { settleInterrupted, type Conversation, type StoredMessage } from './conversation';
+import { settleInterrupted, type Conversation, type StoredMessage, type StoredToolCall } from './conversation';
 
 /** An entry of the conversation list. */
 export interface ConversationEntry {
@@ -11,6 +11,13 @@ export interface ConversationEntry {
 }
 
 const idPattern = /^[A-Za-z0-9-]{1,64}$/;
+
+/** A tool result's image as a conversation file holds it: the data URL lives in `attachments/<ref>.txt`. */
+interface DiskImage {
+  readonly mimeType: string;
+  readonly bytes: number;
+  readonly ref: string;
+}
 
 function isConversation(value: unknown): value is Conversation {
   if (typeof value !== 'object' || value === null) return false;
@@ -147,14 +154,33 @@ export class ConversationStore {
   private async toDisk(conversation: Conversation): Promise<unknown> {
     const messages: unknown[] = [];
     for (const message of conversation.messages) {
-      const { imageDataUrl, audio, ...rest } = message;
+      const { imageDataUrl, audio, toolCalls, ...rest } = message;
       messages.push({
         ...rest,
         ...(imageDataUrl !== undefined ? { imageRef: await this.attachment(`${conversation.id}:${message.id}:image`, imageDataUrl) } : {}),
         ...(audio !== undefined ? { audioRef: { name: audio.name, ref: await this.attachment(`${conversation.id}:${message.id}:audio`, audio.dataUrl) } } : {}),
+        ...(toolCalls !== undefined ? { toolCalls: await this.toolCallsToDisk(`${conversation.id}:${message.id}`, toolCalls) } : {}),
       });
     }
     return { ...conversation, messages };
+  }
+
+  /** The images a VS Code tool returned (a screenshot each, sometimes dozens a conversation) kept like attachments: `ref` for `dataUrl`. */
+  private async toolCallsToDisk(key: string, calls: readonly StoredToolCall[]): Promise<unknown[]> {
+    const stored: unknown[] = [];
+    for (const call of calls) {
+      const { images, ...rest } = call;
+      if (images === undefined) {
+        stored.push(rest);
+        continue;
+      }
+      const refs: DiskImage[] = [];
+      for (const [index, image] of images.entries()) {
+        refs.push({ mimeType: image.mimeType, bytes: image.bytes, ref: await this.attachment(`${key}:tool:${call.id}:${index}`, image.dataUrl) });
+      }
+      stored.push({ ...rest, images: refs });
+    }
+    return stored;
   }
 
   /** Puts the attachments a file references back into its messages (in place); a missing one is left out. */
@@ -173,6 +199,20 @@ export class ConversationStore {
       if (audio !== undefined && typeof audioRef?.name === 'string') {
         message.audio = { name: audioRef.name, dataUrl: audio };
         this.attachmentHashes.set(`${parsed.id}:${message.id}:audio`, { length: audio.length, hash: String(audioRef.ref) });
+      }
+      for (const call of Array.isArray(message.toolCalls) ? message.toolCalls : []) {
+        if (!Array.isArray(call.images)) continue;
+        const images: { mimeType: string; dataUrl: string; bytes: number }[] = [];
+        for (const [index, image] of (call.images as (Partial<DiskImage> & { dataUrl?: unknown })[]).entries()) {
+          if (typeof image.mimeType !== 'string' || typeof image.bytes !== 'number') continue;
+          // A file saved before images were kept apart holds the data URL itself.
+          const dataUrl = typeof image.dataUrl === 'string' ? image.dataUrl : await load(image.ref);
+          if (dataUrl === undefined) continue;
+          images.push({ mimeType: image.mimeType, dataUrl, bytes: image.bytes });
+          if (image.ref !== undefined) this.attachmentHashes.set(`${parsed.id}:${message.id}:tool:${call.id}:${index}`, { length: dataUrl.length, hash: String(image.ref) });
+        }
+        if (images.length > 0) call.images = images;
+        else delete call.images;
       }
     }
   }

@@ -109,6 +109,7 @@ export function deniedText(preview: ChangePreview): string {
   const what = preview.kind === 'edit' ? `the edit of ${preview.path}; the file was not changed`
     : preview.kind === 'create' ? `creating ${preview.path}; nothing was created`
     : preview.kind === 'read' ? `reading ${preview.path}; it was not read`
+    : preview.kind === 'external' ? `running ${preview.tool} (${preview.origin}); it was not run`
     : 'running the command; it was not run';
   return `The user denied ${what}. Do not try it again unless the user asks.`;
 }
@@ -226,7 +227,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       if (tool.effect === 'read') {
         const ask = await tool.confirm?.(check.args, context);
         if (ask) {
-          current = { ...record, status: 'awaitingApproval', preview: ask };
+          current = { ...current, status: 'awaitingApproval', preview: ask };
           update(current);
           const decision = await options.approve({ step, call: current, preview: ask }, signal);
           if (signal.aborted) throw canceled();

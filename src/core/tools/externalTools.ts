@@ -2,7 +2,8 @@
 // agent offers them: which ones may be offered at all, their names on the wire (the service's function-name
 // rules, no collision with the agent's own functions), their schemas as the spec's parameters object, what
 // they add to every request, and their results (text parts, data, images) reduced to what a tool message
-// carries. Pure: the host (host/agent/vscodeTools.ts) lists and invokes them.
+// carries. Pure: the host (host/tools/vscodeTools.ts) lists and invokes them; which
+// ones are asked before they run is core/tools/externalApproval.ts.
 import type { ToolDefinition } from '../api/types';
 import { estimateTokens } from '../chat/contextBudget';
 
@@ -81,7 +82,12 @@ export function isOfferable(info: ExternalToolInfo, ownPrefix: string): boolean 
   return true;
 }
 
-/** Marked read-only: a read-only tag, or one of VS Code's own tools in its `read` tool set. (MCP's readOnlyHint is not passed to extensions.) */
+/**
+ * Marked read-only: a read-only tag its extension declares, or one of VS Code's own tools in its `read` tool
+ * set (an extension cannot add to that set without a proposed API). Anything else is not: unknown asks. VS
+ * Code (1.104 to 1.139) gives extensions no read-only flag, and an MCP server's tool reaches them tagged only
+ * `mcp`: its readOnlyHint is not passed on, so every MCP tool asks.
+ */
 export function isReadOnly(info: ExternalToolInfo): boolean {
   if (info.tags.some(readOnlyTag)) return true;
   return toolOrigin(info).kind === 'vscode' && (info.fullReferenceName?.startsWith('read/') ?? false);

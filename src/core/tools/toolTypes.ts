@@ -20,7 +20,13 @@ export type ChangePreview =
   /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd: string | undefined; readonly timeoutSeconds: number }
   /** read_file of a git-ignored secret (`.env`, keys): asked first, since its text goes to the service. */
-  | { readonly kind: 'read'; readonly path: string; readonly reason: string };
+  | { readonly kind: 'read'; readonly path: string; readonly reason: string }
+  /**
+   * A tool of another extension or an MCP server not marked read-only (core/tools/externalApproval.ts): its
+   * name in VS Code, where it comes from, and its input as it will be sent (indented JSON). What it does is
+   * its own, outside the workspace port, so no checkpoint holds it.
+   */
+  | { readonly kind: 'external'; readonly tool: string; readonly origin: string; readonly input: string };
 
 /** A change ready to run once approved; `apply` re-checks that nothing moved meanwhile. */
 export interface PreparedChange {
@@ -54,7 +60,10 @@ export interface ToolContext {
   readonly maxResultChars?: number;
 }
 
-/** A function that only reads: it runs without asking, unless `confirm` names a reason to ask first. */
+/**
+ * A function that runs at once when called, unless `confirm` names a reason to ask first: the agent's reads
+ * (a secret is asked), and the VS Code tools of other extensions and MCP servers (asked unless marked read-only).
+ */
 export interface ReadTool {
   readonly definition: ToolDefinition;
   readonly effect: 'read';
@@ -63,7 +72,7 @@ export interface ReadTool {
   run(args: ToolArgs, context: ToolContext): Promise<string>;
   /** When present, the loop calls this instead of `run`: the result text and images for the card (a VS Code tool's result). */
   runWithImages?(args: ToolArgs, context: ToolContext): Promise<ToolOutput>;
-  /** What to ask the user before this call runs (a `read` preview), or undefined to run at once. */
+  /** What to ask the user before this call runs (a `read` or `external` preview), or undefined to run at once. */
   confirm?(args: ToolArgs, context: ToolContext): Promise<ChangePreview | undefined>;
 }
 

@@ -57,6 +57,9 @@ function storedChange(preview: ChangePreview): StoredChange {
       return { kind: 'read', path: preview.path, reason: preview.reason };
     case 'terminal':
       return { kind: 'terminal', command: preview.command, ...(preview.cwd ? { cwd: preview.cwd } : {}), timeoutSeconds: preview.timeoutSeconds };
+    case 'external':
+      // The input is the call's own arguments, stored beside it.
+      return { kind: 'external', tool: preview.tool, origin: preview.origin };
   }
 }
 

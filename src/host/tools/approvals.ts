@@ -5,6 +5,9 @@
 // judged in core/tools/sensitivePaths.ts): those are always asked. It holds for one conversation at a
 // time, ends when the panel shows another conversation or the window closes, and the panel shows it while
 // it holds.
+// A call of a tool of another extension or an MCP server (an `external` preview) is never covered by it:
+// it is asked every time, unless the user allowed that one tool for the conversation ("allow this tool for
+// this conversation", which ends the same way).
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/chat/toolLoop';
 import type { ApprovalDecision } from '../../shared/protocol';
@@ -30,6 +33,8 @@ export class ApprovalBroker implements vscode.Disposable {
   /** The one conversation whose ordinary edits run unasked, if any. */
   private allowed: string | undefined;
   private policy: ApprovalPolicy | undefined;
+  /** The VS Code tools (by their name in VS Code) the user allowed for the conversation the panel shows. */
+  private readonly allowedTools = new Map<string, Set<string>>();
   private readonly allowanceEmitter = new vscode.EventEmitter<string | undefined>();
   /** Fires with the conversation whose edits are now allowed, or undefined when the allowance ended. */
   readonly onDidChangeAllowance = this.allowanceEmitter.event;
@@ -61,6 +66,7 @@ export class ApprovalBroker implements vscode.Disposable {
   /** The panel now shows `conversationId`: an allowance given in another conversation ends. */
   conversationShown(conversationId: string): void {
     if (this.allowed !== undefined && this.allowed !== conversationId) this.endAllowance();
+    for (const id of this.allowedTools.keys()) if (id !== conversationId) this.allowedTools.delete(id);
   }
 
   /** The ids of the calls waiting for the user (tests look for them). */
@@ -73,6 +79,7 @@ export class ApprovalBroker implements vscode.Disposable {
    * proposed edit opens in the diff view while its card waits.
    */
   async ask(question: ApprovalQuestion, signal: AbortSignal): Promise<'approved' | 'denied'> {
+    if (question.preview.kind === 'external') return this.askExternal(question, question.preview.tool, signal);
     // Commands and reads of secrets are asked one at a time; the allowance covers edits and new files only.
     const terminal = question.preview.kind === 'terminal' || question.preview.kind === 'read';
     // Any file but an ordinary source or text file is asked every time, allowance or not.
@@ -99,6 +106,26 @@ export class ApprovalBroker implements vscode.Disposable {
       this.allowanceEmitter.fire(question.conversationId);
     }
     return decision === 'deny' || signal.aborted ? 'denied' : 'approved';
+  }
+
+  /**
+   * Another extension's or an MCP server's tool: asked every time, whatever the edit allowance, unless the
+   * user allowed this tool for this conversation (`allowTool`); `allowConversation` runs it this once.
+   */
+  private async askExternal(question: ApprovalQuestion, tool: string, signal: AbortSignal): Promise<'approved' | 'denied'> {
+    if (this.allowedTools.get(question.conversationId)?.has(tool) === true) return 'approved';
+    let decision: ApprovalDecision;
+    try {
+      decision = this.policy ? await this.policy(question) : await this.waitForUser(question, signal);
+    } finally {
+      this.waiting.delete(question.call.id);
+    }
+    if (decision === 'deny' || signal.aborted) return 'denied';
+    if (decision === 'allowTool') {
+      const tools = this.allowedTools.get(question.conversationId) ?? new Set<string>();
+      this.allowedTools.set(question.conversationId, tools.add(tool));
+    }
+    return 'approved';
   }
 
   /** The panel's answer for call `callId`; false when nothing waits for it (an old card). */
@@ -140,6 +167,7 @@ export class ApprovalBroker implements vscode.Disposable {
     for (const waiting of this.waiting.values()) waiting.resolve('deny');
     this.waiting.clear();
     this.allowed = undefined;
+    this.allowedTools.clear();
     this.allowanceEmitter.dispose();
   }
 }

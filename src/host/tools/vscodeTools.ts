@@ -2,10 +2,12 @@
 // exist (`vscode.lm.tools`, Cadenza's own left out so nothing loops back), which ones the user enabled for
 // this workspace (the panel's tools menu, in workspace state; none by default: they spend tokens on every
 // request and may act), and each as a function of the tool loop that runs it through `vscode.lm.invokeTool`.
-// VS Code shows the tool's own confirmation there (no chat request, so no invocation token: its dialog);
-// Cadenza adds no approval of its own and never pre-approves. The rules are pure in core/tools/externalTools.ts.
+// A tool not marked read-only waits on its card for the user first (core/tools/externalApproval.ts says why
+// and which count as read-only); VS Code may then show the tool's own confirmation too (no chat request, so no
+// invocation token: its dialog), which Cadenza never pre-approves. The rules are pure in core/tools/.
 import * as vscode from 'vscode';
 import { readToolDefinitions, changeToolDefinitions } from '../../core/tools/definitions';
+import { externalApproval } from '../../core/tools/externalApproval';
 import { externalTools, selectTools, toolOutput, type ExternalTool, type LeftOut, type ResultPart, type ToolOutput } from '../../core/tools/externalTools';
 import { promptTsxText } from '../../core/chat/lmMessages';
 import { ToolError, type ReadTool, type ToolArgs, type ToolContext } from '../../core/tools/toolTypes';
@@ -96,6 +98,7 @@ export class VscodeTools {
       origin: tool.source === 'VS Code' ? 'VS Code' : `${tool.source}${tool.wireName !== tool.name ? ` (${tool.name})` : ''}`,
       run: async (args, context) => (await this.invoke(tool, args, context)).text,
       runWithImages: (args, context) => this.invoke(tool, args, context),
+      confirm: (args) => Promise.resolve(externalApproval(tool, args)),
     };
   }
 

@@ -111,6 +111,34 @@ describe('conversations', () => {
       assert.deepEqual((await store.list()).map((entry) => entry.id), [conversation.id]);
     });
 
+    it('keeps the images a VS Code tool returned by content hash too: sixty screenshots do not grow the JSON, and they load back into their cards', async () => {
+      const store = new ConversationStore(folder);
+      const screenshot = (n: number): string => `data:image/png;base64,${Buffer.alloc(200_000, n).toString('base64')}`;
+      const conversation = newConversation('m');
+      for (let step = 0; step < 30; step++) {
+        conversation.messages.push({ id: `s${step}`, role: 'assistant', text: '', createdAt: step, toolCalls: [
+          { id: `c${step}`, name: 'screenshot', arguments: '{}', status: 'done', result: '[image]', origin: 'MCP server browser',
+            images: [{ mimeType: 'image/png', dataUrl: screenshot(step), bytes: 200_000 }, { mimeType: 'image/png', dataUrl: screenshot(100 + step), bytes: 200_000 }] },
+        ] });
+      }
+      await store.save(conversation);
+      const json = readFileSync(join(folder, `${conversation.id}.json`), 'utf8');
+      assert.ok(json.length < 30_000, `the conversation file is ${json.length} characters`);
+      assert.equal(readdirSync(join(folder, 'attachments')).length, 60);
+      assert.deepEqual(await new ConversationStore(folder).load(conversation.id), conversation);
+      // A collection keeps them: the conversation references each by its hash.
+      await store.collectAttachments({ now: Date.now() + 11 * 60 * 1000 });
+      assert.deepEqual(await new ConversationStore(folder).load(conversation.id), conversation);
+    });
+
+    it('loads a tool image a file from before kept inline', async () => {
+      const conversation = newConversation('m');
+      const call = { id: 'c', name: 'shot', arguments: '{}', status: 'done' as const, result: '[image]', images: [{ mimeType: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 }] };
+      conversation.messages.push({ id: 's', role: 'assistant', text: '', createdAt: 1, toolCalls: [call] });
+      writeFileSync(join(folder, `${conversation.id}.json`), JSON.stringify(conversation));
+      assert.deepEqual(await new ConversationStore(folder).load(conversation.id), conversation);
+    });
+
     describe('attachment collection', () => {
       const image = (byte: number): string => `data:image/png;base64,${Buffer.alloc(3000, byte).toString('base64')}`;
       const withImages = (...images: string[]): ReturnType<typeof newConversation> => {

@@ -3,7 +3,7 @@ import { isFromWebview } from '../../../src/shared/protocol';
 
 describe('protocol: agent messages', () => {
   it('accepts an approval with a known decision, and a diff request', () => {
-    for (const decision of ['approve', 'deny', 'allowConversation']) assert.equal(isFromWebview({ type: 'tool/approve', callId: 'call_1', decision }), true);
+    for (const decision of ['approve', 'deny', 'allowConversation', 'allowTool']) assert.equal(isFromWebview({ type: 'tool/approve', callId: 'call_1', decision }), true);
     assert.equal(isFromWebview({ type: 'tool/showDiff', callId: 'call_1' }), true);
   });
 

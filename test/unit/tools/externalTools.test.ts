@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { estimateTokens } from '../../../src/core/chat/contextBudget';
 import { runToolLoop, type ToolLoopEvent } from '../../../src/core/chat/toolLoop';
 import { changeToolDefinitions, readToolDefinitions } from '../../../src/core/tools/definitions';
+import { externalApproval } from '../../../src/core/tools/externalApproval';
 import { externalTools, isOfferable, isReadOnly, isValidFunctionName, maxFunctions, selectTools, toolOrigin, toolOutput, toolParameters, wireNames, type ExternalToolInfo } from '../../../src/core/tools/externalTools';
 import { ToolError, ToolSession, type ReadTool } from '../../../src/core/tools/toolTypes';
 import { checkArguments } from '../../../src/core/tools/validateArgs';
@@ -31,6 +32,28 @@ describe('VS Code tools for the agent (core rules)', () => {
     assert.equal(isReadOnly(info('t', { tags: ['mcp'] })), false, 'MCP readOnlyHint does not reach extensions: not read-only');
     assert.equal(isReadOnly(info('terminal_last_command', { fullReferenceName: 'read/terminalLastCommand' })), true);
     assert.equal(isReadOnly(info('run_in_terminal', { fullReferenceName: 'execute/runInTerminal' })), false);
+  });
+
+  it('asks before every tool not marked read-only (an MCP server\'s, an extension\'s without the tag, VS Code\'s outside its read set), with its name, origin and indented input', () => {
+    const tools = new Map(externalTools([
+      info('fixture_wordCount', { tags: ['read-only', 'text'] }),
+      info('mcp_notes_add_note', { tags: ['mcp'], fullReferenceName: 'notes/add_note' }),
+      info('deploy', { tags: ['deploy'] }),
+      info('untagged'),
+      info('terminal_last_command', { fullReferenceName: 'read/terminalLastCommand' }),
+      info('run_task', { fullReferenceName: 'execute/runTask' }),
+    ], own, 'cadenza_').map((tool) => [tool.name, tool]));
+    const ask = (name: string, args: Record<string, unknown> = { q: 'x' }): unknown => {
+      const tool = tools.get(name);
+      assert.ok(tool, name);
+      return externalApproval(tool, args);
+    };
+    assert.equal(ask('fixture_wordCount'), undefined);
+    assert.equal(ask('terminal_last_command'), undefined);
+    assert.deepEqual(ask('mcp_notes_add_note', { title: 'Leak', body: 'API_TOKEN=s3cret' }), { kind: 'external', tool: 'mcp_notes_add_note', origin: 'MCP server notes', input: '{\n  "title": "Leak",\n  "body": "API_TOKEN=s3cret"\n}' });
+    assert.deepEqual(ask('deploy'), { kind: 'external', tool: 'deploy', origin: 'acme.tools', input: '{\n  "q": "x"\n}' });
+    assert.equal((ask('untagged') as { kind?: string } | undefined)?.kind, 'external', 'no tags: unknown, so asked');
+    assert.deepEqual(ask('run_task'), { kind: 'external', tool: 'run_task', origin: 'VS Code', input: '{\n  "q": "x"\n}' });
   });
 
   it('never offers Cadenza\'s own tools, VS Code\'s chat-only helpers, or its unreferenceable internals', () => {
@@ -126,6 +149,25 @@ describe('tool loop with a VS Code tool', () => {
     assert.equal(done?.result, 'found [image]');
     assert.equal(done?.origin, 'acme.tools');
     assert.equal(done?.images?.length, 1);
+  });
+
+  it('a tool not marked read-only waits for approval with its origin on the card; denied, it never runs and the model is told', async () => {
+    let ran = 0;
+    const events: ToolLoopEvent[] = [];
+    const asked: string[] = [];
+    const tool: ReadTool = {
+      definition, effect: 'read', origin: 'MCP server notes',
+      run: () => { ran += 1; return Promise.resolve('saved'); },
+      confirm: (args) => Promise.resolve(externalApproval({ name: 'add_note', source: 'MCP server notes', readOnly: false }, args)),
+    };
+    const stream = scripted([answer([{ id: 'c1', name: 'vscode_lookup', arguments: '{"q":"API_TOKEN=s3cret"}' }])]);
+    await runToolLoop({ streamChat: stream.streamChat, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, tools: [tool], session: new ToolSession(), approve: (request) => { asked.push(request.preview.kind === 'external' ? request.preview.input : ''); return Promise.resolve('denied'); }, maxSteps: 4, maxToolResultTokens: 1000, signal: new AbortController().signal, onEvent: (event) => events.push(event) });
+    assert.equal(ran, 0);
+    assert.deepEqual(asked, ['{\n  "q": "API_TOKEN=s3cret"\n}']);
+    const waiting = events.flatMap((event) => (event.type === 'call' && event.call.status === 'awaitingApproval' ? [event.call] : []))[0];
+    assert.equal(waiting?.origin, 'MCP server notes', 'the waiting card says where the tool comes from');
+    const done = events.flatMap((event) => (event.type === 'stepDone' ? event.calls : []))[0];
+    assert.deepEqual([done?.status, done?.result], ['denied', 'The user denied running add_note (MCP server notes); it was not run. Do not try it again unless the user asks.']);
   });
 
   it('a decline in VS Code\'s confirmation is a denied call the model is told about; a throw is a failed one', async () => {

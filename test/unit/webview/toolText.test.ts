@@ -17,6 +17,7 @@ describe('tool card text', () => {
     assert.equal(changeTitle({ kind: 'edit', path: 'a.ts', diff: '' }), 'Edit a.ts');
     assert.equal(changeTitle({ kind: 'create', path: 'b.md', content: '' }), 'Create b.md');
     assert.equal(changeTitle({ kind: 'terminal', command: 'npm test', cwd: 'pkg', timeoutSeconds: 60 }), 'Run a command in pkg (time limit 60 s)');
+    assert.equal(changeTitle({ kind: 'external', tool: 'mcp_notes_add_note', origin: 'MCP server notes' }), 'Run mcp_notes_add_note from MCP server notes');
     assert.equal(statusText.awaitingApproval, 'Waiting for your approval');
     assert.equal(prettyArguments('{"a":1}'), '{\n  "a": 1\n}');
     assert.equal(prettyArguments('{"a":'), '{"a":');

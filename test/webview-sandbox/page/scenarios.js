@@ -241,7 +241,8 @@
       call(4, 'create_file', { path: '.vscode/tasks.json' }, 'awaitingApproval', { change: { kind: 'create', path: '.vscode/tasks.json', content: '{ "version": "2.0.0", "tasks": [] }', caution: '.vscode/tasks.json defines tasks that VS Code can run.' } });
     },
     async tools() {
-      // A VS Code tool's card (its source, the image it returned) beside the tools menu (opened by the test).
+      // A VS Code tool's card (its source, the image it returned) beside the tools menu (opened by the test), and
+      // a tool not marked read-only waiting for approval: its origin, its arguments in full, the checkpoint note.
       showConversation({ id: 'c7', title: 'Chart the sales', model: selected, options: {}, messages: [
         { id: 'vt1', role: 'user', text: 'Chart this quarter\'s sales and file a note about it.' },
       ] });
@@ -250,6 +251,7 @@
       const chart = sampleImage();
       send({ type: 'tool/call', messageId: 'vt2', call: { index: 0, id: 'call-chart', name: 'renderChart', arguments: '{"values":[3,5,4,7]}', status: 'done', origin: 'acme.charts', result: 'Chart of 4 values.\n[The tool returned an image (image/png, 1.2 KB). It is shown to the user; you cannot see it, since tool results reach you as text.]', images: [{ mimeType: 'image/png', dataUrl: chart.dataUrl, bytes: chart.bytes }] } });
       send({ type: 'tool/call', messageId: 'vt2', call: { index: 1, id: 'call-note', name: 'mcp_notes_add_note', arguments: '{"title":"Q3 sales"}', status: 'denied', origin: 'MCP server notes', result: 'mcp_notes_add_note was not run: the user declined it in VS Code\'s confirmation (or it was cancelled).' } });
+      send({ type: 'tool/call', messageId: 'vt2', call: { index: 2, id: 'call-post', name: 'post_message', arguments: '{"channel":"#sales","text":"Q3 chart attached","token":"xoxb-1234-sample"}', status: 'awaitingApproval', origin: 'MCP server chat', change: { kind: 'external', tool: 'post_message', origin: 'MCP server chat' } } });
     },
     async toolsRestricted() {
       showConversation({ id: 'c8', title: 'New chat', model: selected, options: {}, messages: [] });
