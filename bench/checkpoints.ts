@@ -67,7 +67,7 @@ async function scenario(name: string, pick: (port: MemoryPort, next: () => numbe
   let filesChanged = 0;
   try {
     for (let turn = 0; turn < turns; turn += 1) {
-      const recorder = new TurnRecorder(store, 'bench');
+      const recorder = new TurnRecorder(store, 'bench', [{ name: 'bench', fsPath: root }]);
       const tools = changeTools(recorder.wrap(port), { terminalTimeoutSeconds: 5 });
       const edit = tools.find((tool) => tool.definition.name === 'edit_file');
       const create = tools.find((tool) => tool.definition.name === 'create_file');

@@ -202,7 +202,7 @@ export type FromWebview =
   | { readonly type: 'agent/endAllowance' }
   /** Open what the agent turn of checkpoint `id` changed, as one multi-file diff. */
   | { readonly type: 'checkpoint/showChanges'; readonly id: string }
-  /** Put the files of checkpoint `id` back as they were before its turn (the host asks first when a file changed since). */
+  /** Put the files of checkpoint `id` back as they were before its turn (the host asks first, and refuses in Restricted Mode and for another window's turn). */
   | { readonly type: 'checkpoint/restore'; readonly id: string }
   /** The tools menu opened: the host answers `state/vscodeTools` with the tools registered in VS Code now. */
   | { readonly type: 'tools/list' }

@@ -125,6 +125,11 @@ export interface CheckpointView {
   readonly id: string;
   readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[];
   readonly restoredAt?: number;
+  /**
+   * Set when the turn ran in other workspace folders than this window's (the paths of those folders): the
+   * panel names them instead of offering Restore, which would write into this window's files.
+   */
+  readonly recordedIn?: readonly string[];
 }
 
 /** One message of a conversation as the panel shows it. */

@@ -17,7 +17,7 @@
 // name. An entry without a `run` function, or marked `skip: true`, is counted as skipped, and a skip fails
 // the tier (as does a file that exports no tests): it would hide a feature that no longer runs. `ui` is { page, webview (the chat view's content frame), emulator (the whole RunningEmulator:
 // scriptChat, setChunkDelay, requests, ...), workspace (the scratch workspace's path), audioFile (a speech
-// WAV at the workspace root, from the generated audio fixtures), log, shot(label), session (one object
+// WAV at the workspace root, from the generated audio fixtures), log, shot(label, page = the window), session (one object
 // shared by the run's tests: what an earlier test chose that a later one must expect) }. The last line printed
 // is `N passed, N failed, N skipped`.
 //
@@ -141,10 +141,11 @@ async function main() {
   for (const [index, test] of tests.entries()) {
     const title = `${test.file}: ${test.name}`;
     const prefix = path.join(shots, `${String(index + 1).padStart(2, '0')}-${slug(test.name)}`);
-    // `shot(label)` lets a test also capture a moment mid-way (a prompt that closes before the end).
-    const shot = async (label) => {
-      await page.waitForTimeout(250); // a quick input fades in: capture it settled
-      await page.screenshot({ path: `${prefix}-${slug(label)}.png` });
+    // `shot(label)` lets a test also capture a moment mid-way (a prompt that closes before the end);
+    // `shot(label, other)` captures another page, a second window the test opened.
+    const shot = async (label, target = page) => {
+      await target.waitForTimeout(250); // a quick input fades in: capture it settled
+      await target.screenshot({ path: `${prefix}-${slug(label)}.png` });
       taken.push({ test: title, label, file: path.basename(`${prefix}-${slug(label)}.png`) });
     };
     if (test.skip || typeof test.run !== 'function') {

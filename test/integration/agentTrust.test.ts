@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { cadenzaApi, openChatView, recordPanel, useEmulator } from './helpers';
+import { cadenzaApi, openChatView, recordPanel, spyOnDialogs, useEmulator } from './helpers';
 
 type Body = { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
 
@@ -54,6 +54,24 @@ suite('Agent: the real workspace trust', () => {
         await assert.rejects(api.agent.port.runInTerminal('echo ran > trust-marker.txt', { timeoutMs: 1000, signal }), restricted);
         await assert.rejects(api.agent.port.createFile('trust-marker.txt', 'x', signal), restricted);
         assert.match((await api.agent.port.readFile('src/greeting.ts', signal)).text, /export function greeting/);
+        // Nor does a checkpoint of this very folder restore: a restore writes and deletes files.
+        const store = api.agent.checkpoints.store;
+        const greetingFile = path.join(root, 'src', 'greeting.ts');
+        const now = fs.readFileSync(greetingFile, 'utf8');
+        const id = `restricted-${Date.now()}`;
+        const folder = vscode.workspace.workspaceFolders?.[0];
+        await store.save({ id, conversationId: 'restricted', messageId: id, createdAt: Date.now(), folders: folder ? [{ name: folder.name, fsPath: folder.uri.fsPath }] : [],
+          files: [{ path: 'src/greeting.ts', before: await store.putText('export const replaced = true;\n'), after: await store.putText(now) }] });
+        // Answered as a user who confirms anything would.
+        const dialogs = spyOnDialogs((call) => call.items.find((item) => item.startsWith('Restore')));
+        try {
+          assert.equal(await api.agent.checkpoints.restore(id), 'refused');
+        } finally {
+          dialogs.restore();
+          await store.remove(id);
+        }
+        assert.match(dialogs.calls[0]?.message ?? '', /^Restricted Mode: Cadenza does not restore checkpoints/);
+        assert.equal(fs.readFileSync(greetingFile, 'utf8'), now);
       }
     } finally {
       api.agent.setApprovalPolicy(undefined);

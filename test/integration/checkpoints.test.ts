@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { CheckpointStore } from '../../src/core/chat/checkpoints';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { CheckpointView } from '../../src/shared/views';
+import { editingTurn as editingTurnIn, putBack } from './checkpointTurns';
 import { cadenzaApi, openChatView, recordPanel, spyOnDialogs, useEmulator, waitFor, type PanelRecorder } from './helpers';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
@@ -21,19 +22,6 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
   let original: string;
   const greetingFile = (): string => path.join(root, 'src', 'greeting.ts');
   const createdFile = (): string => path.join(root, 'src', 'checkpointed.ts');
-
-  /** Writes a file through its open document when there is one, so editor and disk agree. */
-  const putBack = async (file: string, text: string): Promise<void> => {
-    const document = vscode.workspace.textDocuments.find((entry) => entry.uri.fsPath === file);
-    if (!document) {
-      fs.writeFileSync(file, text);
-      return;
-    }
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
-    await vscode.workspace.applyEdit(edit);
-    await document.save();
-  };
 
   suiteSetup(async () => {
     api = await cadenzaApi();
@@ -63,24 +51,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  /** One agent turn that edits greeting.ts and creates checkpointed.ts, both approved by the policy. */
-  const editingTurn = async (): Promise<CheckpointView> => {
-    api.agent.setApprovalPolicy(() => 'approve');
-    emulator().scriptChat({ toolCalls: [
-      { name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_cp_read' },
-    ] });
-    emulator().scriptChat({ toolCalls: [
-      { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' }, id: 'call_cp_edit' },
-      { name: 'create_file', arguments: { path: 'src/checkpointed.ts', content: 'export const made = true;\n' }, id: 'call_cp_create' },
-    ] });
-    emulator().scriptChat({ content: 'Done: shorter greeting and a new file.' });
-    assert.equal(await api.chat.send('Shorten the greeting and add a file.', {}), 'Done: shorter greeting and a new file.');
-    assert.match(fs.readFileSync(greetingFile(), 'utf8'), /Hi, \$\{name\}!/);
-    assert.equal(fs.readFileSync(createdFile(), 'utf8'), 'export const made = true;\n');
-    const last = (await api.chat.current()).messages.at(-1);
-    assert.ok(last?.checkpoint, 'the turn\u2019s last step keeps the checkpoint');
-    return last.checkpoint;
-  };
+  const editingTurn = (): Promise<CheckpointView> => editingTurnIn(api, emulator(), greetingFile(), createdFile());
 
   test('an editing turn records a checkpoint that survives a reload and a new store, and restore puts the files back', async () => {
     const checkpoint = await editingTurn();
@@ -96,6 +67,8 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     const reopened = new CheckpointStore(api.agent.checkpoints.store.root);
     const stored = await reopened.load(checkpoint.id);
     assert.ok(stored);
+    // It names the folder it was recorded in: only a window with that folder restores it.
+    assert.deepEqual(stored.folders, [{ name: vscode.workspace.workspaceFolders?.[0]?.name, fsPath: root }]);
     const before = stored.files[0]?.before;
     assert.equal(typeof before === 'string' ? await reopened.getText(before) : undefined, original);
     assert.equal(stored.files[1]?.before, null);

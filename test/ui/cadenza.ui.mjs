@@ -10,7 +10,7 @@ import { keyBanner } from './panel.mjs';
  * @property {import('playwright-core').Page} page the workbench page
  * @property {import('playwright-core').FrameLocator} webview the chat view's content frame
  * @property {{ baseUrl: string, key: string }} emulator the service emulator cadenza.baseUrl points at
- * @property {(label: string) => Promise<unknown>} shot saves an extra screenshot now (the runner takes one at the end)
+ * @property {(label: string, page?: import('playwright-core').Page) => Promise<unknown>} shot saves an extra screenshot now, of the workbench or of another window the test opened (the runner takes one at the end)
  * @property {Record<string, unknown>} session one object shared by every test of the run: what an earlier
  *   test left behind that a later one's expectations depend on (say, a transcription model already chosen)
  */

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckpointFile, Checkpoint, CheckpointStore } from './checkpoints';
 import type { FileEdit, WorkspacePort } from '../tools/workspacePort';
+import type { FolderRoot } from '../tools/workspacePaths';
 
 /** How a turn changed a file, as the panel lists it. */
 export type CheckpointChange = 'edited' | 'created' | 'deleted';
@@ -14,6 +15,8 @@ export type CheckpointChange = 'edited' | 'created' | 'deleted';
 export interface CheckpointSummary {
   readonly id: string;
   readonly files: readonly { readonly path: string; readonly change: CheckpointChange }[];
+  /** The workspace folders the turn ran in (so the panel of another window can say where it belongs). */
+  readonly folders: readonly FolderRoot[];
 }
 
 /** How a file in a checkpoint was changed by its turn. */
@@ -26,7 +29,8 @@ export class TurnRecorder {
   /** Path → text before the turn (null: did not exist), in the order first changed. */
   private readonly before = new Map<string, string | null>();
 
-  constructor(private readonly store: CheckpointStore, private readonly conversationId: string) {}
+  /** `folders`: the workspace folders the turn runs in, recorded with its checkpoint. */
+  constructor(private readonly store: CheckpointStore, private readonly conversationId: string, readonly folders: readonly FolderRoot[]) {}
 
   /** Whether the turn changed any file so far. */
   get changed(): boolean {
@@ -70,9 +74,10 @@ export class TurnRecorder {
       const after = now === undefined ? null : await this.store.putText(now);
       files.push({ path, before, after });
     }
-    const checkpoint: Checkpoint = { id: randomUUID(), conversationId: this.conversationId, messageId, createdAt: Date.now(), files };
+    const folders = this.folders.map((folder) => ({ name: folder.name, fsPath: folder.fsPath }));
+    const checkpoint: Checkpoint = { id: randomUUID(), conversationId: this.conversationId, messageId, createdAt: Date.now(), folders, files };
     await this.store.save(checkpoint);
-    return { checkpoint, summary: { id: checkpoint.id, files: files.map((file) => ({ path: file.path, change: changeOf(file) })) } };
+    return { checkpoint, summary: { id: checkpoint.id, files: files.map((file) => ({ path: file.path, change: changeOf(file) })), folders } };
   }
 }
 

@@ -3,9 +3,13 @@
 // JSON file naming, per file, the sha256 of its text before and after the turn; the texts live once each
 // under `blobs/<sha256>` (a file edited in 100 turns stores each distinct version once, and an unchanged
 // file costs nothing). Writes go to a temporary file and are renamed, so a crash never leaves half a file.
+// Every window shares the store, so a checkpoint records the workspace folders its turn ran in, and a
+// window prunes only its own (checkpointPlace.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { FolderRoot } from '../tools/workspacePaths';
+import { checkpointPlace } from './checkpointPlace';
 
 /** One file a turn changed: its text before (null: it did not exist) and after (null: it was gone), as blob hashes. */
 export interface CheckpointFile {
@@ -22,10 +26,18 @@ export interface Checkpoint {
   /** The assistant message that closes the turn (the panel shows the checkpoint under it). */
   readonly messageId: string;
   readonly createdAt: number;
+  /**
+   * The workspace folders the turn ran in: its paths mean files there only. Absent in checkpoints recorded
+   * before folders were kept, which no window can tell is its own.
+   */
+  readonly folders?: readonly FolderRoot[];
   readonly files: readonly CheckpointFile[];
 }
 
-/** What pruning keeps: checkpoints younger than `maxAgeDays`, newest first while all together stay under `maxBytes`. */
+/**
+ * What pruning keeps of one workspace's checkpoints: those younger than `maxAgeDays`, newest first while
+ * together they stay under `maxBytes`.
+ */
 export interface PrunePolicy {
   readonly maxAgeDays: number;
   readonly maxBytes: number;
@@ -39,6 +51,13 @@ export interface CheckpointUsage {
   readonly bytes: number;
 }
 
+/**
+ * The age after which a checkpoint recorded before folders were kept is pruned. No window can tell such a
+ * checkpoint is its own, so no workspace's settings decide for it: it goes at the setting's default age
+ * (cadenza.agent.checkpoints.maxAgeDays, 30 days), and no size budget counts it.
+ */
+export const unscopedMaxAgeDays = 30;
+
 /** The sha256 of a text, as its blob's name. */
 export function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -51,7 +70,14 @@ function isCheckpoint(value: unknown): value is Checkpoint {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   const files = record['files'];
-  return typeof record['id'] === 'string' && typeof record['conversationId'] === 'string' && typeof record['messageId'] === 'string'
+  const folders = record['folders'];
+  // Damaged folders must not read as "recorded before folders were kept".
+  const foldersValid = folders === undefined || (Array.isArray(folders) && folders.every((folder: unknown) => {
+    if (typeof folder !== 'object' || folder === null) return false;
+    const entry = folder as Record<string, unknown>;
+    return typeof entry['name'] === 'string' && typeof entry['fsPath'] === 'string';
+  }));
+  return foldersValid && typeof record['id'] === 'string' && typeof record['conversationId'] === 'string' && typeof record['messageId'] === 'string'
     && typeof record['createdAt'] === 'number' && Array.isArray(files)
     && files.every((file: unknown) => {
       if (typeof file !== 'object' || file === null) return false;
@@ -132,23 +158,35 @@ export class CheckpointStore {
   }
 
   /**
-   * Drops checkpoints older than the policy's age, then the oldest until the rest (with the blobs they
-   * need) fit in its size, then every blob no checkpoint needs. Returns the ids removed.
+   * Prunes the checkpoints of the window with `workspace` open by its policy: those older than its age,
+   * then the oldest until the rest (with the blobs they need) fit in its size. Other workspaces' checkpoints
+   * are left to their own windows (a workspace's settings never prune another project's); those recorded
+   * before folders were kept go at `unscopedMaxAgeDays`. Then every blob no remaining checkpoint needs is
+   * deleted. Returns the ids removed.
    */
-  async prune(policy: PrunePolicy, now = Date.now()): Promise<string[]> {
+  async prune(policy: PrunePolicy, workspace: readonly FolderRoot[], now = Date.now()): Promise<string[]> {
     const all = await this.list();
     const removed: string[] = [];
     const cutoff = now - policy.maxAgeDays * 86_400_000;
+    const unscopedCutoff = now - unscopedMaxAgeDays * 86_400_000;
     const kept: Checkpoint[] = [];
+    /** Blobs that stay whatever this window's budget: other workspaces' and unscoped checkpoints need them. */
+    const needed = new Set<string>();
     for (const checkpoint of all) {
-      if (checkpoint.createdAt < cutoff) removed.push(checkpoint.id);
-      else kept.push(checkpoint);
+      const place = checkpointPlace(checkpoint.folders, workspace).kind;
+      if (place === 'here' ? checkpoint.createdAt < cutoff : place === 'unknown' && checkpoint.createdAt < unscopedCutoff) {
+        removed.push(checkpoint.id);
+      } else if (place === 'here') {
+        kept.push(checkpoint);
+      } else {
+        for (const file of checkpoint.files) for (const hash of [file.before, file.after]) if (hash !== null) needed.add(hash);
+      }
     }
     // Newest first: each adds its own file and the blobs no newer one already counted.
     const blobSizes = new Map<string, number>();
     const counted = new Set<string>();
     let total = 0;
-    const survivors: Checkpoint[] = [];
+    let survivors = 0;
     for (const checkpoint of [...kept].reverse()) {
       let cost = JSON.stringify(checkpoint).length;
       const fresh: string[] = [];
@@ -164,19 +202,19 @@ export class CheckpointStore {
           fresh.push(hash);
         }
       }
-      if (survivors.length > 0 && total + cost > policy.maxBytes) {
+      if (survivors > 0 && total + cost > policy.maxBytes) {
         removed.push(checkpoint.id);
         continue;
       }
       // The newest checkpoint is always kept, whatever its size: it is the one the user is most likely to need.
       total += cost;
       for (const hash of fresh) counted.add(hash);
-      survivors.push(checkpoint);
+      survivors += 1;
     }
     for (const id of removed) await this.remove(id);
     const blobs = await fs.readdir(this.blobDir).catch(() => [] as string[]);
     for (const name of blobs) {
-      if (!counted.has(name)) await fs.rm(path.join(this.blobDir, name), { force: true });
+      if (!counted.has(name) && !needed.has(name)) await fs.rm(path.join(this.blobDir, name), { force: true });
     }
     return removed;
   }

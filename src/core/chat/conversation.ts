@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
 import type { ToolCallStatus } from './toolLoop';
+import type { FolderRoot } from '../tools/workspacePaths';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
 export interface StoredUsage {
@@ -77,9 +78,10 @@ export interface StoredMessage {
   context?: ContextPart[];
   /**
    * The checkpoint of the agent turn this message closes, when the turn changed files (the texts live in
-   * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it.
+   * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it. `folders`: the
+   * workspace folders the turn ran in (absent when recorded before they were kept).
    */
-  checkpoint?: { readonly id: string; readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[]; restoredAt?: number };
+  checkpoint?: { readonly id: string; readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[]; readonly folders?: readonly FolderRoot[]; restoredAt?: number };
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */

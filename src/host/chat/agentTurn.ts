@@ -14,7 +14,7 @@ import type { ChatRequest, RetryInfo } from '../../core/api/types';
 import type { ToolCallView } from '../../shared/views';
 import type { AgentSettings } from '../tools/agentSettings';
 import type { AgentService } from '../tools/agentService';
-import { toolCallView } from './messageView';
+import { checkpointView, toolCallView } from './messageView';
 import { errorView, storedUsage } from './presenters';
 import type { PanelSink } from './turnTypes';
 
@@ -184,7 +184,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
     const checkpoint = await agent.checkpoints.finish(recorder, current.id);
     if (!checkpoint) return;
     current.checkpoint = checkpoint;
-    sink({ type: 'checkpoint/update', messageId: current.id, checkpoint });
+    sink({ type: 'checkpoint/update', messageId: current.id, checkpoint: checkpointView(checkpoint) });
   };
   try {
     const result = await runToolLoop({

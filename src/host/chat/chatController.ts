@@ -12,6 +12,7 @@ import type { ServiceConnection } from './connection';
 import type { Mentions } from './context/mentions';
 import { workspaceSearchProvider } from './context/systemProviders';
 import { ConversationSession } from './conversationSession';
+import { checkpointView } from './messageView';
 import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
 import { ChatPanelState } from './panelState';
 import type { ProjectInstructions } from './projectInstructions';
@@ -198,7 +199,7 @@ export class ChatController implements vscode.Disposable {
     if (message?.checkpoint) {
       message.checkpoint.restoredAt = Date.now();
       await this.session.save(conversation);
-      this.sink({ type: 'checkpoint/update', messageId: message.id, checkpoint: message.checkpoint });
+      this.sink({ type: 'checkpoint/update', messageId: message.id, checkpoint: checkpointView(message.checkpoint) });
     }
     return true;
   }

@@ -1,6 +1,23 @@
 // Stored messages as the panel shows them (`MessageView`), tool-call cards included.
+import { checkpointPlace } from '../../core/chat/checkpointPlace';
 import type { Conversation, StoredMessage, StoredToolCall } from '../../core/chat/conversation';
-import type { ConversationView, MessageView, ToolCallView } from '../../shared/views';
+import type { CheckpointView, ConversationView, MessageView, ToolCallView } from '../../shared/views';
+import { folderRoots } from '../tools/portSupport';
+
+/**
+ * A turn's checkpoint as this window's panel shows it: with the folders it was recorded in when they are not
+ * this window's (conversations are shared by every window). One recorded before folders were kept is
+ * offered, and the restore asks first (checkpointService.ts).
+ */
+export function checkpointView(checkpoint: NonNullable<StoredMessage['checkpoint']>): CheckpointView {
+  const place = checkpointPlace(checkpoint.folders, folderRoots());
+  return {
+    id: checkpoint.id,
+    files: checkpoint.files,
+    ...(checkpoint.restoredAt !== undefined ? { restoredAt: checkpoint.restoredAt } : {}),
+    ...(place.kind === 'elsewhere' ? { recordedIn: place.folders.map((folder) => folder.fsPath) } : {}),
+  };
+}
 
 /** A stored tool call as its card shows it. */
 export function toolCallView(call: StoredToolCall, index: number): ToolCallView {
@@ -34,7 +51,7 @@ export function toView(message: StoredMessage): MessageView {
     ...(message.agentStop ? { agentStop: message.agentStop } : {}),
     ...(message.reasoning ? { reasoning: message.reasoning } : {}),
     ...(message.context?.length ? { context: message.context.map((part) => ({ kind: part.kind, label: part.label, tokens: part.tokens, ...(part.note !== undefined ? { note: part.note } : {}) })) } : {}),
-    ...(message.checkpoint ? { checkpoint: message.checkpoint } : {}),
+    ...(message.checkpoint ? { checkpoint: checkpointView(message.checkpoint) } : {}),
   };
 }
 

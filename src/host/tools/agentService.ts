@@ -40,7 +40,7 @@ export class AgentService implements vscode.Disposable {
   constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri, workspaceState: vscode.Memento) {
     this.port = new VscodeWorkspacePort(semantic);
     this.vscodeTools = new VscodeTools(workspaceState, log);
-    this.checkpoints = new CheckpointService(storageRoot, log);
+    this.checkpoints = new CheckpointService(storageRoot, log, () => this.port.isTrusted());
     this.disposables.push(
       this.checkpoints,
       this.previews,

@@ -2,18 +2,22 @@
 // conversations, never in the user's git), a recorder per turn, the multi-file diff of what a turn changed
 // (`vscode.changes`, texts served from the store under the `cadenza-checkpoint` scheme), and "Restore to
 // before this turn" as one WorkspaceEdit (one step to undo), after asking when a file changed since.
+// The store is shared by every window, so a checkpoint records the folders its turn ran in: only a window
+// with those folders restores it (core/chat/checkpointPlace.ts) or prunes it, and never in Restricted Mode.
 import * as vscode from 'vscode';
+import { checkpointPlace } from '../../core/chat/checkpointPlace';
 import { CheckpointStore } from '../../core/chat/checkpoints';
 import { planRestore, TurnRecorder, type CheckpointSummary, type RestoreStep } from '../../core/chat/checkpointRecorder';
 import type { Logger } from '../../core/logger';
+import type { FolderRoot } from '../../core/tools/workspacePaths';
 import { settingDefaults } from '../settingDefaults';
-import { resolveTarget } from './portSupport';
+import { folderRoots, resolveTarget } from './portSupport';
 
 /** The scheme of stored texts (read-only virtual documents: `/<hash>/<path>`; `-` for no file is an empty text). */
 export const checkpointScheme = 'cadenza-checkpoint';
 
-/** How a restore ended. */
-export type RestoreOutcome = 'restored' | 'cancelled' | 'missing' | 'failed';
+/** How a restore ended (`refused`: Restricted Mode, or another window's checkpoint). */
+export type RestoreOutcome = 'restored' | 'cancelled' | 'missing' | 'refused' | 'failed';
 
 /** The pruning policy from `cadenza.agent.checkpoints.*`. */
 export function readCheckpointPolicy(): { maxAgeDays: number; maxBytes: number } {
@@ -26,11 +30,15 @@ export function readCheckpointPolicy(): { maxAgeDays: number; maxBytes: number }
   };
 }
 
-/** The text of a workspace file now: the open editor's (unsaved changes included), else the disk's; undefined when it does not exist. */
+/**
+ * The text of a workspace file now: the open editor's when it has unsaved changes, else the disk's;
+ * undefined when it does not exist. A saved document of a file deleted since (by a terminal, another
+ * program) still holds its text, but the file is gone: the disk decides.
+ */
 export async function currentText(path: string): Promise<string | undefined> {
   const target = await resolveTarget(path);
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.uri.toString());
-  if (open && !open.isClosed) return open.getText();
+  if (open && !open.isClosed && open.isDirty) return open.getText();
   const bytes = await vscode.workspace.fs.readFile(target.uri).then((data) => data, () => undefined);
   return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
@@ -42,7 +50,8 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
   /** Prunes and records run one after another, so a prune never removes the blobs of a checkpoint being written. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(storageRoot: vscode.Uri, private readonly log: Logger) {
+  /** `isTrusted`: the workspace's trust as the agent sees it (the tests' override included). */
+  constructor(storageRoot: vscode.Uri, private readonly log: Logger, private readonly isTrusted: () => boolean) {
     this.store = new CheckpointStore(vscode.Uri.joinPath(storageRoot, 'checkpoints').fsPath);
     this.registration = vscode.workspace.registerTextDocumentContentProvider(checkpointScheme, this);
   }
@@ -52,18 +61,19 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
     return hash === '-' ? '' : (await this.store.getText(hash)) ?? '';
   }
 
-  /** A recorder for one agent turn of `conversationId`. */
+  /** A recorder for one agent turn of `conversationId`, in this window's folders. */
   recorder(conversationId: string): TurnRecorder {
-    return new TurnRecorder(this.store, conversationId);
+    return new TurnRecorder(this.store, conversationId, folderRoots());
   }
 
-  /** Stores a turn's checkpoint (when it changed files) and prunes by the settings; never throws. */
+  /** Stores a turn's checkpoint (when it changed files) and prunes this workspace's by the settings; never throws. */
   finish(recorder: TurnRecorder, messageId: string): Promise<CheckpointSummary | undefined> {
     if (!recorder.changed) return Promise.resolve(undefined);
     const run = this.queue.then(async () => {
       try {
         const done = await recorder.finish(messageId, (path) => currentText(path).catch(() => undefined));
-        const removed = await this.store.prune(readCheckpointPolicy());
+        // Only this workspace's: a workspace's settings never prune another project's checkpoints.
+        const removed = await this.store.prune(readCheckpointPolicy(), recorder.folders);
         if (removed.length > 0) this.log.info(`Checkpoints: pruned ${removed.length} by age or size (cadenza.agent.checkpoints.*).`);
         return done?.summary;
       } catch (error) {
@@ -102,12 +112,30 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
   /**
    * Puts every file of the checkpoint back as it was before its turn, in one WorkspaceEdit (one undo).
    * Files that changed after the turn are named first, and nothing happens unless the user confirms.
+   * Refused in Restricted Mode, and in a window without the folders the turn ran in (its paths would
+   * name this window's files); a checkpoint recorded before folders were kept asks, naming that doubt.
    */
   async restore(id: string): Promise<RestoreOutcome> {
+    if (!this.isTrusted()) {
+      const manage = 'Manage Workspace Trust';
+      void vscode.window.showWarningMessage('Restricted Mode: Cadenza does not restore checkpoints in a workspace you have not trusted (a restore writes and deletes files). Trust the workspace to restore; nothing was restored.', manage)
+        .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
+      return 'refused';
+    }
     const checkpoint = await this.store.load(id);
     if (!checkpoint) {
       void vscode.window.showWarningMessage('This checkpoint is no longer stored (pruned by cadenza.agent.checkpoints.*); nothing was restored.');
       return 'missing';
+    }
+    const open = folderRoots();
+    const place = checkpointPlace(checkpoint.folders, open);
+    if (place.kind === 'elsewhere') {
+      this.refuseElsewhere(place.folders, open);
+      return 'refused';
+    }
+    if (open.length === 0) {
+      void vscode.window.showWarningMessage('No folder is open in this window, so there is nowhere to restore this turn\'s files: open the project\'s folder first; nothing was restored.');
+      return 'refused';
     }
     let steps: RestoreStep[];
     try {
@@ -118,12 +146,21 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
     }
     const changed = steps.filter((step) => step.changedSince);
     const names = (list: readonly RestoreStep[]): string => list.map((step) => step.path).join(', ');
-    const question = changed.length > 0
-      ? `Restore ${steps.length} file${steps.length === 1 ? '' : 's'} to before this turn? These changed after the turn, and those changes will be overwritten: ${names(changed)}.`
-      : `Restore ${steps.length} file${steps.length === 1 ? '' : 's'} to before this turn (${names(steps)})? You can undo it.`;
-    const restore = 'Restore';
+    const count = `${steps.length} file${steps.length === 1 ? '' : 's'}`;
+    const overwritten = changed.length > 0 ? ` These changed after the turn, and those changes will be overwritten: ${names(changed)}.` : '';
+    // Recorded before checkpoints kept their folders: no window can tell it is its own. Restoring silently
+    // could write another project's texts here, refusing would strand every earlier turn: the user decides,
+    // told of the doubt, with a button that says where the files go.
+    const unknown = place.kind === 'unknown';
+    const question = unknown
+      ? `This checkpoint was recorded before Cadenza kept each turn's folders, so it cannot tell whether its files are this window's (${folderList(open)}). Restore ${count} here only if the turn was made in this project: ${names(steps)}.${overwritten}`
+      : changed.length > 0
+        ? `Restore ${count} to before this turn?${overwritten}`
+        : `Restore ${count} to before this turn (${names(steps)})? You can undo it.`;
+    const restore = unknown ? 'Restore Here' : 'Restore';
     const created = steps.filter((step) => step.text === null && step.existsNow);
-    const detail = `${created.length > 0 ? `Files the turn created are deleted: ${names(created)}. ` : ''}Undo puts everything back in one step.`;
+    const recreated = steps.filter((step) => step.text !== null && !step.existsNow);
+    const detail = `${created.length > 0 ? `Files the turn created are deleted: ${names(created)}. ` : ''}${recreated.length > 0 ? `Files deleted since the turn are created again: ${names(recreated)}. ` : ''}Undo puts everything back in one step.`;
     const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, restore);
     if (answer !== restore) return 'cancelled';
     const edit = new vscode.WorkspaceEdit();
@@ -151,7 +188,22 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
     return 'restored';
   }
 
+  /** Says where a checkpoint of another window belongs, offering to open its folder when that is one folder. */
+  private refuseElsewhere(recorded: readonly FolderRoot[], open: readonly FolderRoot[]): void {
+    const message = `This turn was recorded in ${folderList(recorded)}, and this window has ${open.length === 0 ? 'no folder open' : folderList(open)}: its files are not this window's. Open ${recorded.length === 1 ? 'that folder' : 'those folders'} in a window to restore it; nothing was restored.`;
+    const only = recorded.length === 1 ? recorded[0] : undefined;
+    const openFolder = 'Open Folder in New Window';
+    void vscode.window.showWarningMessage(message, ...(only ? [openFolder] : [])).then((choice) => {
+      if (choice === openFolder && only) void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(only.fsPath), { forceNewWindow: true });
+    });
+  }
+
   dispose(): void {
     this.registration.dispose();
   }
+}
+
+/** Folders as a message names them: their paths on disk. */
+function folderList(folders: readonly FolderRoot[]): string {
+  return folders.map((folder) => folder.fsPath).join(', ');
 }
