@@ -42,6 +42,9 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   const log = createLog();
   const apiKey = new ApiKeyStore(extension.secrets);
   const host: HostContext = { extension, log, apiKey };
+  // Commands take their arguments as given only from the extension's own tests: elsewhere any extension
+  // can pass them, so an argument that changes a key, the team connection or the index is confirmed first.
+  const trustArguments = extension.extensionMode === vscode.ExtensionMode.Test;
   const connection = new ServiceConnection(host);
   const chatView = new ChatViewProvider(host);
   const chat = new ChatController(host, connection, (message) => chatView.post(message));
@@ -85,8 +88,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
     vscode.window.registerWebviewViewProvider(viewIds.chat, chatView),
     vscode.workspace.registerTextDocumentContentProvider(proposalScheme, proposals),
-    vscode.commands.registerCommand(commandIds.setApiKey, (key?: unknown, role?: unknown) => setApiKey(host, key, role)),
-    vscode.commands.registerCommand(commandIds.clearApiKey, (role?: unknown) => clearApiKey(host, role)),
+    vscode.commands.registerCommand(commandIds.setApiKey, (key?: unknown, role?: unknown) => setApiKey(host, key, role, trustArguments)),
+    vscode.commands.registerCommand(commandIds.clearApiKey, (role?: unknown) => clearApiKey(host, role, trustArguments)),
     vscode.commands.registerCommand(commandIds.showLog, () => showLog(host)),
     vscode.commands.registerCommand(commandIds.openChat, () => openChat()),
     vscode.commands.registerCommand(commandIds.newChat, async () => { await openChat(); await chat.newConversation(); }),
@@ -100,10 +103,10 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
     vscode.commands.registerCommand(commandIds.transcribeAudioWithOptions, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second, 'pickers')),
     vscode.commands.registerCommand(commandIds.search, (query?: unknown) => searchCommand(index, query)),
-    vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument)),
+    vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument, trustArguments)),
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
     vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
-    vscode.commands.registerCommand(commandIds.indexSetTeamConnection, (argument?: unknown) => setTeamConnection(host, index, argument)),
+    vscode.commands.registerCommand(commandIds.indexSetTeamConnection, (argument?: unknown) => setTeamConnection(host, index, argument, trustArguments)),
     vscode.commands.registerCommand(commandIds.createInstructions, async () => (await instructions.create())?.toString()),
     vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
     vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),

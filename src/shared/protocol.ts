@@ -208,8 +208,11 @@ export type FromWebview =
   | { readonly type: 'tools/list' }
   /** The user ticked or unticked a VS Code tool in the tools menu (remembered for the workspace); answered by `state/vscodeTools`. */
   | { readonly type: 'tools/enable'; readonly name: string; readonly enabled: boolean }
-  /** Condense the open conversation: a model summarises its older turns, and the summary is sent instead of them. */
-  | { readonly type: 'chat/condense' }
+  /**
+   * Condense the open conversation: a model summarises its older turns, and the summary is sent instead of
+   * them; `maxTokens` (the panel's option now) lets the summary run longer than the default.
+   */
+  | { readonly type: 'chat/condense'; readonly maxTokens?: number }
   /** The user edited the open conversation's summary: it is sent from now on. */
   | { readonly type: 'condense/edit'; readonly summary: string };
 
@@ -277,9 +280,10 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'audio/transcribeIntoPrompt':
     case 'schema/pick':
     case 'agent/endAllowance':
-    case 'chat/condense':
     case 'tools/list':
       return true;
+    case 'chat/condense':
+      return isOptionalNumber(value['maxTokens']);
     case 'tools/enable':
       return isString(value['name']) && value['name'].length <= 300 && typeof value['enabled'] === 'boolean';
     case 'condense/edit':

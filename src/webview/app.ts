@@ -48,7 +48,7 @@ export class App implements PanelContext {
   constructor(private readonly host: Host, root: HTMLElement) {
     const post = this.post.bind(this);
     this.banner = new KeyBanner(post);
-    this.meter = new ContextMeter(post);
+    this.meter = new ContextMeter(post, () => this.options.current.maxTokens);
     this.allowance = new AllowanceBar(post);
     this.conversations = new ConversationList(post);
     this.messages = new MessageList(this, (streaming) => this.composer.setStreaming(streaming), (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }));

@@ -165,13 +165,20 @@ export interface DialogCall {
   readonly message: string;
   /** The labels offered. */
   readonly items: readonly string[];
+  /** The text an input box opened with (prefilled). */
+  readonly value?: string;
+  /** An input box's prompt, the line under it. */
+  readonly prompt?: string;
+  /** Whether a warning was modal. */
+  readonly modal?: boolean;
 }
 
 /**
  * Replaces the window's question dialogs (quick picks, warning messages, input boxes, open dialogs) with a
  * recorder, so a test sees every question the extension asks and answers it with `answer` (a label of
- * the offered items; undefined dismisses). The extension and the tests share one `vscode` API object in
- * this extension host, which is what makes the replacement reach the extension. Call `restore()` after.
+ * the offered items, or an input box's text; undefined dismisses). The extension and the tests share one
+ * `vscode` API object in this extension host, which is what makes the replacement reach the extension.
+ * Call `restore()` after.
  */
 export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = () => undefined): { readonly calls: DialogCall[]; restore(): void } {
   const calls: DialogCall[] = [];
@@ -188,13 +195,15 @@ export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = 
   window['showWarningMessage'] = async (message: string, ...rest: unknown[]): Promise<unknown> => {
     const offered = rest.filter((entry) => typeof entry === 'string' || (typeof entry === 'object' && entry !== null && 'title' in entry));
     const items = offered.map((entry) => (typeof entry === 'string' ? entry : String((entry as { title: unknown }).title)));
-    const call: DialogCall = { kind: 'warning', message, items };
+    const first = rest[0];
+    const modal = typeof first === 'object' && first !== null && !('title' in first) && (first as { modal?: unknown }).modal === true;
+    const call: DialogCall = { kind: 'warning', message, items, modal };
     calls.push(call);
     const chosen = answer(call);
     return offered.find((_entry, index) => items[index] === chosen);
   };
-  window['showInputBox'] = async (options?: { title?: string; prompt?: string }): Promise<unknown> => {
-    const call: DialogCall = { kind: 'inputBox', message: options?.title ?? options?.prompt ?? '', items: [] };
+  window['showInputBox'] = async (options?: { title?: string; prompt?: string; value?: string }): Promise<unknown> => {
+    const call: DialogCall = { kind: 'inputBox', message: options?.title ?? options?.prompt ?? '', items: [], ...(options?.value !== undefined ? { value: options.value } : {}), ...(options?.prompt !== undefined ? { prompt: options.prompt } : {}) };
     calls.push(call);
     return answer(call);
   };

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
@@ -175,6 +176,23 @@ suite('@-mentions in the chat panel', function () {
     assert.ok(!(sections[0] ?? '').includes('docs/notes.md'), 'the unstaged diff holds the staged file');
     assert.match(sections[1] ?? '', /^git diff \(staged\)\n```\ndiff --git a\/docs\/notes\.md[\s\S]*\+staged change marker/);
     assert.match(sections[2] ?? '', /^git diff base\n```\n(?=[\s\S]*\+\/\/ unstaged change marker)(?=[\s\S]*\+staged change marker)/);
+  });
+
+  test('a git mention runs git diff only against a branch the repository lists: a ref that reads as an option writes nothing', async () => {
+    // The repository of the test above. A mention's id comes from the webview, so the host checks it.
+    const written = path.join(os.tmpdir(), `cadenza-git-output-${process.pid}-${Date.now()}.txt`);
+    const attach = async (id: string): Promise<MentionChip | undefined> => {
+      const before = panel.messages.length;
+      await api.chatView.handle({ type: 'mention/attach', candidate: { kind: 'git', id, label: 'git diff' } });
+      return panel.messages.slice(before).find((message): message is Extract<ToWebview, { type: 'composer/mention' }> => message.type === 'composer/mention')?.mention;
+    };
+    const option = await attach(`branch:--output=${written}`);
+    const exists = fs.existsSync(written);
+    fs.rmSync(written, { force: true });
+    assert.equal(exists, false, 'git wrote the file the mention named');
+    assert.equal(option?.note, `Not a branch of this repository: --output=${written}`);
+    assert.equal((await attach('branch:no-such-branch'))?.note, 'Not a branch of this repository: no-such-branch');
+    assert.equal((await attach('branch:base'))?.note, undefined, 'a listed branch still gives its diff');
   });
 
   test('@codebase searches the index with the question', async () => {

@@ -3,7 +3,7 @@
 // and offers Condense; the user clicks it, the emulator (scripted) answers with the summary, which appears
 // after the last message it covers, in an editable box, while every message stays shown; the meter's offer
 // goes away. The user edits the summary and saves it, and the next request carries the edited summary
-// instead of the older turns. Screenshots: the offer, the summary, the edited summary.
+// (as its first turn) instead of the older turns. Screenshots: the offer, the summary, the edited summary.
 import { check, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
 import { answers, chatRequests, composer, userMessages, newChatWithModel } from './panel.mjs';
 
@@ -103,9 +103,11 @@ export const tests = [
 
         await ask(webview, emulator, 'And topic five, briefly?', 'Answer about topic five.');
         const next = chatRequests(emulator).at(-1).body.messages;
-        const system = textOf(next.find((message) => message.role === 'system')?.content);
-        check(system.includes(edited), 'the next request does not carry the edited summary');
-        check(!system.includes(summary), 'the next request still carries the model\'s summary');
+        // The summary is sent as the first turn (a user message), never as system text.
+        const summaryTurn = textOf(next.find((message) => message.role === 'user')?.content);
+        check(summaryTurn.includes(edited), 'the next request does not carry the edited summary in its first turn');
+        check(!summaryTurn.includes(summary), 'the next request still carries the model\'s summary');
+        check(!textOf(next.find((message) => message.role === 'system')?.content).includes(edited), 'the summary was sent as system text');
         const sent = JSON.stringify(next);
         check(!sent.includes('Question about topic one') && !sent.includes('Question about topic two'), 'the next request carried the condensed turns');
         check(sent.includes('Question about topic three') && sent.includes('Question about topic four'), 'the next request lacks the newest turns');

@@ -12,6 +12,8 @@ export interface BudgetMessage {
   readonly role: 'system' | 'user' | 'assistant' | 'tool';
   readonly text: string;
   readonly hasImage?: boolean;
+  /** Kept whatever the budget, like a system message, when it leads the messages (a condensed conversation's summary turn). */
+  readonly pinned?: boolean;
 }
 
 /** The outcome: the messages to send, what was left out, and whether it fits at all. */
@@ -40,14 +42,15 @@ export function messageTokens(message: BudgetMessage): number {
 }
 
 /**
- * Keeps leading system messages and the newest turn (the last user message and what follows it), then
- * adds older turns newest-first while they fit. A turn is a user message with the answers and tool
- * results after it, so a tool result is never sent without the call it answers.
+ * Keeps leading system (and pinned) messages and the newest turn (the last user message and what follows
+ * it), then adds older turns newest-first while they fit. A turn is a user message with the answers and
+ * tool results after it, so a tool result is never sent without the call it answers.
  */
 export function fitToContext<T extends BudgetMessage>(messages: readonly T[], contextLength: number, maxTokens: number): BudgetResult<T> {
   const limitTokens = Math.max(0, contextLength - maxTokens);
   let systemCount = 0;
-  while (systemCount < messages.length && messages[systemCount]?.role === 'system') systemCount += 1;
+  const leads = (message: T | undefined): boolean => message?.role === 'system' || message?.pinned === true;
+  while (systemCount < messages.length && leads(messages[systemCount])) systemCount += 1;
 
   // Split the rest into turns: each starts at a user message (or at the start).
   const turns: T[][] = [];

@@ -1,5 +1,5 @@
 import type { AudioReasoningRequest, ChatMessage, ChatRequest, ContentPart, ModelInfo } from '../api/types';
-import { condensedView, summarySection } from './condense';
+import { condensedView, summaryAcknowledgement, summaryTurn } from './condense';
 import { fitToContext, type BudgetResult } from './contextBudget';
 import type { Conversation, StoredMessage, StoredOptions } from './conversation';
 import { contextPreamble } from './context/contextProvider';
@@ -89,7 +89,7 @@ function sendable(messages: readonly StoredMessage[]): StoredMessage[] {
 }
 
 /** A message with what the context budget counts. */
-type Budgeted = { readonly message: ChatMessage; readonly role: ChatMessage['role']; readonly text: string; readonly hasImage: boolean };
+type Budgeted = { readonly message: ChatMessage; readonly role: ChatMessage['role']; readonly text: string; readonly hasImage: boolean; readonly pinned?: boolean };
 
 /** A call saved without a result (the window closed mid-call) is sent as not run, so the history stays valid. */
 const interruptedResult = 'Not run: the answer was interrupted.';
@@ -116,7 +116,7 @@ function agentStep(message: StoredMessage): Budgeted[] {
 export function buildChatRequest(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reservedTokens = 0): { request: ChatRequest; budget: BudgetResult<Budgeted> } {
   const modelId = conversation.model ?? model?.id ?? '';
   const maxTokens = options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens);
-  // A condensed conversation sends its summary (in the system prompt) instead of the messages it covers.
+  // A condensed conversation sends its summary (as the first turn, see condense.ts) instead of the messages it covers.
   const condensed = condensedView(conversation);
   const history = sendable(condensed.messages);
   let newestImage = -1;
@@ -126,9 +126,10 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
   const plain = (role: 'system' | 'user' | 'assistant', text: string): Budgeted => ({ message: { role, content: text }, role, text, hasImage: false });
   const systemParts = [options.systemPrompt?.trim() ?? ''];
   if (options.jsonMode === 'object' || options.jsonMode === 'schema') systemParts.push('Answer with a single JSON value and nothing else.');
-  if (condensed.summary !== undefined) systemParts.push(summarySection(condensed.summary));
   const system = systemParts.filter((part) => part !== '').join('\n\n');
   if (system) budgeted.push(plain('system', system));
+  // Kept whatever the budget drops, like the system prompt: the turns it replaced are not sent either.
+  if (condensed.summary !== undefined) budgeted.push({ ...plain('user', summaryTurn(condensed.summary)), pinned: true }, { ...plain('assistant', summaryAcknowledgement), pinned: true });
   history.forEach((message, index) => {
     if (message.role === 'system') {
       budgeted.push(plain('system', message.text));

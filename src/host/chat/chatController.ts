@@ -181,9 +181,13 @@ export class ChatController implements vscode.Disposable {
     this.panel.meter(conversation);
   }
 
-  /** Condenses a conversation (the open one by default): see `condenser.ts`; false, with the reason shown, when nothing was condensed. */
-  async condense(conversation?: Conversation, signal?: AbortSignal): Promise<boolean> {
-    return this.condenser.condense(conversation ?? (await this.current()), signal);
+  /**
+   * Condenses a conversation (the open one by default; `maxTokens`, the panel's, lets the summary run longer):
+   * see `condenser.ts`; false, with the reason shown, when nothing was condensed.
+   */
+  async condense(conversation?: Conversation, signal?: AbortSignal, maxTokens?: number): Promise<boolean> {
+    const target = conversation ?? (await this.current());
+    return this.condenser.condense(target, signal, maxTokens ?? target.options.maxTokens);
   }
 
   /** Replaces the open conversation's summary with the user's edit. */

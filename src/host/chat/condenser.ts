@@ -3,7 +3,7 @@
 // takes the user's edit of it, and condenses on its own before a request with `cadenza.chat.autoCondense`.
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/api/types';
-import { buildCondenseRequest, condenseModel, condensePlan, needsCondensing, type CondensedHistory } from '../../core/chat/condense';
+import { acceptedSummary, buildCondenseRequest, condenseModel, condensePlan, needsCondensing, summaryLimit, type CondensedHistory } from '../../core/chat/condense';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import type { Conversation, StoredOptions } from '../../core/chat/conversation';
 import { buildChatRequest, fallbackContextLength } from '../../core/chat/requestBuilder';
@@ -23,23 +23,49 @@ export function readAutoCondense(): { readonly enabled: boolean; readonly thresh
   };
 }
 
+/** A summary the answer limit cut off: not stored, so the history it would have replaced stays as it was. */
+export class SummaryCutError extends Error {
+  readonly reason = 'summaryCut' as const;
+  constructor(readonly model: string, readonly maxTokens: number) {
+    super(`${model}'s summary was cut off at its limit of ${maxTokens.toLocaleString('en-US')} tokens.`);
+  }
+  static is(error: unknown): error is SummaryCutError {
+    return error instanceof SummaryCutError;
+  }
+}
+
 /**
- * Asks a model for the summary of everything but the newest turns. Resolves with the summary to store,
- * or undefined when there is nothing older to condense; rejects with the service's error.
+ * Asks a model for the summary of everything but the newest turns, in up to `wantedTokens` (the panel's
+ * max tokens) when that is more than the default. Resolves with the summary to store, or undefined when there is
+ * nothing older to condense; rejects with the service's error, or SummaryCutError for a cut summary.
  */
-export async function summariseOlderTurns(connection: ServiceConnection, conversation: Conversation, signal: AbortSignal): Promise<CondensedHistory | undefined> {
+export async function summariseOlderTurns(connection: ServiceConnection, conversation: Conversation, signal: AbortSignal, wantedTokens = conversation.options.maxTokens): Promise<CondensedHistory | undefined> {
   const plan = condensePlan(conversation);
   const own = conversation.model;
   if (!plan || own === undefined) return undefined;
   const needed = estimateTokens(plan.messages.map((message) => message.text).join('\n')) + estimateTokens(plan.previousSummary ?? '');
-  const modelId = condenseModel(connection.models.models, own, needed);
-  const request = buildCondenseRequest(modelId, connection.model(modelId)?.contextLength ?? fallbackContextLength, plan);
+  const modelId = condenseModel(connection.models.models, own, needed, summaryLimit(wantedTokens, undefined));
+  const info = connection.model(modelId);
+  const maxTokens = summaryLimit(wantedTokens, info);
+  const request = buildCondenseRequest(modelId, info?.contextLength ?? fallbackContextLength, plan, maxTokens);
   const client = await connection.client();
-  const result = await client.chat(request, { signal });
-  const summary = result.text.trim();
-  if (summary === '') throw new Error(`${modelId} answered with an empty summary.`);
+  const accepted = acceptedSummary(await client.chat(request, { signal }));
+  if ('problem' in accepted) {
+    if (accepted.problem === 'cut') throw new SummaryCutError(modelId, maxTokens);
+    throw new Error(`${modelId} answered with an empty summary.`);
+  }
   const covered = conversation.messages.findIndex((message) => message.id === plan.through.id) + 1;
-  return { summary, throughMessageId: plan.through.id, messageCount: covered, model: modelId, createdAt: Date.now() };
+  return { summary: accepted.summary, throughMessageId: plan.through.id, messageCount: covered, model: modelId, createdAt: Date.now() };
+}
+
+/** What the panel says about a cut summary: nothing changed, and how to get a longer one when the model allows it. */
+function cutNotice(error: SummaryCutError, connection: ServiceConnection): string {
+  const most = connection.model(error.model)?.maxCompletionTokens;
+  const larger = most === undefined || error.maxTokens < most;
+  const advice = larger
+    ? ` Set Max tokens in this conversation's options above ${error.maxTokens.toLocaleString('en-US')} and condense again.`
+    : '';
+  return `The summary was cut off at ${error.maxTokens.toLocaleString('en-US')} tokens, so nothing was condensed: the history is kept as it was.${advice}`;
 }
 
 /** What condensing needs from the chat controller. */
@@ -62,13 +88,16 @@ export interface CondenserHost {
 export class Condenser {
   constructor(private readonly host: CondenserHost) {}
 
-  /** Condenses `target`; false (with the reason shown) when there is nothing older to condense or the request failed. */
-  async condense(target: Conversation, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
+  /**
+   * Condenses `target`, the summary in up to `maxTokens` when that is more than the default; false (with the
+   * reason shown) when there is nothing older to condense, the request failed or the summary was cut off.
+   */
+  async condense(target: Conversation, signal: AbortSignal = new AbortController().signal, maxTokens = target.options.maxTokens): Promise<boolean> {
     const { host } = this;
     if (!target.model && (await host.resolveModel(target, signal)) === undefined) return false;
     host.sink({ type: 'notice', level: 'info', key: 'condense', text: 'Condensing the older turns of this conversation…' });
     try {
-      const condensed = await summariseOlderTurns(host.connection, target, signal);
+      const condensed = await summariseOlderTurns(host.connection, target, signal, maxTokens);
       if (!condensed) {
         host.sink({ type: 'notice', level: 'info', key: 'condense', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
         return false;
@@ -81,6 +110,11 @@ export class Condenser {
       return true;
     } catch (error) {
       if (signal.aborted) return false;
+      if (SummaryCutError.is(error)) {
+        host.log.warn(error.message);
+        host.sink({ type: 'notice', level: 'warning', key: 'condense', text: cutNotice(error, host.connection) });
+        return false;
+      }
       const view = errorView(error);
       host.log.warn(`Condensing failed (${view.reason}): ${view.message}`);
       host.sink({ type: 'notice', level: 'warning', key: 'condense', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });

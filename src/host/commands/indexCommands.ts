@@ -5,10 +5,21 @@ import type { IndexService } from '../index/indexService';
 
 /**
  * `cadenza.index.rebuild`: a full pass over the workspace (new and changed chunks embedded, deleted files
- * dropped), with a cancellable notification. `{ fromScratch: true }` discards the index first.
+ * dropped), with a cancellable notification. `{ fromScratch: true }` discards the index first: any
+ * extension can pass it, so unless `trustArguments` (VS Code's test mode) the user confirms it first, in a
+ * modal question (declined, nothing runs).
  */
-export async function rebuildIndex(index: IndexService, argument?: unknown): Promise<IndexRunResult | undefined> {
+export async function rebuildIndex(index: IndexService, argument?: unknown, trustArguments = false): Promise<IndexRunResult | undefined> {
   const fromScratch = typeof argument === 'object' && argument !== null && (argument as { fromScratch?: unknown }).fromScratch === true;
+  if (fromScratch && !trustArguments) {
+    const rebuild = 'Rebuild from Scratch';
+    const answer = await vscode.window.showWarningMessage(
+      'Discard the workspace index and build it again from scratch?',
+      { modal: true, detail: 'A command asked for it (another extension may have run it). Every file is sent to the embedding model again, which costs tokens.' },
+      rebuild,
+    );
+    if (answer !== rebuild) return undefined;
+  }
   await index.consent();
   return index.sync(true, fromScratch);
 }

@@ -7,16 +7,18 @@ const roleLabels: Readonly<Record<EndpointKeyRole, string>> = { chat: 'Chat serv
 const isRole = (value: unknown): value is EndpointKeyRole => value === 'chat' || value === 'embeddings' || value === 'audio';
 
 /**
- * `cadenza.setApiKey`: asks for the key in a password box (or takes it as the argument, for
- * automation and tests) and stores it in SecretStorage only. When an operation has its own server
- * (`cadenza.endpoints.*`, `cadenza.chatBaseUrl`), it first asks whose key it is; a second argument
- * ('chat' | 'embeddings' | 'audio') names it directly. Returns whether a key was stored.
+ * `cadenza.setApiKey`: asks for the key in a password box and stores it in SecretStorage only. When an
+ * operation has its own server (`cadenza.endpoints.*`, `cadenza.chatBaseUrl`), it first asks whose key it
+ * is; a second argument ('chat' | 'embeddings' | 'audio') names it directly. A key passed as the argument
+ * is stored as it is only when `trustArguments` (VS Code's test mode: the caller is the extension's own
+ * tests); otherwise any extension could swap the key for its own account's, so it only fills the box the
+ * user confirms. Returns whether a key was stored.
  */
-export async function setApiKey(host: HostContext, keyArgument?: unknown, roleArgument?: unknown): Promise<boolean> {
-  let key = typeof keyArgument === 'string' ? keyArgument : undefined;
+export async function setApiKey(host: HostContext, keyArgument?: unknown, roleArgument?: unknown, trustArguments = false): Promise<boolean> {
+  const offered = typeof keyArgument === 'string' ? keyArgument : undefined;
   let role: EndpointKeyRole | undefined = isRole(roleArgument) ? roleArgument : undefined;
   const separate = separateEndpoints();
-  if (key === undefined && role === undefined && separate.length > 0) {
+  if (offered === undefined && role === undefined && separate.length > 0) {
     const picked = await vscode.window.showQuickPick(
       [{ label: 'The service', description: 'cadenza.baseUrl', role: undefined }, ...separate.map((entry) => ({ label: roleLabels[entry], description: `its own key (without one, the service's key is sent)`, role: entry }))],
       { title: 'Cadenza: whose API key?' },
@@ -24,9 +26,13 @@ export async function setApiKey(host: HostContext, keyArgument?: unknown, roleAr
     if (picked === undefined) return false;
     role = picked.role;
   }
+  let key = trustArguments ? offered : undefined;
   key ??= await vscode.window.showInputBox({
     title: role === undefined ? 'Cadenza: API key' : `Cadenza: API key of the ${roleLabels[role].toLowerCase()}`,
-    prompt: 'Paste the API key. It is kept in VS Code\'s secret storage only.',
+    prompt: offered === undefined
+      ? 'Paste the API key. It is kept in VS Code\'s secret storage only.'
+      : 'A command filled this in (another extension may have run it). Press Enter to store this key in place of yours, or Escape to keep yours.',
+    ...(offered !== undefined ? { value: offered } : {}),
     password: true,
     ignoreFocusOut: true,
     validateInput: (value) => (value.trim().length === 0 ? 'The key cannot be empty.' : undefined),

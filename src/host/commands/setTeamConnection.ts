@@ -6,15 +6,22 @@ import { TEAM_CONNECTION_SECRET } from '../index/teamConnection';
 
 /**
  * `cadenza.index.setTeamConnection`: asks for the team index's PostgreSQL connection string in a
- * password box (or takes it as the argument, for automation and tests) and keeps it in SecretStorage
- * only (it carries the database password). An empty string removes it. Returns whether one was stored.
+ * password box and keeps it in SecretStorage only (it carries the database password). An empty string
+ * removes it. A string passed as the argument is used as it is only when `trustArguments` (VS Code's test
+ * mode: the caller is the extension's own tests); otherwise any extension could point the team index at
+ * its own database, so it only fills the box, whose prompt names where it connects, for the user to
+ * confirm. Returns whether one was stored.
  */
-export async function setTeamConnection(host: HostContext, index: IndexService, argument?: unknown): Promise<boolean> {
-  const value = typeof argument === 'string'
-    ? argument
+export async function setTeamConnection(host: HostContext, index: IndexService, argument?: unknown, trustArguments = false): Promise<boolean> {
+  const offered = typeof argument === 'string' ? argument : undefined;
+  const value = trustArguments && offered !== undefined
+    ? offered
     : await vscode.window.showInputBox({
       title: 'Cadenza: team index connection',
-      prompt: 'PostgreSQL connection string of the team index, for a role that may only SELECT. Kept in VS Code\'s secret storage only. Empty removes it.',
+      prompt: offered === undefined
+        ? 'PostgreSQL connection string of the team index, for a role that may only SELECT. Kept in VS Code\'s secret storage only. Empty removes it.'
+        : `A command filled this in (another extension may have run it): ${offeredTarget(offered)}. Press Enter to use it, or Escape to keep the current connection.`,
+      ...(offered !== undefined ? { value: offered } : {}),
       placeHolder: 'postgresql://reader:password@db.example.com:5432/cadenza?sslmode=verify-full',
       password: true,
       ignoreFocusOut: true,
@@ -50,4 +57,14 @@ export async function setTeamConnection(host: HostContext, index: IndexService, 
   }
   await index.refreshTeam();
   return true;
+}
+
+/** Where an offered connection string connects, for the prompt that shows it hidden (it holds a password). */
+function offeredTarget(offered: string): string {
+  if (offered.trim() === '') return 'it removes the team index connection';
+  try {
+    return `it connects to ${teamPoolConfig(offered).target}`;
+  } catch {
+    return 'it is not a connection string Cadenza can use';
+  }
 }

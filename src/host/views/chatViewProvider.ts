@@ -230,7 +230,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await chat?.restoreCheckpoint(message.id);
         return;
       case 'chat/condense':
-        await chat?.condense();
+        await chat?.condense(undefined, undefined, message.maxTokens);
         return;
       case 'condense/edit':
         await chat?.editSummary(message.summary);

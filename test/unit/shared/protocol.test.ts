@@ -25,6 +25,14 @@ describe('protocol: the tools menu', () => {
   });
 });
 
+describe('protocol: condensing', () => {
+  it('takes the panel\'s max tokens with a condense request, when it is a number', () => {
+    assert.equal(isFromWebview({ type: 'chat/condense' }), true);
+    assert.equal(isFromWebview({ type: 'chat/condense', maxTokens: 4096 }), true);
+    assert.equal(isFromWebview({ type: 'chat/condense', maxTokens: '4096' }), false);
+  });
+});
+
 describe('protocol: audio in the chat panel', () => {
   const options = {};
 

@@ -34,14 +34,26 @@ export class TeamConnectionError extends Error {
 const TLS_PARAMETERS = ['sslmode', 'sslrootcert', 'ssl', 'sslcert', 'sslkey', 'sslpassword', 'uselibpqcompat', 'sslnegotiation'];
 
 /**
+ * The query parameters a connection string may carry besides TLS's. The pg client copies every query
+ * parameter over the pool's settings, so any other (`host`, `port`, `statement_timeout`, …) could connect
+ * elsewhere than the target the status shows, or lift the session guard; libpq's `hostaddr` and `dbname`
+ * would do the same for a libpq reader of the string. `options` is taken apart and merged (see below).
+ */
+const ALLOWED_PARAMETERS = new Set([...TLS_PARAMETERS, 'options', 'application_name', 'connect_timeout']);
+
+/** Cadenza's session guard: read-only sessions and a bound on each statement, so a slow database cannot hold a search. */
+const GUARD_OPTIONS = '-c default_transaction_read_only=on -c statement_timeout=15000';
+
+/**
  * Turns a `postgresql://` connection string into the pool settings of the extension's read-only
  * connection. TLS follows `sslmode` as libpq defines it, and is set here rather than by the pg
  * client's own parsing (which verifies `verify-full` against Node's bundled roots only): `verify-ca`
  * and `verify-full` trust Node's roots plus the OS store plus NODE_EXTRA_CA_CERTS plus `sslrootcert`,
  * as the HTTP client does; `verify-full` also checks the host name. `require` encrypts without
  * verifying (libpq's meaning), unless `sslrootcert` is given (then it verifies the chain, like libpq).
- * Without `sslmode` the connection is unencrypted (say so to the user for a remote host). Every session
- * is read-only (`default_transaction_read_only`), so even a role with more rights writes nothing.
+ * Without `sslmode` the connection is unencrypted, so a host other than this machine needs one. Every
+ * session is read-only (`default_transaction_read_only`), so even a role with more rights writes nothing;
+ * the query may not name another host, port or session limit (see ALLOWED_PARAMETERS).
  */
 export function teamPoolConfig(connectionString: string, options: TeamTlsOptions = {}): TeamPoolConfig {
   let url: URL;
@@ -53,6 +65,24 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
   if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
     throw new TeamConnectionError(`The team index connection must start with postgresql:// (it starts with ${url.protocol}//)`);
   }
+  const refused = [...new Set(url.searchParams.keys())].filter((name) => !ALLOWED_PARAMETERS.has(name));
+  if (refused.length > 0) {
+    throw new TeamConnectionError(`The team index connection cannot set ${refused.map((name) => `"${name}"`).join(', ')}: put the host, port and database in the address itself (postgresql://user:password@host:5432/database); the query may carry only sslmode, sslrootcert, options, application_name and connect_timeout.`);
+  }
+  const own = url.searchParams.get('options')?.trim() ?? '';
+  // Postgres reads a backslash in `options` as escaping the next character: a trailing one would swallow the space before the guard's first switch.
+  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(own)) throw new TeamConnectionError('The team index connection\'s options end with a backslash: remove it.');
+  url.searchParams.delete('options');
+  let hostname: string;
+  try {
+    hostname = decodeURIComponent(url.hostname);
+  } catch {
+    throw new TeamConnectionError(`The team index connection's host is not a valid name: ${url.hostname}`);
+  }
+  const explicitTls = url.searchParams.has('sslmode') || url.searchParams.get('ssl') === 'true';
+  if (!explicitTls && !isLoopbackHost(hostname)) {
+    throw new TeamConnectionError(`The team index connection to ${hostname} would not be encrypted: add ?sslmode=verify-full to the connection string (or sslmode=disable if you mean it).`);
+  }
   const mode = url.searchParams.get('sslmode') ?? (url.searchParams.get('ssl') === 'true' ? 'require' : 'disable');
   const rootFile = url.searchParams.get('sslrootcert');
   for (const name of TLS_PARAMETERS) url.searchParams.delete(name);
@@ -61,8 +91,8 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
     if (!file || !read) return [];
     return read(file).match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   };
-  const own = fileCertificates(rootFile);
-  const ca = (): string[] => [...rootCertificates, ...(options.systemCertificates ?? []), ...fileCertificates((options.env ?? process.env)['NODE_EXTRA_CA_CERTS']), ...own];
+  const rootCertificatesOwn = fileCertificates(rootFile);
+  const ca = (): string[] => [...rootCertificates, ...(options.systemCertificates ?? []), ...fileCertificates((options.env ?? process.env)['NODE_EXTRA_CA_CERTS']), ...rootCertificatesOwn];
   let tls: TeamTls;
   let ssl: PoolConfig['ssl'];
   switch (mode) {
@@ -73,7 +103,7 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
     case 'allow':
     case 'prefer':
     case 'require':
-      if (own.length > 0) {
+      if (rootCertificatesOwn.length > 0) {
         tls = 'verify-ca';
         ssl = { ca: ca(), rejectUnauthorized: true, checkServerIdentity: () => undefined };
       } else {
@@ -93,7 +123,7 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
       throw new TeamConnectionError(`Unknown sslmode "${mode}": use disable, require, verify-ca or verify-full.`);
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
-  const target = `${url.hostname}:${url.port || '5432'}/${database}`;
+  const target = `${hostname}:${url.port || '5432'}/${database}`;
   return {
     tls,
     target,
@@ -104,8 +134,8 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
       max: 3,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 4_000,
-      // Read-only sessions and a bound on each statement, so a slow database cannot hold a search.
-      options: '-c default_transaction_read_only=on -c statement_timeout=15000',
+      // The user's switches first, the guard's after them: Postgres applies them in order, so the guard wins.
+      options: own === '' ? GUARD_OPTIONS : `${own} ${GUARD_OPTIONS}`,
       application_name: 'cadenza-vscode',
     },
   };
@@ -113,6 +143,10 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
 
 /** Whether the host is this machine (a connection without TLS is then no exposure). */
 export function isLoopbackTarget(target: string): boolean {
-  const host = target.slice(0, target.lastIndexOf(':'));
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+  return isLoopbackHost(target.slice(0, target.lastIndexOf(':')));
+}
+
+/** Whether a host name is this machine: the loopback names and addresses, or a Unix socket's directory. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host) || host.startsWith('/');
 }

@@ -55,7 +55,17 @@ export async function waitForRepository(timeoutMs = 10_000): Promise<GitReposito
   }
 }
 
-/** The diff a `git` mention names: `unstaged`, `staged`, or `branch:<name>` (the working tree against it). */
+/** The refs a repository lists (its branches, remote branches and tags), from git itself when the API can ask. */
+export async function repositoryRefs(repository: GitRepository): Promise<readonly GitRef[]> {
+  return (await repository.getRefs?.({}).catch(() => undefined)) ?? repository.state.refs ?? [];
+}
+
+/**
+ * The diff a `git` mention names: `unstaged`, `staged`, or `branch:<name>` (the working tree against it).
+ * The name reaches `git diff` as an argument, and a mention's id comes from the webview: only a ref the
+ * repository lists is used, never one starting with `-`, which git would take as an option
+ * (`--output=<file>` writes a file).
+ */
 export async function gitDiff(id: string): Promise<{ label: string; text: string } | string> {
   const repository = await waitForRepository(id === 'unstaged' || id === 'staged' ? 5_000 : 2_000);
   if (!repository) return 'No git repository is open in this workspace (or the built-in Git extension is disabled).';
@@ -63,6 +73,8 @@ export async function gitDiff(id: string): Promise<{ label: string; text: string
   if (id === 'staged') return { label: 'git diff (staged)', text: await repository.diff(true) };
   if (!id.startsWith('branch:')) return `Unknown git mention: ${id}`;
   const branch = id.slice('branch:'.length);
+  const listed = (await repositoryRefs(repository)).some((ref) => ref.name === branch);
+  if (branch.startsWith('-') || !listed) return `Not a branch of this repository: ${branch}`;
   const changes = await repository.diffWith(branch);
   const parts: string[] = [];
   for (const change of changes) parts.push(await repository.diffWith(branch, change.uri.fsPath));

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ListFilter, listWorkspace, type ListedPath } from '../../../core/chat/context/fileCatalog';
 import type { Logger } from '../../../core/logger';
 import { fuzzyFilter, type MentionCandidate } from '../../../shared/mentions';
-import { gitRepository } from './gitDiff';
+import { gitRepository, repositoryRefs } from './gitDiff';
 
 /** `files.exclude` and `search.exclude`, merged, as the walker takes them. */
 export function excludeSettings(): Record<string, boolean | { when: string }> {
@@ -115,7 +115,7 @@ export class MentionCatalog implements vscode.Disposable {
     const repository = await gitRepository().catch(() => undefined);
     if (!repository) return [];
     const current = repository.state.HEAD?.name;
-    const refs = await repository.getRefs?.({}).catch(() => undefined) ?? repository.state.refs ?? [];
+    const refs = await repositoryRefs(repository);
     return refs.filter((ref) => ref.type === 0 && ref.name !== undefined && ref.name !== current).map((ref) => ({ kind: 'git', id: `branch:${ref.name ?? ''}`, label: `git diff ${ref.name ?? ''}`, detail: `Changes against the branch ${ref.name ?? ''}` }));
   }
 
