@@ -14,6 +14,7 @@ import type { IndexService, SearchHit } from './index/indexService';
 import type { VscodeChatApi } from './lm/vscodeChat';
 import type { AgentService } from './tools/agentService';
 import type { ChatViewProvider } from './views/chatViewProvider';
+import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
 
 
 /**
@@ -37,6 +38,8 @@ export interface CadenzaApi {
   readonly statusBars: { readonly chat: ChatStatusBar; readonly completions: CompletionStatusBar };
   /** The composer's @-mentions: the `@` list's catalog, resolving a pick into its chip. */
   readonly mentions: Mentions;
+  /** The notice naming the workspace's settings that are ignored because they would do or spend more. */
+  readonly settingsNotice: WorkspaceSettingsNotice;
 }
 
 /** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */

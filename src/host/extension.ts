@@ -33,6 +33,7 @@ import { CompletionService } from './completions/completionService';
 import { CompletionStatusBar } from './completions/completionStatusBar';
 import { toggleCompletions } from './commands/toggleCompletions';
 import { snoozeCompletions } from './commands/snoozeCompletions';
+import { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
 
 export type { CadenzaApi } from './api';
 
@@ -67,6 +68,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   const completions = new CompletionService(host, connection, index);
   const completionStatusBar = new CompletionStatusBar(completions);
   statusBar.setCompletionUsage(completions.usageSummary());
+  const settingsNotice = new WorkspaceSettingsNotice(extension.workspaceState, log);
 
   extension.subscriptions.push(
     log,
@@ -83,6 +85,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     ...vscodeChat.disposables,
     completions,
     completionStatusBar,
+    settingsNotice,
     completions.onDidChangeState(() => statusBar.setCompletionUsage(completions.usageSummary())),
     chat.onDidChangeModel((model) => statusBar.setModel(model)),
     chat.onDidAnswer((usage) => statusBar.addUsage(usage)),
@@ -117,7 +120,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   log.info(`Cadenza activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}).`);
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
-  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions });
+  setTimeout(() => void settingsNotice.check(), 0);
+  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
 }
 
 export function deactivate(): void {

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { settingDefaults } from './settingDefaults';
+import { settingRules, type GuardedSetting, type GuardedValue } from './settingRules';
 import type { StoredOptions } from '../core/chat/conversation';
+import type { WorkspaceLevel } from '../core/settings/workspaceRule';
 
 /**
  * Typed getters for every `cadenza.*` setting, with the defaults declared in package.json.
@@ -121,19 +123,47 @@ export interface CompletionSettings {
   readonly enableInRestrictedMode: boolean;
 }
 
-/** Reads the completion settings now, clamped to sane ranges. */
+/** Reads the completion settings now, clamped to sane ranges; a workspace may only lighten them (settingRules.ts). */
 export function readCompletionSettings(): CompletionSettings {
-  const config = vscode.workspace.getConfiguration('cadenza.completions');
-  const debounce = config.get<number>('debounceMs', settingDefaults['completions.debounceMs']);
-  const limit = config.get<number>('dailyTokenLimit', settingDefaults['completions.dailyTokenLimit']);
-  // A user setting only: a workspace in Restricted Mode cannot switch it on for itself.
-  const restricted = config.inspect<boolean>('enableInRestrictedMode');
   return {
-    enabled: config.get<boolean>('enabled', settingDefaults['completions.enabled']) === true,
-    model: config.get<string>('model', settingDefaults['completions.model']).trim(),
-    disabledLanguages: config.get<string[]>('disabledLanguages', []).filter((id) => typeof id === 'string'),
-    debounceMs: Number.isFinite(debounce) ? Math.min(2000, Math.max(0, Math.round(debounce))) : settingDefaults['completions.debounceMs'],
-    dailyTokenLimit: Number.isFinite(limit) ? Math.max(0, Math.round(limit)) : settingDefaults['completions.dailyTokenLimit'],
-    enableInRestrictedMode: (restricted?.globalValue ?? false) === true,
+    enabled: guardedSetting('completions.enabled'),
+    model: guardedSetting('completions.model'),
+    disabledLanguages: guardedSetting('completions.disabledLanguages'),
+    debounceMs: guardedSetting('completions.debounceMs'),
+    dailyTokenLimit: guardedSetting('completions.dailyTokenLimit'),
+    // A user setting only: a workspace in Restricted Mode cannot switch it on for itself.
+    enableInRestrictedMode: guardedSetting('completions.enableInRestrictedMode'),
   };
+}
+
+/**
+ * The value of a guarded setting that counts (settingRules.ts): the user's, unless the workspace's is
+ * stricter. Read at the moment of use, like every setting.
+ */
+export function guardedSetting<K extends GuardedSetting>(key: K): GuardedValue<K> {
+  const rule: (typeof settingRules)[K] = settingRules[key];
+  return rule.effective(guardedConfiguration().inspect(key) ?? {}).value;
+}
+
+/**
+ * `cadenza.*` as seen from the first folder, so a folder's own value of a resource-scoped setting
+ * (`index.mode`) is weighed too (it can only narrow); without a folder, the workspace's.
+ */
+function guardedConfiguration(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('cadenza', vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
+}
+
+/** A workspace's value of a guarded setting that does not count, because it would make Cadenza do or spend more. */
+export interface IgnoredSetting {
+  /** The full id, `cadenza.completions.enabled`. */
+  readonly id: string;
+  readonly value: unknown;
+  readonly level: WorkspaceLevel;
+}
+
+/** Every workspace value of a guarded setting that is ignored now. */
+export function ignoredWorkspaceSettings(): IgnoredSetting[] {
+  const config = guardedConfiguration();
+  return Object.entries(settingRules).flatMap(([key, rule]) =>
+    rule.effective(config.inspect(key) ?? {}).ignored.map((entry) => ({ id: `cadenza.${key}`, value: entry.value, level: entry.level })));
 }

@@ -1,7 +1,8 @@
 // The agent through the chat panel's logic in the real extension host, with scripted tool calls from the
 // emulator: cards and results in the panel, approvals (nothing changes without one; a denial reaches the
 // model), "allow for this conversation" and the files it never covers, the API's approval policy, models
-// without tools, the step limit, Stop during an approval, and Restricted Mode.
+// without tools, the step limit (the user's: a workspace cannot raise it), Stop during an approval, and
+// Restricted Mode.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -312,6 +313,21 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
       assert.deepEqual(cards().filter((card) => card.status === 'done' || card.status === 'skipped').map((card) => card.status), ['done', 'skipped']);
     } finally {
       await vscode.workspace.getConfiguration('cadenza.agent').update('maxSteps', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('a workspace cannot raise the user\'s step limit: its cadenza.agent.maxSteps of 100 is ignored', async () => {
+    const agent = vscode.workspace.getConfiguration('cadenza.agent');
+    await agent.update('maxSteps', 2, vscode.ConfigurationTarget.Global);
+    await agent.update('maxSteps', 100, vscode.ConfigurationTarget.Workspace);
+    try {
+      emulator().scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { times: 3 });
+      await api.chat.send('Keep looking around, the repository says you may.', {});
+      assert.equal(bodies().length, 2, 'the workspace\'s step limit counted');
+      assert.match(dones().at(-1)?.agentStop ?? '', /^Stopped after 2 steps/);
+    } finally {
+      await agent.update('maxSteps', undefined, vscode.ConfigurationTarget.Workspace);
+      await agent.update('maxSteps', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

@@ -9,6 +9,7 @@ import { errorView } from '../chat/presenters';
 import type { HostContext } from '../context';
 import { indexExcludes, readIndexSettings, type IndexSettings } from './indexSettings';
 import { IndexStatusBar } from './indexStatusBar';
+import { reportLoad, reportRun } from './indexNotices';
 import { TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamConnection';
 import { TeamIndexState, type TeamState } from './teamIndexState';
 import { searchHit, workspaceContextOf, type SearchHit } from './searchHits';
@@ -91,6 +92,13 @@ export class IndexService implements vscode.Disposable {
     await this.host.extension.workspaceState.update(consentKey, true);
   }
 
+  /** Sets this workspace's answer to "Build a semantic index?" (undefined: not asked yet); returns the one before. For the tests. */
+  async answerConsent(value: boolean | undefined): Promise<boolean | undefined> {
+    const before = this.host.extension.workspaceState.get<boolean>(consentKey);
+    await this.host.extension.workspaceState.update(consentKey, value);
+    return before;
+  }
+
   /**
    * Whether the index may build or update without the user asking now. Never in Restricted Mode: a
    * repository someone cloned must not get its files (or whatever its links reach) sent to the service
@@ -98,6 +106,11 @@ export class IndexService implements vscode.Disposable {
    */
   private get mayRunUnasked(): boolean {
     return vscode.workspace.isTrusted || this.askedThisSession;
+  }
+
+  /** Whether the user let this workspace's files be sent: yes to the question, Rebuild Index, or their own `auto`. */
+  private get consented(): boolean {
+    return this.askedThisSession || readIndexSettings().mode === 'auto' || this.host.extension.workspaceState.get<boolean>(consentKey) === true;
   }
 
   /**
@@ -108,7 +121,8 @@ export class IndexService implements vscode.Disposable {
     const settings = readIndexSettings();
     if (!this.available) return;
     if (teamRepository() !== '') {
-      // The team's index answers; locally only uncommitted files are indexed, at search time.
+      // The team's index answers; locally only uncommitted files are indexed, at search time. In Restricted
+      // Mode the database is not contacted (TeamConnection); granting trust calls start() again.
       await this.refreshTeam();
       return;
     }
@@ -167,7 +181,7 @@ export class IndexService implements vscode.Disposable {
       logger: this.host.log,
     });
     this.lastLoad = status;
-    this.reportLoad(status);
+    reportLoad(this.host.log, status);
     this.index = index;
     this.showIdle(index);
     return index;
@@ -190,13 +204,6 @@ export class IndexService implements vscode.Disposable {
   /** Looks the team index up now (at start, after a settings change, and every 30 s while unreachable). */
   refreshTeam(): Promise<TeamState | undefined> {
     return this.teamState.refresh();
-  }
-
-  private reportLoad(status: LoadStatus): void {
-    if (status.kind !== 'discarded') return;
-    const why = status.reason === 'otherModel' ? 'it was built with another embedding model' : status.reason === 'foreignVersion' ? 'it was written by another version of Cadenza' : 'it was damaged';
-    this.host.log.warn(`The workspace index was discarded (${status.reason}: ${status.detail}); rebuilding.`);
-    void vscode.window.showInformationMessage(`Cadenza is rebuilding the workspace index because ${why}.`);
   }
 
   private scheduleReopen(): void {
@@ -243,7 +250,7 @@ export class IndexService implements vscode.Disposable {
           return run(progress);
         })
         : await run();
-      this.finished(result);
+      reportRun(this.host.log, result);
       return result;
     } catch (error) {
       this.host.log.error(`Indexing failed: ${errorView(error).message}`);
@@ -259,13 +266,6 @@ export class IndexService implements vscode.Disposable {
     this.statusBar.progress(update);
     const message = update.phase === 'scanning' ? `${update.filesProcessed} files scanned` : `${update.chunksEmbedded} of ${update.chunksToEmbed} chunks embedded`;
     progress?.report({ message });
-  }
-
-  private finished(result: IndexRunResult): void {
-    this.host.log.info(`Index run ${result.status}: ${result.filesChanged} files changed, ${result.filesDeleted} deleted, ${result.chunksEmbedded} chunks embedded, ${result.chunksReused} reused, ${result.chunksPending} pending (${Math.round(result.elapsedMs)} ms)${result.stopReason ? `: ${result.stopReason}` : ''}.`);
-    if (result.status === 'incomplete') {
-      void vscode.window.showWarningMessage(`The workspace index is incomplete: ${result.stopReason ?? 'some chunks could not be embedded'}. What was embedded is kept; the rest is retried on the next update.`, 'Show Log').then((choice) => choice && this.host.log.show(true));
-    }
   }
 
   private async discard(): Promise<void> {
@@ -286,7 +286,8 @@ export class IndexService implements vscode.Disposable {
 
   private queueChange(uri: vscode.Uri): void {
     if (!this.followsChanges) return;
-    if (uri.scheme !== 'file' || this.paused || !this.index || !this.mayRunUnasked) return;
+    // An index opened before the question was answered (a search, completions' keyword lookup) follows no changes.
+    if (uri.scheme !== 'file' || this.paused || !this.index || !this.mayRunUnasked || !this.consented) return;
     const storage = this.host.extension.storageUri?.fsPath;
     if (storage && uri.fsPath.startsWith(storage)) return;
     this.pending.add(uri.fsPath);

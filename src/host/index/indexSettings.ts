@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { guardedSetting } from '../settings';
 
 /** `cadenza.index.*`, read at the moment of use. */
 export interface IndexSettings {
@@ -11,14 +12,13 @@ export interface IndexSettings {
   readonly debounceMs: number;
 }
 
-/** Reads the index settings now. */
+/** Reads the index settings now; a workspace may only lighten `mode` and `maxFileSizeKB` (settingRules.ts). */
 export function readIndexSettings(): IndexSettings {
   const config = vscode.workspace.getConfiguration('cadenza.index');
-  const mode = config.get<string>('mode', 'ask');
   return {
-    mode: mode === 'auto' || mode === 'off' ? mode : 'ask',
+    mode: guardedSetting('index.mode'),
     model: config.get<string>('model', 'E5-Mistral-7B-Instruct').trim() || 'E5-Mistral-7B-Instruct',
-    maxFileBytes: Math.max(1, config.get<number>('maxFileSizeKB', 1024)) * 1024,
+    maxFileBytes: guardedSetting('index.maxFileSizeKB') * 1024,
     batchSize: Math.max(1, config.get<number>('batchSize', 32)),
     concurrency: Math.max(1, config.get<number>('concurrency', 2)),
     debounceMs: Math.max(50, config.get<number>('debounceMs', 1500)),

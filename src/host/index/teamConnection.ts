@@ -5,13 +5,18 @@ import type { PgTeamIndex } from '../../core/index/pg/pgTeamIndex';
 import type { TeamTls } from '../../core/index/pg/pgConnect';
 import { loadSystemCertificates } from '../../core/net/systemCertificates';
 import type { HostContext } from '../context';
+import { guardedSetting } from '../settings';
 
 /** SecretStorage key of the team index's connection string (it carries the database password). */
 export const TEAM_CONNECTION_SECRET = 'cadenza.index.teamConnection';
 
-/** `cadenza.index.team.repository`: the repository name the team's `cadenza-index` runs write; empty = no team index. */
+/**
+ * `cadenza.index.team.repository`: the repository name the team's `cadenza-index` runs write; empty = no team
+ * index. The user's setting only: a cloned repository's settings cannot point the user's database
+ * credentials at a repository of its choosing.
+ */
 export function teamRepository(): string {
-  return vscode.workspace.getConfiguration('cadenza.index.team').get<string>('repository', '').trim();
+  return guardedSetting('index.team.repository');
 }
 
 /** An open team index and how the connection is protected. */
@@ -41,13 +46,18 @@ export class TeamConnection implements vscode.Disposable {
 
   constructor(private readonly host: HostContext) {}
 
-  /** Whether a team index is configured (a repository name and a stored connection string). */
+  /**
+   * Whether the team index is used: a repository name and a stored connection string, in a trusted
+   * workspace. In Restricted Mode nothing connects to the database (and no git runs in the folder for its
+   * uncommitted files) until the user trusts the folder; the local index answers meanwhile.
+   */
   async configured(): Promise<boolean> {
-    return teamRepository() !== '' && (await this.host.extension.secrets.get(TEAM_CONNECTION_SECRET)) !== undefined;
+    return vscode.workspace.isTrusted && teamRepository() !== '' && (await this.host.extension.secrets.get(TEAM_CONNECTION_SECRET)) !== undefined;
   }
 
-  /** The team index for `model`; throws when the database cannot be reached or has no snapshot. */
+  /** The team index for `model`; throws when the database cannot be reached or has no snapshot (or in Restricted Mode). */
   async open(model: string, fresh = false): Promise<OpenTeamIndex> {
+    if (!vscode.workspace.isTrusted) throw new Error('The team index is used once the workspace is trusted.');
     const repository = teamRepository();
     const secret = await this.host.extension.secrets.get(TEAM_CONNECTION_SECRET);
     if (!repository || !secret) throw new Error('No team index is configured.');

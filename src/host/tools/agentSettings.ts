@@ -1,5 +1,4 @@
-import * as vscode from 'vscode';
-import { settingDefaults } from '../settingDefaults';
+import { guardedSetting } from '../settings';
 
 /** `cadenza.agent.*`, read at the moment of use (each answer reads them again). */
 export interface AgentSettings {
@@ -15,18 +14,13 @@ export interface AgentSettings {
   readonly requireToolCall: boolean;
 }
 
-/** Reads the agent settings now, clamped to sane ranges. */
+/** Reads the agent settings now, clamped to sane ranges; a workspace may only lighten them (settingRules.ts). */
 export function readAgentSettings(): AgentSettings {
-  const config = vscode.workspace.getConfiguration('cadenza.agent');
-  const whole = (key: 'maxSteps' | 'maxToolResultTokens' | 'terminalTimeoutSeconds', low: number, high: number): number => {
-    const value = config.get<number>(key, settingDefaults[`agent.${key}`]);
-    return Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : settingDefaults[`agent.${key}`];
-  };
   return {
-    enabled: config.get<boolean>('enabled', settingDefaults['agent.enabled']),
-    maxSteps: whole('maxSteps', 1, 100),
-    maxToolResultTokens: whole('maxToolResultTokens', 256, 100_000),
-    terminalTimeoutSeconds: whole('terminalTimeoutSeconds', 1, 3600),
-    requireToolCall: config.get<boolean>('requireToolCall', settingDefaults['agent.requireToolCall']),
+    enabled: guardedSetting('agent.enabled'),
+    maxSteps: guardedSetting('agent.maxSteps'),
+    maxToolResultTokens: guardedSetting('agent.maxToolResultTokens'),
+    terminalTimeoutSeconds: guardedSetting('agent.terminalTimeoutSeconds'),
+    requireToolCall: guardedSetting('agent.requireToolCall'),
   };
 }

@@ -10,7 +10,7 @@ import { CheckpointStore } from '../../core/chat/checkpoints';
 import { planRestore, TurnRecorder, type CheckpointSummary, type RestoreStep } from '../../core/chat/checkpointRecorder';
 import type { Logger } from '../../core/logger';
 import type { FolderRoot } from '../../core/tools/workspacePaths';
-import { settingDefaults } from '../settingDefaults';
+import { guardedSetting } from '../settings';
 import { folderRoots, resolveTarget } from './portSupport';
 
 /** The scheme of stored texts (read-only virtual documents: `/<hash>/<path>`; `-` for no file is an empty text). */
@@ -19,14 +19,11 @@ export const checkpointScheme = 'cadenza-checkpoint';
 /** How a restore ended (`refused`: Restricted Mode, or another window's checkpoint). */
 export type RestoreOutcome = 'restored' | 'cancelled' | 'missing' | 'refused' | 'failed';
 
-/** The pruning policy from `cadenza.agent.checkpoints.*`. */
+/** The pruning policy from `cadenza.agent.checkpoints.*`; a workspace may only keep more, never delete more (settingRules.ts). */
 export function readCheckpointPolicy(): { maxAgeDays: number; maxBytes: number } {
-  const config = vscode.workspace.getConfiguration('cadenza.agent.checkpoints');
-  const days = config.get<number>('maxAgeDays', settingDefaults['agent.checkpoints.maxAgeDays']);
-  const megabytes = config.get<number>('maxMegabytes', settingDefaults['agent.checkpoints.maxMegabytes']);
   return {
-    maxAgeDays: Number.isFinite(days) ? Math.min(3650, Math.max(1, days)) : settingDefaults['agent.checkpoints.maxAgeDays'],
-    maxBytes: (Number.isFinite(megabytes) ? Math.min(10_000, Math.max(1, megabytes)) : settingDefaults['agent.checkpoints.maxMegabytes']) * 1024 * 1024,
+    maxAgeDays: guardedSetting('agent.checkpoints.maxAgeDays'),
+    maxBytes: guardedSetting('agent.checkpoints.maxMegabytes') * 1024 * 1024,
   };
 }
 

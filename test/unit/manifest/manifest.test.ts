@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandIds, viewIds } from '../../../src/host/ids';
 import { settingDefaults } from '../../../src/host/settingDefaults';
+import { settingRules } from '../../../src/host/settingRules';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -11,6 +12,8 @@ interface Setting {
   scope?: string;
   markdownDescription?: string;
   order?: number;
+  minimum?: number;
+  maximum?: number;
   enum?: unknown[];
   enumDescriptions?: string[];
   markdownEnumDescriptions?: string[];
@@ -99,6 +102,19 @@ describe('package.json agrees with the code', () => {
         const descriptions = setting.enumDescriptions ?? setting.markdownEnumDescriptions ?? [];
         assert.equal(descriptions.length, setting.enum.length, `${key}: one description per enum value`);
       }
+    }
+  });
+
+  it('says in each guarded setting\'s description what a workspace may do with it, and clamps to the manifest\'s range', () => {
+    for (const [key, rule] of Object.entries(settingRules)) {
+      const entry = declared[`cadenza.${key}`];
+      assert.ok(entry, `cadenza.${key} is guarded but not declared`);
+      const description = entry.markdownDescription ?? '';
+      if (rule.kind === 'userOnly') assert.match(description, /A user setting only: a workspace/, `cadenza.${key}: say it is the user's alone`);
+      else assert.match(description, /A workspace's settings (may|can) /, `cadenza.${key}: say what a workspace may do`);
+      // The rule reads the value in the manifest's range, so a user's value beyond it counts as the bound.
+      if (entry.minimum !== undefined) assert.equal(rule.effective({ globalValue: entry.minimum - 1000 }).value, entry.minimum, `cadenza.${key} minimum`);
+      if (entry.maximum !== undefined) assert.equal(rule.effective({ globalValue: entry.maximum + 1000 }).value, entry.maximum, `cadenza.${key} maximum`);
     }
   });
 
