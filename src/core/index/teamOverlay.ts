@@ -1,5 +1,8 @@
-import type { ChunkLocation, RankedLists, SemanticHit } from './fusion';
+import * as path from 'node:path';
+import { fuseRanked, fusionDepth, type ChunkLocation, type HybridQuery, type RankedLists, type SemanticHit } from './fusion';
 import type { KeywordHit } from './bm25';
+import type { IndexRoot } from './types';
+import type { IndexSearchResult } from './workspaceIndex';
 
 /**
  * A team-index path (`<repository>/<relative path>`, as `cadenza-index` writes it) in the local index's
@@ -58,3 +61,42 @@ export function mapLists(lists: RankedLists, map: (path: string) => string | und
   }
   return { semantic, keyword, exact };
 }
+
+/** What a team index answers: its ranked lists for a query (PgTeamIndex in the extension, a fake in tests). */
+export interface TeamLists {
+  lists(query: HybridQuery, depth: number): Promise<RankedLists>;
+}
+
+/** The local index's part in a team search: its own lists, for the files it overrides. */
+export interface LocalLists {
+  lists(query: HybridQuery, depth: number): RankedLists;
+}
+
+/** What a team search needs besides the query: the repository the team indexed and where it is checked out. */
+export interface TeamSearchScope {
+  readonly repository: string;
+  /** The workspace folder the repository is checked out in. */
+  readonly root: IndexRoot;
+  /** The local index, which answers for the files in `overridden` (undefined when there is none). */
+  readonly local: LocalLists | undefined;
+  /** Local paths (`<folder name>/<relative path>`) of the uncommitted files, which the local index answers for. */
+  readonly overridden: ReadonlySet<string>;
+}
+
+/**
+ * A team search's results in the workspace folder: the team's lists in local paths, the uncommitted
+ * files' hits taken from the local index instead, fused as the local index fuses its own, each result
+ * placed in `scope.root`.
+ */
+export async function teamResults(team: TeamLists, scope: TeamSearchScope, query: HybridQuery, k: number): Promise<IndexSearchResult[]> {
+  const { root, repository } = scope;
+  const depth = fusionDepth({ k });
+  const lists = mapLists(await team.lists(query, depth), (teamPath) => teamPathToLocal(teamPath, repository, root.name));
+  const local = scope.local && scope.overridden.size > 0 ? scope.local.lists(query, depth) : EMPTY;
+  return fuseRanked(overlayLists(lists, local, (key) => scope.overridden.has(key), depth), { k }).map((result): IndexSearchResult => {
+    const relPath = result.path.slice(root.name.length + 1);
+    return { ...result, root: root.name, relPath, absPath: path.join(root.path, ...relPath.split('/')) };
+  });
+}
+
+const EMPTY: RankedLists = { semantic: [], keyword: [], exact: [] };
