@@ -131,7 +131,7 @@ suite('Inline completions', () => {
     this.timeout(90_000);
     const geometry = 'export function circumferenceOfWheel(radius) {\n  const diameter = radius * 2;\n  return Math.PI * diameter;\n}\n';
     fs.writeFileSync(path.join(samples, 'wheel.js'), geometry);
-    // Indexed (the index does not judge secrets), but the completion gate refuses it by its name.
+    // A secret by its name: neither indexed nor sent (the index and the completion gate share one list).
     fs.writeFileSync(path.join(samples, 'credentials.json'), '{ "circumferenceOfWheel": "token-1234-secret" }\n');
     fs.writeFileSync(path.join(samples, 'trip.js'), 'function tripLength(radius, turns) {\n  return turns * circumferenceOfWheel(\n}\n');
     try {
@@ -139,7 +139,7 @@ suite('Inline completions', () => {
       assert.equal(built.status, 'complete', JSON.stringify(built));
       const api = await cadenzaApi();
       const hits = await api.index.keywordSearch('circumferenceOfWheel', 10);
-      assert.ok(hits.some((hit) => hit.path.endsWith('credentials.json')), `the index holds the refused file too (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`);
+      assert.ok(hits.some((hit) => hit.path.endsWith('wheel.js')) && !hits.some((hit) => hit.path.endsWith('credentials.json')), `the index holds wheel.js and not the secret (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`);
       emulator().reset();
       decisions.length = 0;
       const editor = await openAt(path.join(samples, 'trip.js'), 1, 38);

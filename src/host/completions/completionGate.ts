@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { completionSkip, isSecretPath } from '../../core/completions/fileGate';
+import { completionSkip } from '../../core/completions/fileGate';
+import { isSecretPath } from '../../core/index/secretFiles';
 import { IgnoreRules } from '../../core/index/ignoreRules';
 import { hasBinaryExtension } from '../../core/index/walker';
 import type { Logger } from '../../core/logger';
