@@ -119,6 +119,8 @@ export interface CompletionSettings {
   readonly dailyTokenLimit: number;
   /** Completions in a Restricted Mode window (a user setting only). */
   readonly enableInRestrictedMode: boolean;
+  /** Completions (and context snippets) of files outside the workspace folders (a user setting only). */
+  readonly allowOutsideWorkspace: boolean;
 }
 
 /** Reads the completion settings now, clamped to sane ranges. */
@@ -128,6 +130,7 @@ export function readCompletionSettings(): CompletionSettings {
   const limit = config.get<number>('dailyTokenLimit', settingDefaults['completions.dailyTokenLimit']);
   // A user setting only: a workspace in Restricted Mode cannot switch it on for itself.
   const restricted = config.inspect<boolean>('enableInRestrictedMode');
+  const outside = config.inspect<boolean>('allowOutsideWorkspace');
   return {
     enabled: config.get<boolean>('enabled', settingDefaults['completions.enabled']) === true,
     model: config.get<string>('model', settingDefaults['completions.model']).trim(),
@@ -135,5 +138,6 @@ export function readCompletionSettings(): CompletionSettings {
     debounceMs: Number.isFinite(debounce) ? Math.min(2000, Math.max(0, Math.round(debounce))) : settingDefaults['completions.debounceMs'],
     dailyTokenLimit: Number.isFinite(limit) ? Math.max(0, Math.round(limit)) : settingDefaults['completions.dailyTokenLimit'],
     enableInRestrictedMode: (restricted?.globalValue ?? false) === true,
+    allowOutsideWorkspace: (outside?.globalValue ?? settingDefaults['completions.allowOutsideWorkspace']) === true,
   };
 }
