@@ -44,4 +44,5 @@ export const settingDefaults = {
   'completions.debounceMs': 75,
   'completions.dailyTokenLimit': 1_000_000,
   'completions.enableInRestrictedMode': false,
+  'completions.allowOutsideWorkspace': false,
 } as const satisfies Record<string, unknown>;

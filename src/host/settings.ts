@@ -121,6 +121,8 @@ export interface CompletionSettings {
   readonly dailyTokenLimit: number;
   /** Completions in a Restricted Mode window (a user setting only). */
   readonly enableInRestrictedMode: boolean;
+  /** Completions (and context snippets) of files outside the workspace folders (a user setting only). */
+  readonly allowOutsideWorkspace: boolean;
 }
 
 /** Reads the completion settings now, clamped to sane ranges; a workspace may only lighten them (settingRules.ts). */
@@ -133,6 +135,8 @@ export function readCompletionSettings(): CompletionSettings {
     dailyTokenLimit: guardedSetting('completions.dailyTokenLimit'),
     // A user setting only: a workspace in Restricted Mode cannot switch it on for itself.
     enableInRestrictedMode: guardedSetting('completions.enableInRestrictedMode'),
+    // A user setting only, like the one above: a workspace cannot widen what is sent.
+    allowOutsideWorkspace: (vscode.workspace.getConfiguration('cadenza.completions').inspect<boolean>('allowOutsideWorkspace')?.globalValue ?? settingDefaults['completions.allowOutsideWorkspace']) === true,
   };
 }
 

@@ -131,7 +131,7 @@ suite('Inline completions', () => {
     this.timeout(90_000);
     const geometry = 'export function circumferenceOfWheel(radius) {\n  const diameter = radius * 2;\n  return Math.PI * diameter;\n}\n';
     fs.writeFileSync(path.join(samples, 'wheel.js'), geometry);
-    // Indexed (the index does not judge secrets), but the completion gate refuses it by its name.
+    // A secret by its name: neither indexed nor sent (the index and the completion gate share one list).
     fs.writeFileSync(path.join(samples, 'credentials.json'), '{ "circumferenceOfWheel": "token-1234-secret" }\n');
     fs.writeFileSync(path.join(samples, 'trip.js'), 'function tripLength(radius, turns) {\n  return turns * circumferenceOfWheel(\n}\n');
     try {
@@ -139,7 +139,7 @@ suite('Inline completions', () => {
       assert.equal(built.status, 'complete', JSON.stringify(built));
       const api = await cadenzaApi();
       const hits = await api.index.keywordSearch('circumferenceOfWheel', 10);
-      assert.ok(hits.some((hit) => hit.path.endsWith('credentials.json')), `the index holds the refused file too (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`);
+      assert.ok(hits.some((hit) => hit.path.endsWith('wheel.js')) && !hits.some((hit) => hit.path.endsWith('credentials.json')), `the index holds wheel.js and not the secret (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`);
       emulator().reset();
       decisions.length = 0;
       const editor = await openAt(path.join(samples, 'trip.js'), 1, 38);
@@ -160,6 +160,52 @@ suite('Inline completions', () => {
     } finally {
       for (const name of ['wheel.js', 'credentials.json', 'trip.js']) fs.rmSync(path.join(samples, name), { force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  test('a file outside the workspace folders, or a link to one, sends nothing and lends no context unless the user allows it', async function () {
+    this.timeout(60_000);
+    const outside = path.join(path.dirname(workspaceRoot()), 'completion-outside');
+    fs.mkdirSync(outside, { recursive: true });
+    const profile = path.join(outside, 'profile.js');
+    fs.writeFileSync(profile, 'function ocelotProfile() {\n  return \n}\n');
+    const link = path.join(samples, 'linked-profile.js');
+    fs.symlinkSync(profile, link, 'file');
+    const settings = vscode.workspace.getConfiguration('cadenza.completions');
+    try {
+      for (const file of [profile, link]) {
+        const editor = await openAt(file, 1, 9);
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString()), () => `a decision for ${file} (decisions: ${JSON.stringify(decisions)})`);
+        const mine = decisions.filter((d) => d.uri === editor.document.uri.toString());
+        assert.ok(mine.every((d) => d.outcome === 'skipped' && d.reason === 'outside'), `${file}: ${JSON.stringify(mine)}`);
+      }
+      assert.equal(chatRequests(emulator()).length, 0, 'a request was sent for a file outside the workspace');
+      // Visible beside a workspace file, the outside file lends it no context either.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.writeFileSync(path.join(samples, 'sidecar.js'), 'function sidecarWidth(frame) {\n  return \n}\n');
+      await vscode.window.showTextDocument(vscode.Uri.file(profile), { viewColumn: vscode.ViewColumn.Two, preview: false });
+      const sidecar = await vscode.window.showTextDocument(vscode.Uri.file(path.join(samples, 'sidecar.js')), { viewColumn: vscode.ViewColumn.One, preview: false });
+      sidecar.selection = new vscode.Selection(1, 9, 1, 9);
+      assert.ok(vscode.window.visibleTextEditors.some((editor) => editor.document.uri.fsPath === profile), 'the outside file is visible');
+      emulator().scriptChat({ content: 'frame.width;' });
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor(() => chatRequests(emulator()).some((request) => JSON.stringify(request.body).includes('sidecarWidth')), () => `a request for sidecar.js (decisions: ${JSON.stringify(decisions)})`);
+      assert.ok(chatRequests(emulator()).every((request) => !JSON.stringify(request.body).includes('ocelotProfile')), 'the outside file was sent as context');
+      // The user may allow it.
+      await settings.update('allowOutsideWorkspace', true, vscode.ConfigurationTarget.Global);
+      emulator().reset();
+      decisions.length = 0;
+      const editor = await openAt(profile, 1, 9);
+      emulator().scriptChat({ content: '42;' });
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion once allowed (decisions: ${JSON.stringify(decisions)})`);
+      assert.ok(chatRequests(emulator()).some((request) => JSON.stringify(request.body).includes('ocelotProfile')));
+    } finally {
+      await settings.update('allowOutsideWorkspace', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (const file of [link, path.join(samples, 'sidecar.js')]) fs.rmSync(file, { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 

@@ -56,6 +56,15 @@ export function chunkerVersion(options?: ChunkOptions): number {
   return crc32(Buffer.from(`chunker/${ALGORITHM}/${r.target}/${r.min}/${r.max}/${r.overlap}`));
 }
 
+/**
+ * The most lines a chunk can span: every line costs at least one token (a blank one exactly one), so a
+ * chunk of at most `maxTokens` tokens spans at most that many lines (the pieces of a cut line share its
+ * number). A span longer than this did not come from the chunker.
+ */
+export function maxChunkLines(options?: ChunkOptions): number {
+  return resolve(options).max;
+}
+
 /** The token estimate described above, for any text. */
 export function estimateTokens(text: string): number {
   let tokens = 0;

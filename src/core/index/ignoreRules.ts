@@ -122,6 +122,11 @@ export class IgnoreRules {
     return this.generated.ignores(isDir ? `${base}/` : base);
   }
 
+  /** Whether any exclude setting has a `when` condition (only then do a file's siblings matter). */
+  get hasSiblingConditions(): boolean {
+    return this.conditional.length > 0;
+  }
+
   /** Whether a file is excluded by a `when` setting, given the names in its folder. */
   isExcludedBySibling(rel: string, siblings: ReadonlySet<string>): boolean {
     if (this.conditional.length === 0) return false;

@@ -3,6 +3,7 @@ import type { BigIntStats, Dirent, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { silentLogger } from '../logger';
 import { IgnoreRules, type IgnoreOptions } from './ignoreRules';
+import { SECRET_PATTERN_SEGMENTS, isSecretPath, windowsSegments } from './secretFiles';
 import type { IndexRoot } from './types';
 
 /** A file the walk found and kept. `key` is the index path: `<root name>/<relPath>`. */
@@ -16,7 +17,7 @@ export interface WalkEntry {
 }
 
 /** Why a file or folder the rules allowed was still skipped. */
-export type SkipReason = 'tooLarge' | 'binaryExtension' | 'excludedBySibling' | 'symlinkLoop' | 'outsideWorkspace' | 'vanished' | 'unreadable' | 'limit';
+export type SkipReason = 'tooLarge' | 'binaryExtension' | 'secret' | 'excludedBySibling' | 'symlinkLoop' | 'outsideWorkspace' | 'vanished' | 'unreadable' | 'limit';
 
 /** Counters a walk fills in as it goes (the generator cannot return them mid-stream). */
 export interface WalkStats {
@@ -117,12 +118,46 @@ export function hasBinaryExtension(name: string): boolean {
   return dot >= 0 && BINARY_EXTENSIONS.has(name.slice(dot + 1).toLowerCase());
 }
 
+/** Why the index leaves a path out by its path alone. */
+export type PathSkip = 'ignored' | 'secret' | 'binaryExtension';
+
+/**
+ * Why the index leaves out root-relative `rel` (a file, or a folder with `isDir`) by its path alone: the
+ * ignore rules (`.git` always), a secret's name (core/index/secretFiles.ts), a binary extension. The
+ * path is also judged as Windows opens it (`.env::$DATA` is `.env`, `.git.` is `.git`). For a link,
+ * judge where it leads as well: `config/app.txt -> ../.env` is the ignored secret `.env`.
+ */
+export async function skipByPath(rules: IgnoreRules, rel: string, isDir: boolean): Promise<PathSkip | undefined> {
+  const segments = windowsSegments(rel);
+  const windows = segments.join('/');
+  // `.GIT` is `.git` where names ignore case (macOS, Windows); nothing of a git folder is indexed anywhere.
+  if (segments.some((segment) => segment.toLowerCase() === '.git')) return 'ignored';
+  if (isSecretPath(rel, isDir)) return 'secret';
+  if (!isDir && hasBinaryExtension(windows.slice(windows.lastIndexOf('/') + 1))) return 'binaryExtension';
+  for (const form of new Set([rel, windows])) if (form !== '' && (await rules.isPathIgnored(form, isDir))) return 'ignored';
+  return undefined;
+}
+
+/** The last `count` segments of a `/`-separated path. */
+function lastSegments(rel: string, count: number): string {
+  let at = rel.length;
+  for (let i = 0; i < count && at > 0; i++) at = rel.lastIndexOf('/', at - 1);
+  return at <= 0 ? rel : rel.slice(at + 1);
+}
+
+/** `real` (inside `rootReal`) relative to it, with `/`. */
+function relativeReal(rootReal: string, real: string): string {
+  return path.relative(rootReal, real).split(path.sep).join('/');
+}
+
 /**
  * Walks every root depth-first in sorted order and yields the files to index, streaming (memory
  * grows with folder depth and width, not with the file count). Never follows a folder it has already
  * entered (by device and inode), so symlink loops end; never follows a link whose real path leaves its
- * workspace folder (counted as `outsideWorkspace`); a folder or file that vanishes or cannot be read
- * mid-walk is logged and skipped. Stops quietly when `signal` aborts.
+ * workspace folder (counted as `outsideWorkspace`); leaves out files and folders whose names look like
+ * secrets (`secret`), and a link, or anything below a followed folder link, whose real path the rules
+ * leave out (`config/app.txt -> ../.env` when `.env` is ignored or a secret); a folder or file that
+ * vanishes or cannot be read mid-walk is logged and skipped. Stops quietly when `signal` aborts.
  */
 export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkEntry> {
   const logger = options.logger ?? silentLogger;
@@ -135,20 +170,41 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
     logger.debug(`Index skips ${what}: ${reason}${detail ? ` (${detail})` : ''}`);
   };
   const visited = new Set<string>();
+  // Why a link's target (or anything below a followed folder link) is left out: judged on its real path.
+  const skipTarget = async (rules: IgnoreRules, rel: string, realRel: string | undefined, isDir: boolean, what: string): Promise<boolean> => {
+    if (realRel === undefined || realRel === '' || realRel === rel) return false;
+    const why = await skipByPath(rules, realRel, isDir);
+    if (why === undefined) return false;
+    if (why === 'ignored') {
+      stats.ignored++;
+      logger.debug(`Index skips ${what}: it leads to ${realRel}, which the ignore rules leave out`);
+    } else skip(why, what, `it leads to ${realRel}`);
+    return true;
+  };
 
   for (const root of options.roots) {
     const rules = options.rules?.get(root.path) ?? new IgnoreRules(root.path, options);
     const start = (options.below ?? '').replace(/^\/+|\/+$/g, '');
     const rootReal = await realRoot(root.path);
     const stack: string[] = [start];
-    // A changed folder named by the watcher may itself be (or lie below) a link out of the folder.
-    if (start !== '' && (await staysInside(rootReal, path.join(root.path, ...start.split('/')))) === false) {
-      skip('outsideWorkspace', path.join(root.path, ...start.split('/')));
-      continue;
+    /** Folders walked through a link: their real path relative to the root, when it differs. */
+    const realDirs = new Map<string, string>();
+    // A changed folder named by the watcher may itself be (or lie below) a link out of the folder, or to
+    // a folder the rules leave out.
+    if (start !== '') {
+      const absStart = path.join(root.path, ...start.split('/'));
+      if ((await staysInside(rootReal, absStart)) === false) {
+        skip('outsideWorkspace', absStart);
+        continue;
+      }
+      const startReal = await realOf(absStart).then((real) => relativeReal(rootReal, real), () => undefined);
+      if (await skipTarget(rules, start, startReal, true, absStart)) continue;
+      if (startReal !== undefined && startReal !== start) realDirs.set(start, startReal);
     }
     while (stack.length > 0) {
       if (options.signal?.aborted) return;
       const dir = stack.pop() ?? '';
+      const realDir = realDirs.get(dir);
       const absDir = path.join(root.path, ...dir.split('/').filter((s) => s !== ''));
       let entries: Dirent[];
       try {
@@ -181,12 +237,15 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
         let isDir = entry.isDirectory();
         let isFile = entry.isFile();
         let resolved: Stats | undefined;
+        let realRel = realDir === undefined ? undefined : `${realDir}/${entry.name}`;
         if (entry.isSymbolicLink()) {
           try {
-            if (!isWithin(rootReal, await realOf(abs))) {
+            const real = await realOf(abs);
+            if (!isWithin(rootReal, real)) {
               skip('outsideWorkspace', abs, 'a link out of the workspace folder');
               continue;
             }
+            realRel = relativeReal(rootReal, real);
             resolved = await statOf(abs);
             isDir = resolved.isDirectory() && follow;
             isFile = resolved.isFile();
@@ -200,8 +259,16 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
           stats.ignored++;
           continue;
         }
-        if (isDir) subdirs.push(rel);
-        else if (hasBinaryExtension(entry.name)) skip('binaryExtension', abs);
+        // The folders above were judged when they were entered: the last few segments decide.
+        if (isSecretPath(lastSegments(rel, SECRET_PATTERN_SEGMENTS), isDir)) {
+          skip('secret', abs);
+          continue;
+        }
+        if (realRel !== undefined && (await skipTarget(rules, rel, realRel, isDir, abs))) continue;
+        if (isDir) {
+          subdirs.push(rel);
+          if (realRel !== undefined && realRel !== rel) realDirs.set(rel, realRel);
+        } else if (hasBinaryExtension(entry.name)) skip('binaryExtension', abs);
         else if (rules.isExcludedBySibling(rel, names)) skip('excludedBySibling', abs);
         else files.push({ name: entry.name, rel, abs, ...(resolved ? { stats: resolved } : {}) });
       }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { silentLogger, type Logger } from '../logger';
 import { decodeFile } from './binaryDetect';
 import { KeywordIndex } from './bm25';
-import { chunkerVersion, type ChunkOptions } from './chunker';
+import { chunkerVersion, maxChunkLines, type ChunkOptions } from './chunker';
 import type { EmbedFunction, FailureAction } from './embedQueue';
 import { nodeFileSource, sliceLines, type FileSource } from './fileSource';
 import { CADENZA_IGNORE, GIT_IGNORE, IgnoreRules, type IgnoreOptions } from './ignoreRules';
@@ -14,7 +14,8 @@ import { IndexStore } from './store/indexStore';
 import type { StoreIo } from './store/storeIo';
 import type { IndexRoot, LoadStatus } from './types';
 import type { VectorSearchOptions } from './vectorSearch';
-import { DEFAULT_MAX_FILE_BYTES, hasBinaryExtension, isWithin, newWalkStats, realRoot, staysInside, walkWorkspace } from './walker';
+import { whyNotIndexed, type IndexSkip } from './indexable';
+import { DEFAULT_MAX_FILE_BYTES, newWalkStats, realRoot, skipByPath, staysInside, walkWorkspace } from './walker';
 
 /** Everything the host configures. Only `roots`, `storagePath`, `modelId` and `embed` are required. */
 export interface WorkspaceIndexOptions {
@@ -284,11 +285,11 @@ export class WorkspaceIndex {
       const rules = this.rulesFor(root);
       if (!stat) continue;
       if (stat.isDirectory) {
-        if (rel !== '' && (await rules.isPathIgnored(rel, true))) continue;
+        if (rel !== '' && (await skipByPath(rules, rel, true)) !== undefined) continue;
         for await (const entry of walkWorkspace({ ...this.options.ignore, roots: [root], below: rel, maxFileBytes: maxBytes, followSymlinks: this.options.followSymlinks, rules: new Map([[root.path, rules]]), signal: options.signal, stats: walkStats, logger: this.logger })) {
           await run.add(entry);
         }
-      } else if (stat.isFile && stat.size <= maxBytes && !hasBinaryExtension(rel) && !(await rules.isPathIgnored(rel, false))) {
+      } else if (stat.isFile && (await this.skipReason(root.name, rel)) === undefined) {
         await run.add({ key, absPath, size: stat.size, mtimeMs: stat.mtimeMs } satisfies RunEntry);
       }
     }
@@ -330,19 +331,37 @@ export class WorkspaceIndex {
     return { ...result, root: rootName, relPath, absPath: root ? path.join(root.path, ...relPath.split('/')) : undefined };
   }
 
-  /** The current text of a result's lines (for previews and chat context); undefined if unreadable now. */
+  /**
+   * Why this index would not hold root-relative `relPath` of the folder named `rootName` (core/index/
+   * indexable.ts), or undefined when it would: the same rules as its walk, for one path.
+   */
+  async skipReason(rootName: string, relPath: string): Promise<IndexSkip | undefined> {
+    const root = this.options.roots.find((r) => r.name === rootName);
+    if (!root) return 'outsideWorkspace';
+    return whyNotIndexed({ root, rules: this.rulesFor(root), maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, source: this.source }, relPath);
+  }
+
+  /** The most lines a chunk of this index spans (a longer span is cut to it when read). */
+  get maxChunkLines(): number {
+    return maxChunkLines(this.options.chunking);
+  }
+
+  /**
+   * The current text of a result's lines (for previews and chat context), at most a chunk's lines;
+   * undefined if unreadable now, or if the file is one this index would not hold: a path the team's
+   * database names, or a file replaced by a link out of the folder (or to a secret) since it was indexed,
+   * must not reach a preview or the chat's context.
+   */
   async readChunk(result: { readonly absPath: string | undefined; readonly startLine: number; readonly endLine: number }): Promise<string | undefined> {
     if (!result.absPath) return undefined;
     try {
-      // Only text that really lies in a workspace folder: a file replaced by a link out of it since it
-      // was indexed must not reach a preview or the chat's context.
-      const absPath = result.absPath;
-      const inside = await Promise.all(this.options.roots.map(async (root) => isWithin(path.resolve(root.path), path.resolve(absPath)) && (await staysInside(await realRoot(root.path), absPath)) === true));
-      if (!inside.includes(true)) return undefined;
+      const located = this.locate(path.resolve(result.absPath));
+      if (!located || (await this.skipReason(located.root.name, located.rel)) !== undefined) return undefined;
       const read = await this.source.read(result.absPath, this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
       if (!read || read === 'tooLarge') return undefined;
       const decoded = decodeFile(read);
-      return decoded.kind === 'text' ? sliceLines(decoded.text, result.startLine, result.endLine) : undefined;
+      const endLine = Math.min(result.endLine, result.startLine + this.maxChunkLines - 1);
+      return decoded.kind === 'text' ? sliceLines(decoded.text, result.startLine, endLine) : undefined;
     } catch {
       return undefined;
     }

@@ -2,6 +2,7 @@
 // compact text for the model (plain lines, not JSON: fewer tokens for the same facts).
 import type { ToolDefinition } from '../api/types';
 import { readToolDefinitions } from './definitions';
+import { windowsSegments } from '../index/secretFiles';
 import { secretFileReason } from './sensitivePaths';
 import { checkQuery } from './textSearch';
 import { ToolError, type ReadTool, type ToolArgs, type ToolContext } from './toolTypes';
@@ -83,12 +84,18 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
     {
       ...tool('read_file', (args, context) => readFile(port, limits, args, context)),
       // A git-ignored secret (.env, a private key) is read only after the user agrees: what the model
-      // reads is sent to the service.
+      // reads is sent to the service. Judged on the path as written, as Windows opens it (`.env::$DATA`),
+      // and on where a link leads (`config/app.txt -> ../.env`).
       async confirm(args, context) {
         const path = stringArg(args, 'path');
-        const reason = secretFileReason(path);
-        if (reason === undefined || !(await port.isIgnored?.(path, context.signal))) return undefined;
-        return { kind: 'read', path, reason };
+        const realPath = (await port.exists(path, context.signal).catch(() => undefined))?.realPath;
+        const candidates = new Set([path, windowsSegments(path).join('/'), ...(realPath === undefined ? [] : [realPath])]);
+        for (const candidate of candidates) {
+          const reason = secretFileReason(candidate);
+          if (reason === undefined || !(await port.isIgnored?.(candidate, context.signal))) continue;
+          return { kind: 'read', path, reason: candidate === realPath ? `${path} leads to ${realPath}. ${reason}` : reason };
+        }
+        return undefined;
       },
     },
     tool('list_directory', async (args, context) => {

@@ -9,6 +9,7 @@
 // ignore (tools' output and local state, which nobody reviews). The names are judged here; whether a path
 // is ignored or inside a virtual environment only the host can tell, so it passes that in (PathFacts).
 import { nestedInstructionFile, rootInstructionFiles } from '../chat/instructions';
+import { isSecretPath, windowsSegments } from '../index/secretFiles';
 
 /** What the host knows of a path that its name does not say. */
 export interface PathFacts {
@@ -114,15 +115,13 @@ export function sensitivePathReason(path: string, facts: PathFacts = {}): string
   return undefined;
 }
 
-/** Names of files that usually hold secrets: environment files, private keys, credentials. */
-const secretName = /^(\.env(\..*)?|.*\.env|.*\.(pem|key|p12|pfx|jks|keystore|ppk|asc|gpg)|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.netrc|\.pgpass|\.htpasswd|credentials(\.json)?|secrets?\.(json|ya?ml|toml))$/;
-
 /**
  * Why a file's name marks it as a likely secret (read_file then asks first when the file is also
- * git-ignored), or undefined. Public keys (`id_rsa.pub`) and examples (`.env.example`) are not secrets.
+ * git-ignored), or undefined. The names are the index's and completions' (core/index/secretFiles.ts);
+ * public keys (`id_rsa.pub`) and examples (`.env.example`) are not secrets.
  */
 export function secretFileReason(path: string): string | undefined {
-  const name = (path.toLowerCase().split(/[\\/]+/).pop() ?? '').replace(/[. ]+$/, '');
-  if (name.endsWith('.pub') || /\.(example|sample|template|dist)$/.test(name)) return undefined;
-  return secretName.test(name) ? `${name} is ignored by git and looks like a secret (keys, passwords, tokens): its text would be sent to the service.` : undefined;
+  const name = windowsSegments(path.toLowerCase()).pop() ?? '';
+  if (name.endsWith('.pub') || /\.(example|sample|template|dist)$/.test(name) || !isSecretPath(path)) return undefined;
+  return `${name} is ignored by git and looks like a secret (keys, passwords, tokens): its text would be sent to the service.`;
 }

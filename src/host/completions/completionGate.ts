@@ -1,12 +1,17 @@
+import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { completionSkip, isSecretPath } from '../../core/completions/fileGate';
+import { completionSkip } from '../../core/completions/fileGate';
 import { IgnoreRules } from '../../core/index/ignoreRules';
-import { hasBinaryExtension } from '../../core/index/walker';
+import { isSecretPath, windowsSegments } from '../../core/index/secretFiles';
+import { hasBinaryExtension, isWithin, realRoot, skipByPath, type PathSkip } from '../../core/index/walker';
 import type { Logger } from '../../core/logger';
+import { readCompletionSettings } from '../settings';
 
 /** Why a document is never completed; undefined when it may be. */
-export type GateVerdict = 'scheme' | 'secret' | 'binary' | 'ignored' | 'minified' | 'tooLarge' | undefined;
+export type GateVerdict = 'scheme' | 'outside' | 'secret' | 'binary' | 'ignored' | 'minified' | 'tooLarge' | undefined;
+
+const byPathVerdict: Readonly<Record<PathSkip, GateVerdict>> = { ignored: 'ignored', secret: 'secret', binaryExtension: 'binary' };
 
 // The index's own limit (cadenza.index.maxFileSizeKB's default): larger files are data, not code.
 const MAX_CHARS = 1024 * 1024;
@@ -14,9 +19,12 @@ const MAX_CHARS = 1024 * 1024;
 /**
  * Decides which documents may be sent for a completion, with the index's rules: `.gitignore`,
  * `.cadenzaignore`, `files.exclude` + `search.exclude` and the generated folders (through the index's
- * IgnoreRules, one per workspace folder), plus secrets, binary, minified and huge files. The path verdict
- * is cached per document and forgotten when an ignore file or the exclude settings change; the size and
- * minified checks run on each request (two O(1) reads of the document).
+ * IgnoreRules, one per workspace folder), plus secrets, binary, minified and huge files, judged on the
+ * path and on where a link leads. A file outside the workspace folders (`~/.zshrc`, `~/.config/gh/
+ * hosts.yml`), or a link to one, is never sent unless `cadenza.completions.allowOutsideWorkspace` (a user
+ * setting) allows it: the project's rules cannot vouch for it. The path verdict is cached per document
+ * and forgotten when an ignore file or those settings change; the size and minified checks run on each
+ * request (two O(1) reads of the document).
  */
 export class CompletionGate implements vscode.Disposable {
   private readonly rules = new Map<string, IgnoreRules>();
@@ -35,7 +43,7 @@ export class CompletionGate implements vscode.Disposable {
         if (/(^|[\\/])\.(git|cadenza)ignore$/.test(document.fileName)) forget();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) forget();
+        if (['files.exclude', 'search.exclude', 'cadenza.completions.allowOutsideWorkspace'].some((key) => event.affectsConfiguration(key))) forget();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(forget),
       vscode.workspace.onDidCloseTextDocument((document) => this.verdicts.delete(document.uri.toString())),
@@ -71,12 +79,24 @@ export class CompletionGate implements vscode.Disposable {
     if (uri.scheme === 'untitled') return undefined;
     if (uri.scheme !== 'file') return 'scheme';
     if (isSecretPath(uri.fsPath)) return 'secret';
-    if (hasBinaryExtension(path.basename(uri.fsPath))) return 'binary';
+    if (hasBinaryExtension(windowsSegments(uri.fsPath).pop() ?? '')) return 'binary';
+    const outside: GateVerdict = readCompletionSettings().allowOutsideWorkspace ? undefined : 'outside';
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder || folder.uri.scheme !== 'file') return undefined;
-    const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    if (relative === '' || relative.startsWith('..')) return undefined;
-    return (await this.rulesFor(folder.uri.fsPath).isPathIgnored(relative, false)) ? 'ignored' : undefined;
+    if (!folder || folder.uri.scheme !== 'file') return outside;
+    const relative = path.relative(folder.uri.fsPath, uri.fsPath);
+    if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return outside;
+    const rules = this.rulesFor(folder.uri.fsPath);
+    // Where a link leads counts as much as its name: `config/app.txt -> ../.env`, `notes.txt -> ~/.zshrc`.
+    const real = await realpath(uri.fsPath).catch(() => undefined);
+    if (real !== undefined) {
+      const rootReal = await realRoot(folder.uri.fsPath);
+      if (!isWithin(rootReal, real)) return isSecretPath(real) ? 'secret' : outside;
+      const realRelative = path.relative(rootReal, real).split(path.sep).join('/');
+      const byTarget = realRelative === '' ? undefined : await skipByPath(rules, realRelative, false);
+      if (byTarget !== undefined) return byPathVerdict[byTarget];
+    }
+    const byPath = await skipByPath(rules, relative.split(path.sep).join('/'), false);
+    return byPath === undefined ? undefined : byPathVerdict[byPath];
   }
 
   private rulesFor(root: string): IgnoreRules {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { fuseRanked, fusionDepth, type HybridQuery, type RankedLists, type SearchResult } from '../../core/index/fusion';
+import type { HybridQuery } from '../../core/index/fusion';
 import type { TeamSnapshot } from '../../core/index/pg/pgTeamIndex';
 import type { TeamTls } from '../../core/index/pg/pgConnect';
-import { mapLists, overlayLists, teamPathToLocal } from '../../core/index/teamOverlay';
+import { teamResults } from '../../core/index/teamOverlay';
 import type { IndexRoot } from '../../core/index/types';
 import type { IndexSearchResult, WorkspaceIndex } from '../../core/index/workspaceIndex';
 import type { Logger } from '../../core/logger';
@@ -33,8 +33,6 @@ export interface TeamAnswer {
   /** Uncommitted files answered from the local index instead of the team's copies; undefined when git could not tell. */
   readonly overridden: number | undefined;
 }
-
-const EMPTY: RankedLists = { semantic: [], keyword: [], exact: [] };
 
 /** The workspace folder the team's repository is checked out in: the one of that name, else the first. */
 export function teamRoot(roots: readonly IndexRoot[], repository: string): IndexRoot | undefined {
@@ -67,13 +65,6 @@ export async function searchTeam(deps: TeamSearchDeps, query: HybridQuery, k: nu
     const result = await deps.local.applyChanges({ changed: present, deleted: gone });
     if (result.chunksEmbedded > 0) deps.logger.info(`Indexed ${result.chunksEmbedded} chunks of uncommitted files locally (they override the team index).`);
   }
-  const depth = fusionDepth({ k });
-  const team = mapLists(await opened.index.lists(query, depth), (teamPath) => teamPathToLocal(teamPath, repository, root.name));
-  const local = deps.local && keys.size > 0 ? deps.local.lists(query, depth) : EMPTY;
-  const fused: SearchResult[] = fuseRanked(overlayLists(team, local, (key) => keys.has(key), depth), { k });
-  const results = fused.map((result): IndexSearchResult => {
-    const relPath = result.path.slice(root.name.length + 1);
-    return { ...result, root: root.name, relPath, absPath: path.join(root.path, ...relPath.split('/')) };
-  });
+  const results = await teamResults(opened.index, { repository, root, local: deps.local, overridden: keys }, query, k);
   return { results, snapshot: opened.index.snapshot, target: opened.target, tls: opened.tls, overridden: changed ? keys.size : undefined };
 }

@@ -1,9 +1,11 @@
 // The reading half of the workspace port over the VS Code API: files, directories, globs, text search,
 // the semantic index, diagnostics, document symbols and the active editor.
 import * as vscode from 'vscode';
+import { realpath } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { IgnoreRules } from '../../core/index/ignoreRules';
-import { realRoot, staysInside } from '../../core/index/walker';
+import { windowsSegments } from '../../core/index/secretFiles';
+import { isWithin, realRoot } from '../../core/index/walker';
 import { collectMatches, lineMatcher } from '../../core/tools/textSearch';
 import { ToolError } from '../../core/tools/toolTypes';
 import type { DiagnosticInfo, DirectoryEntry, SelectionInfo, SemanticHit, SymbolInfo, TextMatch, TextQuery } from '../../core/tools/workspacePort';
@@ -174,7 +176,7 @@ export class WorkspaceReader {
     throwIfAborted(signal);
     const target = await resolveTarget(path);
     const relative = nodePath.relative(target.folder.fsPath, target.absolute).split(nodePath.sep).join('/');
-    return relative !== '' && new IgnoreRules(target.folder.fsPath, { generated: [] }).isPathIgnored(relative, false);
+    return relative !== '' && ignoredByRules(new IgnoreRules(target.folder.fsPath, { generated: [] }), relative);
   }
 
   /** Whether a folder between the path and its workspace folder holds pyvenv.cfg (one stat per folder). */
@@ -200,7 +202,8 @@ export class WorkspaceReader {
 /**
  * The files search_text may read: inside a workspace folder for real (a link out of it, such as
  * `notes.txt -> ~/.aws/credentials`, is dropped, as read_file refuses it), and not ignored by the
- * folder's `.gitignore` or `.cadenzaignore` files (as ripgrep and the index skip them).
+ * folder's `.gitignore` or `.cadenzaignore` files (as ripgrep and the index skip them), judged on the
+ * path and on where a link leads (`config/app.txt -> ../.env` is the ignored `.env`).
  */
 async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Promise<vscode.Uri[]> {
   const roots = folderRoots().map((folder) => ({ folder, rules: new IgnoreRules(folder.fsPath, { generated: [] }), real: realRoot(folder.fsPath) }));
@@ -213,8 +216,12 @@ async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Pro
       for (const root of roots) {
         const relative = nodePath.relative(root.folder.fsPath, uri.fsPath);
         if (relative === '' || relative === '..' || relative.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(relative)) continue;
-        if (await root.rules.isPathIgnored(relative.split(nodePath.sep).join('/'), false)) return false;
-        return (await staysInside(await root.real, uri.fsPath)) === true;
+        const real = await realpath(uri.fsPath).catch(() => undefined);
+        const rootReal = await root.real;
+        if (real === undefined || !isWithin(rootReal, real)) return false;
+        const realRelative = nodePath.relative(rootReal, real);
+        for (const rel of new Set([relative, realRelative])) if (rel === '' || (await ignoredByRules(root.rules, rel.split(nodePath.sep).join('/')))) return false;
+        return true;
       }
       return false;
     }));
@@ -223,6 +230,12 @@ async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Pro
     });
   }
   return kept;
+}
+
+/** Whether the rules ignore a file, by its path as written or as Windows opens it (`.env::$DATA` is `.env`). */
+async function ignoredByRules(rules: IgnoreRules, relative: string): Promise<boolean> {
+  for (const form of new Set([relative, windowsSegments(relative).join('/')])) if (form !== '' && (await rules.isPathIgnored(form, false))) return true;
+  return false;
 }
 
 /** A file's text for searching, or undefined when it is too large or unreadable. */

@@ -1,6 +1,7 @@
 // Files never sent for completion, and the daily ledger.
 import assert from 'node:assert/strict';
-import { completionSkip, isSecretPath } from '../../../src/core/completions/fileGate';
+import { completionSkip } from '../../../src/core/completions/fileGate';
+import { isSecretPath } from '../../../src/core/index/secretFiles';
 import { addUsage, localDay, overDailyCap, usageOn } from '../../../src/core/completions/ledger';
 
 const text = (body: string): { length: number; lineCount: number; sample: string } => ({ length: body.length, lineCount: body.split('\n').length, sample: body.slice(0, 4096) });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { chunkerVersion, chunkText, estimateTokens } from '../../../src/core/index/chunker';
+import { chunkerVersion, chunkText, estimateTokens, maxChunkLines } from '../../../src/core/index/chunker';
 import { codeFile } from './helpers';
 
 function lines(text: string): string[] {
@@ -95,6 +95,17 @@ describe('index/chunker', () => {
     const keys = chunks.map((c) => `${c.startLine}-${c.endLine} ${c.hash}`);
     assert.equal(new Set(keys).size, keys.length, keys.join('\n'));
     for (let line = 1; line <= lines.length; line++) if (lines[line - 1]) assert.ok(chunks.some((c) => c.startLine <= line && line <= c.endLine), `line ${line} is in a chunk`);
+  });
+
+  it('never spans more lines than maxChunkLines, whatever the lines (blank, one character, code)', () => {
+    assert.equal(maxChunkLines(), 512);
+    for (const options of [undefined, { targetTokens: 120 }]) {
+      const most = maxChunkLines(options);
+      for (const text of ['x\n\n'.repeat(3000), '}\n'.repeat(5000), `a\n${'\n'.repeat(4000)}b`, codeFile('m', 200)]) {
+        const longest = Math.max(...chunkText(text, options).map((chunk) => chunk.endLine - chunk.startLine + 1));
+        assert.ok(longest <= most, `${longest} lines > ${most}`);
+      }
+    }
   });
 
   it('changes its version when options change', () => {

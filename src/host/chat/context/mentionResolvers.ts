@@ -5,8 +5,12 @@ import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { contextPart, type ContextPart } from '../../../core/chat/context/contextProvider';
+import { IgnoreRules } from '../../../core/index/ignoreRules';
+import { isSecretPath } from '../../../core/index/secretFiles';
+import { skipByPath } from '../../../core/index/walker';
 import type { MentionCandidate } from '../../../shared/mentions';
 import { gitDiff } from './gitDiff';
+import { excludeSettings } from './mentionCatalog';
 import type { TerminalOutputs } from './terminalOutputs';
 
 /** Files larger than this are read only this far (the budget would cut them anyway), and say so. */
@@ -15,17 +19,38 @@ const maxReadBytes = 512 * 1024;
 const maxFolderEntries = 500;
 
 /** The workspace folder holding `uri` when its real path stays inside that folder; undefined otherwise. */
-async function insideWorkspace(uri: vscode.Uri): Promise<vscode.WorkspaceFolder | undefined> {
+async function insideWorkspace(uri: vscode.Uri): Promise<{ folder: vscode.WorkspaceFolder; rel: string; realRel: string } | undefined> {
   if (uri.scheme !== 'file') return undefined;
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder) return undefined;
   try {
     const root = await fs.realpath(folder.uri.fsPath);
     const real = await fs.realpath(uri.fsPath);
-    return real === root || real.startsWith(root + path.sep) ? folder : undefined;
+    if (real !== root && !real.startsWith(root + path.sep)) return undefined;
+    const slashed = (from: string, to: string): string => path.relative(from, to).split(path.sep).join('/');
+    return { folder, rel: slashed(folder.uri.fsPath, uri.fsPath), realRel: slashed(root, real) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why a mentioned file is not read, or undefined when it may be: a file mention is read only when the `@`
+ * list could offer it (the index's rules for a path: ignore files, `files.exclude`, a secret's name, a
+ * binary name); a symbol's file only when neither its name nor where a link leads looks like a secret,
+ * and a link does not lead to a file those rules leave out. Both are judged on the path and on where a
+ * link leads, so `config/app.txt -> ../.env` is never sent as the text of `config/app.txt`.
+ */
+async function leftOut(place: { folder: vscode.WorkspaceFolder; rel: string; realRel: string }, kind: 'file' | 'symbol'): Promise<string | undefined> {
+  const rules = new IgnoreRules(place.folder.uri.fsPath, { excludes: excludeSettings() });
+  for (const rel of new Set([place.rel, place.realRel])) {
+    if (rel === '') continue;
+    const why = kind === 'file' || rel !== place.rel ? await skipByPath(rules, rel, false) : isSecretPath(rel) ? 'secret' : undefined;
+    if (why === undefined) continue;
+    const what = why === 'secret' ? 'looks like a secret (keys, passwords, tokens)' : why === 'ignored' ? 'is left out by the ignore rules' : 'is a binary file';
+    return rel === place.rel ? `${rel} ${what}: nothing is sent.` : `It leads to ${rel}, which ${what}: nothing is sent.`;
+  }
+  return undefined;
 }
 
 function relative(uri: vscode.Uri): string {
@@ -88,7 +113,10 @@ export class MentionResolvers {
   }
 
   private async file(uri: vscode.Uri): Promise<ContextPart> {
-    if (!(await insideWorkspace(uri))) return contextPart('file', relative(uri), '', 'Not a file inside the workspace: nothing is sent.');
+    const place = await insideWorkspace(uri);
+    if (!place) return contextPart('file', relative(uri), '', 'Not a file inside the workspace: nothing is sent.');
+    const refused = await leftOut(place, 'file');
+    if (refused !== undefined) return contextPart('file', relative(uri), '', refused);
     const { text, note } = await readText(uri);
     return contextPart('file', relative(uri), text, note);
   }
@@ -107,7 +135,10 @@ export class MentionResolvers {
     const hash = mention.id.lastIndexOf('#');
     const uri = vscode.Uri.parse(mention.id.slice(0, hash), true);
     const line = Number(mention.id.slice(hash + 1));
-    if (!(await insideWorkspace(uri)) || !Number.isInteger(line)) return contextPart('symbol', mention.label, '', 'Not a symbol inside the workspace: nothing is sent.');
+    const place = await insideWorkspace(uri);
+    if (!place || !Number.isInteger(line)) return contextPart('symbol', mention.label, '', 'Not a symbol inside the workspace: nothing is sent.');
+    const refused = await leftOut(place, 'symbol');
+    if (refused !== undefined) return contextPart('symbol', mention.label, '', refused);
     // The symbol's whole extent comes from the document's own symbols (the workspace list may give only its name).
     const document = await vscode.workspace.openTextDocument(uri);
     const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', uri).then((value) => value ?? [], () => []);
