@@ -200,6 +200,24 @@ suite('Chat: key, models, streaming, errors', () => {
     assert.equal(context.globalState.get('cadenza.chat.activeConversation'), undefined);
   });
 
+  test('New Chat starts an empty conversation: the next question goes without the earlier turns, which stay saved', async () => {
+    const api = await cadenzaApi();
+    await api.chat.send('My cat is called Quintilian.', {});
+    const earlier = await api.chat.current();
+    recorder().clear();
+    emulator().reset();
+    await vscode.commands.executeCommand('cadenza.newChat');
+    const fresh = await api.chat.current();
+    assert.notEqual(fresh.id, earlier.id, 'New Chat kept the conversation');
+    assert.deepEqual(fresh.messages, []);
+    await waitFor(() => recorder().messages.some((message) => message.type === 'conversation/show' && message.conversation.id === fresh.id && message.conversation.messages.length === 0), 'the panel to show the empty conversation');
+    await api.chat.send('What is my cat called?', {});
+    const body = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    assert.deepEqual(body.messages.filter((message) => message.role !== 'system').map((message) => message.content), ['What is my cat called?']);
+    assert.ok(!JSON.stringify(body).includes('Quintilian'), 'the earlier conversation was sent');
+    assert.ok((await api.chat.load(earlier.id))?.messages.some((message) => message.text === 'My cat is called Quintilian.'), 'the earlier conversation is still saved');
+  });
+
   test('a conversation survives a reload of the panel and can be switched, renamed and deleted', async () => {
     const api = await cadenzaApi();
     await api.chat.newConversation();

@@ -60,6 +60,7 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
   ['cadenza.setApiKey', { args: (emulator) => [emulator.key], check: (result) => assert.equal(result, true) }],
   ['cadenza.showLog', {}],
   ['cadenza.openChat', {}],
+  // Its effect (an empty conversation, the next question sent without the earlier turns): chat.test.ts.
   ['cadenza.newChat', {}],
   ['cadenza.refreshModels', {
     check: (result, emulator) => {
@@ -107,11 +108,14 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
       await vscode.workspace.fs.delete(folder, { recursive: true });
     },
   }],
-  // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it.
+  // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it. Its effect (a paused index
+  // embeds no changed file until Resume): semanticIndex.test.ts.
   ['cadenza.index.pause', { check: (result) => assert.equal(typeof result, 'boolean') }],
   // An explicit value, so completions stay off for later suites; completions.test.ts tests them in depth.
   ['cadenza.toggleCompletions', { args: () => [false], check: (result) => assert.equal(result, false) }],
+  // Its effect (nothing sent while snoozed, requests again after Resume or the snooze's end): completionControls.test.ts.
   ['cadenza.snoozeCompletions', { args: () => [0] }],
+  // Its effect (the key gone from SecretStorage, no request carrying it): secrets.test.ts.
   ['cadenza.clearApiKey', {}],
 ]);
 

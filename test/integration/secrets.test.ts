@@ -36,6 +36,27 @@ suite('SecretStorage: the API key', () => {
     await panel.connectionState((s) => !s.hasKey, 'hasKey: false');
   });
 
+  test('after clearApiKey the key is gone from SecretStorage and no request carries it: chat asks for a key', async () => {
+    const api = await cadenzaApi();
+    const secrets = (api.chat as unknown as { readonly host: { readonly extension: vscode.ExtensionContext } }).host.extension.secrets;
+    assert.equal(await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', emulator().key), true);
+    await api.chat.newConversation();
+    await api.chat.selectModel('Meta-Llama-3.1-8B-Instruct');
+    emulator().reset();
+    await api.chat.send('Is the key sent?', {});
+    assert.equal(emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.headers['authorization'], '[redacted]', 'with a key stored, chat sends it');
+    await vscode.commands.executeCommand('cadenza.clearApiKey');
+    // What the next VS Code session would read.
+    assert.equal(await secrets.get('cadenza.apiKey'), undefined, 'the key is still in SecretStorage');
+    emulator().reset();
+    panel.clear();
+    await api.chat.send('Is the key still sent?', {});
+    const sent = emulator().requests;
+    assert.ok(sent.every((request) => request.headers['authorization'] === undefined), `a request carried a key after clearApiKey (${JSON.stringify(sent.map((request) => request.headers['authorization']))})`);
+    const done = panel.messages.find((message) => message.type === 'chat/done');
+    assert.ok(done?.type === 'chat/done' && done.error?.action === 'setApiKey', `the answer asks for a key: ${JSON.stringify(done)}`);
+  });
+
   test('a blank key is refused and nothing is stored', async () => {
     panel.clear();
     const stored = await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', '   ');
