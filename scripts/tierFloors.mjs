@@ -5,11 +5,12 @@
 //
 // These are floors, not exact counts: adding tests never needs a change here. Removing or renaming tests
 // on purpose does: lower the floor in the same commit and say why. Raise a floor when a tier has grown a
-// good deal, so that losing the new tests is caught too. Set from the counts of 27 November 2026.
+// good deal, so that losing the new tests is caught too. Set from the counts of 27 November 2026
+// (integration: a full run's count before the @terminal suite was added).
 export const tierFloors = {
   static: 5,
-  unit: 735,
-  webview: 132,
+  unit: 741,
+  webview: 133,
   integration: 189,
   // The 4 suites titled `... real workspace trust` (agent, chat, index, project instructions): 1+1+1+3.
   'restricted mode': 6,
