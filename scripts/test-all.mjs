@@ -4,11 +4,15 @@
 // (plain Node), the chat panel in three themes (contrast, focus, overflow), integration tests (inside a real VS Code extension host), the same against a real
 // llama-server (a self-hosted server none of us wrote), the same against real trained models (the local
 // stack: Gemma 3 270M, e5-small, Whisper base), UI tests (the real workbench in a real browser). It fails
-// if any tier fails or runs no test, and ends with one line summing all tiers: `N passed, N failed`.
+// if any tier fails, runs no test or fewer than its floor (scripts/tierFloors.mjs), and ends with one line
+// summing all tiers: `N passed, N failed`.
+//   node scripts/test-all.mjs [--only '<tier>']   (--only: that tier alone, without the installs and set-ups;
+//   the tiers after the static one use the build it leaves, so build first: see CONTRIBUTING.md)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { belowFloor, tierFloors } from './tierFloors.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -39,13 +43,24 @@ function mochaCounts(output) {
   return { passed: number('passing'), failed: number('failing'), skipped: number('pending') };
 }
 
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && !(only in tierFloors)) {
+  process.stdout.write(`[test] no tier named ${JSON.stringify(only)}; the tiers: ${Object.keys(tierFloors).join(', ')}\n0 passed, 1 failed\n`);
+  process.exit(1);
+}
+/** Whether to run tier `name` (all of them unless --only names one). */
+const wanted = (name) => only === undefined || only === name;
+
 const tiers = [];
 let totalPassed = 0;
 let totalFailed = 0;
 
 function record(name, seconds, counts, exitCode) {
-  const broken = exitCode !== 0 || !counts || counts.passed === 0 || counts.failed > 0 || counts.skipped > 0;
   const passed = counts?.passed ?? 0;
+  const short = belowFloor(name, passed);
+  if (short) process.stdout.write(`\n[test] ${short}\n`);
+  const broken = exitCode !== 0 || !counts || passed === 0 || counts.failed > 0 || counts.skipped > 0 || short !== undefined;
   // A tier that breaks without counting a failure (crash, no test run, a skip) still counts as one.
   const failed = Math.max(counts?.failed ?? 0, broken ? 1 : 0);
   const skipped = counts?.skipped ? `, ${counts.skipped} skipped (a skip is a failure here)` : '';
@@ -72,14 +87,14 @@ function finish() {
 
 // --- 0. install: npm packages when node_modules is missing or older than the lockfile -------------
 const stamp = join(root, 'node_modules', '.package-lock.json');
-if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs) {
+if (only === undefined && (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs)) {
   process.stdout.write('[test] npm ci\n');
   const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (install.status !== 0) { process.stdout.write('[test] npm ci failed\n0 passed, 1 failed\n'); process.exit(1); }
 }
 
 // --- 1. machine set-up: Debian packages, Node 24 + code-server, test tools (idempotent) ------------
-const setups = ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh', 'test/pg/setup.sh'].filter((file) => existsSync(file));
+const setups = only !== undefined ? [] : ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh', 'test/pg/setup.sh'].filter((file) => existsSync(file));
 for (const script of setups) {
   const result = await timed(() => run('bash', [script]));
   if (result.code !== 0) { record(`setup ${script}`, result.seconds, undefined, result.code); finish(); }
@@ -87,7 +102,7 @@ for (const script of setups) {
 }
 
 // --- 2. build, type-check and lint -----------------------------------------------------------------
-{
+if (wanted('static')) {
   const checks = [
     // First: it builds the production bundle into dist/, which the development bundle below replaces.
     ['package (the .vsix a user installs)', 'node', ['scripts/checkPackage.mjs']],
@@ -108,14 +123,14 @@ for (const script of setups) {
 }
 
 // --- 3. unit tests (plain Node) ----------------------------------------------------------------------
-{
+if (wanted('unit')) {
   const result = await timed(() => run('npx', ['mocha']));
   record('unit', result.seconds, mochaCounts(result.output), result.code);
 }
 
 // --- 3a. webview tier: the chat panel's bundle (built by the static tier) in three themes, in Chromium -
 // Contrast, focus rings, no overflow at a narrow side bar, interactions and the CSP (test/webview-sandbox).
-if (existsSync('test/webview-sandbox/screenshots.mjs')) {
+if (!wanted('webview')) { /* --only another tier */ } else if (existsSync('test/webview-sandbox/screenshots.mjs')) {
   const result = await timed(() => run('node', ['test/webview-sandbox/screenshots.mjs']));
   record('webview', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -123,7 +138,7 @@ if (existsSync('test/webview-sandbox/screenshots.mjs')) {
 }
 
 // --- 4. integration tests (inside a real VS Code extension host) ------------------------------------
-if (existsSync('test/harness/runIntegration.mjs')) {
+if (!wanted('integration')) { /* --only another tier */ } else if (existsSync('test/harness/runIntegration.mjs')) {
   const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build']));
   record('integration', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -132,7 +147,7 @@ if (existsSync('test/harness/runIntegration.mjs')) {
 
 // --- 4a. the same extension host in a workspace VS Code really does not trust (Restricted Mode) ---
 // Its suite asserts first that VS Code really opened the folder untrusted. A missing suite fails the tier.
-if (existsSync('test/integration/agentTrust.test.ts')) {
+if (!wanted('restricted mode')) { /* --only another tier */ } else if (existsSync('test/integration/agentTrust.test.ts')) {
   const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' } }));
   record('restricted mode', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -140,7 +155,7 @@ if (existsSync('test/integration/agentTrust.test.ts')) {
 }
 
 // --- 4b. llama tier: the client and the extension against a real llama-server (built from source) ---
-if (existsSync('test/llama/run.mjs')) {
+if (!wanted('llama')) { /* --only another tier */ } else if (existsSync('test/llama/run.mjs')) {
   const result = await timed(() => run('node', ['test/llama/run.mjs', '--no-build']));
   record('llama', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -149,7 +164,7 @@ if (existsSync('test/llama/run.mjs')) {
 
 // --- 4c. real-model tier: the extension against real trained models on the local stack ------------
 // (Gemma 3 270M, multilingual-e5-small, Whisper base; scripts/local-stack). Its setup failing fails it.
-if (existsSync('test/realmodels/run.mjs')) {
+if (!wanted('real models')) { /* --only another tier */ } else if (existsSync('test/realmodels/run.mjs')) {
   const result = await timed(() => run('node', ['test/realmodels/run.mjs', '--no-build']));
   record('real models', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -157,7 +172,7 @@ if (existsSync('test/realmodels/run.mjs')) {
 }
 
 // --- 5. UI tests (the packaged .vsix in the real workbench, driven by a real browser) --------------
-if (existsSync('test/harness/runUi.mjs')) {
+if (!wanted('ui')) { /* --only another tier */ } else if (existsSync('test/harness/runUi.mjs')) {
   const pack = await timed(() => run('npm', ['run', '--silent', 'package']));
   if (pack.code !== 0) record('package', pack.seconds, undefined, pack.code);
   else {
@@ -171,7 +186,7 @@ if (existsSync('test/harness/runUi.mjs')) {
 // --- 5a. the same in Restricted Mode: the *.untrusted.ui.mjs files in a workspace VS Code does not trust --
 // (the agent's Deny there, clicked in the panel). It checks first that the workbench shows Restricted Mode;
 // a missing file fails the tier.
-if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
+if (!wanted('ui restricted mode')) { /* --only another tier */ } else if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
   // Its screenshots go to a folder of their own: in the UI tier's it would delete that tier's (runUi clears its folder first).
   const result = await timed(() => run('node', ['test/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', SHOTS: 'test-results/screenshots-restricted' } }));
   record('ui restricted mode', result.seconds, countsFrom(result.output), result.code);

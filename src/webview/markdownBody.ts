@@ -9,6 +9,9 @@
  *   re-rendered.
  * - A backlog (many deltas at once, or the end of a fast stream) is rendered in slices of about
  *   `sliceMs` a frame, so no frame is long.
+ * - Nothing is rendered while a pointer is pressed inside the body: a press on a code block's Copy
+ *   (or a drag selecting text) would otherwise end on a block rendered again meanwhile, and the browser
+ *   sends the click to no button (the one pressed is gone). Text keeps arriving; it shows on release.
  */
 import { BlockSplitter, hasReferenceDefinitions } from './blockSplitter';
 import { renderCode, renderMarkdown } from './markdown';
@@ -45,9 +48,13 @@ export class MarkdownBody {
   private notBefore = 0;
   private finished = false;
   private jsonText: Text | undefined;
+  /** A pointer is pressed inside the body; `heldBack` when a render waits for its release. */
+  private pressed = false;
+  private heldBack = false;
 
   constructor(private kind: BodyKind) {
     this.element.className = 'markdown';
+    this.element.addEventListener('pointerdown', () => this.press());
   }
 
   /** All text received so far, including text not yet rendered. */
@@ -113,6 +120,7 @@ export class MarkdownBody {
   }
 
   private cancel(): void {
+    this.heldBack = false;
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     if (this.timer !== undefined) window.clearTimeout(this.timer);
     this.frame = undefined;
@@ -134,8 +142,29 @@ export class MarkdownBody {
     this.frame = requestAnimationFrame(() => this.tick());
   }
 
+  private press(): void {
+    if (this.pressed) return;
+    this.pressed = true;
+    // The release can happen anywhere (the pointer may leave the panel); the click, if any, is
+    // dispatched right after it, before the frame the held render waits for.
+    const release = (): void => {
+      window.removeEventListener('pointerup', release, true);
+      window.removeEventListener('pointercancel', release, true);
+      this.pressed = false;
+      if (!this.heldBack) return;
+      this.heldBack = false;
+      this.schedule();
+    };
+    window.addEventListener('pointerup', release, true);
+    window.addEventListener('pointercancel', release, true);
+  }
+
   private tick(): void {
     this.frame = undefined;
+    if (this.pressed) {
+      this.heldBack = true;
+      return;
+    }
     const started = performance.now();
     const chunk = this.pending;
     this.pending = '';

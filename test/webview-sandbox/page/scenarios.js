@@ -172,6 +172,16 @@
       await wait(200);
       streamAnswer('live', debounceAnswer, { count: 60, intervalMs: 10, holdAt: 0.5 });
     },
+    async codeStreaming() {
+      // An answer whose code block streams for about 12 s (short enough to stay in view): the open block is
+      // rendered again with every few deltas.
+      const conversation = { ...mainConversation, messages: mainConversation.messages.slice(0, 1) };
+      showConversation(conversation);
+      send({ type: 'message/add', message: { id: 'live', role: 'assistant', model: selected, text: '', streaming: true } });
+      await wait(200);
+      const lines = Array.from({ length: 40 }, (_, index) => `  total += values[${index}]; // line ${index}`);
+      streamAnswer('live', `Here is the sum:\n\n\`\`\`ts\nexport function sum(values: number[]): number {\n  let total = 0;\n${lines.join('\n')}\n  return total;\n}\n\`\`\`\n`, { count: 400, intervalMs: 30 });
+    },
     async errors() {
       showConversation({
         id: 'c3', title: 'Explain the retry policy', model: selected, options: {},

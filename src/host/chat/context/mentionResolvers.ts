@@ -80,6 +80,10 @@ function diagnosticLines(uri: vscode.Uri, diagnostics: readonly vscode.Diagnosti
 }
 
 /** Resolves mentions (all but `@codebase`, which needs the question and is resolved when the message is sent). */
+/** What the terminal mention says for a command without output: VS Code passes on only the output that
+ * reaches the terminal after the command's start mark, so a command that ends at once can show some. */
+const noOutput = "(no output reached Cadenza; VS Code's shell integration can miss the output of a command that ends at once)";
+
 export class MentionResolvers {
   constructor(private readonly terminals: TerminalOutputs, private readonly folderFiles: (folder: string) => Promise<readonly string[]>) {}
 
@@ -173,6 +177,6 @@ export class MentionResolvers {
   private terminal(): ContextPart {
     const last = this.terminals.last(vscode.window.activeTerminal);
     if (typeof last === 'string') return contextPart('terminal', 'terminal', '', last);
-    return contextPart('terminal', `terminal (${last.terminal})`, `$ ${last.command}\n${last.output}${last.exitCode !== undefined ? `\n(exit code ${last.exitCode})` : ''}`, last.cut ? 'Only the end of a long output was kept.' : undefined);
+    return contextPart('terminal', `terminal (${last.terminal})`, `$ ${last.command}\n${last.output.text || noOutput}${last.exitCode !== undefined ? `\n(exit code ${last.exitCode})` : ''}`, last.output.cut ? 'Only the end of a long output was kept.' : undefined);
   }
 }

@@ -5,21 +5,18 @@
 // it (`Terminal.selection` is a proposed API), and reading it through the clipboard would overwrite the
 // user's clipboard.
 import * as vscode from 'vscode';
+import { TerminalText } from '../../../core/chat/context/terminalText';
 
 /** The output kept per command: the end of a long output matters most (errors, summaries). */
 const maxOutputChars = 32_000;
 
-interface LastCommand {
+/** A terminal's last command: its output is the text the terminal shows (escape sequences applied). */
+export interface LastCommand {
   readonly terminal: string;
   readonly command: string;
-  output: string;
-  cut: boolean;
+  readonly output: TerminalText;
   exitCode?: number;
 }
-
-// Escape sequences (colours, cursor moves, OSC titles and shell-integration marks) are not text.
-// eslint-disable-next-line no-control-regex
-const escapes = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
 
 /** Keeps the last command and output of each terminal that has shell integration. */
 export class TerminalOutputs implements vscode.Disposable {
@@ -37,15 +34,9 @@ export class TerminalOutputs implements vscode.Disposable {
   }
 
   private async follow(event: vscode.TerminalShellExecutionStartEvent): Promise<void> {
-    const entry: LastCommand = { terminal: event.terminal.name, command: event.execution.commandLine.value, output: '', cut: false };
+    const entry: LastCommand = { terminal: event.terminal.name, command: event.execution.commandLine.value, output: new TerminalText(maxOutputChars) };
     this.lastOf.set(event.terminal, entry);
-    for await (const data of event.execution.read()) {
-      entry.output += data.replace(escapes, '').replace(/\r\n?/g, '\n');
-      if (entry.output.length > maxOutputChars) {
-        entry.output = entry.output.slice(-maxOutputChars);
-        entry.cut = true;
-      }
-    }
+    for await (const data of event.execution.read()) entry.output.write(data);
   }
 
   /** The terminal's last command and output, or why there is none. */

@@ -1,0 +1,32 @@
+// The fewest tests each tier of `npm test` may pass. A tier that passes fewer fails, even when nothing
+// in it failed: the Restricted Mode tiers pick their tests by title (`real workspace trust`) or by file
+// name (`*.untrusted.ui.mjs`), so a renamed suite or file would otherwise leave the tier silently, and a
+// suite whose tests stop loading would go unnoticed in any tier.
+//
+// These are floors, not exact counts: adding tests never needs a change here. Removing or renaming tests
+// on purpose does: lower the floor in the same commit and say why. Raise a floor when a tier has grown a
+// good deal, so that losing the new tests is caught too. Set from the counts of 27 November 2026
+// (integration: a full run's count before the @terminal suite was added).
+export const tierFloors = {
+  static: 5,
+  unit: 741,
+  webview: 133,
+  integration: 189,
+  // The 4 suites titled `... real workspace trust` (agent, chat, index, project instructions): 1+1+1+3.
+  'restricted mode': 6,
+  llama: 27,
+  'real models': 8,
+  ui: 47,
+  // test/ui/agentRestricted.untrusted.ui.mjs
+  'ui restricted mode': 1,
+};
+
+/**
+ * Why a tier that passed `passed` tests is short of its floor, or undefined when it is not (or the tier
+ * has no floor). `floors` defaults to the table above.
+ */
+export function belowFloor(name, passed, floors = tierFloors) {
+  const floor = floors[name];
+  if (floor === undefined || passed >= floor) return undefined;
+  return `${name}: ${passed} passed, fewer than the ${floor} it must run (scripts/tierFloors.mjs): a suite renamed, removed or no longer loaded?`;
+}
