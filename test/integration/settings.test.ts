@@ -91,7 +91,7 @@ suite('Settings', () => {
       for (const [key, value] of Object.entries(heavier)) await config().update(key, value, vscode.ConfigurationTarget.Workspace);
       for (const [key, value] of Object.entries(heavier)) assert.deepEqual(config().inspect(key)?.workspaceValue, value, `${key} is written to the workspace`);
       // What Cadenza reads is the user's (the defaults here).
-      assert.deepEqual(readCompletionSettings(), { enabled: false, model: '', disabledLanguages: [], debounceMs: 75, dailyTokenLimit: 1_000_000, enableInRestrictedMode: false });
+      assert.deepEqual(readCompletionSettings(), { enabled: false, model: '', disabledLanguages: [], debounceMs: 75, dailyTokenLimit: 1_000_000, enableInRestrictedMode: false, allowOutsideWorkspace: false });
       const index = readIndexSettings();
       assert.equal(index.mode, 'ask');
       assert.equal(index.maxFileBytes, 1024 * 1024);
