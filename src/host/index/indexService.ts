@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { queryTextFor } from '../../core/index/search';
 import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
-import type { LoadStatus } from '../../core/index/types';
+import type { IndexRoot, LoadStatus } from '../../core/index/types';
 import type { IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
 import type { WorkspaceContext } from '../chat/turnTypes';
 import type { ServiceConnection } from '../chat/connection';
@@ -14,7 +14,6 @@ import { TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamCo
 import { TeamIndexState, type TeamState } from './teamIndexState';
 import { searchHit, workspaceContextOf, type SearchHit } from './searchHits';
 import { searchTeam } from './teamSearch';
-import type { IndexRoot } from '../../core/index/types';
 
 export type { SearchHit } from './searchHits';
 export type { TeamState } from './teamIndexState';
