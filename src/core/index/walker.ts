@@ -134,8 +134,16 @@ export async function skipByPath(rules: IgnoreRules, rel: string, isDir: boolean
   if (segments.some((segment) => segment.toLowerCase() === '.git')) return 'ignored';
   if (isSecretPath(rel, isDir)) return 'secret';
   if (!isDir && hasBinaryExtension(windows.slice(windows.lastIndexOf('/') + 1))) return 'binaryExtension';
-  for (const form of new Set([rel, windows])) if (form !== '' && (await rules.isPathIgnored(form, isDir))) return 'ignored';
-  return undefined;
+  return (await ignoredAsOpened(rules, rel, isDir, windows)) ? 'ignored' : undefined;
+}
+
+/**
+ * Whether the ignore rules leave out root-relative `rel`, by the path as written or as Windows opens it
+ * (`.env::$DATA` is `.env`). `windows` saves splitting the path again when the caller has its segments.
+ */
+export async function ignoredAsOpened(rules: IgnoreRules, rel: string, isDir: boolean, windows = windowsSegments(rel).join('/')): Promise<boolean> {
+  for (const form of new Set([rel, windows])) if (form !== '' && (await rules.isPathIgnored(form, isDir))) return true;
+  return false;
 }
 
 /** The last `count` segments of a `/`-separated path. */

@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import { realpath } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { IgnoreRules } from '../../core/index/ignoreRules';
-import { windowsSegments } from '../../core/index/secretFiles';
-import { isWithin, realRoot } from '../../core/index/walker';
+import { ignoredAsOpened, isWithin, realRoot } from '../../core/index/walker';
 import { collectMatches, lineMatcher } from '../../core/tools/textSearch';
 import { ToolError } from '../../core/tools/toolTypes';
 import type { DiagnosticInfo, DirectoryEntry, SelectionInfo, SemanticHit, SymbolInfo, TextMatch, TextQuery } from '../../core/tools/workspacePort';
@@ -176,7 +175,7 @@ export class WorkspaceReader {
     throwIfAborted(signal);
     const target = await resolveTarget(path);
     const relative = nodePath.relative(target.folder.fsPath, target.absolute).split(nodePath.sep).join('/');
-    return relative !== '' && ignoredByRules(new IgnoreRules(target.folder.fsPath, { generated: [] }), relative);
+    return relative !== '' && ignoredAsOpened(new IgnoreRules(target.folder.fsPath, { generated: [] }), relative, false);
   }
 
   /** Whether a folder between the path and its workspace folder holds pyvenv.cfg (one stat per folder). */
@@ -220,7 +219,7 @@ async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Pro
         const rootReal = await root.real;
         if (real === undefined || !isWithin(rootReal, real)) return false;
         const realRelative = nodePath.relative(rootReal, real);
-        for (const rel of new Set([relative, realRelative])) if (rel === '' || (await ignoredByRules(root.rules, rel.split(nodePath.sep).join('/')))) return false;
+        for (const rel of new Set([relative, realRelative])) if (rel === '' || (await ignoredAsOpened(root.rules, rel.split(nodePath.sep).join('/'), false))) return false;
         return true;
       }
       return false;
@@ -230,12 +229,6 @@ async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Pro
     });
   }
   return kept;
-}
-
-/** Whether the rules ignore a file, by its path as written or as Windows opens it (`.env::$DATA` is `.env`). */
-async function ignoredByRules(rules: IgnoreRules, relative: string): Promise<boolean> {
-  for (const form of new Set([relative, windowsSegments(relative).join('/')])) if (form !== '' && (await rules.isPathIgnored(form, false))) return true;
-  return false;
 }
 
 /** A file's text for searching, or undefined when it is too large or unreadable. */
