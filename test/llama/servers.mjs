@@ -19,8 +19,11 @@ import { freePort } from '../harness/workbench.mjs';
 
 /** The cache folder setup.sh fills. */
 export const llamaHome = process.env.CADENZA_LLAMA_HOME || path.join(os.homedir(), '.cache', 'cadenza-llama');
-/** The llama-server binary (its libraries sit next to it). */
-export const llamaServerBin = path.join(llamaHome, 'bin', 'llama-server');
+/**
+ * The llama-server binary (its libraries sit next to it). CADENZA_LLAMA_SERVER runs the tier against
+ * another one, e.g. the local stack's prebuilt server, to check it before any test relies on it.
+ */
+export const llamaServerBin = process.env.CADENZA_LLAMA_SERVER || path.join(llamaHome, 'bin', 'llama-server');
 const models = path.join(llamaHome, 'models');
 
 /** The model ids the servers list (`--alias`), so tests do not depend on file paths. */

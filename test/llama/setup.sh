@@ -37,6 +37,11 @@ PRESETS=(chat-scripted embed-minilm)
 
 T0=$(date +%s)
 say() { echo "[llama-setup +$(( $(date +%s) - T0 ))s] $*"; }
+# A line every 15 s while a long silent step runs (the build), so a first run never looks stuck.
+TICKER=""
+tick_start() { ( while sleep 15; do say "… $1"; done ) & TICKER=$!; }
+tick_stop() { [ -z "$TICKER" ] || { kill "$TICKER" 2>/dev/null; wait "$TICKER" 2>/dev/null || true; TICKER=""; }; }
+trap tick_stop EXIT
 hash_of() { printf '%s\n' "$@" | sha256sum | cut -c1-16; }
 BUILD_STAMP="$L/.build-$(hash_of "$NLC_VERSION" "${CMAKE_FLAGS[@]}")"
 mkdir -p "$L"
@@ -85,8 +90,10 @@ if [ ! -f "$BUILD_STAMP" ] || [ ! -x "$L/bin/llama-server" ]; then
   rm -f "$L"/.build-*
   cmake -S "$SRC" -B "$SRC/build" "${CMAKE_FLAGS[@]}" > "$L/cmake-configure.log" 2>&1 \
     || { tail -30 "$L/cmake-configure.log"; exit 1; }
+  tick_start "still compiling llama-server ($(nproc) jobs; log: $L/cmake-build.log)"
   cmake --build "$SRC/build" --target llama-server -j"$(nproc)" > "$L/cmake-build.log" 2>&1 \
-    || { tail -40 "$L/cmake-build.log"; exit 1; }
+    || { tick_stop; tail -40 "$L/cmake-build.log"; exit 1; }
+  tick_stop
   # Copy the binary and its libraries (RPATH $ORIGIN) out of the tree, so bin/ is all the tests need.
   rm -rf "$L/bin.new"; mkdir -p "$L/bin.new"
   cp -a "$SRC/build/bin/." "$L/bin.new/"

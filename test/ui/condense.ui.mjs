@@ -29,7 +29,7 @@ async function ask(webview, emulator, text, reply) {
   const box = composer(webview);
   await box.fill(text);
   await box.press('Enter');
-  await waitUntil(async () => (await answers(webview).count()) > before, `the answer "${reply}"`, 30_000);
+  await waitUntil(async () => (await answers(webview).count()) > before, `the answer "${reply}"`, 60_000);
   await waitForText(answers(webview).last(), new RegExp(reply.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 30_000);
 }
 

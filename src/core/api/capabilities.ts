@@ -3,6 +3,7 @@
 // for ids we have never seen, the host's overrides (`cadenza.models.overrides`) on top, and what
 // the service itself told us (a 400 model_not_compatible removes the capability for this client's
 // lifetime).
+import { type DeclaredTraits } from './serverProps';
 import { type AudioFamily, type Capability, type CapabilityOverrides, type ReasoningTraits } from './types';
 
 /** What the client knows about one model id, before or without the listing. */
@@ -65,6 +66,7 @@ export function heuristicCapabilities(id: string): { capabilities: Capability[];
  */
 export class CapabilityRegistry {
   private readonly removed = new Map<string, Set<Capability>>();
+  private readonly declared = new Map<string, DeclaredTraits>();
 
   constructor(private readonly overrides: CapabilityOverrides = {}) {}
 
@@ -73,6 +75,11 @@ export class CapabilityRegistry {
     const known = KNOWN[id];
     const base = known === undefined ? heuristicCapabilities(id) : { capabilities: [...known.capabilities], family: known.family };
     const override = this.overrides[id];
+    const declared = this.declared.get(id);
+    // What the model's own server declared corrects the table and the name; overrides win over both.
+    if (declared !== undefined && base.capabilities.includes('chat')) {
+      base.capabilities = [...base.capabilities.filter((c) => !declared.lacks.includes(c)), ...declared.has.filter((c) => !base.capabilities.includes(c))];
+    }
     let capabilities = override?.capabilities === undefined ? base.capabilities : [...override.capabilities];
     const gone = this.removed.get(id);
     if (gone !== undefined) capabilities = capabilities.filter((c) => !gone.has(c));
@@ -81,8 +88,13 @@ export class CapabilityRegistry {
       family: override?.family ?? base.family,
       contextLength: override?.contextLength,
       maxCompletionTokens: override?.maxCompletionTokens,
-      reasoning: override?.reasoning === false ? undefined : override?.reasoning ?? (capabilities.includes('chat') ? reasoningTraits(id) : undefined),
+      reasoning: override?.reasoning === false ? undefined : override?.reasoning ?? (capabilities.includes('chat') ? reasoningTraits(id) ?? declared?.reasoning : undefined),
     };
+  }
+
+  /** Records what the model's own server said it can do (llama.cpp's /props). */
+  declare(id: string, traits: DeclaredTraits): void {
+    this.declared.set(id, traits);
   }
 
   /** The ids `cadenza.models.overrides` names, in its order. */

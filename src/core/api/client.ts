@@ -8,11 +8,12 @@ import { buildAudioReasoningBody, buildTranscriptionForm } from './audio';
 import { CapabilityRegistry } from './capabilities';
 import { buildChatBody, ChatAccumulator, promptChars } from './chat';
 import { embedMany, embedOnce } from './embeddings';
-import { listingEndpoints, mergeModelLists, resolveEndpoints, type Endpoints, type OperationEndpoint } from './endpoints';
+import { listingEndpoints, mergeModelLists, resolveEndpoints, type EndpointRole, type Endpoints, type OperationEndpoint } from './endpoints';
 import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
 import { overrideOnlyModel, readModel, readModelList } from './models';
 import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
+import { isLlamaCppListing, listedIds, readServerProps } from './serverProps';
 import { driveStream, mapStream, maxStreamChars, ResultStream } from './stream';
 import { createTransport, type Transport, type TransportOptions } from './transport';
 import {
@@ -75,12 +76,14 @@ export class InferenceClient {
   private readonly known = new Map<string, ModelInfo>();
   private readonly timeouts: { firstTokenMs: number; idleMs: number; totalMs?: number };
   private readonly endpoints: Endpoints;
+  private readonly logger: Logger;
   /** Set once the server refused the text transcription format (see audioText). */
   private textFormatRefused = false;
 
   constructor(options: ClientOptions) {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const logger = options.logger ?? silentLogger;
+    this.logger = logger;
     this.transport = createTransport(options.transport, Math.min(timeoutMs, 30_000));
     this.registry = new CapabilityRegistry(options.capabilities);
     const chatEndpoint = options.endpoints?.chat ?? (options.chatBaseUrl === undefined ? undefined : { baseUrl: options.chatBaseUrl });
@@ -111,6 +114,7 @@ export class InferenceClient {
     const lists = await Promise.all(servers.map(async (endpoint, index) => {
       try {
         const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup', endpoint: endpoint.role });
+        if (isLlamaCppListing(value)) await this.readServerProps(endpoint.role, listedIds(value), signal);
         return readModelList(value, this.registry);
       } catch (error) {
         if (index === 0 || ApiError.is(error, 'canceled')) throw error;
@@ -121,6 +125,25 @@ export class InferenceClient {
     const models = mergeModelLists(lists, unlisted);
     for (const model of models) this.known.set(model.id, model);
     return models;
+  }
+
+  /**
+   * Asks a llama.cpp server what its models can do (GET /props; `?model=` for each when it serves several)
+   * and records it. Best effort: a server without /props, or an odd body, leaves the derivation as it was.
+   */
+  private async readServerProps(role: EndpointRole, ids: readonly string[], signal: AbortSignal | undefined): Promise<void> {
+    const asked = ids.slice(0, 8);
+    await Promise.all(asked.map(async (id) => {
+      try {
+        const path = asked.length === 1 ? '/props' : `/props?model=${encodeURIComponent(id)}`;
+        const { value } = await this.http.fetchJson({ method: 'GET', path, signal, kind: 'modelLookup', endpoint: role });
+        const traits = readServerProps(value);
+        if (traits !== undefined) this.registry.declare(id, traits);
+      } catch (error) {
+        if (ApiError.is(error, 'canceled')) throw error;
+        this.logger.debug(`no capabilities from ${role} /props for ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }));
   }
 
   /** One model; rejects with reason notFound for an unknown id. */

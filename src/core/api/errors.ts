@@ -143,6 +143,7 @@ const OPERATION_NAMES: Readonly<Record<string, string>> = {
   '/v1/audio/translations': 'audio translation',
   '/v1/audio/reasoning': 'audio reasoning',
   '/v1/models': 'a model listing',
+  '/props': 'the server\'s model properties',
 };
 
 /** Maps an HTTP status and the body's fields to a reason; used for every non-2xx answer. */
