@@ -10,7 +10,7 @@
 //     the JSON of `tools` exactly as sent, counted by the context budget's estimate (4 characters a token),
 //     by the emulator's tokenizer, and by a GPT-2/3 BPE (gpt-3-encoder, present as a dependency of vectra).
 //     Peers spend 4,000 to 15,000 tokens on their system prompt and schemas.
-// Prints figures; asserts nothing.
+// Prints figures; asserts nothing. The agent on a real model, task by task, is bench/agentTasks.ts.
 //
 //   npx tsc -p tsconfig.json && node out/bench/agent.js [--rounds N] [--runs N]
 import { fork, type ChildProcess } from 'node:child_process';

@@ -43,7 +43,8 @@ export type ToWebview =
   /**
    * The answer ended: complete, stopped by the user, or failed with an error and its fixing action. In an
    * agent answer each step (one request to the model) is its own message with its own `chat/done`;
-   * `agentStop` says why the agent stopped early (the step limit).
+   * `agentStop` says why the agent stopped early (the step limit) or why Cadenza asked for this step's answer
+   * without tools (a call repeated, the last step of the limit).
    */
   | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly reasoningMs?: number; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string; readonly saveError?: string }
   /**

@@ -84,8 +84,8 @@ export type ToolCallStatusView = 'forming' | 'queued' | 'awaitingApproval' | 'ru
  * says why the file can run code or change the editor: the card shows it and offers no allowance.
  */
 export type ChangeView =
-  /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file). */
-  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string }
+  /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file); `replacements` when replace_all changes more than one place. */
+  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
   /** create_file: the head of the new file (`omitted`: the lines and characters not shown; "Show diff" opens it all). */
   | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
   /** read_file of a git-ignored secret: asked first, with why. */
@@ -148,7 +148,7 @@ export interface MessageView {
   readonly sources?: readonly SourceView[];
   /** The tool calls of an agent step. */
   readonly toolCalls?: readonly ToolCallView[];
-  /** Why an agent answer ended early (the step limit). */
+  /** Why an agent answer ended early (the step limit) or was asked for without tools (a repeated call, the last step). */
   readonly agentStop?: string;
   /** A reasoning model's thinking (shown as a collapsed "Thinking" section) and how long it took. */
   readonly reasoning?: { readonly text: string; readonly ms: number };

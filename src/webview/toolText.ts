@@ -50,7 +50,7 @@ export function prettyArguments(text: string): string {
 export function changeTitle(change: ChangeView): string {
   switch (change.kind) {
     case 'edit':
-      return `Edit ${change.path}`;
+      return change.replacements ? `Edit ${change.path}: replace all ${change.replacements} occurrences` : `Edit ${change.path}`;
     case 'create':
       return `Create ${change.path}`;
     case 'read':

@@ -42,6 +42,7 @@ const scenarios = [
   { name: 'nokey', height: 560 },
   { name: 'audio', height: 620 },
   { name: 'agent', height: 1100 },
+  { name: 'agentRepeat', height: 1100 },
   {
     name: 'keyboard', scenario: 'conversation', height: 700,
     prepare: async (page) => {
@@ -141,6 +142,16 @@ try {
       if (!condition) throw new Error(message);
     };
 
+    await check('the note of an answer asked for without tools, and a replace_all card\'s count, are visible', async (context) => {
+      const page = await open(context, 'agentRepeat');
+      const note = page.locator('.message.assistant .agent-stop');
+      await note.first().waitFor();
+      const notes = await note.allTextContents();
+      expect(notes.length === 1 && notes[0] === 'Cadenza asked for the answer without tools: the same call repeated.', `notes: ${JSON.stringify(notes)}`);
+      expect(await note.first().isVisible(), 'the note is not visible');
+      const title = page.getByText('Edit src/shop.py: replace all 2 occurrences', { exact: true });
+      expect(await title.isVisible(), 'the replace_all card does not give the count');
+    });
     await check('ready is posted exactly once', async (context) => {
       const page = await open(context, 'conversation');
       expect((await posted(page, 'ready')).length === 1, 'ready count');

@@ -18,7 +18,7 @@ export interface StoredUsage {
 
 /** What the user was shown before a change ran (the editor's diff view has the whole file; this is the card's). */
 export type StoredChange =
-  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string }
+  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
   /** `content` is the head a card shows; `omitted` says what is left out (the diff view shows all). */
   | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
   | { readonly kind: 'read'; readonly path: string; readonly reason: string }
@@ -64,7 +64,7 @@ export interface StoredMessage {
   error?: { readonly message: string; readonly reason: string };
   /** The tool calls of an agent step, in the order the model made them. */
   toolCalls?: StoredToolCall[];
-  /** Why an agent answer ended early (the step limit), shown under it. */
+  /** Why an agent answer ended early (the step limit) or was asked for without tools (a repeated call, the last step), shown under it. */
   agentStop?: string;
   /**
    * A reasoning model's thinking before its answer, and how long it thought. Shown apart; never sent back

@@ -2,14 +2,19 @@
 // model returns (one or several per turn), send the results back as `role: "tool"` messages after the
 // assistant message that asked, and go on until the model answers or the step limit is reached. It knows
 // nothing of VS Code: the host gives it the client's streamChat, the tools (over a WorkspacePort), an
-// approval callback and an AbortSignal, and listens to its events.
+// approval callback and an AbortSignal, and listens to its events. An identical call already answered in
+// this answer is not run again, and then (as at the last step) the model is asked for its answer with no
+// tools offered, so a small model that repeats itself still answers (core/chat/callRepeats.ts).
 import { ApiError } from '../api/errors';
 import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } from '../api/types';
 import { charsPerToken, truncateResult } from '../tools/resultText';
 import { ToolError, type ChangePreview, type Tool, type ToolSession } from '../tools/toolTypes';
 import type { ResultImage } from '../tools/externalTools';
 import { checkArguments } from '../tools/validateArgs';
+import { CallMemory, repeatText, withAnswerInstruction, type ToolsWithheld } from './callRepeats';
 import { estimateTokens, messageTokens } from './contextBudget';
+
+export type { ToolsWithheld } from './callRepeats';
 
 /** The client's streamChat, or anything shaped like it (tests, benchmarks). */
 export type StreamChat = (request: ChatRequest, options: CallOptions) => ChatStream;
@@ -43,8 +48,8 @@ export type Approve = (request: ApprovalRequest, signal: AbortSignal) => Promise
 
 /** What the loop reports while it runs, in order. */
 export type ToolLoopEvent =
-  /** A request to the model starts (step 1, 2, ...). */
-  | { readonly type: 'step'; readonly step: number }
+  /** A request to the model starts (step 1, 2, ...); `withoutTools` says why it offers no tools when it does not. */
+  | { readonly type: 'step'; readonly step: number; readonly withoutTools?: ToolsWithheld }
   /** Answer text as it streams. */
   | { readonly type: 'text'; readonly step: number; readonly text: string }
   /** A reasoning model's thinking as it streams (never part of the answer or the history). */
@@ -85,8 +90,13 @@ export interface ToolLoopOptions {
 export interface ToolLoopResult {
   /** The last answer's text. */
   readonly text: string;
-  /** answered: the model answered without calling more tools; stepLimit: it still called tools at the last step. */
-  readonly stop: 'answered' | 'stepLimit';
+  /**
+   * answered: the model answered without calling more tools; stepLimit: it still called tools at the last step;
+   * repeated: asked for its answer without tools after a repeated call, it still called tools (none ran).
+   */
+  readonly stop: 'answered' | 'stepLimit' | 'repeated';
+  /** Why the last request offered no tools, when it did not. */
+  readonly withoutTools?: ToolsWithheld;
   readonly steps: number;
   /** The messages the loop added after the request's: assistant messages with their calls, tool results. */
   readonly messages: readonly ChatMessage[];
@@ -143,11 +153,17 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     return Math.max(minResultTokens, Math.min(options.maxToolResultTokens, options.contextLimitTokens - used - 8));
   };
 
+  const memory = new CallMemory();
+  let repeated = false;
   for (let step = 1; ; step += 1) {
     if (signal.aborted) throw canceled();
-    emit({ type: 'step', step });
+    // The first step always offers the tools (there is nothing to answer from yet).
+    const withoutTools: ToolsWithheld | undefined = definitions.length === 0 || step === 1 ? undefined : repeated ? 'repeatedCall' : step >= options.maxSteps ? 'lastStep' : undefined;
+    emit({ type: 'step', step, ...(withoutTools ? { withoutTools } : {}) });
     const choice = step === 1 ? options.toolChoice ?? 'auto' : 'auto';
-    const request: ChatRequest = { ...options.request, messages: [...messages], ...(definitions.length > 0 ? { tools: definitions, toolChoice: choice } : {}) };
+    const request: ChatRequest = withoutTools
+      ? { ...options.request, messages: withAnswerInstruction(messages, withoutTools, options.maxSteps) }
+      : { ...options.request, messages: [...messages], ...(definitions.length > 0 ? { tools: definitions, toolChoice: choice } : {}) };
     const stream = options.streamChat(request, { signal, ...(options.onRetry ? { onRetry: options.onRetry } : {}) });
     const forming: { id: string | undefined; name: string | undefined; args: string }[] = [];
     for await (const event of stream) {
@@ -167,7 +183,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     emit({ type: 'answer', step, result });
     const calls = result.toolCalls;
     push({ role: 'assistant', content: calls.length > 0 && result.text === '' ? null : result.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
-    if (calls.length === 0) return { text: result.text, stop: 'answered', steps: step, messages: added };
+    const ended = withoutTools ? { withoutTools } : {};
+    if (calls.length === 0) return { text: result.text, stop: 'answered', steps: step, messages: added, ...ended };
 
     const records: ToolCallRecord[] = calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, status: 'queued' }));
     const settle = (index: number, record: ToolCallRecord): void => {
@@ -180,12 +197,21 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       for (; index < records.length; index += 1) {
         const record = records[index];
         if (!record) continue;
+        const earlier = memory.repeatOf(record.name, record.arguments);
         if (atLimit) {
           settle(index, { ...record, status: 'skipped', result: `Not run: the limit of ${options.maxSteps} steps for one answer was reached.` });
+        } else if (withoutTools) {
+          settle(index, { ...record, status: 'skipped', result: 'Not run: Cadenza asked for the answer without tools.' });
+        } else if (earlier) {
+          settle(index, { ...record, status: 'skipped', result: repeatText(earlier) });
+          repeated = true;
         } else {
           if (signal.aborted) throw canceled();
           const at = index;
           await runCall(record, step, (next) => settle(at, next));
+          const outcome = records[at];
+          const changed = outcome?.status === 'done' && byName.get(record.name)?.effect === 'change';
+          memory.note(record.name, record.arguments, step, { failed: outcome?.status !== 'done', result: outcome?.result ?? '', changed });
         }
         const done = records[index];
         push({ role: 'tool', toolCallId: record.id, content: done?.result ?? '' });
@@ -202,7 +228,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       throw canceled();
     }
     emit({ type: 'stepDone', step, calls: [...records] });
-    if (atLimit) return { text: result.text, stop: 'stepLimit', steps: step, messages: added };
+    if (atLimit) return { text: result.text, stop: 'stepLimit', steps: step, messages: added, ...ended };
+    if (withoutTools) return { text: result.text, stop: 'repeated', steps: step, messages: added, ...ended };
   }
 
   /** Runs one call to its end; rejects only when the signal aborts. */

@@ -2,6 +2,7 @@
 // user will see), then applied only after approval, re-checking that nothing moved in between.
 import type { ToolDefinition } from '../api/types';
 import { changeToolDefinitions } from './definitions';
+import { findPathHint, lineList, linesOf, notFoundText, withPathHint } from './editHints';
 import { stringArg } from './readTools';
 import { compactDiff } from './resultText';
 import { sensitivePathReason } from './sensitivePaths';
@@ -24,9 +25,11 @@ function tool(name: string, prepare: (args: ToolArgs, context: ToolContext) => P
   return { definition: definition(name), effect: 'change', prepare };
 }
 
-function occurrences(text: string, part: string): number[] {
+/** Where `part` occurs: overlapping and at most 50 (to count), or each whole one left to right (to replace them all). */
+function occurrences(text: string, part: string, mode: 'count' | 'replace' = 'count'): number[] {
   const found: number[] = [];
-  for (let at = text.indexOf(part); at >= 0 && found.length < 50; at = text.indexOf(part, at + 1)) found.push(at);
+  const step = mode === 'count' ? 1 : part.length;
+  for (let at = text.indexOf(part); at >= 0 && (mode === 'replace' || found.length < 50); at = text.indexOf(part, at + step)) found.push(at);
   return found;
 }
 
@@ -51,12 +54,13 @@ function lineCount(text: string): number {
 }
 
 /**
- * edit_file: one exact, unique replacement. Refused when the file changed since the model read it in
- * this conversation (its answer would be based on text that is gone), and again at apply time if the
- * file changed while the user was deciding.
+ * edit_file: one exact, unique replacement, or every occurrence with replace_all. Refused when the file
+ * changed since the model read it in this conversation (its answer would be based on text that is gone), and
+ * again at apply time if the file changed while the user was deciding. Every replacement of replace_all goes
+ * to the port as one edit (from the first to the end of the last), so it is one undo and one approval.
  */
 async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
-  const { path, text, realPath } = await port.readFile(stringArg(args, 'path'), context.signal);
+  const { path, text, realPath } = await withPathHint(port.readFile(stringArg(args, 'path'), context.signal), `${findPathHint.slice(0, -1)}; to make a new file use create_file.`);
   const seen = context.session.lastRead(path);
   if (seen !== undefined && seen !== text) throw new ToolError('changed', `${path} changed since you read it. Read it again, then edit.`);
   let oldText = stringArg(args, 'old_text');
@@ -67,25 +71,39 @@ async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolCon
     oldText = oldText.replace(/\n/g, '\r\n');
     newText = newText.replace(/\r?\n/g, '\r\n');
   }
-  const found = occurrences(text, oldText);
-  if (found.length === 0) throw new ToolError('notFound', `old_text was not found in ${path}. Read the file and copy the text to replace exactly, whitespace included.`);
-  if (found.length > 1) throw new ToolError('invalid', `old_text occurs ${found.length} times in ${path}. Include more surrounding lines so that it occurs once.`);
+  const found = args['replace_all'] === true ? occurrences(text, oldText, 'replace') : occurrences(text, oldText);
+  if (found.length === 0) throw new ToolError('notFound', notFoundText(path, text, oldText));
+  if (found.length > 1 && args['replace_all'] !== true) {
+    throw new ToolError('invalid', `old_text occurs ${found.length} times in ${path} (lines ${lineList(linesOf(text, found))}). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.`);
+  }
   const offset = found[0] ?? 0;
-  const after = text.slice(0, offset) + newText + text.slice(offset + oldText.length);
-  const line = text.slice(0, offset).split('\n').length;
+  const end = (found.at(-1) ?? 0) + oldText.length;
+  let after = text.slice(0, offset);
+  found.forEach((at, index) => {
+    after += newText + text.slice(at + oldText.length, found[index + 1] ?? text.length);
+  });
+  const replaced = after.slice(offset, after.length - (text.length - end));
+  const lines = linesOf(text, found);
   const caution = await cautionFor(port, path, realPath, context.signal);
   return {
-    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after), ...caution },
+    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after), ...caution, ...(found.length > 1 ? { replacements: found.length } : {}) },
     async apply(signal) {
-      await port.editFile({ path, expectedText: text, offset, length: oldText.length, newText }, signal);
+      await port.editFile({ path, expectedText: text, offset, length: end - offset, newText: replaced }, signal);
       context.session.noteRead(path, after);
-      return `Edited ${path} at line ${line}: replaced ${lineCount(oldText)} line(s) with ${lineCount(newText)} line(s).`;
+      if (found.length > 1) return `Edited ${path}: replaced all ${found.length} occurrences (lines ${lineList(lines)}).`;
+      return `Edited ${path} at line ${lines[0] ?? 1}: replaced ${lineCount(oldText)} line(s) with ${lineCount(newText)} line(s).`;
     },
   };
 }
 
 async function prepareCreate(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
-  const { path, exists, realPath } = await port.exists(stringArg(args, 'path'), context.signal);
+  const asked = stringArg(args, 'path').trim();
+  // A small model sends "." or a folder for the file it means (issue #35).
+  if (/^\.?[\\/]*$/.test(asked) || /[\\/]$/.test(asked)) throw new ToolError('invalid', 'path must name a file, e.g. src/new.ts.');
+  const { path, exists, realPath } = await port.exists(asked, context.signal);
+  if (exists && (await port.listDirectory(path, context.signal).then(() => true, () => false))) {
+    throw new ToolError('invalid', `${path} is a folder; path must name a file, e.g. ${path}/new.ts.`);
+  }
   if (exists) throw new ToolError('exists', `${path} already exists; create_file never overwrites. Use edit_file to change it.`);
   const content = stringArg(args, 'content');
   const caution = await cautionFor(port, path, realPath, context.signal);

@@ -33,12 +33,13 @@ export const readToolDefinitions: readonly ToolDefinition[] = [
 
 /** The functions that change things; each is shown to the user and runs only when approved. */
 export const changeToolDefinitions: readonly ToolDefinition[] = [
-  fn('edit_file', 'Replace text in a file. old_text must occur exactly once; read the file first.', {
+  fn('edit_file', 'Replace text in a file; read it first. old_text must occur once, unless replace_all is true.', {
     path,
     old_text: { type: 'string', description: 'Exact text to replace' },
     new_text: { type: 'string', description: 'Replacement' },
+    replace_all: { type: 'boolean', description: 'Replace every occurrence (optional)' },
   }, ['path', 'old_text', 'new_text']),
-  fn('create_file', 'Create a new file (never overwrites).', { path, content: { type: 'string', description: 'File content' } }, ['path', 'content']),
+  fn('create_file', 'Create a new file (never overwrites).', { path: { type: 'string', description: 'Workspace-relative file path, e.g. src/new.ts' }, content: { type: 'string', description: 'File content' } }, ['path', 'content']),
   fn('run_in_terminal', 'Run a shell command in the workspace; returns its output.', {
     command: { type: 'string', description: 'Shell command' },
     cwd: { type: 'string', description: 'Optional workspace-relative folder' },

@@ -2,6 +2,7 @@
 // compact text for the model (plain lines, not JSON: fewer tokens for the same facts).
 import type { ToolDefinition } from '../api/types';
 import { readToolDefinitions } from './definitions';
+import { withPathHint } from './editHints';
 import { windowsSegments } from '../index/secretFiles';
 import { secretFileReason } from './sensitivePaths';
 import { checkQuery } from './textSearch';
@@ -43,7 +44,7 @@ function tool(name: string, run: (args: ToolArgs, context: ToolContext) => Promi
 
 /** read_file: a line range of a text file, with a header saying which lines of how many. */
 async function readFile(port: WorkspacePort, limits: ReadLimits, args: ToolArgs, context: ToolContext): Promise<string> {
-  const { path, text } = await port.readFile(stringArg(args, 'path'), context.signal);
+  const { path, text } = await withPathHint(port.readFile(stringArg(args, 'path'), context.signal));
   if (text.includes('\u0000')) throw new ToolError('binary', `${path} is a binary file; it cannot be read as text.`);
   context.session.noteRead(path, text);
   const lines = text.split('\n');
@@ -99,7 +100,7 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
       },
     },
     tool('list_directory', async (args, context) => {
-      const { path, entries } = await port.listDirectory(stringArg(args, 'path') || '.', context.signal);
+      const { path, entries } = await withPathHint(port.listDirectory(stringArg(args, 'path') || '.', context.signal));
       const sorted = [...entries].sort((a, b) => Number(b.kind === 'directory') - Number(a.kind === 'directory') || a.name.localeCompare(b.name));
       const names = sorted.map((entry) => (entry.kind === 'directory' ? `${entry.name}/` : entry.name));
       return `${path === '' ? '.' : path}/ (${entries.length} entries)\n${names.join('\n')}`;
@@ -132,7 +133,7 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
         + (problems.length > limits.maxMatches ? `\n[${problems.length - limits.maxMatches} more not shown.]` : '');
     }),
     tool('get_symbols', async (args, context) => {
-      const { path, symbols } = await port.symbols(stringArg(args, 'path'), context.signal);
+      const { path, symbols } = await withPathHint(port.symbols(stringArg(args, 'path'), context.signal));
       if (symbols.length === 0) return `No symbols reported for ${path} (no language support, or nothing declared).`;
       const out = [`${path}:`];
       outline(symbols, 1, out);

@@ -13,8 +13,8 @@ export type ToolArgs = Readonly<Record<string, unknown>>;
  * such a change is always asked, whatever the conversation's allowance.
  */
 export type ChangePreview =
-  /** edit_file: the whole file before and after, and a compact diff of the replaced region. */
-  | { readonly kind: 'edit'; readonly path: string; readonly before: string; readonly after: string; readonly diff: string; readonly caution?: string }
+  /** edit_file: the whole file before and after, a compact diff of the replaced region, and how many places change when more than one (replace_all). */
+  | { readonly kind: 'edit'; readonly path: string; readonly before: string; readonly after: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
   /** create_file: the new file and its content. */
   | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
   /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
 import type { Conversation, StoredChange, StoredMessage, StoredToolCall, StoredUsage } from '../../core/chat/conversation';
-import { runToolLoop, type StreamChat, type ToolCallRecord, type ToolLoopEvent } from '../../core/chat/toolLoop';
+import { runToolLoop, type StreamChat, type ToolCallRecord, type ToolLoopEvent, type ToolsWithheld } from '../../core/chat/toolLoop';
 import { contentPreview } from '../../core/tools/resultText';
 import type { ChangePreview } from '../../core/tools/toolTypes';
 import type { Logger } from '../../core/logger';
@@ -48,7 +48,7 @@ export interface AgentTurn {
 function storedChange(preview: ChangePreview): StoredChange {
   switch (preview.kind) {
     case 'edit':
-      return { kind: 'edit', path: preview.path, diff: preview.diff, ...(preview.caution ? { caution: preview.caution } : {}) };
+      return { kind: 'edit', path: preview.path, diff: preview.diff, ...(preview.caution ? { caution: preview.caution } : {}), ...(preview.replacements ? { replacements: preview.replacements } : {}) };
     case 'create': {
       const { text, omitted } = contentPreview(preview.content);
       return { kind: 'create', path: preview.path, content: text, ...(omitted ? { omitted } : {}), ...(preview.caution ? { caution: preview.caution } : {}) };
@@ -79,6 +79,13 @@ function storedCall(record: ToolCallRecord): StoredToolCall {
 /** The text under an answer that hit the step limit. */
 export function stepLimitText(steps: number): string {
   return `Stopped after ${steps} steps, the limit for one answer (cadenza.agent.maxSteps). The last calls were not run. Send \u201ccontinue\u201d to go on, or raise the limit.`;
+}
+
+/** The note under a step whose answer was asked for with no tools offered, and why. */
+export function withoutToolsText(reason: ToolsWithheld, maxSteps: number): string {
+  return reason === 'repeatedCall'
+    ? 'Cadenza asked for the answer without tools: the same call repeated.'
+    : `Cadenza asked for the answer without tools: this was the last of the ${maxSteps} steps of one answer (cadenza.agent.maxSteps).`;
 }
 
 /** Runs one agent answer to its end; never throws (errors and stops are shown on the step they hit). */
@@ -120,6 +127,7 @@ export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, tur
           flush();
           const previous = current;
           current = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), ...(conversation.model ? { model: conversation.model } : {}) };
+          if (event.withoutTools) current.agentStop = withoutToolsText(event.withoutTools, turn.settings.maxSteps);
           conversation.messages.push(current);
           forming.clear();
           // The next step opens before the previous one closes, so the panel stays "streaming" throughout.

@@ -141,7 +141,7 @@ describe('tool loop (against the emulator)', () => {
     const result = await loop();
     assert.equal(result.stop, 'answered');
     assert.deepEqual(calls().map((call) => [call.status, call.result]), [
-      ['failed', 'Error: missing.ts does not exist.'],
+      ['failed', 'Error: missing.ts does not exist. Find the right path with find_files or list_directory.'],
       ['failed', 'Error: ../outside.txt is outside the workspace folders; only files inside them can be used.'],
     ]);
   });
@@ -154,6 +154,7 @@ describe('tool loop (against the emulator)', () => {
     assert.equal(bodies().length, 2);
     assert.deepEqual(calls().map((call) => call.status), ['done', 'skipped']);
     assert.match(String(calls()[1]?.result), /Not run: the limit of 2 steps/);
+    assert.equal(bodies()[1]?.tools, undefined, 'the last step asks for the answer without tools');
     const roles = result.messages.map((message) => message.role);
     assert.deepEqual(roles, ['assistant', 'tool', 'assistant', 'tool']);
   });

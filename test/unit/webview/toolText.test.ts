@@ -15,6 +15,7 @@ describe('tool card text', () => {
 
   it('names each change and each status, and pretty-prints arguments that parse', () => {
     assert.equal(changeTitle({ kind: 'edit', path: 'a.ts', diff: '' }), 'Edit a.ts');
+    assert.equal(changeTitle({ kind: 'edit', path: 'a.ts', diff: '', replacements: 3 }), 'Edit a.ts: replace all 3 occurrences');
     assert.equal(changeTitle({ kind: 'create', path: 'b.md', content: '' }), 'Create b.md');
     assert.equal(changeTitle({ kind: 'terminal', command: 'npm test', cwd: 'pkg', timeoutSeconds: 60 }), 'Run a command in pkg (time limit 60 s)');
     assert.equal(changeTitle({ kind: 'external', tool: 'mcp_notes_add_note', origin: 'MCP server notes' }), 'Run mcp_notes_add_note from MCP server notes');

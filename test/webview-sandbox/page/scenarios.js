@@ -250,6 +250,20 @@
       call(3, 'edit_file', { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Welcome' }, 'awaitingApproval', { change: { kind: 'edit', path: 'src/greeting.ts', diff: '@@ -2,3 +2,3 @@\n export function greeting(name: string): string {\n-  return `Hello, ${name}!`;\n+  return `Welcome, ${name}! Good to see you.`;\n }' } });
       call(4, 'create_file', { path: '.vscode/tasks.json' }, 'awaitingApproval', { change: { kind: 'create', path: '.vscode/tasks.json', content: '{ "version": "2.0.0", "tasks": [] }', caution: '.vscode/tasks.json defines tasks that VS Code can run.' } });
     },
+    async agentRepeat() {
+      // A small model's answer (issue #35): an edit refused because its text occurs twice, the same edit sent
+      // again and not run, then the answer asked for without tools with the note that says why; and the
+      // replace_all edit that followed, whose card gives the count.
+      const edit = { path: 'src/shop.py', old_text: 'total', new_text: 'sum' };
+      showConversation({ id: 'c9', title: 'Rename total', model: selected, options: {}, messages: [
+        { id: 'rp1', role: 'user', text: 'Rename total to sum.' },
+        { id: 'rp2', role: 'assistant', model: selected, text: '', toolCalls: [{ index: 0, id: 'r0', name: 'edit_file', arguments: JSON.stringify(edit), status: 'failed', result: 'Error: old_text occurs 2 times in src/shop.py (lines 1, 4). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.' }] },
+        { id: 'rp3', role: 'assistant', model: selected, text: '', toolCalls: [{ index: 0, id: 'r1', name: 'edit_file', arguments: JSON.stringify(edit), status: 'skipped', result: 'Not run: this exact call already failed at step 1 of this answer (Error: old_text occurs 2 times in src/shop.py (lines 1, 4). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.). Do not send it again.' }] },
+        { id: 'rp4', role: 'assistant', model: selected, text: '`total` occurs twice in src/shop.py; I can rename both with replace_all.', agentStop: 'Cadenza asked for the answer without tools: the same call repeated.' },
+        { id: 'rp5', role: 'user', text: 'Yes, rename both.' },
+        { id: 'rp6', role: 'assistant', model: selected, text: '', toolCalls: [{ index: 0, id: 'r2', name: 'edit_file', arguments: JSON.stringify({ ...edit, replace_all: true }), status: 'awaitingApproval', change: { kind: 'edit', path: 'src/shop.py', diff: '@@ -1,4 +1,4 @@\n-def total(a, b):\n+def sum(a, b):\n     return a + b\n \n-answer = total(20, 22)\n+answer = sum(20, 22)', replacements: 2 } }] },
+      ] });
+    },
     async tools() {
       // A VS Code tool's card (its source, the image it returned) beside the tools menu (opened by the test), and
       // a tool not marked read-only waiting for approval: its origin, its arguments in full, the checkpoint note.

@@ -1,0 +1,126 @@
+// The loop against the calls a small model repeats (issue #35): an identical call already answered in this
+// answer is not run again, and the model is then asked for its answer with no tools offered; so is the last
+// step of the budget. Each such step is reported (`withoutTools` on its step event) so the panel can say why.
+import { strict as assert } from 'node:assert';
+import type { InferenceClient } from '../../../src/core/api/client';
+import { runToolLoop, type Approve, type ToolCallRecord, type ToolLoopEvent, type ToolLoopOptions } from '../../../src/core/chat/toolLoop';
+import { ToolSession } from '../../../src/core/tools/toolTypes';
+import { workspaceToolset } from '../../../src/core/tools/toolset';
+import { clientFor, useEmulator } from '../api/helpers';
+import { MemoryPort } from '../tools/memoryPort';
+
+const MODEL = 'Meta-Llama-3.1-8B-Instruct';
+const FILES = { 'src/a.ts': 'export const a = 1;\nexport function hello() {\n  return "hi";\n}\nhello();\n' };
+
+type Body = { messages: Record<string, unknown>[]; tools?: unknown[]; tool_choice?: unknown };
+
+describe('tool loop: repeated calls and the answer without tools', () => {
+  const holder = useEmulator();
+  let client: InferenceClient;
+  let port: MemoryPort;
+  let events: ToolLoopEvent[];
+
+  beforeEach(() => {
+    client = clientFor(holder.emu);
+    port = new MemoryPort(FILES);
+    events = [];
+  });
+  afterEach(() => client.close());
+
+  const bodies = (): Body[] => holder.emu.requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const calls = (): ToolCallRecord[] => events.flatMap((event) => (event.type === 'stepDone' ? event.calls : []));
+  const steps = (): Extract<ToolLoopEvent, { type: 'step' }>[] => events.filter((event): event is Extract<ToolLoopEvent, { type: 'step' }> => event.type === 'step');
+
+  function loop(overrides: Partial<ToolLoopOptions> = {}, approve: Approve = () => Promise.resolve('approved')): ReturnType<typeof runToolLoop> {
+    const toolset = workspaceToolset(port, { terminalTimeoutSeconds: 5 });
+    return runToolLoop({
+      streamChat: (request, options) => client.streamChat(request, options),
+      request: { model: MODEL, messages: [{ role: 'user', content: 'Rename hello to greet.' }], maxTokens: 256 },
+      tools: toolset.tools,
+      unavailable: toolset.unavailable,
+      session: new ToolSession(),
+      approve,
+      maxSteps: 8,
+      maxToolResultTokens: 4000,
+      signal: new AbortController().signal,
+      onEvent: (event) => events.push(event),
+      ...overrides,
+    });
+  }
+
+  it('does not run an identical call that failed before in this answer, tells the model, and asks for the answer without tools', async () => {
+    const edit = { name: 'edit_file', arguments: { path: 'src/a.ts', old_text: 'hello', new_text: 'greet' } };
+    holder.emu.scriptChat({ toolCalls: [edit] });
+    holder.emu.scriptChat({ toolCalls: [edit] });
+    holder.emu.scriptChat({ content: 'hello occurs twice; set replace_all to rename both.' });
+    const result = await loop();
+    assert.equal(result.stop, 'answered');
+    assert.equal(result.text, 'hello occurs twice; set replace_all to rename both.');
+    assert.deepEqual(calls().map((call) => call.status), ['failed', 'skipped']);
+    assert.match(String(calls()[0]?.result), /^Error: old_text occurs 2 times in src\/a\.ts/);
+    assert.match(String(calls()[1]?.result), /^Not run: this exact call already failed at step 1 of this answer \(Error: old_text occurs 2 times in src\/a\.ts/);
+    assert.equal(port.calls.filter((name) => name === 'readFile').length, 1, 'the repeat never reached the workspace');
+    const [first, second, third] = bodies();
+    assert.ok(first?.tools && second?.tools, 'tools offered while the calls differ');
+    assert.equal(third?.tools, undefined, 'the answer is asked for without tools');
+    assert.equal(third?.tool_choice, undefined);
+    assert.match(String(third?.messages.at(-1)?.['content']), /\[Cadenza: no more tool calls in this answer \(the same call repeated\)\. Answer the user now in plain text from the results above\.\]$/);
+    assert.deepEqual(steps().map((event) => event.withoutTools), [undefined, undefined, 'repeatedCall']);
+    assert.equal(result.messages.filter((message) => message.role === 'tool').every((message) => !String(message.content).includes('[Cadenza:')), true, 'the instruction is not kept in the history');
+  });
+
+  it('does not run an identical call already answered, and asks for the answer without tools', async () => {
+    holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: 'src' } }] });
+    holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: 'src' } }] });
+    holder.emu.scriptChat({ content: 'src holds a.ts.' });
+    const result = await loop();
+    assert.equal(result.text, 'src holds a.ts.');
+    assert.deepEqual(calls().map((call) => call.status), ['done', 'skipped']);
+    assert.equal(calls()[1]?.result, 'Not run: this exact call was already answered at step 1 of this answer; its result is above.');
+    assert.deepEqual(port.calls, ['listDirectory']);
+    assert.equal(bodies()[2]?.tools, undefined);
+  });
+
+  it('counts the same arguments in another key order as the same call, and runs a repeat again after a change', async () => {
+    holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts', start_line: 1 } }] });
+    holder.emu.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/a.ts', old_text: 'return "hi";', new_text: 'return "hey";' } }] });
+    holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { start_line: 1, path: 'src/a.ts' } }] });
+    holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { start_line: 1, path: 'src/a.ts' } }] });
+    holder.emu.scriptChat({ content: 'It now says hey.' });
+    await loop();
+    assert.deepEqual(calls().map((call) => call.status), ['done', 'done', 'done', 'skipped']);
+    assert.match(String(calls()[2]?.result), /return "hey";/, 'read again after the edit');
+    assert.deepEqual(bodies().map((body) => body.tools === undefined), [false, false, false, false, true]);
+  });
+
+  it('asks for the answer without tools at the last step, and the step event says so', async () => {
+    holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] });
+    holder.emu.scriptChat({ toolCalls: [{ name: 'find_files', arguments: { glob: '**/*.ts' } }] });
+    holder.emu.scriptChat({ content: 'One file: src/a.ts.' });
+    const result = await loop({ maxSteps: 3 });
+    assert.equal(result.stop, 'answered');
+    assert.equal(result.text, 'One file: src/a.ts.');
+    assert.deepEqual(bodies().map((body) => body.tools === undefined), [false, false, true]);
+    assert.match(String(bodies()[2]?.messages.at(-1)?.['content']), /\[Cadenza: no more tool calls in this answer \(the last step of 3\)\. Answer the user now/);
+    assert.deepEqual(steps().map((event) => event.withoutTools), [undefined, undefined, 'lastStep']);
+  });
+
+  it('runs nothing a model calls when no tools were offered, and stops', async () => {
+    holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { times: 2 });
+    holder.emu.scriptChat({ content: 'unused' });
+    const result = await loop({ maxSteps: 2 });
+    assert.equal(result.stop, 'stepLimit');
+    assert.equal(bodies().length, 2);
+    assert.deepEqual(calls().map((call) => call.status), ['done', 'skipped']);
+    assert.deepEqual(port.calls, ['listDirectory']);
+    assert.deepEqual(result.messages.map((message) => message.role), ['assistant', 'tool', 'assistant', 'tool']);
+  });
+
+  it('offers tools on the first step even when it is the only one', async () => {
+    holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] });
+    const result = await loop({ maxSteps: 1 });
+    assert.equal(result.stop, 'stepLimit');
+    assert.ok(bodies()[0]?.tools);
+    assert.equal(steps()[0]?.withoutTools, undefined);
+  });
+});
