@@ -44,7 +44,7 @@ export function toWireMessage(message: ChatMessage): WireMessage {
 }
 
 /** Builds the JSON body of POST /v1/chat/completions; InferenceClient sends it as is (and re-sends it on retries). */
-export function buildChatBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+export function buildChatBody(request: ChatRequest, stream: boolean, server: { llamaCpp?: boolean } = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { model: request.model, messages: request.messages.map(toWireMessage) };
   if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body['temperature'] = request.temperature;
@@ -61,7 +61,9 @@ export function buildChatBody(request: ChatRequest, stream: boolean): Record<str
   if (choice !== undefined) body['tool_choice'] = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
   const format = request.responseFormat;
   // `{type: "text"}` is never sent: the service rejects it ("not supported yet", service-behaviour.md §3).
-  if (format?.type === 'json_object') body['response_format'] = { type: 'json_object' };
+  // llama.cpp builds after de3ff81 constrain json_object only when it carries a schema (its own
+  // extension); a bare one came back as free text ("Hello!"). The service gets the spec's shape.
+  if (format?.type === 'json_object') body['response_format'] = server.llamaCpp === true ? { type: 'json_object', schema: { type: 'object' } } : { type: 'json_object' };
   if (format?.type === 'json_schema') {
     const { name, description, schema, strict } = format.jsonSchema;
     body['response_format'] = {

@@ -159,10 +159,15 @@ export class InferenceClient {
     return this.registry.derive(id).capabilities;
   }
 
+  /** What kind of server lists `model` (llama.cpp's takes a few requests in its own dialect). */
+  private serverOf(model: string): { llamaCpp: boolean } {
+    return { llamaCpp: this.known.get(model)?.ownedBy === 'llamacpp' };
+  }
+
   /** A non-streamed chat completion; validated before sending. */
   async chat(request: ChatRequest, options: CallOptions = {}): Promise<ChatResult> {
     validateChatRequest(request, this.maxTokensOf(request.model));
-    const req = this.jsonRequest('/v1/chat/completions', buildChatBody(request, false), options, 'chat');
+    const req = this.jsonRequest('/v1/chat/completions', buildChatBody(request, false, this.serverOf(request.model)), options, 'chat');
     return this.completion(req, request.model, promptChars(request.messages), this.capabilityOfChat(request));
   }
 
@@ -171,7 +176,7 @@ export class InferenceClient {
     return new ResultStream<ChatStreamEvent, ChatResult>(
       this.stream(() => {
         validateChatRequest(request, this.maxTokensOf(request.model));
-        return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true), options, 'chat');
+        return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true, this.serverOf(request.model)), options, 'chat');
       }, request.model, promptChars(request.messages), this.capabilityOfChat(request), maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model))),
       options.signal,
     );

@@ -2,7 +2,8 @@
 // works without `cadenza.models.overrides`. The bodies are what llama-server (b1-7e4c0a9, the local stack's
 // prebuilt server) sent for Qwen2.5-Coder-1.5B-Instruct, trimmed to the fields Cadenza reads.
 import assert from 'node:assert/strict';
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { InferenceClient } from '../../../src/core/api/client';
 import { readServerProps } from '../../../src/core/api/serverProps';
 import { startTinyServer, type TinyServer } from './helpers';
@@ -80,6 +81,34 @@ describe('api: what a llama.cpp server says about its model (/props)', () => {
     const { client, server } = await serve((_req, res) => json(res, 200, service));
     await client.listModels();
     assert.deepEqual(server.hits.map((hit) => hit.url), ['/v1/models']);
+  });
+
+  it('asks a llama.cpp server for a JSON object with a schema (newer builds ignore a bare json_object), the service without', async () => {
+    const answer = { id: 'c1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
+    const service = { object: 'list', data: [{ id: 'Meta-Llama-3.1-8B-Instruct', object: 'model', owned_by: 'system' }] };
+    const formats: unknown[] = [];
+    for (const [list, id] of [[listing, model], [service, 'Meta-Llama-3.1-8B-Instruct']] as const) {
+      const own = createServer((req, res) => {
+        let text = '';
+        req.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+        req.on('end', () => {
+          if (req.method !== 'POST') return json(res, 200, req.url === '/props' ? props : list);
+          formats.push((JSON.parse(text) as Record<string, unknown>)['response_format']);
+          json(res, 200, answer);
+        });
+      });
+      await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+      const ownClient = new InferenceClient({ baseUrl: `http://127.0.0.1:${(own.address() as AddressInfo).port}`, apiKey: 'k', timeoutMs: 2000, maxRetries: 0 });
+      try {
+        await ownClient.listModels();
+        await ownClient.chat({ model: id, messages: [{ role: 'user', content: 'An empty object, please.' }], responseFormat: { type: 'json_object' } });
+      } finally {
+        await ownClient.close();
+        own.closeAllConnections();
+        await new Promise((resolve) => own.close(resolve));
+      }
+    }
+    assert.deepEqual(formats, [{ type: 'json_object', schema: { type: 'object' } }, { type: 'json_object' }]);
   });
 
   it('reads nothing from a body without the fields, and needs both tools and tool calls for the agent', () => {
