@@ -136,16 +136,19 @@ export async function* driveInfill(job: InfillJob): AsyncGenerator<InfillStreamE
   }
 }
 
-/** True for an HTTP status that says the server does not fill in the middle (404, 400, 501, any other 4xx but 408 and 429). */
+/**
+ * True for an HTTP status that says the server does not fill in the middle: 404 (no such route), 400 or 501
+ * (the model has no FIM tokens), any other 4xx but those about the key (401, 403) or the moment (408, 429).
+ */
 export function refusesInfill(status: number | undefined): boolean {
-  return status !== undefined && ((status >= 400 && status < 500 && status !== 408 && status !== 429) || status === 501);
+  return status !== undefined && ((status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status)) || status === 501);
 }
 
 /**
  * Asks the server once whether it fills in the middle for `model`: an /infill request that predicts nothing.
- * One attempt, no retries. A 2xx answer with a `content` text is `fim`; an HTTP refusal (404: no such route,
- * 400/501: the model has no FIM tokens, 405, any other 4xx) is `chat`; a network failure, a time-out, a busy
- * or loading server (408, 429, 5xx other than 501) or a cancel is `unknown`, which the caller treats as chat
+ * One attempt, no retries. A 2xx answer with a `content` text is `fim`; a refusal (`refusesInfill`) is `chat`;
+ * a network failure, a time-out, a key problem (401, 403), a busy or loading server (408, 429, 5xx other than
+ * 501) or a cancel is `unknown`, which the caller treats as chat
  * for now without remembering it.
  */
 export async function probeInfill(http: HttpCore, model: string, signal?: AbortSignal): Promise<InfillProbe> {

@@ -7,10 +7,10 @@
 //   2. The hosted service is chat-only (its spec has no /infill and its chat models no FIM tokens): a
 //      completion server on sambanova.ai takes the chat path and is never probed.
 //   3. Any other server is probed once per server address and model, and the answer is remembered for the
-//      session: FIM when /infill answers, chat when it refuses (404, 400, 501, any other 4xx). A failure
-//      that says nothing about the operation (network, time-out, a busy or loading server, a cancel) takes
-//      the chat path this time and is asked again next time. A changed address or model is a new key, so it
-//      is probed anew.
+//      session: FIM when /infill answers, chat when it refuses (404, 400, 501, any other 4xx but 401, 403,
+//      408, 429). A failure that says nothing about the operation (network, time-out, the key, a busy or
+//      loading server, a cancel) takes the chat path this time and is asked again next time. A changed
+//      address or model is a new key, so it is probed anew.
 //   4. An /infill request that is refused after the probe said yes (the server was restarted with another
 //      model) moves that server and model to chat for the rest of the session.
 import { ApiError } from '../api/errors';
@@ -71,7 +71,7 @@ export class CompletionRouter {
   }
 
   /**
-   * Told how an /infill request failed: a refusal (an HTTP 4xx other than 408/429, or 501) means the server
+   * Told how an /infill request failed: a refusal (infill.ts `refusesInfill`) means the server
    * no longer fills in the middle for `model`, so it takes the chat path from now on. Overrides still win.
    */
   noteInfillFailure(port: RoutePort, model: string, error: unknown): void {
