@@ -55,10 +55,12 @@ describe('api/infill', () => {
     }
     server.reply({ kind: 'status', status: 503, body: '{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}' });
     assert.equal(await client.probeInfill('m'), 'unknown', 'a loading server says nothing about the model');
+    server.reply({ kind: 'status', status: 401 });
+    assert.equal(await client.probeInfill('m'), 'unknown', 'a key problem says nothing about the model either');
     // A server that answers 200 with something other than an infill answer (a catch-all page) does not fill in the middle.
     server.reply({ kind: 'json', body: { ok: true } });
     assert.equal(await client.probeInfill('m'), 'chat');
-    assert.equal(server.requests.length, 6, 'one request per probe, no retries');
+    assert.equal(server.requests.length, 7, 'one request per probe, no retries');
     await client.close();
     const nobody = clientOf(server, 'http://127.0.0.1:9');
     assert.equal(await nobody.probeInfill('m'), 'unknown', 'a network failure');
