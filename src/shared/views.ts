@@ -4,7 +4,7 @@
  */
 
 /** Capabilities a model can have; derived by the client, overridable in settings. */
-export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings';
+export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings' | 'fim';
 
 /** One model as the picker shows it. Prices are USD per million tokens. */
 export interface ModelView {

@@ -97,6 +97,15 @@ export class CapabilityRegistry {
     this.declared.set(id, traits);
   }
 
+  /**
+   * Whether `cadenza.models.overrides` gives `id` the capability `capability`: undefined when it lists no
+   * capabilities for `id` (then the table and heuristics speak, and they never claim `fim`).
+   */
+  stated(id: string, capability: Capability): boolean | undefined {
+    const listed = this.overrides[id]?.capabilities;
+    return listed === undefined ? undefined : listed.includes(capability);
+  }
+
   /** The ids `cadenza.models.overrides` names, in its order. */
   overriddenIds(): string[] {
     return Object.keys(this.overrides);

@@ -11,6 +11,7 @@ import { embedMany, embedOnce } from './embeddings';
 import { listingEndpoints, mergeModelLists, resolveEndpoints, type EndpointRole, type Endpoints, type OperationEndpoint } from './endpoints';
 import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
+import { buildInfillBody, driveInfill, INFILL_PATH, probeInfill } from './infill';
 import { overrideOnlyModel, readModel, readModelList } from './models';
 import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
 import { isLlamaCppListing, listedIds, readServerProps } from './serverProps';
@@ -27,6 +28,11 @@ import {
   type ChatStreamEvent,
   type EmbeddingResult,
   type EmbedManyOptions,
+  type InfillProbe,
+  type InfillRequest,
+  type InfillResult,
+  type InfillStream,
+  type InfillStreamEvent,
   type ModelInfo,
   type ServiceUsage,
   type TextStream,
@@ -180,6 +186,31 @@ export class InferenceClient {
       }, request.model, promptChars(request.messages), this.capabilityOfChat(request), maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model))),
       options.signal,
     );
+  }
+
+  /**
+   * A raw fill-in-the-middle completion, streamed: llama-server's POST /infill on the chat endpoint's server
+   * (infill.ts). Only for a model whose server fills in the middle (see `probeInfill`).
+   */
+  infill(request: InfillRequest, options: CallOptions = {}): InfillStream {
+    const body = JSON.stringify(buildInfillBody(request, true));
+    const http: HttpRequest = { method: 'POST', path: INFILL_PATH, host: 'chat', rateLimitKey: request.model, body, contentType: 'application/json', accept: 'text/event-stream', signal: options.signal, onRetry: options.onRetry };
+    return new ResultStream<InfillStreamEvent, InfillResult>(driveInfill({ http: this.http, request: http, timeouts: this.timeouts, maxTokens: request.maxTokens }), options.signal);
+  }
+
+  /** Asks the chat endpoint's server once whether it fills in the middle for `model` (an /infill that predicts nothing). */
+  probeInfill(model: string, signal?: AbortSignal): Promise<InfillProbe> {
+    return probeInfill(this.http, model, signal);
+  }
+
+  /** The address completions go to: the chat endpoint's server. */
+  completionServer(): string {
+    return this.endpoints.chat.baseUrl;
+  }
+
+  /** What `cadenza.models.overrides` says of `capability` for `id`; undefined when it lists no capabilities for it. */
+  statedCapability(id: string, capability: Capability): boolean | undefined {
+    return this.registry.stated(id, capability);
   }
 
   /** Audio analysed with an instruction (POST /v1/audio/reasoning), non-streamed. */

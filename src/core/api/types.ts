@@ -2,8 +2,12 @@
 // stays inside the per-operation modules). The chat panel, the agent and the index depend on these.
 import { type ApiError } from './errors';
 
-/** Something a model can do; the listing does not say, so capabilities.ts derives it. */
-export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings';
+/**
+ * Something a model can do; the listing does not say, so capabilities.ts derives it. `fim`: the model's
+ * server fills in the middle from raw text (llama-server's POST /infill with the model's own FIM tokens);
+ * only an override states it, or a probe finds it (core/completions/completionRoute.ts).
+ */
+export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings' | 'fim';
 
 /** The two audio model families of the spec, which take different fields and limits. */
 export type AudioFamily = 'speechToText' | 'audioInstruct';
@@ -243,3 +247,49 @@ export interface EmbedManyOptions {
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
+
+/** Another file shown to a fill-in-the-middle model (llama-server's `input_extra`). */
+export interface InfillExtra {
+  readonly filename: string;
+  readonly text: string;
+}
+
+/** A raw fill-in-the-middle request (POST /infill): the server wraps it in the model's own FIM tokens. */
+export interface InfillRequest {
+  model: string;
+  /** Text before the cursor. */
+  prefix: string;
+  /** Text after the cursor. */
+  suffix: string;
+  /** Other files for context, sent as `input_extra`. */
+  extra?: readonly InfillExtra[];
+  maxTokens: number;
+  temperature?: number;
+}
+
+/** Token counts a fill-in-the-middle server reports (llama-server: on every chunk, so far). */
+export interface InfillCounts {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+/** What an infill stream yields: text as it forms (with the counts so far), then one `done`. */
+export type InfillStreamEvent =
+  | { type: 'text'; text: string; counts?: InfillCounts }
+  | { type: 'done'; counts?: InfillCounts; stopType?: string };
+
+/** The whole answer of an infill request. */
+export interface InfillResult {
+  text: string;
+  counts: InfillCounts;
+  /** Why the server stopped (llama-server: `eos`, `limit`, `word`), when it said. */
+  stopType: string | undefined;
+}
+
+/** A streamed infill answer, like ChatStream. */
+export interface InfillStream extends AsyncIterable<InfillStreamEvent> {
+  readonly result: Promise<InfillResult>;
+}
+
+/** What one /infill probe found: the server fills in the middle, it does not (a definite refusal), or no answer to go by. */
+export type InfillProbe = 'fim' | 'chat' | 'unknown';

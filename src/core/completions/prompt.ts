@@ -122,13 +122,20 @@ function fence(text: string): string {
   return marker;
 }
 
+/** The text around the cursor and the other files' snippets, cut to a token budget (both paths' prompts). */
+export interface CutContext {
+  readonly prefix: string;
+  readonly suffix: string;
+  /** The snippets that fit, each cut at a line end, most relevant first. */
+  readonly snippets: readonly { readonly path: string; readonly text: string }[];
+}
+
 /**
- * Builds the chat request for a completion: the prefix gets 70 % of the budget and the suffix 20 % (what
- * one leaves unused goes to the other), snippets the rest, each cut at line boundaries. After the system
- * message and the worked example, the user message shows the snippets, then the cursor's turn (the code
- * after the cursor, whether one line or a block is wanted, the code before the cursor).
+ * Cuts the prompt's text to the budget: the prefix gets 70 % of it and the suffix 20 % (what one leaves
+ * unused goes to the other), snippets the rest (less `snippetOverhead` characters each), each cut at line
+ * boundaries, nearest the cursor first.
  */
-export function buildCompletionPrompt(input: CompletionPromptInput): CompletionPrompt {
+export function cutContext(input: CompletionPromptInput, snippetOverhead: (path: string) => number): CutContext {
   const budgetChars = Math.max(64, input.budgetTokens ?? DEFAULT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
   let suffix = keepHead(input.suffix, Math.floor(budgetChars * 0.2));
   const prefix = keepTail(input.prefix, Math.floor(budgetChars * 0.7) + Math.floor(budgetChars * 0.2) - suffix.length);
@@ -136,16 +143,29 @@ export function buildCompletionPrompt(input: CompletionPromptInput): CompletionP
     suffix = keepHead(input.suffix, Math.floor(budgetChars * 0.9) - prefix.length);
   }
   let snippetChars = budgetChars - prefix.length - suffix.length;
-  const shown: string[] = [];
+  const snippets: { path: string; text: string }[] = [];
   for (const snippet of input.snippets ?? []) {
-    const header = `From ${snippet.path}:\n`;
-    if (snippetChars < header.length + 80) break;
-    const body = keepHead(snippet.text.trim(), snippetChars - header.length - 8);
-    if (body.trim() === '') continue;
-    const marker = fence(body);
-    shown.push(`${header}${marker}\n${body}\n${marker}`);
-    snippetChars -= header.length + body.length + 8;
+    const overhead = snippetOverhead(snippet.path);
+    if (snippetChars < overhead + 80) break;
+    const text = keepHead(snippet.text.trim(), snippetChars - overhead);
+    if (text.trim() === '') continue;
+    snippets.push({ path: snippet.path, text });
+    snippetChars -= overhead + text.length;
   }
+  return { prefix, suffix, snippets };
+}
+
+/**
+ * Builds the chat request for a completion from the cut context (`cutContext`). After the system message and
+ * the worked example, the user message shows the snippets, then the cursor's turn (the code after the cursor,
+ * whether one line or a block is wanted, the code before the cursor).
+ */
+export function buildCompletionPrompt(input: CompletionPromptInput): CompletionPrompt {
+  const { prefix, suffix, snippets } = cutContext(input, (path) => `From ${path}:\n`.length + 8);
+  const shown = snippets.map(({ path, text }) => {
+    const marker = fence(text);
+    return `From ${path}:\n${marker}\n${text}\n${marker}`;
+  });
   const mode = completionMode({ prefix, suffix });
   const user = [
     ...(shown.length > 0 ? ['Other files, for reference:', ...shown, ''] : []),
@@ -157,7 +177,12 @@ export function buildCompletionPrompt(input: CompletionPromptInput): CompletionP
     prefix,
     suffix,
     mode,
-    maxTokens: mode === 'line' ? 96 : 320,
+    maxTokens: answerTokens(mode),
     promptTokens: [SYSTEM, ...EXAMPLE.map((message) => String(message.content)), user].reduce((sum, text) => sum + estimateTokens(text) + 4, 0),
   };
+}
+
+/** Answer tokens to allow: a line is short, a block longer. */
+export function answerTokens(mode: CompletionMode): number {
+  return mode === 'line' ? 96 : 320;
 }

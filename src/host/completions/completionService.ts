@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../core/chat/contextBudget';
-import { fetchCompletion } from '../../core/completions/fetchCompletion';
+import { CompletionRouter } from '../../core/completions/completionRoute';
+import { fetchCompletion, type CompletionAnswer } from '../../core/completions/fetchCompletion';
+import { fetchInfill } from '../../core/completions/fetchInfill';
+import { buildInfillPrompt } from '../../core/completions/infillPrompt';
 import { addUsage, describeUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
 import { resolveCompletionModel } from '../../core/completions/model';
 import { buildCompletionPrompt } from '../../core/completions/prompt';
@@ -53,6 +56,8 @@ export class CompletionService implements vscode.Disposable {
   private readonly warned = new Set<string>();
   private readonly gate: CompletionGate;
   private readonly snippets: ContextSnippets;
+  /** Which path (fill-in-the-middle or chat) each server and model takes, probed once a session. */
+  private readonly router = new CompletionRouter();
   private readonly changed = new vscode.EventEmitter<CompletionState>();
   private readonly decided = new vscode.EventEmitter<CompletionDecision>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -224,32 +229,44 @@ export class CompletionService implements vscode.Disposable {
 
   private async fetch(request: HostRequest, signal: AbortSignal, onPartial: (text: string, ended: boolean) => void): Promise<string> {
     const { document } = request;
-    const prompt = buildCompletionPrompt({
+    const client = await this.connection.client();
+    // The path is decided first (overrides, the hosted service, a probe remembered per server and model:
+    // completionRoute.ts); everything after the request (cleaning, stopping, usage, the cap) is shared.
+    const path = await this.router.pathFor(client, request.model, signal);
+    const input = {
       path: document.isUntitled ? document.fileName : vscode.workspace.asRelativePath(document.uri, false),
       languageId: document.languageId,
       prefix: request.prefix,
       suffix: request.suffix,
       snippets: await this.snippets.collect(document, { prefix: request.prefix, suffix: request.suffix }),
-    });
+    };
     let partial = '';
+    const relay = (text: string, ended: boolean): void => {
+      partial = text;
+      onPartial(text, ended);
+    };
+    let promptTokens: number | undefined;
     try {
-      const answer = await fetchCompletion({
-        port: await this.connection.client(),
-        model: request.model,
-        prompt,
-        signal,
-        onPartial: (text, ended) => {
-          partial = text;
-          onPartial(text, ended);
-        },
-      });
+      let answer: CompletionAnswer;
+      if (path === 'fim') {
+        const prompt = buildInfillPrompt(input);
+        promptTokens = prompt.promptTokens;
+        answer = await fetchInfill({ port: client, model: request.model, prompt, signal, onPartial: relay }).catch((error: unknown) => {
+          if (!signal.aborted) this.router.noteInfillFailure(client, request.model, error);
+          throw error;
+        });
+      } else {
+        const prompt = buildCompletionPrompt(input);
+        promptTokens = prompt.promptTokens;
+        answer = await fetchCompletion({ port: client, model: request.model, prompt, signal, onPartial: relay });
+      }
       this.record(request.model, answer.usage.promptTokens, answer.usage.completionTokens);
-      this.host.log.debug(`Completion from ${request.model}: ${answer.text.length} characters, ${answer.end}, first text after ${answer.firstTextMs?.toFixed(0) ?? '-'} ms.`);
+      this.host.log.debug(`Completion from ${request.model} (${path === 'fim' ? 'fill-in-the-middle' : 'chat'}): ${answer.text.length} characters, ${answer.end}, first text after ${answer.firstTextMs?.toFixed(0) ?? '-'} ms.`);
       return answer.text;
     } catch (error) {
       if (signal.aborted) {
-        // A cancel is not an error (house style); the prompt was still sent, so it counts.
-        this.record(request.model, prompt.promptTokens, estimateTokens(partial));
+        // A cancel is not an error (house style); a prompt already sent still counts.
+        if (promptTokens !== undefined) this.record(request.model, promptTokens, estimateTokens(partial));
         this.host.log.debug('Completion request cancelled: the user typed past it.');
       } else {
         this.host.log.warn(`Completion failed: ${error instanceof Error ? error.message : String(error)}`);
