@@ -97,6 +97,9 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
   });
 
   it('json_object: the answer parses as a JSON object', async () => {
+    // As in the extension, the model is listed first: that is how the client knows it talks to llama.cpp,
+    // whose builds after de3ff81 constrain json_object only when it carries a schema.
+    await client().listModels();
     const result = await client().chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Any JSON object.' }], responseFormat: { type: 'json_object' }, maxTokens: 48, temperature: 0 });
     const parsed: unknown = JSON.parse(result.text);
     assert.equal(typeof parsed, 'object');
