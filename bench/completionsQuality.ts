@@ -16,7 +16,7 @@
 //     [--max-tokens 64] [--concurrency 2] [--limit N] [--path fim|chat (default both)] [--variants
 //     cadenza-fim,cadenza-chat,naive] [--model qwen2.5-coder-1.5b (the id the server serves)]
 //     [--url http://127.0.0.1:PORT (a running llama-server; else one is started with --weights PATH, for
-//     gemma-3-270m the local stack's)] [--threads N (llama-server's; default 1 when the load average is at
+//     qwen2.5-coder-1.5b the local stack's)] [--threads N (llama-server's; default 1 when the load average is at
 //     or above the core count, else 2)] [--report (print the table of the cached results, ask nothing)]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -92,15 +92,17 @@ const resultKey = (id: string, variant: Variant): string => (variant === 'naive'
 async function startLlama(): Promise<{ url: string; stop: () => void }> {
   const llamaHome = process.env['CADENZA_LLAMA_HOME'] ?? join(homedir(), '.cache', 'cadenza-llama');
   const stackHome = process.env['CADENZA_STACK_HOME'] ?? join(homedir(), '.cache', 'cadenza-local-stack');
-  const binary = join(llamaHome, 'bin', 'llama-server');
-  const gemma = model === 'gemma-3-270m';
-  const weights = values.weights ?? (gemma ? join(stackHome, 'models', 'gemma-3-270m-q4_k_m.gguf') : undefined);
-  if (weights === undefined) throw new Error(`--weights PATH (a GGUF of ${model}) or --url of a running server is needed for a model other than gemma-3-270m`);
+  // The local stack's model and the llama-server setup.sh chose for it (prebuilt or source build).
+  const stackModel = model === 'qwen2.5-coder-1.5b';
+  const chosen = existsSync(join(stackHome, 'llama-server.env')) ? /^LLAMA_SERVER=(.*)$/m.exec(readFileSync(join(stackHome, 'llama-server.env'), 'utf8'))?.[1] : undefined;
+  const binary = stackModel && chosen !== undefined ? chosen : join(llamaHome, 'bin', 'llama-server');
+  const weights = values.weights ?? (stackModel ? join(stackHome, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf') : undefined);
+  if (weights === undefined) throw new Error(`--weights PATH (a GGUF of ${model}) or --url of a running server is needed for a model other than the local stack's qwen2.5-coder-1.5b`);
   for (const needed of [binary, weights]) if (!existsSync(needed)) throw new Error(`${needed} is missing: run bash scripts/local-stack/setup.sh`);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  // The stack's own arguments (scripts/local-stack/stack.mjs), with one slot per concurrent request.
-  // Gemma takes the stack's chat template; another model its own (from the GGUF).
-  const template = gemma ? ['--chat-template-file', join(repoRoot(), 'scripts', 'local-stack', 'gemma3-chat.jinja')] : [];
+  // The stack's own arguments (scripts/local-stack/stack.mjs), with one slot per concurrent request, and
+  // its tool-call template for its model (completions do not use it; the chat variants see what users see).
+  const template = stackModel ? ['--chat-template-file', join(repoRoot(), 'scripts', 'local-stack', 'qwen2.5-coder-tools.jinja')] : [];
   const child = spawn(binary, ['-m', weights, '--alias', model, '--jinja', ...template,
     '-c', String(4096 * concurrency), '-np', String(concurrency), '-t', String(threads), '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: 'ignore' });
   const stop = (): void => {
