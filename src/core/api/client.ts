@@ -154,6 +154,18 @@ export class InferenceClient {
     );
   }
 
+  /**
+   * The tokens of `text` by the chat server's own tokenizer: llama-server's `POST /tokenize`
+   * (`{"content"}` → `{"tokens": [...]}`). The hosted service has no such route: it rejects (404, reason
+   * `unsupported`), and a reply without a token list is a malformedResponse.
+   */
+  async countTokens(text: string, options: CallOptions = {}): Promise<number> {
+    const { value } = await this.http.fetchJson({ method: 'POST', path: '/tokenize', host: 'chat', body: JSON.stringify({ content: text }), contentType: 'application/json', signal: options.signal });
+    const tokens = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['tokens'] : undefined;
+    if (!Array.isArray(tokens)) throw new ApiError('malformedResponse', 'The tokenizer\'s reply has no token list');
+    return tokens.length;
+  }
+
   /** Audio analysed with an instruction (POST /v1/audio/reasoning), non-streamed. */
   async audioReasoning(request: AudioReasoningRequest, options: CallOptions = {}): Promise<ChatResult> {
     const body = this.audioReasoningBody(request, false);
