@@ -16,10 +16,10 @@ const tokensOf = (text: string): number => Math.ceil(text.length / 2);
 
 /**
  * A stand-in for llama-server on loopback: lists one model with `meta.n_ctx`, tokenises with POST
- * /tokenize, and streams an answer from /v1/chat/completions, refusing (as llama-server does, with its
+ * /tokenize (or, as a server without a tokenizer, answers it 404), and streams an answer from /v1/chat/completions, refusing (as llama-server does, with its
  * error body) a request whose prompt and answer do not fit the context.
  */
-async function startLlamaLike(): Promise<{ url: string; server: Server; chats: Body[]; tokenizes: number }> {
+async function startLlamaLike(options: { tokenizer: boolean; id: string }): Promise<{ url: string; server: Server; chats: Body[]; tokenizes: number }> {
   const state = { url: '', server: undefined as unknown as Server, chats: [] as Body[], tokenizes: 0 };
   state.server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,9 +31,13 @@ async function startLlamaLike(): Promise<{ url: string; server: Server; chats: B
       };
       const text = Buffer.concat(chunks).toString('utf8');
       if (req.method === 'GET' && req.url === '/v1/models') {
-        json(200, { object: 'list', data: [{ id: modelId, object: 'model', created: 1, owned_by: 'llamacpp', meta: { n_ctx: contextSize, n_ctx_train: 32768 } }] });
+        json(200, { object: 'list', data: [{ id: options.id, object: 'model', created: 1, owned_by: 'llamacpp', meta: { n_ctx: contextSize, n_ctx_train: 32768 } }] });
       } else if (req.method === 'POST' && req.url === '/tokenize') {
         state.tokenizes += 1;
+        if (!options.tokenizer) {
+          json(404, { error: { message: 'File Not Found', type: 'not_found_error', code: 404 } });
+          return;
+        }
         const { content } = JSON.parse(text) as { content: string };
         json(200, { tokens: Array.from({ length: tokensOf(content) }, (_, i) => i) });
       } else if (req.method === 'POST' && req.url === '/v1/chat/completions') {
@@ -45,7 +49,7 @@ async function startLlamaLike(): Promise<{ url: string; server: Server; chats: B
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: modelId, choices, ...extra })}\n\n`;
+        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: options.id, choices, ...extra })}\n\n`;
         res.end(chunk([{ index: 0, delta: { role: 'assistant', content: 'It fits.' }, finish_reason: null }])
           + chunk([{ index: 0, delta: {}, finish_reason: 'stop' }])
           + chunk([], { usage: { prompt_tokens: prompt, completion_tokens: 3, total_tokens: prompt + 3 } })
@@ -78,16 +82,16 @@ suite('VS Code chat: fitting requests to a local model\'s context', () => {
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('cadenza');
   const token = (): vscode.CancellationToken => new vscode.CancellationTokenSource().token;
   let llama: Awaited<ReturnType<typeof startLlamaLike>> | undefined;
-  const model = async (): Promise<vscode.LanguageModelChat> => {
-    const [found] = await vscode.lm.selectChatModels({ vendor: 'cadenza', id: modelId });
-    assert.ok(found, `${modelId} is offered in VS Code`);
+  const model = async (id = modelId): Promise<vscode.LanguageModelChat> => {
+    const [found] = await vscode.lm.selectChatModels({ vendor: 'cadenza', id });
+    assert.ok(found, `${id} is offered in VS Code`);
     return found;
   };
 
   suiteSetup(async function () {
     this.timeout(60_000);
     await cadenzaApi();
-    llama = await startLlamaLike();
+    llama = await startLlamaLike({ tokenizer: true, id: modelId });
     await config().update('baseUrl', llama.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('cadenza.setApiKey', 'local-key');
     await vscode.commands.executeCommand('cadenza.refreshModels');
@@ -137,5 +141,27 @@ suite('VS Code chat: fitting requests to a local model\'s context', () => {
     // VS Code's chat prints `message: stack` when an error has a stack (toErrorMessage, verbose).
     assert.ok(!error.stack, `no stack reaches the caller: ${String(error.stack)}`);
     assert.equal(llama!.chats.length, before, 'nothing was sent');
+  });
+
+  test('without a tokenizer, the count learns from the prompt_tokens the server reports: the second request counts better than the first', async () => {
+    // Another model: the calibration is per model, and the first tests taught the other one already.
+    const plain = await startLlamaLike({ tokenizer: false, id: 'cadenza-standin-plain' });
+    try {
+      await config().update('baseUrl', plain.url, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('cadenza.refreshModels');
+      await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'cadenza', id: 'cadenza-standin-plain' })).length > 0, 'the second stand-in\'s model in VS Code');
+      const chat = await model('cadenza-standin-plain');
+      const text = padded('Some code', 400);
+      assert.equal(await chat.countTokens(text), 100, 'four characters a token before any request');
+      assert.equal(plain.tokenizes, 1, 'the server was asked for its tokenizer');
+      assert.equal(await collect(await chat.sendRequest([vscode.LanguageModelChatMessage.User(padded('A first question', 800))], {}, token())), 'It fits.');
+      // The server counted 404 tokens (400 for the 800 characters, 4 for the message): about one per two characters.
+      assert.equal(await chat.countTokens(text), Math.ceil(400 * (404 / 800)), 'the second counts by what the first reported');
+      assert.equal(plain.tokenizes, 1, 'a server without a tokenizer is not asked again');
+    } finally {
+      await config().update('baseUrl', llama!.url, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('cadenza.refreshModels');
+      plain.server.close();
+    }
   });
 });

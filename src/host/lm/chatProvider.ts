@@ -183,7 +183,8 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
         }
         else if (event.type === 'toolCall') report(assembler.push(event));
         else if (event.type === 'finish') report(assembler.flush());
-        else if (event.type === 'usage' && event.usage.promptTokens !== undefined) this.calibrate(model.id, request, event.usage.promptTokens);
+        // Only a count the service reported teaches anything (without one the report is the estimate itself).
+        else if (event.type === 'usage' && event.usage.source.tokens === 'service' && event.usage.promptTokens !== undefined) this.calibrate(model.id, request, event.usage.promptTokens);
       }
       report(assembler.flush());
     } catch (error) {
