@@ -13,9 +13,11 @@
 //    each server on a free loopback port, wired through the per-operation endpoint settings.
 // 4. VS Code: the desktop `code` on PATH when there is one (and --web is not given), as its own instance
 //    with a scratch user-data-dir, the repo as --extensionDevelopmentPath and cadenza.baseUrl in its user
-//    settings. Otherwise the offline code-server workbench (test/harness/setup.sh installs it) on
-//    127.0.0.1, loading the extension in development mode through the URL payload; the URL is printed.
-//    The folder opened is a scratch copy of test/fixtures/workspace unless --folder is given.
+//    settings, with chat.allowAnonymousAccess so VS Code's own chat works on Cadenza's models without a
+//    sign-in (startSettings.mjs). Otherwise the offline code-server workbench (test/harness/setup.sh
+//    installs it) on 127.0.0.1, loading the extension in development mode through the URL payload; the
+//    URL is printed. The folder opened is a scratch copy of test/fixtures/workspace unless --folder is
+//    given.
 // 5. Ctrl-C (or closing the desktop window) stops VS Code, the emulator and the watcher; nothing is left.
 //
 // The API key: VS Code keeps it in SecretStorage, which a script cannot write from outside. It is passed
@@ -31,6 +33,7 @@ import {
   startCodeServer, workbenchUrl, writeSettings,
 } from '../test/harness/workbench.mjs';
 import { runSetup, stackInstalled, stackSettings, startStack, stopStack } from './local-stack/stack.mjs';
+import { startUserSettings } from './startSettings.mjs';
 
 const log = makeLog('start');
 const { values: options } = parseArgs({
@@ -149,7 +152,7 @@ const code = options.web ? undefined : onPath(process.platform === 'win32' ? 'co
 if (code) {
   // Its own instance (own user-data-dir): the settings below stay out of the user's profile, and --wait
   // keeps the CLI alive until the window closes, so Ctrl-C here ends it.
-  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, ...service.settings, 'workbench.startupEditor': 'none' });
+  writeSettings(tmp, 'User', startUserSettings(service, { web: false }));
   const child = spawnOwned(code, [
     '--wait', '--new-window', '--disable-workspace-trust',
     '--user-data-dir', path.join(tmp, 'user-data'),
@@ -161,8 +164,7 @@ if (code) {
   log(`desktop VS Code (${code}) opened ${folder} with Cadenza from ${repoRoot}`);
 } else {
   const harness = harnessEnv();
-  // cadenza.baseUrl is application-scoped (a user setting only), so it goes to the User settings.
-  writeSettings(tmp, 'User', { 'cadenza.baseUrl': service.baseUrl, ...service.settings, 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' });
+  writeSettings(tmp, 'User', startUserSettings(service, { web: true }));
   const server = await startCodeServer({
     env: harness, tmp, workspace: folder, log, extraEnv: keyEnv,
     port: options.port ? Number(options.port) : undefined,

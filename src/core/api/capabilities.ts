@@ -3,8 +3,7 @@
 // for ids we have never seen, the host's overrides (`cadenza.models.overrides`) on top, and what
 // the service itself told us (a 400 model_not_compatible removes the capability for this client's
 // lifetime).
-import { type DeclaredTraits } from './serverProps';
-import { type AudioFamily, type Capability, type CapabilityOverrides, type ReasoningTraits } from './types';
+import { type AudioFamily, type Capability, type CapabilityOverrides, type DeclaredTraits, type ReasoningTraits } from './types';
 
 /** What the client knows about one model id, before or without the listing. */
 export interface DerivedCapabilities {

@@ -8,13 +8,13 @@ import { buildAudioReasoningBody, buildTranscriptionForm } from './audio';
 import { CapabilityRegistry } from './capabilities';
 import { buildChatBody, ChatAccumulator, promptChars } from './chat';
 import { embedMany, embedOnce } from './embeddings';
-import { listingEndpoints, mergeModelLists, resolveEndpoints, type EndpointRole, type Endpoints, type OperationEndpoint } from './endpoints';
+import { listingEndpoints, mergeModelLists, resolveEndpoints, type Endpoints, type OperationEndpoint } from './endpoints';
 import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
 import { buildInfillBody, driveInfill, INFILL_PATH, probeInfill } from './infill';
 import { overrideOnlyModel, readModel, readModelList } from './models';
 import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
-import { isLlamaCppListing, listedIds, readServerProps } from './serverProps';
+import { askServerProps, isLlamaCppListing, listedIds } from './serverProps';
 import { driveStream, mapStream, maxStreamChars, ResultStream } from './stream';
 import { createTransport, type Transport, type TransportOptions } from './transport';
 import {
@@ -120,7 +120,7 @@ export class InferenceClient {
     const lists = await Promise.all(servers.map(async (endpoint, index) => {
       try {
         const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup', endpoint: endpoint.role });
-        if (isLlamaCppListing(value)) await this.readServerProps(endpoint.role, listedIds(value), signal);
+        if (isLlamaCppListing(value)) await askServerProps({ http: this.http, role: endpoint.role, ids: listedIds(value), signal, registry: this.registry, logger: this.logger });
         return readModelList(value, this.registry);
       } catch (error) {
         if (index === 0 || ApiError.is(error, 'canceled')) throw error;
@@ -131,25 +131,6 @@ export class InferenceClient {
     const models = mergeModelLists(lists, unlisted);
     for (const model of models) this.known.set(model.id, model);
     return models;
-  }
-
-  /**
-   * Asks a llama.cpp server what its models can do (GET /props; `?model=` for each when it serves several)
-   * and records it. Best effort: a server without /props, or an odd body, leaves the derivation as it was.
-   */
-  private async readServerProps(role: EndpointRole, ids: readonly string[], signal: AbortSignal | undefined): Promise<void> {
-    const asked = ids.slice(0, 8);
-    await Promise.all(asked.map(async (id) => {
-      try {
-        const path = asked.length === 1 ? '/props' : `/props?model=${encodeURIComponent(id)}`;
-        const { value } = await this.http.fetchJson({ method: 'GET', path, signal, kind: 'modelLookup', endpoint: role });
-        const traits = readServerProps(value);
-        if (traits !== undefined) this.registry.declare(id, traits);
-      } catch (error) {
-        if (ApiError.is(error, 'canceled')) throw error;
-        this.logger.debug(`no capabilities from ${role} /props for ${id}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }));
   }
 
   /** One model; rejects with reason notFound for an unknown id. */
@@ -211,6 +192,18 @@ export class InferenceClient {
   /** What `cadenza.models.overrides` says of `capability` for `id`; undefined when it lists no capabilities for it. */
   statedCapability(id: string, capability: Capability): boolean | undefined {
     return this.registry.stated(id, capability);
+  }
+
+  /**
+   * The tokens of `text` by the chat server's own tokenizer: llama-server's `POST /tokenize`
+   * (`{"content"}` → `{"tokens": [...]}`). The hosted service has no such route: it rejects (404, reason
+   * `unsupported`), and a reply without a token list is a malformedResponse.
+   */
+  async countTokens(text: string, options: CallOptions = {}): Promise<number> {
+    const { value } = await this.http.fetchJson({ method: 'POST', path: '/tokenize', host: 'chat', body: JSON.stringify({ content: text }), contentType: 'application/json', signal: options.signal });
+    const tokens = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['tokens'] : undefined;
+    if (!Array.isArray(tokens)) throw new ApiError('malformedResponse', 'The tokenizer\'s reply has no token list');
+    return tokens.length;
   }
 
   /** Audio analysed with an instruction (POST /v1/audio/reasoning), non-streamed. */

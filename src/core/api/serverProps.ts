@@ -3,14 +3,14 @@
 // tools, tool calls, reasoning effort) and `modalities` (vision, audio), read here so a user's own server
 // works without `cadenza.models.overrides` (which still win). Asked only of a server whose listing is
 // llama.cpp's (`owned_by: "llamacpp"` or a `meta` block): the hosted service has no /props.
-import { type Capability, type ReasoningTraits } from './types';
+import { type Logger } from '../logger';
+import { type CapabilityRegistry } from './capabilities';
+import { type EndpointRole } from './endpoints';
+import { ApiError } from './errors';
+import { type HttpCore } from './http';
+import { type Capability, type DeclaredTraits, type ReasoningTraits } from './types';
 
-/** What a server declared about one model: capabilities it has, capabilities it lacks, its reasoning control. */
-export interface DeclaredTraits {
-  readonly has: readonly Capability[];
-  readonly lacks: readonly Capability[];
-  readonly reasoning?: ReasoningTraits;
-}
+export type { DeclaredTraits } from './types';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -53,4 +53,24 @@ export function readServerProps(raw: unknown): DeclaredTraits | undefined {
   }
   if (has.length === 0 && lacks.length === 0 && reasoning === undefined) return undefined;
   return { has, lacks, ...(reasoning ? { reasoning } : {}) };
+}
+
+/**
+ * Asks a llama.cpp server what its models can do (GET /props; `?model=` for each when it serves several)
+ * and records it in `registry`. Best effort: a server without /props, or an odd body, leaves the
+ * derivation as it was; only a cancel is passed on.
+ */
+export async function askServerProps(input: { http: HttpCore; role: EndpointRole; ids: readonly string[]; signal: AbortSignal | undefined; registry: CapabilityRegistry; logger: Logger }): Promise<void> {
+  const asked = input.ids.slice(0, 8);
+  await Promise.all(asked.map(async (id) => {
+    try {
+      const path = asked.length === 1 ? '/props' : `/props?model=${encodeURIComponent(id)}`;
+      const { value } = await input.http.fetchJson({ method: 'GET', path, signal: input.signal, kind: 'modelLookup', endpoint: input.role });
+      const traits = readServerProps(value);
+      if (traits !== undefined) input.registry.declare(id, traits);
+    } catch (error) {
+      if (ApiError.is(error, 'canceled')) throw error;
+      input.logger.debug(`no capabilities from ${input.role} /props for ${id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }));
 }

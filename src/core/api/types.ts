@@ -39,6 +39,13 @@ export interface ModelInfo {
   reasoning?: ReasoningTraits;
 }
 
+/** What a model's own server declared about it (llama.cpp's /props): what it has, what it lacks, its reasoning control. */
+export interface DeclaredTraits {
+  readonly has: readonly Capability[];
+  readonly lacks: readonly Capability[];
+  readonly reasoning?: ReasoningTraits;
+}
+
 /** Host-supplied corrections (`cadenza.models.overrides`), keyed by model id. */
 export type CapabilityOverrides = Readonly<
   Record<string, { capabilities?: readonly Capability[]; contextLength?: number; maxCompletionTokens?: number; family?: AudioFamily; reasoning?: ReasoningTraits | false }>

@@ -1,9 +1,9 @@
 // The conversion between VS Code's language-model messages (as `host/lm` reduces them, without any
-// `vscode` type) and the service client's ChatMessage, plus the model limits VS Code is told about.
+// `vscode` type) and the service client's ChatMessage, plus the model limits VS Code is told about
+// (token counts are lmTokenCount's).
 // Pure, so the rules (one image per request, tool results as `tool` messages, orphan results as text)
 // are unit-tested in plain Node.
 import type { ChatMessage, ContentPart, ModelInfo, ToolCall, ToolDefinition } from '../api/types';
-import { estimateTokens, imageTokenEstimate } from './contextBudget';
 import { defaultMaxTokens, fallbackContextLength } from './requestBuilder';
 
 /** One content part of a VS Code message, reduced to what the service can take. */
@@ -131,28 +131,6 @@ export function toChatMessages(input: readonly LmMessage[], options: { readonly 
 export function toToolDefinition(tool: { readonly name: string; readonly description: string; readonly inputSchema?: object | undefined }): ToolDefinition {
   const schema = tool.inputSchema && Object.keys(tool.inputSchema).length > 0 ? (tool.inputSchema as Readonly<Record<string, unknown>>) : { type: 'object', properties: {} };
   return { name: tool.name, description: tool.description, parameters: schema };
-}
-
-/** Role, separators and the like that chat templates add to every message (as contextBudget counts). */
-const perMessageOverhead = 4;
-
-/**
- * Estimated tokens of a message or text. The service publishes no tokenizer (and the client has none),
- * so this is the same estimate as the context budget: about four characters a token, plus a fixed
- * amount per image and per message. It over-counts a little for English and code, which keeps VS Code's
- * prompt fitting on the safe side.
- */
-export function estimateLmTokens(value: string | LmMessage): number {
-  if (typeof value === 'string') return estimateTokens(value);
-  let tokens = perMessageOverhead;
-  for (const part of value.parts) {
-    if (part.kind === 'text') tokens += estimateTokens(part.text);
-    else if (part.kind === 'toolResult') tokens += estimateTokens(part.text);
-    else if (part.kind === 'toolCall') tokens += estimateTokens(part.name + argumentsOf(part.input));
-    else if (isImage(part)) tokens += imageTokenEstimate;
-    else tokens += estimateTokens(dataPartText(part) ?? '');
-  }
-  return tokens;
 }
 
 /** The limits VS Code is told about a model, and the answer length asked for by default. */

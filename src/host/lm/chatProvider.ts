@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
+import type { InferenceClient } from '../../core/api/client';
 import type { ChatRequest, ModelInfo } from '../../core/api/types';
-import { estimateLmTokens, modelLimits, readSampling, toChatMessages, toToolDefinition, type LmSampling } from '../../core/chat/lmMessages';
+import { fallbackContextLength } from '../../core/chat/requestBuilder';
+import { contextOverflowMessage, fitRequest, type FitLimits } from '../../core/chat/lmFit';
+import { modelLimits, readSampling, toChatMessages, toToolDefinition, type LmSampling } from '../../core/chat/lmMessages';
+import { chatMessageText, lmMessageText, LmTokenCounter, TokenCalibration, toolsText } from '../../core/chat/lmTokenCount';
 import { ToolCallAssembler, type AssembledToolCall } from '../../core/chat/lmToolCalls';
 import type { ServiceConnection } from '../chat/connection';
 import type { HostContext } from '../context';
 import { commandIds } from '../ids';
 import { abortSignalOf } from './cancellation';
-import { chatErrorMessage, isCancel } from './lmErrors';
+import { chatErrorMessage, isCancel, ShownError } from './lmErrors';
 import { toLmMessage } from './messageParts';
 
 /** The vendor of Cadenza's models in VS Code (`languageModelChatProviders` contributes it). */
@@ -78,6 +82,10 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
   private readonly disposables: vscode.Disposable[] = [];
   /** What VS Code was last told (or would be told now); the event fires only when it changes. */
   private signature = signatureOf([]);
+  /** Tokens per character each model's requests came to (from the usage the service reports). */
+  private readonly calibration = new TokenCalibration();
+  /** One counter per client, i.e. per chat server: whether it has a tokenizer is asked once. */
+  private readonly counters = new WeakMap<InferenceClient, LmTokenCounter>();
 
   /** Fires when the service's list changed (address, key, refresh): VS Code asks for the list again. */
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
@@ -140,14 +148,23 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
       const offered = model.capabilities.toolCalling ? options.tools ?? [] : [];
       if (offered.length < (options.tools?.length ?? 0)) this.host.log.info(`${model.id} cannot call tools; the request's ${options.tools?.length ?? 0} tools were not sent.`);
       const tools = offered.map(toToolDefinition);
+      const client = await this.connection.client();
+      // Counted by the same rules as provideTokenCount; the oldest turns go rather than the request failing.
+      const fitLimits: FitLimits = { model: model.id, contextTokens: listed.contextLength ?? fallbackContextLength, inputTokens: limits.maxInputTokens };
+      const fitted = await fitRequest(this.counterFor(client), mapped.messages, tools, fitLimits, abort.signal);
+      if (!fitted.fits) {
+        const message = contextOverflowMessage(fitLimits, fitted);
+        this.host.log.warn(`A VS Code chat request to ${model.id} was not sent: ${message}`);
+        throw new ShownError(message);
+      }
+      if (fitted.droppedMessages > 0) this.host.log.info(`${fitted.droppedMessages} message(s) of the oldest turns of a VS Code chat request left out to fit ${model.id}'s context (about ${fitted.tokens} of ${fitLimits.inputTokens} tokens).`);
       const request: ChatRequest = {
         model: model.id,
-        messages: mapped.messages,
+        messages: fitted.messages,
         ...withinLimits(readSampling(options.modelOptions as Readonly<Record<string, unknown>> | undefined), limits.maxOutputTokens, limits.defaultMaxTokens),
         ...(tools.length > 0 ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
         includeUsage: true,
       };
-      const client = await this.connection.client();
       const stream = client.streamChat(request, { signal: abort.signal });
       const assembler = new ToolCallAssembler();
       const report = (calls: readonly AssembledToolCall[]): void => {
@@ -166,23 +183,55 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
         }
         else if (event.type === 'toolCall') report(assembler.push(event));
         else if (event.type === 'finish') report(assembler.flush());
+        // Only a count the service reported teaches anything (without one the report is the estimate itself).
+        else if (event.type === 'usage' && event.usage.source.tokens === 'service' && event.usage.promptTokens !== undefined) this.calibrate(model.id, request, event.usage.promptTokens);
       }
       report(assembler.flush());
     } catch (error) {
+      if (ShownError.is(error)) throw error;
       if (isCancel(error, abort.signal)) {
         this.host.log.debug(`A VS Code chat request to ${model.id} was cancelled.`);
         return;
       }
       this.host.log.warn(`A VS Code chat request to ${model.id} failed: ${chatErrorMessage(error)}`);
-      throw new Error(chatErrorMessage(error), { cause: error });
+      // The message alone: VS Code's chat shows an error's stack (and the cause's) beside its message.
+      throw new ShownError(chatErrorMessage(error));
     } finally {
       abort.dispose();
     }
   }
 
-  /** An estimate: the service publishes no tokenizer, so about four characters a token (as the context budget counts). */
-  provideTokenCount(_model: CadenzaModelInformation, text: string | vscode.LanguageModelChatRequestMessage, _token: vscode.CancellationToken): Promise<number> {
-    return Promise.resolve(estimateLmTokens(typeof text === 'string' ? text : toLmMessage(text)));
+  /**
+   * The chat server's own count where it has a tokenizer (llama-server), else an estimate calibrated from
+   * what the service reported for this model's earlier requests (about four characters a token at first).
+   */
+  async provideTokenCount(model: CadenzaModelInformation, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
+    const abort = abortSignalOf(token);
+    try {
+      const counter = this.counterFor(await this.connection.client());
+      return typeof text === 'string' ? await counter.countText(model.id, text, abort.signal) : await counter.countMessage(model.id, lmMessageText(toLmMessage(text)), abort.signal);
+    } catch (error) {
+      if (isCancel(error, abort.signal)) return 0;
+      throw new ShownError(chatErrorMessage(error));
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  private counterFor(client: InferenceClient): LmTokenCounter {
+    let counter = this.counters.get(client);
+    if (counter === undefined) {
+      counter = new LmTokenCounter({ tokenize: (text, signal) => client.countTokens(text, signal ? { signal } : {}), calibration: this.calibration, logger: this.host.log });
+      this.counters.set(client, counter);
+    }
+    return counter;
+  }
+
+  /** Learns the model's tokens per character from a request the service reported on. */
+  private calibrate(model: string, request: ChatRequest, promptTokens: number): void {
+    const counted = request.messages.map(chatMessageText);
+    const chars = counted.reduce((sum, entry) => sum + entry.text.length, 0) + toolsText(request.tools ?? []).length;
+    this.calibration.record(model, { chars, images: counted.reduce((sum, entry) => sum + entry.images, 0) }, promptTokens);
   }
 
   dispose(): void {

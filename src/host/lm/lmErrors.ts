@@ -20,3 +20,21 @@ export function chatErrorMessage(error: unknown): string {
 export function isCancel(error: unknown, signal?: AbortSignal): boolean {
   return ApiError.is(error, 'canceled') || signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
 }
+
+/**
+ * An error VS Code's chat shows as its message alone. VS Code passes a provider's error on with its stack
+ * and cause, and Copilot's chat prints `message: stack` (toErrorMessage verbose) when there is a stack: a
+ * stack of Cadenza's bundle with its path on disk. So this one has no stack and no cause (log the cause).
+ * Not a vscode.LanguageModelError: VS Code rebuilds those in the caller with a stack of its own.
+ */
+export class ShownError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Error';
+    this.stack = '';
+  }
+
+  static is(error: unknown): error is ShownError {
+    return error instanceof ShownError;
+  }
+}

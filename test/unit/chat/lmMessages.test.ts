@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
-  estimateLmTokens, imageDataUrl, modelLimits, noVisionNote, olderImageNote, promptTsxText, readSampling, toChatMessages, toToolDefinition,
+  imageDataUrl, modelLimits, noVisionNote, olderImageNote, promptTsxText, readSampling, toChatMessages, toToolDefinition,
   type LmMessage,
 } from '../../../src/core/chat/lmMessages';
 
@@ -79,13 +79,6 @@ describe('VS Code language-model helpers', () => {
     assert.deepEqual(toToolDefinition({ name: 't', description: 'd' }), { name: 't', description: 'd', parameters: { type: 'object', properties: {} } });
     const schema = { type: 'object', properties: { q: { type: 'string' } } };
     assert.deepEqual(toToolDefinition({ name: 't', description: 'd', inputSchema: schema }).parameters, schema);
-  });
-
-  it('estimates tokens at about four characters, plus per message and per image', () => {
-    assert.equal(estimateLmTokens('abcdefgh'), 2);
-    assert.equal(estimateLmTokens(user({ kind: 'text', text: 'abcdefgh' })), 6);
-    assert.ok(estimateLmTokens(user({ kind: 'data', mimeType: 'image/png', data: png })) > 1000);
-    assert.ok(estimateLmTokens({ role: 'assistant', parts: [{ kind: 'toolCall', callId: 'c', name: 'search', input: { query: 'x' } }] }) > 4);
   });
 
   it('reserves the default answer length inside the context and reports the listed output limit', () => {
