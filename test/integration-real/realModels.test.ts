@@ -150,7 +150,7 @@ suite('Real models: the extension against the local stack', () => {
     // and no call left as text in it.
     assert.ok(answer.trim() !== '', 'an answer after the call');
     assert.match(answer, /\bname\b|Hello/i, answer);
-    assert.doesNotMatch(answer, /"arguments"\s*:/, 'no tool call left unparsed in the answer');
+    assert.doesNotMatch(answer, /"arguments"\s*:/, `no tool call left unparsed in the answer; cards ${cards.filter((card) => card.status !== 'forming').map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`).join(', ')}; answer ${answer}`);
     console.log(`[realmodels] agent: ${finished.map((card) => card.name).join(', ')}, then "${answer.trim()}"`);
   });
 

@@ -62,15 +62,32 @@ function why(reason: ToolsWithheld, maxSteps: number): string {
   return reason === 'lastStep' ? `the last step of ${maxSteps}` : 'the same call repeated';
 }
 
+/** A call as the model is told it in words: its name and its arguments (keys in order). */
+function callText(name: string, argumentsText: string): string {
+  const key = callKey(name, argumentsText);
+  return `${name} ${key.slice(key.indexOf('\u0000') + 1)}`;
+}
+
 /**
- * The request's messages with the instruction to answer now added to the last tool result: a message of its
- * own would be a second system prompt or a user turn the user never wrote, which some chat templates refuse.
- * The history the loop keeps is not changed.
+ * The messages of the request that offers no tools. The calls and results of this answer (everything after
+ * the user's last turn) are told in words at the end of that turn, with the instruction to answer now: a
+ * small model shown its earlier calls in its template's call format wrote one more call as text instead of
+ * an answer, and a turn of its own would be a second system prompt or a user turn the user never wrote,
+ * which some chat templates refuse. The history the loop keeps is not changed.
  */
 export function withAnswerInstruction(messages: readonly ChatMessage[], reason: ToolsWithheld, maxSteps: number): ChatMessage[] {
-  const out = [...messages];
-  const last = out.at(-1);
-  if (last?.role !== 'tool') return out;
-  out[out.length - 1] = { ...last, content: `${last.content}\n\n[Cadenza: no more tool calls in this answer (${why(reason, maxSteps)}). Answer the user now in plain text from the results above.]` };
-  return out;
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user');
+  const turn = messages[lastUser];
+  if (turn === undefined || turn.role !== 'user') return [...messages];
+  const results = new Map(messages.slice(lastUser + 1).flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message.content] as const] : [])));
+  const told: string[] = [];
+  for (const message of messages.slice(lastUser + 1)) {
+    if (message.role !== 'assistant') continue;
+    if (typeof message.content === 'string' && message.content.trim() !== '') told.push(`You wrote: ${message.content.trim()}`);
+    for (const call of message.toolCalls ?? []) told.push(`${callText(call.name, call.arguments)} returned:\n${results.get(call.id) ?? '(no result)'}`);
+  }
+  const instruction = `[Cadenza: no more tool calls in this answer (${why(reason, maxSteps)}). Answer the question above now in plain text from these results.]`;
+  const added = `\n\n[What your calls returned while answering this:]\n\n${told.join('\n\n')}\n\n${instruction}`;
+  const content = typeof turn.content === 'string' ? `${turn.content}${added}` : [...turn.content, { type: 'text' as const, text: added.trimStart() }];
+  return [...messages.slice(0, lastUser), { role: 'user', content }];
 }

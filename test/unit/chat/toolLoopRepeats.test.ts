@@ -64,7 +64,16 @@ describe('tool loop: repeated calls and the answer without tools', () => {
     assert.ok(first?.tools && second?.tools, 'tools offered while the calls differ');
     assert.equal(third?.tools, undefined, 'the answer is asked for without tools');
     assert.equal(third?.tool_choice, undefined);
-    assert.match(String(third?.messages.at(-1)?.['content']), /\[Cadenza: no more tool calls in this answer \(the same call repeated\)\. Answer the user now in plain text from the results above\.\]$/);
+    // The request that offers no tools shows no calls either: with a transcript of fenced calls to imitate,
+    // a small model wrote one more call as text instead of an answer. The calls and their results are told in
+    // words inside the user's turn (a turn of its own is one some chat templates refuse).
+    const sent = third?.messages ?? [];
+    assert.deepEqual(sent.filter((message) => message['role'] === 'tool' || message['tool_calls'] !== undefined), [], 'no call or tool result in the request without tools');
+    assert.equal(sent.at(-1)?.['role'], 'user');
+    const told = String(sent.at(-1)?.['content']);
+    assert.match(told, /^Rename hello to greet\./, 'the user\'s question first');
+    assert.match(told, /edit_file \{"new_text":"greet","old_text":"hello","path":"src\/a\.ts"\} returned:\nError: old_text occurs 2 times in src\/a\.ts/);
+    assert.match(told, /\[Cadenza: no more tool calls in this answer \(the same call repeated\)\. Answer the question above now in plain text from these results\.\]$/);
     assert.deepEqual(steps().map((event) => event.withoutTools), [undefined, undefined, 'repeatedCall']);
     assert.equal(result.messages.filter((message) => message.role === 'tool').every((message) => !String(message.content).includes('[Cadenza:')), true, 'the instruction is not kept in the history');
   });
@@ -101,7 +110,7 @@ describe('tool loop: repeated calls and the answer without tools', () => {
     assert.equal(result.stop, 'answered');
     assert.equal(result.text, 'One file: src/a.ts.');
     assert.deepEqual(bodies().map((body) => body.tools === undefined), [false, false, true]);
-    assert.match(String(bodies()[2]?.messages.at(-1)?.['content']), /\[Cadenza: no more tool calls in this answer \(the last step of 3\)\. Answer the user now/);
+    assert.match(String(bodies()[2]?.messages.at(-1)?.['content']), /\[Cadenza: no more tool calls in this answer \(the last step of 3\)\. Answer the question above now/);
     assert.deepEqual(steps().map((event) => event.withoutTools), [undefined, undefined, 'lastStep']);
   });
 
