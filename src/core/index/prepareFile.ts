@@ -1,4 +1,5 @@
 import { decodeFile } from './binaryDetect';
+import { withContext } from './chunkContext';
 import { chunkText, type ChunkOptions, type TextChunk } from './chunker';
 import type { FileSource } from './fileSource';
 import { contentHash } from './hashing';
@@ -23,8 +24,10 @@ export type Prepared = { readonly kind: 'file'; readonly file: PreparedFile } | 
 /**
  * Reads, classifies, hashes and chunks one file. Never throws: a file deleted while it is read is
  * `vanished`, a permission error `unreadable`, binary or minified content is reported as such.
+ * A chunk's text starts with the names of the declarations it sits in (chunkContext.ts) unless
+ * `context` is false (the benchmark's "before").
  */
-export async function prepareFile(absPath: string, mtimeMs: number, source: FileSource, maxFileBytes: number, chunking: ChunkOptions | undefined): Promise<Prepared> {
+export async function prepareFile(absPath: string, mtimeMs: number, source: FileSource, maxFileBytes: number, chunking: ChunkOptions | undefined, context = true): Promise<Prepared> {
   let read: Awaited<ReturnType<FileSource['read']>>;
   try {
     read = await source.read(absPath, maxFileBytes);
@@ -44,7 +47,7 @@ export async function prepareFile(absPath: string, mtimeMs: number, source: File
       // sees a newer time and reads it again, which is the safe direction.
       mtimeMs,
       hash: contentHash(read),
-      chunks: chunkText(decoded.text, chunking),
+      chunks: context ? withContext(decoded.text, chunkText(decoded.text, chunking)) : chunkText(decoded.text, chunking),
       encoding: decoded.encoding,
       lossy: decoded.lossy,
     },

@@ -111,5 +111,24 @@ describe('index/chunker', () => {
   it('changes its version when options change', () => {
     assert.equal(chunkerVersion(), chunkerVersion({ targetTokens: 320 }));
     assert.notEqual(chunkerVersion(), chunkerVersion({ targetTokens: 200 }));
+    assert.notEqual(chunkerVersion(), chunkerVersion({ declarationsAtAnyDepth: true }));
+  });
+
+  it('with declarationsAtAnyDepth, cuts above a method (with its decorator) inside a class, without overlap', () => {
+    const method = (name: string, decorated: boolean): string[] => [
+      ...(decorated ? ['    @property'] : []),
+      `    def ${name}(self, request):`,
+      ...Array.from({ length: 14 }, (_, i) => `        value_${i} = self.validator.${name}_${i}(request)`),
+      '        return value_0',
+      '',
+    ];
+    const text = ['class Endpoint:', '', ...method('first', false), ...method('second', true), ...method('third', false)].join('\n');
+    const all = text.split('\n');
+    const starts = (chunks: readonly { startLine: number }[]): string[] => chunks.map((c) => all[c.startLine - 1]?.trim() ?? '');
+    const nested = chunkText(text, { targetTokens: 120, declarationsAtAnyDepth: true });
+    assert.deepEqual(starts(nested).slice(1), ['@property', 'def third(self, request):']);
+    for (let i = 1; i < nested.length; i++) assert.equal(nested[i]?.startLine, (nested[i - 1]?.endLine ?? 0) + 2, 'no overlap, the blank line between');
+    const flat = chunkText(text, { targetTokens: 120 });
+    assert.ok(starts(flat).some((line) => !line.startsWith('def ') && !line.startsWith('@') && !line.startsWith('class')), `without it a cut falls elsewhere: ${starts(flat).join(' | ')}`);
   });
 });

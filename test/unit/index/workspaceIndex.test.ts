@@ -1,9 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { renameSync, symlinkSync } from 'node:fs';
+import { renameSync, statSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
+import { withContext } from '../../../src/core/index/chunkContext';
 import { chunkText } from '../../../src/core/index/chunker';
+import { crc32 } from '../../../src/core/index/hashing';
 import type { EmbedFunction } from '../../../src/core/index/embedQueue';
 import { nodeFileSource, type FileSource } from '../../../src/core/index/fileSource';
+import { IndexStore } from '../../../src/core/index/store/indexStore';
 import { WorkspaceIndex, indexFilePath, type WorkspaceIndexOptions } from '../../../src/core/index/workspaceIndex';
 import { CollectingLogger, Fixture, codeFile, fakeEmbedding, recordingEmbedder } from './helpers';
 
@@ -52,7 +55,8 @@ describe('index/workspaceIndex', () => {
     fx.write({ 'ws/src/file2.ts': original.replace('mod2Step3', 'mod2StepRenamedThree') });
     fake.batches.length = 0;
     const second = await index.sync();
-    const changedChunks = chunkText(original.replace('mod2Step3', 'mod2StepRenamedThree'), { targetTokens: 120 }).filter((c) => !chunkText(original, { targetTokens: 120 }).some((o) => o.hash === c.hash));
+    const chunksOf = (text: string) => withContext(text, chunkText(text, { targetTokens: 120 }));
+    const changedChunks = chunksOf(original.replace('mod2Step3', 'mod2StepRenamedThree')).filter((c) => !chunksOf(original).some((o) => o.hash === c.hash));
     assert.equal(second.filesChanged, 1);
     assert.equal(second.filesUnchanged, 5);
     assert.deepEqual(fake.texts(), changedChunks.map((c) => c.text));
@@ -334,6 +338,43 @@ describe('index/workspaceIndex', () => {
     const r3 = await third.sync();
     assert.equal(r3.filesChanged, 0, 'the new chunker version was stored');
     await third.close();
+  });
+
+  it('embeds a chunk cut from inside a method with the class and method names, and finds a file by a word of its path', async () => {
+    const body = Array.from({ length: 40 }, (_, i) => `        part_${i} = self.validator.value_${i}(request, scopes)`);
+    fx.write({ 'ws/oauth/revocation.py': ['class Endpoint:', '    def create_response(self, request):', ...body, '        return part_0', ''].join('\n') });
+    const fake = recordingEmbedder(DIM);
+    const index = await open(fake.embed);
+    assert.equal((await index.sync()).status, 'complete');
+    const inside = fake.texts().filter((t) => !t.startsWith('class Endpoint'));
+    assert.ok(inside.length >= 1, `${fake.texts().length} texts`);
+    for (const text of inside) assert.ok(text.startsWith('Endpoint > create_response\n        part_'), text.slice(0, 60));
+    // "revocation" is only in the file's name.
+    const hits = index.search({ text: 'revocation' });
+    assert.equal(hits[0]?.relPath, 'oauth/revocation.py');
+    assert.equal(hits[0]?.matched, 'keyword');
+    await index.close();
+  });
+
+  it('re-chunks and re-embeds an index stored by the chunker that embedded bare chunks (version 1)', async () => {
+    const text = ['class Endpoint:', '    def create_response(self, request):', ...Array.from({ length: 150 }, (_, i) => `        part_${i} = self.validator.value_${i}(request, scopes)`), ''].join('\n');
+    fx.write({ 'ws/a.py': text, 'storage/.keep': '' });
+    // What the previous release stored: the bare chunks' vectors, under chunker version 1.
+    const { store } = await IndexStore.open({ path: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM });
+    const bare = chunkText(text);
+    store.addVectors(bare.map((c) => ({ hash: c.hash, vector: fakeEmbedding(c.text, DIM) })));
+    const stat = statSync(fx.path('ws/a.py'));
+    store.putFile({ path: 'ws/a.py', hash: 'old', size: stat.size, mtimeMs: stat.mtimeMs, chunks: bare.map((c) => ({ startLine: c.startLine, endLine: c.endLine, hash: c.hash })) });
+    store.chunkerVersion = crc32(Buffer.from('chunker/1/320/128/512/2'));
+    await store.compact('all');
+    await store.close();
+    const fake = recordingEmbedder(DIM);
+    // Without a keyword index nothing else makes the run read a file whose size and time are unchanged.
+    const index = await open(fake.embed, { chunking: undefined, keywordIndex: false });
+    const r = await index.sync();
+    assert.equal(r.filesChanged, 1);
+    assert.ok(fake.texts().some((t) => t.startsWith('Endpoint > create_response\n')), 'the chunks were embedded again with their context');
+    await index.close();
   });
 
   it('reports a corrupt index file and rebuilds it', async () => {
