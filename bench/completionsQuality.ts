@@ -12,7 +12,7 @@
 // each Cadenza variant's results are keyed by a hash of the product sources it runs through (a product change
 // asks those again; the naive ones stay). The variants can run in two processes at once.
 //
-//   npx tsc -p tsconfig.json && node out/bench/completionsQuality.js [--cases 520] [--budget 384]
+//   npx tsc -p tsconfig.json && node out/bench/completionsQuality.js [--cases 520] [--budget 1500 (prompt.ts's default)]
 //     [--max-tokens 64] [--concurrency 2] [--limit N] [--path fim|chat (default both)] [--variants
 //     cadenza-fim,cadenza-chat,naive] [--model qwen2.5-coder-1.5b (the id the server serves)]
 //     [--url http://127.0.0.1:PORT (a running llama-server; else one is started with --weights PATH, for
@@ -29,14 +29,15 @@ import { InferenceClient } from '../src/core/api/client';
 import { fetchCompletion } from '../src/core/completions/fetchCompletion';
 import { fetchInfill } from '../src/core/completions/fetchInfill';
 import { buildInfillPrompt } from '../src/core/completions/infillPrompt';
-import { buildCompletionPrompt } from '../src/core/completions/prompt';
+import { buildCompletionPrompt, DEFAULT_BUDGET_TOKENS } from '../src/core/completions/prompt';
 import { repoRoot } from '../test/fixtures/repoRoot';
 import { buildCases, materialise, normalise, similarity, type Case } from './completionsCases';
 
 const { values } = parseArgs({
   options: {
     cases: { type: 'string', default: '520' },
-    budget: { type: 'string', default: '384' },
+    // The product's own budget (prompt.ts), so the default run measures what ships.
+    budget: { type: 'string', default: String(DEFAULT_BUDGET_TOKENS) },
     'max-tokens': { type: 'string', default: '64' },
     concurrency: { type: 'string', default: '2' },
     url: { type: 'string' },

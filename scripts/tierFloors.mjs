@@ -8,9 +8,9 @@
 // good deal, so that losing the new tests is caught too. Set from a full run's counts of 27 November 2026.
 export const tierFloors = {
   static: 5,
-  unit: 784,
-  webview: 133,
-  integration: 222,
+  unit: 845,
+  webview: 143,
+  integration: 230,
   // The suites titled `... real workspace trust` (agent, chat, index, project instructions, completions).
   'restricted mode': 8,
   llama: 27,
