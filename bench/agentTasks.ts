@@ -11,6 +11,7 @@
 //     [--model qwen2.5-coder-1.5b] [--only id,id] [--limit N] [--max-steps 8] [--max-tokens 1024]
 //     [--context 16384] [--temperature 0] [--report (print the cached results, ask nothing)]
 //     [--check-tasks (prove each check fails on the untouched fixture, ask nothing)]
+//     [--trace (print each step's calls with their arguments and the start of their results)]
 // A server for the local model (Qwen2.5-Coder-1.5B-Instruct; its tool calls need the fenced template):
 //   llama-server -m model.gguf --alias qwen2.5-coder-1.5b --jinja --chat-template-file fenced.jinja -c 16384 -np 1
 import { createHash } from 'node:crypto';
@@ -24,6 +25,7 @@ import { runToolLoop, type ToolCallRecord, type ToolLoopResult } from '../src/co
 import { agentSystemPrompt } from '../src/core/tools/definitions';
 import { ToolSession } from '../src/core/tools/toolTypes';
 import { workspaceToolset } from '../src/core/tools/toolset';
+import { workspaceOverview } from '../src/core/tools/workspaceOverview';
 import { repoRoot as findRepoRoot } from '../test/fixtures/repoRoot';
 import { agentTasks, type AgentTask } from './agentTaskSet';
 import { DiskPort } from './diskPort';
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     temperature: { type: 'string', default: '0' },
     report: { type: 'boolean', default: false },
     'check-tasks': { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
   },
 });
 const model = values.model ?? 'qwen2.5-coder-1.5b';
@@ -119,7 +122,8 @@ async function runTask(client: InferenceClient, task: AgentTask): Promise<Result
   try {
     const result = await runToolLoop({
       streamChat: (request, options) => client.streamChat(request, options),
-      request: { model, messages: [{ role: 'system', content: agentSystemPrompt(true) }, { role: 'user', content: task.prompt }], maxTokens, temperature },
+      // The system prompt as the product builds it: the instructions and the workspace's files.
+      request: { model, messages: [{ role: 'system', content: agentSystemPrompt(true, await workspaceOverview(port, new AbortController().signal)) }, { role: 'user', content: task.prompt }], maxTokens, temperature },
       tools: toolset.tools,
       unavailable: toolset.unavailable,
       session: new ToolSession(),
@@ -129,7 +133,11 @@ async function runTask(client: InferenceClient, task: AgentTask): Promise<Result
       contextLimitTokens: contextTokens - maxTokens,
       signal: new AbortController().signal,
       onEvent: (event) => {
-        if (event.type === 'stepDone') calls.push(...event.calls);
+        if (event.type === 'stepDone') {
+          calls.push(...event.calls);
+          if (values.trace) for (const call of event.calls) console.log(`    [${task.id} step ${event.step}] ${call.name}(${call.arguments}) ${call.status}: ${(call.result ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
+        }
+        if (values.trace && event.type === 'answer' && event.result.text.trim() !== '') console.log(`    [${task.id} step ${event.step}] text: ${event.result.text.replace(/\s+/g, ' ').slice(0, 300)}`);
         if (event.type === 'step' && event.withoutTools) withoutTools = event.withoutTools;
         if (event.type === 'answer') {
           promptTokens += event.result.usage.promptTokens ?? 0;

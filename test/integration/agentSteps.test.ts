@@ -51,19 +51,19 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
   });
   suiteTeardown(() => panel.dispose());
 
-  test('a failing call sent again is not run; the answer is asked for without tools and the panel says why', async () => {
+  test('a failing call sent again is not run: the first time the model is told to try another, the second time the answer is asked for without tools and the panel says why', async () => {
     api.agent.setApprovalPolicy(() => 'approve');
     const edit = { name: 'edit_file', arguments: { path: file, old_text: 'total', new_text: 'sum' } };
-    emulator().scriptChat({ toolCalls: [edit] });
-    emulator().scriptChat({ toolCalls: [edit] });
+    emulator().scriptChat({ toolCalls: [edit] }, { times: 3 });
     emulator().scriptChat({ content: 'total occurs more than once; I left the file as it was.' });
     await api.chat.send('Rename total to sum.', {});
-    assert.equal(bodies().length, 3);
-    assert.ok(bodies()[1]?.tools, 'the second request still offers tools');
-    assert.equal(bodies()[2]?.tools, undefined, 'the answer is asked for without tools');
-    assert.deepEqual(finalCards().map((card) => card.status), ['failed', 'skipped']);
+    assert.equal(bodies().length, 4);
+    assert.ok(bodies()[1]?.tools && bodies()[2]?.tools, 'the requests after the failure and after the first repeat still offer tools');
+    assert.equal(bodies()[3]?.tools, undefined, 'the answer is asked for without tools');
+    assert.deepEqual(finalCards().map((card) => card.status), ['failed', 'skipped', 'skipped']);
     assert.match(finalCards()[0]?.result ?? '', /^Error: old_text occurs 2 times in src\/steps-demo\.ts \(lines 1, 4\)\. Set replace_all to true/);
-    assert.match(finalCards()[1]?.result ?? '', /^Not run: this exact call already failed at step 1 of this answer/);
+    assert.match(finalCards()[1]?.result ?? '', /^Not run: this exact call already failed at step 1 of this answer .*Do not send it again: call a different function/);
+    assert.match(finalCards()[2]?.result ?? '', /^Not run: this exact call already failed at step 1 of this answer .*\. Do not send it again\.$/);
     assert.equal(dones().at(-1)?.agentStop, 'Cadenza asked for the answer without tools: the same call repeated.');
     assert.equal(onDisk(), source);
   });

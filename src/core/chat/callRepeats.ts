@@ -1,7 +1,8 @@
 // How the tool loop notices a call it has already answered in this answer, and what it tells the model
 // then. A small model repeats the same call (the same failing edit, the same folder listing) until the step
 // limit even when each result says what to do (issue #35): an identical call on an unchanged workspace can
-// only get the same answer, so it is not run again and the model is asked for its answer without tools.
+// only get the same answer, so it is not run again; the first time the model is told to try another call or
+// answer, the second time it is asked for its answer without tools.
 import type { ChatMessage } from '../api/types';
 
 /** Why a step's request offers no tools: it is the last of the budget, or a call repeated. */
@@ -50,11 +51,16 @@ export class CallMemory {
   }
 }
 
-/** What the model is told for a repeat that was not run. */
-export function repeatText(earlier: Answered): string {
-  if (!earlier.failed) return `Not run: this exact call was already answered at step ${earlier.step} of this answer; its result is above.`;
+/**
+ * What the model is told for a repeat that was not run. The first repeat of an answer (`retry` given) also
+ * says to call something else or answer, with tools still offered: a small model shown that often makes the
+ * call it needed (issue #35, bench/agentTasks); at the second the loop withholds the tools.
+ */
+export function repeatText(earlier: Answered, retry?: { readonly readFile: boolean }): string {
+  const next = retry ? ` Do not send it again: call a different function${retry.readFile ? ' (read_file reads a whole file)' : ''}, or answer now.` : '';
+  if (!earlier.failed) return `Not run: this exact call was already answered at step ${earlier.step} of this answer; its result is above.${next}`;
   const first = earlier.result.split('\n')[0] ?? '';
-  return `Not run: this exact call already failed at step ${earlier.step} of this answer (${first.length > 200 ? `${first.slice(0, 200)}…` : first}). Do not send it again.`;
+  return `Not run: this exact call already failed at step ${earlier.step} of this answer (${first.length > 200 ? `${first.slice(0, 200)}…` : first}).${next || ' Do not send it again.'}`;
 }
 
 /** Why, in the words the model is given with the request that offers no tools. */

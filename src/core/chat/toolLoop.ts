@@ -3,8 +3,9 @@
 // assistant message that asked, and go on until the model answers or the step limit is reached. It knows
 // nothing of VS Code: the host gives it the client's streamChat, the tools (over a WorkspacePort), an
 // approval callback and an AbortSignal, and listens to its events. An identical call already answered in
-// this answer is not run again, and then (as at the last step) the model is asked for its answer with no
-// tools offered, so a small model that repeats itself still answers (core/chat/callRepeats.ts).
+// this answer is not run again: the first time the model is told to try another call or answer, the second
+// time (as at the last step) it is asked for its answer with no tools offered, so a small model that repeats
+// itself still answers (core/chat/callRepeats.ts).
 import { ApiError } from '../api/errors';
 import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } from '../api/types';
 import { charsPerToken, truncateResult } from '../tools/resultText';
@@ -154,6 +155,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
   };
 
   const memory = new CallMemory();
+  // The first repeat of an answer is told to try something else, tools still offered; the second ends the calls.
+  let repeats = 0;
   let repeated = false;
   for (let step = 1; ; step += 1) {
     if (signal.aborted) throw canceled();
@@ -203,8 +206,9 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         } else if (withoutTools) {
           settle(index, { ...record, status: 'skipped', result: 'Not run: Cadenza asked for the answer without tools.' });
         } else if (earlier) {
-          settle(index, { ...record, status: 'skipped', result: repeatText(earlier) });
-          repeated = true;
+          repeats += 1;
+          settle(index, { ...record, status: 'skipped', result: repeatText(earlier, repeats === 1 ? { readFile: byName.has('read_file') } : undefined) });
+          if (repeats > 1) repeated = true;
         } else {
           if (signal.aborted) throw canceled();
           const at = index;

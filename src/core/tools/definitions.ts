@@ -49,8 +49,15 @@ export const changeToolDefinitions: readonly ToolDefinition[] = [
 /** Names of the functions that need approval. */
 export const changeToolNames: ReadonlySet<string> = new Set(changeToolDefinitions.map((definition) => definition.name));
 
-/** The system prompt of an agent turn: short, because it too goes with every request. */
-export function agentSystemPrompt(trusted: boolean): string {
+/**
+ * The system prompt of an agent turn: short, because it too goes with every request; then the workspace's
+ * files when given (workspaceOverview.ts).
+ */
+export function agentSystemPrompt(trusted: boolean, overview = ''): string {
+  return overview === '' ? instructions(trusted) : `${instructions(trusted)}\n\n${overview}`;
+}
+
+function instructions(trusted: boolean): string {
   return trusted
     ? 'You are Cadenza, a coding assistant in VS Code. Use the functions to read and search the user\'s workspace instead of guessing. To change files, call edit_file or create_file; the user approves each change. Paths are workspace-relative.'
     : 'You are Cadenza, a coding assistant in VS Code. Use the functions to read and search the user\'s workspace instead of guessing. The workspace is in Restricted Mode: you can read it but not change files or run commands; describe changes instead. Paths are workspace-relative.';

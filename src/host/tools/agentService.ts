@@ -9,6 +9,7 @@ import type { Conversation } from '../../core/chat/conversation';
 import { agentSystemPrompt } from '../../core/tools/definitions';
 import { ToolSession } from '../../core/tools/toolTypes';
 import { workspaceToolset, type Toolset } from '../../core/tools/toolset';
+import { workspaceOverview } from '../../core/tools/workspaceOverview';
 import type { WorkspacePort } from '../../core/tools/workspacePort';
 import type { Logger } from '../../core/logger';
 import { readAgentSettings, type AgentSettings } from './agentSettings';
@@ -36,6 +37,9 @@ export class AgentService implements vscode.Disposable {
   private readonly sessions = new Map<string, ToolSession>();
   private readonly disposables: vscode.Disposable[] = [];
   private restrictedNoticeShown = false;
+  /** The workspace's files for the system prompt, read again (debounced) when files come and go. */
+  private overview = '';
+  private overviewTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri, workspaceState: vscode.Memento) {
     this.port = new VscodeWorkspacePort(semantic);
@@ -51,6 +55,22 @@ export class AgentService implements vscode.Disposable {
         this.log.info('Workspace trusted: the agent can propose edits and commands again.');
       }),
     );
+    const files = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    this.disposables.push(files, files.onDidCreate(() => this.refreshOverviewSoon()), files.onDidDelete(() => this.refreshOverviewSoon()), vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshOverviewSoon()), vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) this.refreshOverviewSoon(0);
+    }));
+    this.refreshOverviewSoon(0);
+  }
+
+  private refreshOverviewSoon(delayMs = 2_000): void {
+    if (this.overviewTimer !== undefined) clearTimeout(this.overviewTimer);
+    this.overviewTimer = setTimeout(() => {
+      this.overviewTimer = undefined;
+      workspaceOverview(this.port, new AbortController().signal).then(
+        (overview) => (this.overview = overview),
+        (error: unknown) => this.log.debug(`The workspace's file list for the agent was not read: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, delayMs);
   }
 
   /** Sets the policy that answers approvals instead of the panel; undefined gives them back to the user. Tests only. */
@@ -112,9 +132,9 @@ export class AgentService implements vscode.Disposable {
     return estimateTokens(JSON.stringify(this.toolset(settings).tools.map((tool) => tool.definition)));
   }
 
-  /** The agent's system prompt, put before the user's own. */
+  /** The agent's system prompt with the workspace's files, put before the user's own. */
   systemPrompt(userPrompt: string | undefined): string {
-    return [agentSystemPrompt(this.port.isTrusted()), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
+    return [agentSystemPrompt(this.port.isTrusted(), this.overview), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
   }
 
   /** What the tools remember for a conversation (the files the model read). */
@@ -128,6 +148,7 @@ export class AgentService implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.overviewTimer !== undefined) clearTimeout(this.overviewTimer);
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.sessions.clear();
   }
