@@ -125,7 +125,7 @@ export class ChatAccumulator {
     const usage = chunk['usage'];
     if (usage != null) this.usage = readServiceUsage(usage) ?? this.usage;
     // llama-server streams transcriptions as OpenAI's transcript events, not as chat chunks
-    // (ARCHITECTURE.md, llama-server differences); their usage was read just above.
+    // (docs/testing.md#self-hosted-servers-llama-server-differences); their usage was read just above.
     const kind = chunk['type'];
     if (kind === 'transcript.text.delta' || kind === 'transcript.text.done') {
       this.pushTranscriptEvent(kind, chunk, out, now);

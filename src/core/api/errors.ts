@@ -130,7 +130,7 @@ const TOO_LARGE_CODES = new Set(['request_too_large', 'file_too_large', 'payload
 // OpenAI-style wording; this is the single place the client looks at message text.
 const CONTEXT_MESSAGE = /maximum context length|context length exceeded|context window/i;
 // llama-server without a multimodal projector answers an image part with 500 server_error "image input
-// is not supported - hint: ... mmproj" (ARCHITECTURE.md, llama-server differences). That is a missing
+// is not supported - hint: ... mmproj" (docs/testing.md#self-hosted-servers-llama-server-differences). That is a missing
 // capability, not a failing server: taken for a 5xx it would be retried and reported as a crash. The
 // body has no code to go by, so, as with CONTEXT_MESSAGE, this is read from the text.
 const MISSING_INPUT_MESSAGE = /\b(image|audio) input is not supported\b/i;
