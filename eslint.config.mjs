@@ -1,10 +1,10 @@
-// Lint enforces the layers of house-style.md: core imports no vscode (nor host/webview), shared imports
+// Lint enforces the layers of ARCHITECTURE.md#layers: core imports no vscode (nor host/webview), shared imports
 // nothing, webview imports only shared, and nobody logs with console.*.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const noVscode = { name: 'vscode', message: 'Only src/host may import vscode (house-style.md, Layering).' };
+const noVscode = { name: 'vscode', message: 'Only src/host may import vscode (ARCHITECTURE.md#layers).' };
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', '*.vsix', 'test-results/**'] },
@@ -16,7 +16,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (house-style.md, Conventions 7).' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (CONTRIBUTING.md#code-conventions).' }],
     },
   },
   {

@@ -110,6 +110,7 @@ if (wanted('static')) {
     ['type-check (extension, core, tests)', 'npx', ['tsc', '-p', 'tsconfig.json']],
     ['type-check (webview)', 'npx', ['tsc', '-p', 'src/webview/tsconfig.json']],
     ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+    ['documents (ARCHITECTURE.md a map under 8,000 words; every document and heading the code cites exists)', 'node', ['scripts/checkDocs.mjs']],
   ];
   const started = performance.now();
   let passed = 0;

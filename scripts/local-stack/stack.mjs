@@ -45,9 +45,7 @@ export function stackInstalled() {
 
 /**
  * Threads for llama-server. Two on an idle two-core machine; one when the cores are already busy
- * (load average at or above the core count): llama.cpp's threads meet at a barrier for every layer, and
- * with the cores oversubscribed one of them is always descheduled, so two threads decoded Gemma at
- * 0.35-1.4 tokens/s where one thread made 3-10 (measured at load average 12-23 on this machine).
+ * (load average at or above the core count): docs/decisions/0014-llama-server-threads.md.
  * CADENZA_STACK_THREADS overrides.
  */
 export function llamaThreads() {

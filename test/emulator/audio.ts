@@ -21,7 +21,7 @@ export function handleAudioFile(ctx: HandlerContext, operation: 'transcription' 
   const form = ctx.form;
   if (form === undefined) throw invalidRequest('Expected a multipart/form-data body with the fields model and file.', null, null);
   const modelId = form.fields['model'];
-  // The real audio endpoints answer a missing model with a SimpleError (service-behaviour.md §7).
+  // The real audio endpoints answer a missing model with a string error envelope (docs/service.md#error-bodies).
   if (modelId === undefined || modelId === '') throw simpleError(400, 'Model name is required');
   const model = findModel(ctx.models, modelId);
   if (model === undefined) throw modelNotFound(modelId);
@@ -30,8 +30,8 @@ export function handleAudioFile(ctx: HandlerContext, operation: 'transcription' 
   const file = form.files['file'];
   if (file === undefined) missing('file');
   if (model.kind === 'speechToText' && file.data.length > MAX_AUDIO_BYTES) {
-    // The real status for >25 MB is NOT FOUND (400 and 413 are both plausible, service-behaviour.md
-    // §7); chat and audio endpoints declare no 413, so this answers 400 with code file_too_large.
+    // The real status for >25 MB is not documented (400 and 413 are both plausible, docs/service.md#not-known);
+    // chat and audio endpoints declare no 413, so this answers 400 with code file_too_large.
     throw invalidRequest(`File is too large: ${file.data.length} bytes. The maximum file size is 25 MB.`, 'file', 'file_too_large');
   }
   const format = sniffAudioFormat(file.data);
@@ -51,7 +51,7 @@ export function handleAudioFile(ctx: HandlerContext, operation: 'transcription' 
   const stream = formBoolean(form, 'stream') ?? false;
   const includeUsage = stream && includeUsageOf(form);
   const language = form.fields['language'];
-  // Whisper takes ISO-639-1 codes only ([PY] restricts it to a list of codes, service-behaviour.md §11).
+  // Whisper takes ISO-639-1 codes only (its Python client restricts it to a list of codes, docs/service.md#transcription-and-translation).
   if (model.kind === 'speechToText' && language !== undefined && language !== '' && !/^[a-z]{2}$/.test(language)) {
     throw invalidRequest(`Invalid language '${language}'. Language parameter must be specified in ISO-639-1 format.`, 'language', 'invalid_value');
   }
@@ -64,7 +64,7 @@ export function handleAudioFile(ctx: HandlerContext, operation: 'transcription' 
       pieces: splitPieces(text),
       toolCalls: [],
       fragmented: false,
-      // Transcription chunks only ever say "stop" ([OAS] TranscriptionTranslationChunkChoice).
+      // Transcription chunks only ever say "stop" (the service's OpenAPI file).
       finishReason: 'stop',
       promptTokens: MEDIA_TOKENS + countTokens(form.fields['prompt'] ?? ''),
       completionTokens: countTokens(text),
@@ -105,7 +105,7 @@ function numericFields(form: MultipartForm): Record<string, unknown> {
   return out;
 }
 
-/** `stream` and friends arrive as the strings "true"/"false" on the wire (service-behaviour.md §10.5). */
+/** `stream` and friends arrive as the strings "true"/"false" on the wire (docs/service.md#transcription-and-translation). */
 function formBoolean(form: MultipartForm, name: string): boolean | undefined {
   const raw = form.fields[name];
   if (raw === undefined || raw === '') return undefined;
@@ -116,6 +116,6 @@ function formBoolean(form: MultipartForm, name: string): boolean | undefined {
 
 function includeUsageOf(form: MultipartForm): boolean {
   // The official clients send nested fields in bracket form. Whether the service reads `stream_options`
-  // as one JSON string is not shown anywhere (service-behaviour.md §11), so such a field is ignored here.
+  // as one JSON string is not shown anywhere (docs/service.md#transcription-and-translation), so such a field is ignored here.
   return formBoolean(form, 'stream_options[include_usage]') === true;
 }

@@ -50,7 +50,7 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   if (typeof modelId !== 'string') return invalidType('model', 'a string', modelId);
   const model = findModel(models, modelId);
   if (model === undefined) throw modelNotFound(modelId);
-  // Qwen2-Audio also answers on /chat/completions: SambaNova's own code sent audio_content there (service-behaviour.md §6).
+  // Qwen2-Audio also answers on /chat/completions: SambaNova's own code sent audio_content there (docs/service.md#audio-reasoning).
   const compatible = operation === 'chat' ? ['chat', 'vision', 'audioInstruct'].includes(model.kind) : model.kind === 'audioInstruct';
   if (!compatible) throw modelNotCompatible(model.id, operation === 'chat' ? 'chat completions' : 'audio reasoning');
 
@@ -69,7 +69,7 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   const stop = stopSequences(body);
   const stream = optionalBoolean(body, 'stream') ?? false;
   const includeUsage = parseStreamOptions(body, stream);
-  // Audio reasoning takes the string "json" or "text" (inference-api.md), chat an object.
+  // Audio reasoning takes the string "json" or "text" (docs/service.md#audio-reasoning), chat an object.
   const audioFormat = operation === 'audioReasoning' ? parseAudioResponseFormat(body['response_format']) : undefined;
   const responseFormat = operation === 'audioReasoning' ? undefined : parseResponseFormat(body['response_format']);
   const tools = parseTools(body['tools']);
@@ -85,7 +85,7 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   return { model, lastUserText: scan.lastUserText, audio: scan.audio, promptTokens, maxTokens, stop, stream, includeUsage, tools, forcedTool, responseFormat, reasoningEffort, enableThinking, plainText: audioFormat === 'text' };
 }
 
-/** `reasoning_effort` (low/medium/high) and `chat_template_kwargs.enable_thinking` (service-behaviour.md §10.6). */
+/** `reasoning_effort` (low/medium/high) and `chat_template_kwargs.enable_thinking` (docs/service.md#reasoning). */
 function parseReasoningControls(body: Record<string, unknown>): { reasoningEffort: ChatRequest['reasoningEffort']; enableThinking: boolean | undefined } {
   const effort = body['reasoning_effort'];
   let reasoningEffort: ChatRequest['reasoningEffort'];
@@ -166,7 +166,7 @@ function scanMessages(messages: unknown[], model: EmulatorModel): { tokens: numb
 function checkImage(part: Json, where: string, model: EmulatorModel, count: number): void {
   if (model.kind !== 'vision') throw invalidRequest(`The model \`${model.id}\` does not support image input.`, 'model', 'model_not_compatible');
   if (count > 1) {
-    // The spec allows one image per request (later Maverick docs say five; the spec wins). Real code: NOT FOUND.
+    // The spec allows one image per request (later Maverick docs say five; the spec wins). Real code: not documented.
     throw invalidRequest('Only one image per request is supported. Send several images in separate requests.', 'messages', null);
   }
   const imageUrl = part['image_url'];
@@ -176,7 +176,7 @@ function checkImage(part: Json, where: string, model: EmulatorModel, count: numb
     throw invalidRequest('Invalid image URL: only base64-encoded images are supported, as data:image/<format>;base64,<data>.', `${where}.image_url.url`, 'invalid_value');
   }
   if (decodeDataUrl(url, 'image') === undefined) {
-    // The real status and code for bad base64 are NOT FOUND; the spec only says "an error".
+    // The real status and code for bad base64 are not documented; the spec only says "an error".
     throw invalidRequest('Invalid image: the base64 data could not be decoded.', `${where}.image_url.url`, 'invalid_value');
   }
 }
@@ -199,13 +199,13 @@ function checkAudio(part: Json, where: string, model: EmulatorModel): ChatReques
   return { format, bytes: bytes.length, seconds };
 }
 
-/** 400 for audio over 30 s; the real status and wording are NOT FOUND (service-behaviour.md §7). */
+/** 400 for audio over 30 s; the real status and wording are not documented (docs/service.md#not-known). */
 export function audioTooLong(seconds: number, param: string): EmulatorHttpError {
   return invalidRequest(`Audio is ${seconds.toFixed(1)} seconds long; each file must not exceed ${MAX_AUDIO_SECONDS} seconds.`, param, 'audio_too_long');
 }
 
 function parseMaxTokens(body: Json, model: EmulatorModel): number | undefined {
-  // max_completion_tokens is the newer alias; both are accepted (service-behaviour.md §10.6).
+  // max_completion_tokens is the newer alias; both are accepted (docs/service.md#request-limits).
   const param = body['max_tokens'] !== undefined && body['max_tokens'] !== null ? 'max_tokens' : 'max_completion_tokens';
   const value = optionalInteger(body, param, 1, Number.MAX_SAFE_INTEGER);
   if (value !== undefined && value > model.maxCompletionTokens) {
@@ -246,7 +246,7 @@ function parseResponseFormat(value: unknown): ChatRequest['responseFormat'] {
       return { type: 'json_schema', schema: spec['schema'] ?? { type: 'object' } };
     }
     case 'text':
-      // [OAS]: "not supported yet in the chat completions api, if this behavior is desired do not set response format".
+      // The service's OpenAPI file calls it not supported yet in chat completions (docs/service.md#json-mode).
       throw invalidRequest(
         "response_format type 'text' is not supported yet in the chat completions api, if this behavior is desired do not set response format",
         'response_format',
@@ -299,6 +299,6 @@ function checkContext(model: EmulatorModel, promptTokens: number, maxTokens: num
 }
 
 function contextExceeded(message: string): EmulatorHttpError {
-  // SambaNova's exact wording is NOT FOUND; this is OpenAI's, which the error-codes doc's code matches.
+  // SambaNova's exact wording is not documented; this is OpenAI's, which the error-codes doc's code matches.
   return invalidRequest(message, 'messages', 'context_length_exceeded');
 }

@@ -1,6 +1,6 @@
 // The response shapes shared by chat, audio reasoning and streamed transcription: the
 // non-streamed `chat.completion` object, the `chat.completion.chunk` stream, and SambaNova's usage
-// block (service-behaviour.md §5, §10).
+// block (docs/service.md#streaming, docs/service.md#usage-and-speed).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DONE_EVENT, dataEvent, type StreamPause } from './sse';
 
@@ -47,7 +47,7 @@ export interface Envelope {
   includeUsage: boolean;
   /** Transcription/translation chunks carry `custom_id: 0`. */
   customId: boolean;
-  /** Qwen2-Audio's real usage has no acceptance_rate (service-behaviour.md §5, sample 2). */
+  /** Qwen2-Audio's real usage has no acceptance_rate (docs/service.md#usage-and-speed). */
   acceptanceRate: boolean;
   /** When the request arrived (ms since epoch), for the timing fields. */
   startMs: number;
@@ -107,7 +107,7 @@ export function completionBody(answer: Answer, env: Envelope): Record<string, un
       id: call.id,
       type: 'function',
       function: { name: call.name, arguments: wireArguments(call.arguments) },
-      // Present as null in non-streamed responses (real capture, service-behaviour.md §2a).
+      // Present as null in non-streamed responses (a real capture; docs/service.md#tool-calls).
       index: null,
     }));
   }
@@ -172,7 +172,7 @@ export function* completionStream(answer: Answer, env: Envelope): Generator<stri
 
 function* toolCallChunks(answer: Answer, chunk: (delta: string) => string): Generator<string, void, undefined> {
   if (!answer.fragmented) {
-    // Spec-era models sent every call whole in a single delta (service-behaviour.md §2c).
+    // Spec-era models sent every call whole in a single delta (docs/service.md#tool-calls).
     const calls = answer.toolCalls.map((call, index) => ({ index, id: call.id, type: 'function', function: { name: call.name, arguments: wireArguments(call.arguments) } }));
     yield chunk(JSON.stringify({ tool_calls: calls }));
     return;

@@ -90,7 +90,7 @@ export function handleEmbeddings(ctx: HandlerContext): Reply {
   if (!isRecord(ctx.json)) throw malformedJsonError();
   const body = ctx.json;
   const modelId = body['model'];
-  // The real embeddings endpoint answers a missing model with a SimpleError (service-behaviour.md §7).
+  // The real embeddings endpoint answers a missing model with a string error envelope (docs/service.md#error-bodies).
   if (modelId === undefined || modelId === null || modelId === '') throw simpleError(400, 'Model name is required');
   if (typeof modelId !== 'string') return invalidType('model', 'a string', modelId);
   const model = findModel(ctx.models, modelId);

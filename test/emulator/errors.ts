@@ -1,4 +1,4 @@
-// The three error envelopes of the real service (service-behaviour.md §7): GeneralError
+// The three error envelopes of the real service (docs/service.md#error-bodies): GeneralError
 // (OpenAI-style object plus request_id), SimpleError ({"error": "<string>"}) and plain text.
 import { randomBytes } from 'node:crypto';
 

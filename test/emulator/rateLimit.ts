@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 export interface RateSnapshot {
   limit: number;
   remaining: number;
-  /** Seconds until the per-minute window reopens (the header's unit is NOT FOUND; plain seconds is one observed form). */
+  /** Seconds until the per-minute window reopens (the header's unit is not documented; plain seconds is one observed form). */
   resetSeconds: number;
   dayLimit: number;
   dayRemaining: number;

@@ -6,7 +6,7 @@ import { handleEmbeddings } from './embeddings';
 import { simpleError } from './errors';
 import { findModel, toWireModel } from './models';
 
-/** One matched route. Every route needs the key: [OAS] applies bearer auth to every operation, the model listing included. */
+/** One matched route. Every route needs the key: the service applies bearer auth to every operation, the model listing included (docs/service.md#addresses-and-authentication). */
 export interface Route {
   handle(ctx: HandlerContext): Reply;
 }

@@ -322,6 +322,6 @@ function rateLimitError(fault: Extract<Fault, { kind: 'rateLimit' }>): EmulatorH
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
   if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = fault.retryAfterMs;
-  // The real 429 message is NOT FOUND; the code insufficient_quota is the documented one.
+  // The real 429 message is not documented; the code insufficient_quota is the documented one.
   return generalError(429, 'Rate limit exceeded: too many requests. Please retry after the limit resets.', 'rate_limit_exceeded', null, 'insufficient_quota', headers);
 }

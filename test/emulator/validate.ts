@@ -1,5 +1,5 @@
 // Field checks shared by every operation, each with the real status/type/code/param and message
-// wording (service-behaviour.md §7; OpenAI's wording where SambaNova copies it).
+// wording (docs/service.md#error-codes; OpenAI's wording where SambaNova copies it).
 import { invalidRequest } from './errors';
 
 /** A JSON object body (a record). */

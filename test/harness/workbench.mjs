@@ -2,8 +2,8 @@
 // installed by setup.sh, a free loopback port, a per-run scratch folder, starting and stopping code-server,
 // launching headless chromium, and making sure every process we start dies with us on every path.
 //
-// code-server 4.139 is a real VS Code 1.139 (server + web workbench). See
-// /work/shared/docs/real-vscode-testing.md for the recipe and why each flag is there.
+// code-server 4.139 is a real VS Code 1.139 (server + web workbench). What this relies on, and why each flag
+// is there: docs/testing.md#the-real-vs-code-harness.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

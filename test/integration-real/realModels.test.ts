@@ -33,7 +33,7 @@ const clips = (): Record<string, string> => JSON.parse(required('CADENZA_REAL_CL
 const sentences = (): Record<string, string> => JSON.parse(required('CADENZA_REAL_SENTENCES')) as Record<string, string>;
 const jfkText = 'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
 
-/** Measured bounds (ARCHITECTURE.md, "The local stack"): Whisper base, beam 5, int8 on 2 cores. */
+/** Measured bounds (docs/testing.md#the-local-stack): Whisper base, beam 5, int8 on 2 cores. */
 const werBounds: Readonly<Record<string, number>> = { jfk: 0.05, festivalEn: 0.2, espeakEn: 0.25 };
 
 suite('Real models: the extension against the local stack', () => {
@@ -179,9 +179,8 @@ suite('Real models: the extension against the local stack', () => {
       if (rank >= 1 && rank <= 5) inTop5 += 1;
     }
     console.log(`[realmodels] semantic search ranks: ${ranks.join(', ')}`);
-    // Measured on this stack (ARCHITECTURE.md, "The local stack"): today's default (RRF k 5, vector weight
-    // 0.75) puts every file in the top 5 (ranks 2, 4, 1, 2, 5, 1, 2, 4; RRF k 60 had 1, 4, 1, 1, 5, 1, 1, 4,
-    // score fusion 1, 2, 1, 1, 3, 1, 1, 2); the vector ranking alone has all eight at rank 1.
+    // Measured on this stack: today's default fusion puts every file in the top 5 (ranks 2, 4, 1, 2, 5, 1,
+    // 2, 4); the vector ranking alone has all eight at rank 1 (docs/decisions/0011-fusion-rrf-k5.md).
     assert.equal(inTop5, questions.length, ranks.join(', '));
   });
 

@@ -105,7 +105,7 @@ suite('Audio: transcribe, translate, ask', () => {
     assert.equal(result?.text, 'Hallo aus dem Test.');
     const [request] = audioRequests();
     assert.equal(request?.path, '/v1/audio/translations');
-    // The audio-instruct family takes full language names (service-behaviour.md §11).
+    // The audio-instruct family takes full language names (docs/service.md#transcription-and-translation).
     assert.equal(request?.body['language'], 'german');
   });
 

@@ -59,7 +59,7 @@ suite('Team index (PostgreSQL)', () => {
         embed: (texts) => Promise.resolve(texts.map((text) => Float32Array.from(embedText(text, 4096)))),
       });
       assert.equal(built.status, 'complete', JSON.stringify(built));
-      // The extension's role: SELECT only (the GRANTs the README documents).
+      // The extension's role: SELECT only (the GRANTs docs/team-index.md documents).
       for (const statement of [
         'CREATE ROLE cadenza_reader LOGIN',
         'GRANT CONNECT ON DATABASE cadenza TO cadenza_reader',

@@ -1,5 +1,5 @@
 // The audio operations on the wire: audio reasoning (JSON with the audio inline as an
-// `audio_content` data URL, the instruction in a following user message, inference-api.md), and
+// `audio_content` data URL, the instruction in a following user message, docs/service.md#audio-reasoning), and
 // transcription/translation as multipart uploads built with the global FormData and Blob, with the
 // fields of each model family (speech-to-text: no temperature/max_tokens; audio-instruct: both).
 import { toWireMessage } from './chat';
@@ -33,7 +33,7 @@ export interface MultipartBody {
 
 /**
  * Builds the multipart form of POST /v1/audio/transcriptions or /translations. Form booleans go
- * as the strings "true"/"false" (service-behaviour.md §10.5); nested fields in the official clients'
+ * as the strings "true"/"false" (docs/service.md#transcription-and-translation); nested fields in the official clients'
  * bracket form (`stream_options[include_usage]`); the language in the form the family takes.
  */
 export async function buildTranscriptionForm(request: TranscriptionRequest, sniffed: SniffResult, family: AudioFamily | undefined, stream: boolean): Promise<MultipartBody> {

@@ -1,5 +1,5 @@
 // What each model can do. GET /v1/models lists ids, limits and prices but no capabilities, so they
-// are derived: a table of the spec-era models (service-behaviour.md §2d, §6, §8), name heuristics
+// are derived: a table of the service's models (docs/service.md#capabilities), name heuristics
 // for ids we have never seen, the host's overrides (`cadenza.models.overrides`) on top, and what
 // the service itself told us (a 400 model_not_compatible removes the capability for this client's
 // lifetime).
@@ -20,7 +20,7 @@ interface KnownModel {
 }
 
 /**
- * Which models think before answering, and the controls they take (service-behaviour.md §10.6, §11):
+ * Which models think before answering, and the controls they take (docs/service.md#reasoning):
  * DeepSeek-R1 and its distills always think (`<think>` in content); gpt-oss takes `reasoning_effort`;
  * hybrid models (Qwen3, DeepSeek-V3.1/3.2) take `chat_template_kwargs.enable_thinking`.
  */
@@ -32,14 +32,14 @@ export function reasoningTraits(id: string): ReasoningTraits | undefined {
   return undefined;
 }
 
-// Tools: §2d recommends 3.1-8B and 3.3-70B for the spec's era, and lists Maverick from 2026 on;
+// Tools: the service lists 3.1-8B and 3.3-70B for the spec's era, and Maverick from 2026 on;
 // the brief adopts all three. DeepSeek-R1 was never listed. JSON mode works on the chat models.
 const KNOWN: Readonly<Record<string, KnownModel>> = {
   'Meta-Llama-3.1-8B-Instruct': { capabilities: ['chat', 'tools', 'json'] },
   'Meta-Llama-3.3-70B-Instruct': { capabilities: ['chat', 'tools', 'json'] },
   'DeepSeek-R1': { capabilities: ['chat', 'json'] },
   'Llama-4-Maverick-17B-128E-Instruct': { capabilities: ['chat', 'vision', 'tools', 'json'] },
-  // Listed for function calling in the 2026 docs (§2d); it reasons with `reasoning_effort`.
+  // Listed for function calling in the 2026 docs; it reasons with `reasoning_effort`.
   'gpt-oss-120b': { capabilities: ['chat', 'tools', 'json'] },
   // Qwen2-Audio serves audio reasoning, transcription and translation (30 s per file), and chat.
   'Qwen2-Audio-7B-Instruct': { capabilities: ['chat', 'audioReasoning', 'transcription'], family: 'audioInstruct' },

@@ -1,5 +1,5 @@
 // Chat completions on the wire: the request body (plain string content for text models, part
-// arrays only for images and audio, service-behaviour.md §10.3), and the accumulator that turns
+// arrays only for images and audio, docs/service.md#message-content), and the accumulator that turns
 // streamed chunks, or one whole completion, into events and a ChatResult. Tool calls are gathered
 // by `index` whether they arrive whole or in fragments, with `arguments` as a string or an object.
 import { ApiError } from './errors';
@@ -60,7 +60,7 @@ export function buildChatBody(request: ChatRequest, stream: boolean, server: { l
   const choice = request.toolChoice;
   if (choice !== undefined) body['tool_choice'] = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
   const format = request.responseFormat;
-  // `{type: "text"}` is never sent: the service rejects it ("not supported yet", service-behaviour.md §3).
+  // `{type: "text"}` is never sent: the service rejects it (docs/service.md#json-mode).
   // llama.cpp builds after de3ff81 constrain json_object only when it carries a schema (its own
   // extension); a bare one came back as free text ("Hello!"). The service gets the spec's shape.
   if (format?.type === 'json_object') body['response_format'] = server.llamaCpp === true ? { type: 'json_object', schema: { type: 'object' } } : { type: 'json_object' };
@@ -125,13 +125,13 @@ export class ChatAccumulator {
     const usage = chunk['usage'];
     if (usage != null) this.usage = readServiceUsage(usage) ?? this.usage;
     // llama-server streams transcriptions as OpenAI's transcript events, not as chat chunks
-    // (ARCHITECTURE.md, llama-server differences); their usage was read just above.
+    // (docs/testing.md#self-hosted-servers-llama-server-differences); their usage was read just above.
     const kind = chunk['type'];
     if (kind === 'transcript.text.delta' || kind === 'transcript.text.done') {
       this.pushTranscriptEvent(kind, chunk, out, now);
       return;
     }
-    // `choices` may be missing, [] (the usage chunk) or null (service-behaviour.md §5).
+    // `choices` may be missing, [] (the usage chunk) or null (docs/service.md#streaming).
     const choices = chunk['choices'];
     if (!Array.isArray(choices)) return;
     for (const choice of choices) {
@@ -218,7 +218,7 @@ export class ChatAccumulator {
           event.name = fn['name'];
         }
         const args = fn['arguments'];
-        // An older backend sent arguments as a JSON object (service-behaviour.md §2a); stringify it.
+        // An older backend sent arguments as a JSON object (docs/service.md#tool-calls); stringify it.
         const text = typeof args === 'string' ? args : isRecord(args) || Array.isArray(args) ? JSON.stringify(args) : '';
         if (text !== '') {
           call.args.push(text);

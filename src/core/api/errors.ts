@@ -1,5 +1,5 @@
 // One typed error for everything the service client can fail with, and the reading of every error
-// body the real service sends (service-behaviour.md §7): the GeneralError object envelope, the
+// body the real service sends (docs/service.md#error-bodies): the GeneralError object envelope, the
 // SimpleError `{"error": "text"}`, and text/plain bodies (5xx, and 400 "Invalid request body").
 
 /** Why a request failed; callers branch on this, never on message text. */
@@ -126,11 +126,11 @@ export function readErrorObject(body: Record<string, unknown>): ErrorBodyFields 
 const CONTEXT_CODES = new Set(['context_length_exceeded', 'exceed_context_size_error']);
 const TOO_LARGE_CODES = new Set(['request_too_large', 'file_too_large', 'payload_too_large']);
 // The service never documented a code for an over-long prompt from some backends (the message text
-// is NOT FOUND, service-behaviour.md §7). Only when there is NO code at all do we fall back on the
+// is not documented, docs/service.md#not-known). Only when there is NO code at all do we fall back on the
 // OpenAI-style wording; this is the single place the client looks at message text.
 const CONTEXT_MESSAGE = /maximum context length|context length exceeded|context window/i;
 // llama-server without a multimodal projector answers an image part with 500 server_error "image input
-// is not supported - hint: ... mmproj" (ARCHITECTURE.md, llama-server differences). That is a missing
+// is not supported - hint: ... mmproj" (docs/testing.md#self-hosted-servers-llama-server-differences). That is a missing
 // capability, not a failing server: taken for a 5xx it would be retried and reported as a crash. The
 // body has no code to go by, so, as with CONTEXT_MESSAGE, this is read from the text.
 const MISSING_INPUT_MESSAGE = /\b(image|audio) input is not supported\b/i;
@@ -240,13 +240,13 @@ export function errorFromResponse(
 }
 
 // Codes and types of a mid-stream error that say more than "the server failed". The service documents
-// insufficient_quota and queue_full as its 429 codes (service-behaviour.md §7).
+// insufficient_quota and queue_full as its 429 codes (docs/service.md#error-codes).
 const RATE_LIMIT_CODES = new Set(['insufficient_quota', 'queue_full', 'rate_limit_exceeded']);
 const AUTH_CODES = new Set(['invalid_api_key']);
 
 /**
  * The reason of an error that arrived inside a 200 stream. Such an event has no HTTP status, and only
- * `message`, `type`, `code` and `param` are known to be sent (service-behaviour.md §11), so the reason
+ * `message`, `type`, `code` and `param` are known to be sent (docs/service.md#errors-inside-a-stream), so the reason
  * comes from the code and type alone; anything unrecognised is a server failure.
  */
 export function streamErrorReason(fields: ErrorBodyFields): ApiErrorReason {

@@ -1,4 +1,4 @@
-// GET /v1/models and GET /v1/models/{id}: the wire model object (service-behaviour.md §8) read into
+// GET /v1/models and GET /v1/models/{id}: the wire model object (docs/service.md#the-model-list) read into
 // ModelInfo, with prices (per token, and per audio hour for speech models) as numbers whether the
 // service sent decimal strings or numbers.
 import { type CapabilityRegistry } from './capabilities';

@@ -1,5 +1,5 @@
 // Reasoning that arrives inside the answer's content: DeepSeek-R1-style models open their content with
-// `<think>` and stream their thinking until `</think>`, then the answer (service-behaviour.md §10.6, §11).
+// `<think>` and stream their thinking until `</think>`, then the answer (docs/service.md#reasoning).
 // The splitter routes the pieces as they arrive, with tags that may be cut across chunks, and holds back
 // only the few characters that could still be the start of a tag.
 

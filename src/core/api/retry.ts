@@ -86,7 +86,7 @@ export function serverRetryDelayMs(header: HeaderLookup, status: number, now: nu
   return status === 429 ? rateLimitResetMs(header, now) : undefined;
 }
 
-// The service documents these buckets (service-behaviour.md §7); "-tokens" is OpenAI's and harmless.
+// The service documents these buckets (docs/service.md#rate-limit-headers); "-tokens" is OpenAI's and harmless.
 const BUCKETS = ['requests', 'requests-day', 'tokens', 'tokens-day'];
 
 /**
@@ -94,7 +94,7 @@ const BUCKETS = ['requests', 'requests-day', 'tokens', 'tokens-day'];
  * `x-ratelimit-remaining-<bucket>` is 0 or absent. A bucket with requests left is not what
  * stopped us (the day bucket's hours must not block a request whose minute bucket reopens in a
  * second). Of the exhausted buckets the longest wait wins. A bare number that looks like a Unix
- * time (the unit is NOT FOUND for the service) is taken as an instant.
+ * time (the service does not document the unit) is taken as an instant.
  */
 export function rateLimitResetMs(header: HeaderLookup, now: number = Date.now()): number | undefined {
   let wait: number | undefined;
@@ -153,7 +153,7 @@ export function abortableSleep(ms: number, signal: AbortSignal | undefined): Pro
  * rely on it.
  */
 /**
- * One gate per model: the service's rate limits are per model (service-behaviour.md §9), so a 429 on
+ * One gate per model: the service's rate limits are per model (docs/service.md#rate-limits-and-retries), so a 429 on
  * the transcription model must not pause chat. Requests without a model share the '' gate.
  */
 export class RateLimitGates {

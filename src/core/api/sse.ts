@@ -1,6 +1,6 @@
 // Server-sent events from the service: data-only `data: {json}\n\n` events ending at `data: [DONE]`
 // (or at the end of the body), with errors that arrive after the 200 in any of the three observed
-// shapes (service-behaviour.md §1): `event: error`, `event: error_event`, or a data object with a
+// shapes (docs/service.md#errors-inside-a-stream): `event: error`, `event: error_event`, or a data object with a
 // top-level `error`. Parsing is eventsource-parser's; this file adds JSON, errors and the watchdog.
 //
 // The per-chunk path is kept cheap: one JSON.parse per event (done by the consumer, lazily),

@@ -114,7 +114,7 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
         timeouts.firstTokenMs,
       );
       // Judged by what was asked (a stream) and by the body, not by the content type, as the official
-      // clients do (service-behaviour.md §11): a server may ignore `stream: true` and answer with one
+      // clients do (docs/service.md#streaming): a server may ignore `stream: true` and answer with one
       // JSON body, or label a real event stream with the wrong type.
       const contentType = headerValue(open.headers, 'content-type') ?? '';
       const shape = replyShape(await open.body.peek(), contentType);

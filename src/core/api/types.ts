@@ -31,7 +31,7 @@ export interface ModelInfo {
   maxCompletionTokens: number | undefined;
   /** USD per token; undefined when the listing gives no price. */
   pricing: { promptPerToken: number; completionPerToken: number } | undefined;
-  /** USD per hour of audio (speech models, [OAS] `pricing.duration_per_hour`); absent when not listed. */
+  /** USD per hour of audio (speech models, `pricing.duration_per_hour`: docs/service.md#the-model-list); absent when not listed. */
   audioPricePerHour?: number;
   capabilities: readonly Capability[];
   family: AudioFamily | undefined;
@@ -115,7 +115,7 @@ export interface UsageSources {
   tokens: 'service' | 'estimated';
 }
 
-/** The service's own usage fields, as sent (service-behaviour.md §5). */
+/** The service's own usage fields, as sent (docs/service.md#usage-and-speed). */
 export interface ServiceUsage {
   promptTokens?: number;
   completionTokens?: number;

@@ -1,4 +1,4 @@
-// Usage and speed: maps the service's usage fields (service-behaviour.md §5: time_to_first_token in
+// Usage and speed: maps the service's usage fields (docs/service.md#usage-and-speed: time_to_first_token in
 // seconds, completion_tokens_after_first_per_sec, total_latency, token counts) into one UsageReport,
 // next to what the client measured itself, so every answer has figures even from a server that
 // sends none. And the cost of an answer from the model's per-token prices.
@@ -26,7 +26,7 @@ export function readServiceUsage(raw: unknown): ServiceUsage | undefined {
   const set = <K extends keyof ServiceUsage>(key: K, value: number | undefined): void => {
     if (value !== undefined) out[key] = value;
   };
-  // input_tokens/output_tokens: OpenAI's transcription usage, which llama-server sends (ARCHITECTURE.md).
+  // input_tokens/output_tokens: OpenAI's transcription usage, which llama-server sends (docs/service.md#usage-and-speed).
   set('promptTokens', num(u['prompt_tokens']) ?? num(u['input_tokens']));
   set('completionTokens', num(u['completion_tokens']) ?? num(u['output_tokens']));
   set('totalTokens', num(u['total_tokens']));

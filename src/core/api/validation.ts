@@ -1,6 +1,6 @@
-// Validation before sending: every limit of inference-api.md checked on the client, so a bad
+// Validation before sending: every request limit (docs/service.md#request-limits) checked on the client, so a bad
 // request fails at once with a ValidationError naming the parameter, and not a byte goes out.
-// Where service-behaviour.md reports looser limits (temperature up to 2, five images), the spec's
+// Where newer service documents allow more (temperature up to 2, five images), the spec's
 // limits win: they are the ones Cadenza and its emulator enforce.
 import { inspectAudio } from '../audio/audioFile';
 import { checkAudioForFamily, describeAudioProblem } from '../audio/limits';
@@ -8,7 +8,7 @@ import { type SniffResult } from '../audio/sniff';
 import { ValidationError } from './errors';
 import { type AudioFamily, type ChatMessage, type ChatRequest, type ContentPart } from './types';
 
-/** Limits of the spec (inference-api.md, Limits). */
+/** Limits of the spec (docs/service.md#request-limits). */
 export const LIMITS = {
   maxStopSequences: 4,
   maxImages: 1,

@@ -1,5 +1,5 @@
-// Audio for the reasoning endpoint travels inline as a data URL (inference-api.md, Audio reasoning
-// message; service-behaviour.md §10.5). The service's own examples name the container after
+// Audio for the reasoning endpoint travels inline as a data URL (docs/service.md#audio-reasoning).
+// The service's own examples name the container after
 // `audio/` (`data:audio/mp3;base64,...`), so the format name is used rather than the IANA type.
 
 import { type AudioFormat } from './sniff';

@@ -1,5 +1,5 @@
 // The one language table: the picker lists it, settings and agents name a language from it, and the
-// client sends each audio family the form it takes (service-behaviour.md §11).
+// client sends each audio family the form it takes (docs/service.md#transcription-and-translation).
 import { type AudioFamily } from './limits';
 
 /** A language the transcription models can be told about: ISO-639-1 code and English name. */

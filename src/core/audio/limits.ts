@@ -1,4 +1,4 @@
-// The service's audio rules (inference-api.md, Limits; service-behaviour.md §6, §10.5), checked on
+// The service's audio rules (docs/service.md#audio-files-and-limits), checked on
 // the client so a user hears what to fix before an upload is spent on a refusal.
 
 import { type AudioFormat } from './sniff';

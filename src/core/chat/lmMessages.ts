@@ -28,7 +28,7 @@ export interface MappedMessages {
   readonly droppedImages: number;
 }
 
-/** Image types the service accepts as data URLs (inference-api.md). */
+/** Image types the service accepts as data URLs (docs/service.md#images). */
 const imageMimeTypes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
 /** The note that stands in for an image the request cannot carry. */

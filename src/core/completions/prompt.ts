@@ -90,8 +90,8 @@ const EXAMPLE: readonly ChatMessage[] = [
 
 /**
  * True when a cleaned answer is the worked example's answer: a small model that does not know what to write
- * copies the example (Gemma 3 270M did on 3 of 18 held-out spans, bench/completionsQuality), which is never
- * the completion, so it is not shown.
+ * copies the example (docs/decisions/0013-completion-chat-prompt.md), which is never the completion, so it
+ * is not shown.
  */
 export function copiesExample(text: string): boolean {
   return text.trim().replace(/;$/, '') === EXAMPLE_ANSWER;

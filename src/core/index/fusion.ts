@@ -116,15 +116,11 @@ function range(scores: readonly number[]): { min: number; span: number } {
  * w / (k + rank) with k 5, the vector list weighted 0.75 and the keyword list 1; the exact-identifier list
  * (chunks holding the query's compound identifiers verbatim, `computeJitteredBackoff`, `MAX_RETRY_COUNT`)
  * counts with the keyword weight, so an identifier search puts its definition first even when the
- * embedding ranks it low. Chosen on the tuning half of bench/retrieval's real-code set (20,032 chunks,
- * 7,288 queries, e5-small embeddings) and confirmed on its held-out half: nDCG@10 +3.6 / +3.2 points over
- * BM25, the better single ranker, where the paper's k 60 with weights 1:1 gained +2.4 / +2.7 (a small k
- * lets a list's first places count; see ARCHITECTURE.md, "Retrieval quality on real code").
+ * embedding ranks it low. Why k 5 and 0.75: docs/decisions/0011-fusion-rrf-k5.md.
  * `score`: a convex combination of normalised scores (Bruch, Gai and Ingber, "An Analysis of Fusion
  * Functions for Hybrid Retrieval", 2023): wv x cosine min-max normalised over the vector list read + wk x
  * keyword score / the list's best (BM25 and ts_rank both start at 0) + we for an exact-identifier hit.
- * It was the default for a while and lost on the real-code set and in the UI tier's search (a slim
- * vector lead took the full weight). Ties go to the earlier path and line, for stable output.
+ * It was the default for a while and lost (same decision). Ties go to the earlier path and line, for stable output.
  */
 export function fuseRanked(lists: RankedLists, options: HybridOptions = {}): SearchResult[] {
   const k = options.k ?? 10;

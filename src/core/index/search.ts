@@ -15,9 +15,8 @@ export function e5QueryText(query: string, task = 'Given a code search query, re
 
 /**
  * The text to embed for a search query with `model`: the instruction for instruction-tuned embedding
- * models (E5-Mistral-7B-Instruct, the service's), the bare query for the others. Measured with
- * multilingual-e5-small on real code (ARCHITECTURE.md, "The local stack"): the instruction moved held-out
- * questions' files from rank 1 down to ranks 2 to 6.
+ * models (E5-Mistral-7B-Instruct, the service's), the bare query for the others
+ * (docs/decisions/0012-e5-instruction-only-for-instruct-models.md).
  */
 export function queryTextFor(query: string, model: string): string {
   return /instruct/i.test(model) ? e5QueryText(query) : query;

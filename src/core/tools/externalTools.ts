@@ -46,7 +46,7 @@ const chatOnlyTools: ReadonlySet<string> = new Set([
   'vscode_get_terminal_confirmation', 'vscode_get_modified_files_confirmation',
 ]);
 
-/** The service takes at most this many functions in one request (service-behaviour.md §2b). */
+/** The service takes at most this many functions in one request (docs/service.md#tool-calls). */
 export const maxFunctions = 128;
 
 /** Function names the service accepts: the OpenAI rule the service follows, `^[A-Za-z0-9_-]{1,64}$`. */
@@ -205,7 +205,7 @@ function sizeText(bytes: number): string {
 /**
  * A result as the model and the card get it. Text parts and text data (text/*, JSON, XML) are the model's
  * text. An image is shown in the card and described to the model in one line: a tool message is text only,
- * and the one image a request may carry is the user's (inference-api.md). Other binary data is described.
+ * and the one image a request may carry is the user's (docs/service.md#images). Other binary data is described.
  * An empty result says so, so the model never reads an empty tool message.
  */
 export function toolOutput(parts: readonly ResultPart[]): ToolOutput {

@@ -52,7 +52,7 @@ export async function pickTranscriptionModel(connection: ServiceConnection, meme
 
 /**
  * Picks the language: for the speech-to-text family it is the language spoken in the audio, for the
- * audio-instruct family the language of the result (inference-api.md). Returns '' for "detect".
+ * audio-instruct family the language of the result (docs/service.md#transcription-and-translation). Returns '' for "detect".
  */
 export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mode: 'transcribe' | 'translate'): Promise<string | undefined> {
   const last = memento.get<string>(lastLanguageKey);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ImageAttachment } from '../../shared/protocol';
 
-/** The image types the service takes as data URLs (service-behaviour.md §10.4), and a size cap. */
+/** The image types the service takes as data URLs (docs/service.md#images), and a size cap. */
 const imageTypes: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
 export const maxImageBytes = 20 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // llama-server compatibility: images, audio, and what this server does not offer. llama-server reads
 // images (and audio) through a multimodal projector (mmproj-tiny.gguf, random weights: the answer is
 // still the scripted "Hello!", but the PNG is decoded and encoded into image tokens for real). Where it
-// differs from the service (ARCHITECTURE.md, "Self-hosted servers: llama-server differences") the client
+// differs from the service (docs/testing.md#self-hosted-servers-llama-server-differences) the client
 // must parse what it can and name what the server lacks, with reason `unsupported`, without retrying.
 import * as assert from 'node:assert/strict';
 import { type InferenceClient } from '../../../src/core/api/client';

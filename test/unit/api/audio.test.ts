@@ -87,7 +87,7 @@ describe('api/audio', function () {
     assert.equal(result.usage.source.tokens, 'service');
     const form = record(requestsTo(ctx.emu, '/v1/audio/transcriptions')[0]);
     assert.equal(form['stream'], 'true');
-    // The official clients' bracket form, not one JSON string (service-behaviour.md §11).
+    // The official clients' bracket form, not one JSON string (docs/service.md#transcription-and-translation).
     assert.equal(form['stream_options[include_usage]'], 'true');
     assert.equal(form['stream_options'], undefined);
     await client.close();

@@ -30,11 +30,11 @@ describe('api/models (emulator)', function () {
     assert.ok(byId.get('Llama-4-Maverick-17B-128E-Instruct')?.capabilities.includes('vision'));
     assert.ok(byId.get('Llama-4-Maverick-17B-128E-Instruct')?.capabilities.includes('tools'));
     assert.equal(byId.get('Whisper-Large-v3')?.family, 'speechToText');
-    // The emulator lists Whisper's price per audio hour ([OAS] pricing.duration_per_hour).
+    // The emulator lists Whisper's price per audio hour (pricing.duration_per_hour, docs/service.md#the-model-list).
     assert.equal(byId.get('Whisper-Large-v3')?.audioPricePerHour, EMULATOR_WHISPER_PRICE_PER_HOUR);
     assert.equal(byId.get('Qwen2-Audio-7B-Instruct')?.family, 'audioInstruct');
     assert.deepEqual(byId.get('E5-Mistral-7B-Instruct')?.capabilities, ['embeddings']);
-    // The listing needs the key like every operation ([OAS], service-behaviour.md §11); a base with /v1/ works too.
+    // The listing needs the key like every operation (docs/service.md#addresses-and-authentication); a base with /v1/ works too.
     const anonymous = new InferenceClient({ baseUrl: `${ctx.emu.baseUrl}/v1/`, apiKey: '', timeoutMs: 2000 });
     await expectApiError(anonymous.listModels(), 'auth');
     await anonymous.close();

@@ -1,4 +1,4 @@
-// Reasoning models (service-behaviour.md §11): thinking as a `reasoning` field or as `<think>` at the
+// Reasoning models (docs/service.md#reasoning): thinking as a `reasoning` field or as `<think>` at the
 // start of the content, kept apart from the answer, counted as output by the watchdogs (a long think
 // is neither a stall nor a reason to re-send and re-bill the request), and the two controls.
 import assert from 'node:assert/strict';

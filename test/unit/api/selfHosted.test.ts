@@ -1,5 +1,5 @@
 // How the client copes with a self-hosted server that differs from the service: llama.cpp's
-// llama-server (ARCHITECTURE.md, "Self-hosted servers: llama-server differences"). The replies below
+// llama-server (docs/testing.md#self-hosted-servers-llama-server-differences). The replies below
 // are byte-for-byte what llama-server (llama.cpp de3ff81) sent; the llama tier (test/llama) checks the
 // same against the real server.
 import assert from 'node:assert/strict';

@@ -52,7 +52,7 @@ describe('emulator: audio', () => {
     };
     assert.equal(await usageOf({ 'stream_options[include_usage]': 'true' }), true);
     assert.equal(await usageOf({ 'stream_options[include_usage]': 'false' }), false);
-    // Whether the service reads one JSON string is not shown anywhere (service-behaviour.md §11): no usage for it here.
+    // Whether the service reads one JSON string is not shown anywhere (docs/service.md#transcription-and-translation): no usage for it here.
     assert.equal(await usageOf({ stream_options: '{"include_usage": true}' }), false);
   });
 

@@ -34,7 +34,7 @@ describe('emulator: auth, model listing, routing', () => {
   });
 
   it('lists models only with the key, in the real shape', async () => {
-    // [OAS] applies bearer authentication to every operation, /v1/models included (service-behaviour.md §11).
+    // The service applies bearer authentication to every operation, /v1/models included (docs/service.md#addresses-and-authentication).
     const without = await fetch(`${emu.baseUrl}/v1/models`);
     assert.equal(without.status, 401);
     assert.equal((await fetch(`${emu.baseUrl}/v1/models/DeepSeek-R1`)).status, 401);

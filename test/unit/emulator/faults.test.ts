@@ -60,7 +60,7 @@ describe('emulator: faults', () => {
       const payload = JSON.parse(last?.data ?? '{}') as { error: Record<string, unknown>; request_id: unknown };
       assert.equal(payload.error['message'], 'boom');
       assert.equal(payload.error['code'], 'model_error');
-      // Only the fields the real service is known to send (service-behaviour.md §11).
+      // Only the fields the real service is known to send (docs/service.md#errors-inside-a-stream).
       assert.deepEqual(Object.keys(payload.error).sort(), ['code', 'message', 'param', 'type']);
       assert.equal(typeof payload.request_id, 'string');
     });

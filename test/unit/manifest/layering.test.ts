@@ -50,7 +50,7 @@ function cyclesIn(edges: ReadonlyMap<string, readonly string[]>): string[] {
   return cycles;
 }
 
-describe('layers (house-style.md)', () => {
+describe('layers (ARCHITECTURE.md#layers)', () => {
   it('finds the import scanner working on a known sample', () => {
     assert.deepEqual(importsOf(`import type * as v from 'vscode';\nimport {\n  a,\n} from './a';\n// text from "a comment"\nconst x = require("vscode");`), ['vscode', './a', 'vscode']);
   });

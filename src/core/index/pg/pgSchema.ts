@@ -4,10 +4,9 @@ import { GRAPH_SIZE_SQL, VECTOR_INDEXES_SQL, graphElementBytes, hnswIndexSql, hn
 // The team index's schema and its migrations. Every statement is a constant (no value is ever put
 // into this text). Layout version 2: content-addressed file contents shared by every commit, and
 // snapshots stored as a full manifest or as a delta (overlay) on one full snapshot, so indexing a new
-// commit writes rows only for the files it changed (see ARCHITECTURE.md, "A team index"). Layout 3:
-// the vectors are kept as `halfvec` (half-precision floats): the largest table a third smaller, and
-// re-ranking on them loses nothing measurable (bench/teamIndexProjections.ts); and chunks are keyed by
-// line range and hash, so the pieces of one long line can all be stored.
+// commit writes rows only for the files it changed (docs/decisions/0003-team-index-snapshots-as-deltas.md).
+// Layout 3: the vectors are kept as `halfvec` (half-precision floats; docs/decisions/0004-team-index-half-precision-vectors.md),
+// and chunks are keyed by line range and hash, so the pieces of one long line can all be stored.
 
 /** The layout this code reads and writes, recorded in `cadenza_meta`. */
 export const SCHEMA_VERSION = 3;

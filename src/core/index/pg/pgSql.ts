@@ -31,10 +31,8 @@ export const folds = (d: number): boolean => d > MAX_FULL_HNSW_DIMENSION && d % 
  * of its 2,048-wide slices: a fixed linear projection that keeps cosine neighbourhoods, like feature
  * hashing into fewer buckets) as half-precision floats: 4 KB per chunk in the graph instead of 8 KB,
  * and each step of the walk compares 2,048 numbers, not 4,000; the candidates are then re-ranked by
- * exact cosine on the full vector. Folding to 512 or 1,024 lost too much (bench/team-index: the fold
- * alone, top 80 re-ranked, recall@10 0.84 and 0.965; 2,048: 0.99 from the top 40). Otherwise the first
- * (up to) 4,000 components as half-precision floats, which HNSW takes. (Binary quantisation was
- * measured first: recall@10 0.03 on the emulator's embeddings.)
+ * exact cosine on the full vector. Otherwise the first (up to) 4,000 components as half-precision
+ * floats, which HNSW takes. Why the fold and its width: docs/decisions/0005-team-index-folded-graph.md.
  */
 function indexed(d: number, value: string): string {
   if (d <= MAX_FULL_HNSW_DIMENSION) return `(${value})::halfvec(${d})`;
@@ -54,29 +52,14 @@ function fullPrecision(d: number, value: string): string {
 
 /**
  * The graphs' build settings: m 32, ef_construction 256 (pgvector's defaults are 16 and 64; up to 2,000
- * dimensions ef_construction is 512, see HALF_GRAPH_EF_CONSTRUCTION). On
- * 200,000 real-code vectors recall@10 went from 0.725 to 0.895 at 160 candidates and ef_search 400, and
- * from 0.760 to 0.900 at 800, when m 16 / ef_construction 64 became m 32 / 128 (3.2 times the build, 173
- * to 561 s, the same size: each element's page had room for the longer neighbour lists); on 100,000
- * generated vectors 0.956 / 0.978 to 0.971 / 0.978. ef_construction 256 then took the walk's recall of the
- * fold's own top 10 from 0.951 to 0.968 at ef_search 400 and from 0.958 to 0.981 at 800, at the same walk
- * latency, for 1.6 times the build (469 to 767 s; bench/teamIndexGraph on 200,000 real-code vectors,
- * ARCHITECTURE "A wider build"). On a graph on the vector itself, with pgvector's defaults, 1,000,000 chunks
- * embedded by a real model (WordLlama, 256 dimensions) gave recall@10 0.860 at ef_search 400 and 0.870 at
- * the widest walk; at m 32 / 256, on another machine's 1,000,000 chunks, 0.935 at 400 and 0.970 at 800
- * (ARCHITECTURE "A real model at 1,000,000").
+ * dimensions ef_construction is 512, see HALF_GRAPH_EF_CONSTRUCTION). Why: docs/decisions/0006-team-index-graph-build-and-walk.md.
  */
 export const WIDE_GRAPH_M = 32;
 export const WIDE_GRAPH_EF_CONSTRUCTION = 256;
 
 /**
  * A graph on the vector itself, up to 2,000 dimensions, is built on its half-precision values (the
- * column's) with ef_construction 512. On 200,000 WordLlama vectors of real code (100 queries, the top 40
- * re-ranked): the graph on `vector` at 256 gave recall@10 0.939 at a 400-wide walk (p95 43.6 ms, 312 MB);
- * on `halfvec` at 256, 0.931 (p95 36.2 ms, 196 MB: each step reads half the bytes); on `halfvec` at 512,
- * 0.960 (p95 36.8 ms) for 1.4 times the build. At 1,000,000 such vectors: recall@10 0.935 to 0.990 at the
- * 400-wide walk (vector side p95 52.8 to 35.2 ms), 0.96 GB instead of 1.46, a build of about 91 minutes on
- * two cores (ARCHITECTURE "A half-precision graph built wider").
+ * column's) with ef_construction 512. Why: docs/decisions/0007-team-index-graph-on-narrow-vectors.md.
  */
 export const HALF_GRAPH_EF_CONSTRUCTION = 512;
 
@@ -188,7 +171,7 @@ export function semanticSql(dimension: number, earlierGraph = false): string {
 /**
  * Search settings, local to the read-only transaction: `hnsw.ef_search` $1 (Cadenza's walk), or wider when
  * the session already has a wider one, at most $2 (pgvector's most): a team sets that for every editor with
- * `ALTER ROLE cadenza_reader SET hnsw.ef_search = 800` (README; a value that is not a plain number is
+ * `ALTER ROLE cadenza_reader SET hnsw.ef_search = 800` (docs/team-index.md; a value that is not a plain number is
  * ignored, so a typo in it cannot break searches); iterative scan so the snapshot filter cannot starve the
  * index; and no sequential scans, because the planner underestimates the partial index's rows and
  * otherwise sorts every vector of the model (seen with EXPLAIN at 1,500 chunks). Returns the walk's width
@@ -226,10 +209,7 @@ export const COMMON_LEXEMES_SQL = `SELECT s.most_common_elems::text::text[] AS e
 
 /**
  * How many keyword matches are ranked at most (see KEYWORD_SQL); a word matching more chunks than this also
- * leaves the any-word pass (PgTeamIndex). 500, not 2,000: on 1,000,000 chunks of real code the text side
- * went from p50 38.3 / p95 74.7 ms to 22.0 / 47.5, and known-item search (the sampled chunk in the keyword
- * top 10) from 0.753 to 0.773; on 200,000 generated chunks 34.8 / 70.2 to 17.4 / 34.1 ms, 0.080 to 0.107
- * (bench/teamIndexKnownItem.ts, RANK_CAP). 250 was no better and its p95 was 208 ms.
+ * leaves the any-word pass (PgTeamIndex). Why 500: docs/decisions/0008-team-index-keyword-lists.md.
  */
 export const KEYWORD_RANK_CAP = 500;
 
@@ -239,8 +219,8 @@ export const ANALYZE_SQL = 'ANALYZE cadenza_vectors, cadenza_chunks, cadenza_blo
 /**
  * Exact identifiers: $1 snapshot, $2 its base (0 when none), $3 text[] of identifiers as tsquery lexemes,
  * $4 the tsquery asked (all of them, or any), $5 limit, $6 how many matches are ranked at most (as in
- * KEYWORD_SQL: an identifier a monorepo uses everywhere matched tens of thousands of chunks, and ranking
- * them all took seconds at 1,000,000 chunks; bench/team-index). Most identifiers first.
+ * KEYWORD_SQL: an identifier a monorepo uses everywhere can match tens of thousands of chunks;
+ * docs/decisions/0008-team-index-keyword-lists.md). Most identifiers first.
  */
 export const EXACT_SQL = `WITH matches AS MATERIALIZED (
     SELECT e.path, c.start_line, c.end_line, c.terms FROM cadenza_chunks c

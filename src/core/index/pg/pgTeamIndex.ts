@@ -33,19 +33,12 @@ const EF_SEARCH_MAX = 1000;
 /**
  * How wide the vector search reads: `candidates` per result asked are taken from the HNSW graph (walked
  * `efSearch` wide, at least) and re-ranked by exact cosine on the full vector. A folded index (see
- * pgSql `indexed`) ranks more coarsely, so it reads more candidates. On the folded graph this release
- * builds (pgSql WIDE_GRAPH_M, WIDE_GRAPH_EF_CONSTRUCTION), 1,000,000 real-code chunks: recall@10 0.865
- * with 80 candidates and ef_search 200, 0.915 with 160 and 400 (vector side p95 52 ms), 0.940 with 160
- * and 800 (p95 108 ms), and no wider walk found more; so 160 and 400 are the default (ARCHITECTURE "The
- * wider build at 1,000,000"). On a database whose indexer has not yet built this release's graph, the
- * earlier graph is walked at 400 too until it has. A team that wants the wider walk sets it on the
- * readers' role (SEARCH_SETTINGS_SQL).
- * A graph on the vector itself (4,000 dimensions or fewer) ranks as the re-rank does, so fewer candidates
- * suffice, but it is walked as wide: on 1,000,000 chunks embedded by a real model (WordLlama, 256
- * dimensions; bench/teamIndexRealModel) a 120-wide walk found 0.715 of the true top 10 and a 400-wide one
- * 0.860 on pgvector's default graph; on the m 32 / 256 graph (WIDE_GRAPH_*), over another machine's
- * 1,000,000 chunks, 0.830 and 0.935 (ARCHITECTURE "A real model at 1,000,000"); on this release's graph
- * (half precision, ef_construction 512) a 200-wide walk 0.955 and the 400-wide one 0.990 (p95 35 ms).
+ * pgSql `indexed`) ranks more coarsely, so it reads more candidates: 4 per result (at least 160) at
+ * ef_search 400; a graph on the vector itself (4,000 dimensions or fewer) ranks as the re-rank does, so 2
+ * per result (at least 40) suffice, walked as wide. On a
+ * database whose indexer has not yet built this release's graph, the earlier graph is walked at 400 too. A
+ * team that wants the wider walk sets it on the readers' role (SEARCH_SETTINGS_SQL). Why these widths:
+ * docs/decisions/0006-team-index-graph-build-and-walk.md, docs/decisions/0007-team-index-graph-on-narrow-vectors.md.
  */
 export interface VectorTuning {
   readonly candidatesPerResult: number;
@@ -123,9 +116,8 @@ export class PgTeamIndex {
 
   /**
    * The three ranked lists, each `depth` deep, read at once: each list on a connection of its own, in
-   * its own read-only transaction, so a query costs the slowest list, not their sum (at 1,000,000
-   * chunks the text side alone took p50 64 ms and the vector side 38 ms, one after the other;
-   * bench/team-index). A snapshot's rows change only when the indexer reruns its own commit, so the
+   * its own read-only transaction, so a query costs the slowest list, not their sum
+   * (docs/decisions/0009-team-index-lists-at-once.md). A snapshot's rows change only when the indexer reruns its own commit, so the
    * three transactions read the same files unless a search races such a rerun (each list is then
    * consistent in itself, and the next search sees the rerun whole).
    */
@@ -168,8 +160,7 @@ export class PgTeamIndex {
    * Chunks with every query word first (selective, so the GIN index answers fast), then any word; each
    * pass ranks at most `rankCap` matches (KEYWORD_RANK_CAP). The any-word pass leaves out each word that
    * alone matches more chunks than that: the pass would rank whichever matches it met first, an arbitrary
-   * sample that buries the chunks of the query's rarer words (and costs most: on real code at 1,000,000
-   * chunks the any-word pass was the text side's slowest statement; bench/team-index CORPUS=real). Such
+   * sample that buries the chunks of the query's rarer words (docs/decisions/0008-team-index-keyword-lists.md). Such
    * words still count in the every-word pass; with no rarer word there is no any-word pass.
    */
   private keywordList(text: string, depth: number): Promise<(ChunkLocation & { score: number })[]> {

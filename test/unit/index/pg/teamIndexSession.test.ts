@@ -40,7 +40,7 @@ describe('the extension\'s session to the team index', function () {
     ws = new Fixture({ 'src/ledger.ts': moduleText(1, 'reconcileLedger'), 'src/invoice.ts': moduleText(2, 'quarantineInvoices') });
     const built = await buildTeamIndex({ root: ws.root, repository: REPO, commit: 'c1', model: MODEL, pool: owner, embed: recordingEmbed([]), dimension: 64 });
     assert.equal(built.status, 'complete', JSON.stringify(built));
-    // A role given more than the README's GRANTs: it may write every table and create new ones.
+    // A role given more than the GRANTs of docs/team-index.md: it may write every table and create new ones.
     for (const statement of [
       'CREATE ROLE cadenza_writer LOGIN',
       'GRANT CONNECT ON DATABASE cadenza TO cadenza_writer',
