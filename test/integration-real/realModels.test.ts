@@ -156,6 +156,36 @@ suite('Real models: the extension against the local stack', () => {
     console.log(`[realmodels] agent: ${finished.map((card) => card.name).join(', ')}, then "${answer.trim()}"`);
   });
 
+  test('VS Code\'s chat reaches the real model through Cadenza\'s provider: a request shaped like its agent mode (instructions, every registered tool\'s schema, the file attached) is counted by the server\'s tokenizer and answered about the file', async function () {
+    // VS Code's chat view in agent mode cannot be driven here (its agent is the Copilot Chat extension,
+    // which hands no request to another vendor's model in this harness; docs/testing.md). This sends what it
+    // would, through the same language model API its chat uses.
+    this.timeout(900_000);
+    const [chat] = await vscode.lm.selectChatModels({ vendor: 'cadenza', id: models().chat });
+    assert.ok(chat, `${models().chat} is offered in VS Code's model list`);
+    assert.ok(chat.maxInputTokens >= 16_000, `the context VS Code is told (${chat.maxInputTokens}) comes from the 32k server`);
+    const source = fs.readFileSync(path.join(root, 'src', 'greeting.ts'), 'utf8');
+    const instructions = 'You are an expert AI programming assistant, working with a user in the VS Code editor. Use the tools when you need to read or change files; otherwise answer directly and briefly.';
+    const question = `<attachment id="src/greeting.ts">\n${source}</attachment>\nWhat does the function in src/greeting.ts return? Answer in one full sentence.`;
+    // The server's tokenizer, not four characters a token: JSON and code count denser than that.
+    const counted = await chat.countTokens(question);
+    assert.ok(counted > 0 && counted !== Math.ceil(question.length / 4), `a count from the server's /tokenize (${counted} for ${question.length} characters)`);
+    const tools = vscode.lm.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema ?? { type: 'object', properties: {} } }));
+    const response = await chat.sendRequest([vscode.LanguageModelChatMessage.User(instructions), vscode.LanguageModelChatMessage.User(question)], { tools, toolMode: vscode.LanguageModelChatToolMode.Auto }, new vscode.CancellationTokenSource().token);
+    let text = '';
+    const calls: vscode.LanguageModelToolCallPart[] = [];
+    for await (const part of response.stream) {
+      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+      else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    }
+    console.log(`[realmodels] VS Code chat: ${tools.length} tools offered, ${counted} tokens counted; ${calls.length > 0 ? `calls ${calls.map((call) => `${call.name}(${JSON.stringify(call.input)})`).join(', ')}` : `answered "${text.trim()}"`}`);
+    // Either an answer from the attached file (its words: a greeting with the name), or a parsed call that
+    // reads it, the step VS Code's agent would run next; never a call left as text.
+    assert.doesNotMatch(text, /"arguments"\s*:|"name"\s*:\s*"/, `no tool call left unparsed in the text: ${text}`);
+    if (calls.length === 0) assert.match(text, /Hello|greeting|\bname\b/i, text);
+    else assert.ok(calls.every((call) => typeof call.input === 'object' && call.input !== null), 'each call carries parsed arguments');
+  });
+
   test('semantic search on real embeddings finds each file for held-out questions that share no word with it', async function () {
     this.timeout(300_000);
     for (const [name, text] of Object.entries(corpus)) {
