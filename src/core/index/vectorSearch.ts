@@ -22,7 +22,7 @@ export interface VectorSearchOptions {
 
 /**
  * Fewest sketch buckets (dimension / 16) that keep the true top 10 among the candidates. Measured with
- * bench/index peers and bench/retrieval: 256 buckets (4,096-d) keep recall@10 at 0.98 at 100,000 rows;
+ * bench/semanticIndex peers and bench/retrieval: 256 buckets (4,096-d) keep recall@10 at 0.98 at 100,000 rows;
  * 64 (1,024-d) fall to 0.50-0.74 at 1,000,000 rows and 0.69 at 24,000; 24 (384-d, real e5-small vectors)
  * to under 0.55. Narrower vectors are always scanned exactly (their rows are small: 1M x 1,024 int8 is one
  * pass of 1 GB), unless the caller sets `exactBelow`.

@@ -9,7 +9,7 @@ import { Answering } from './answering';
 import { ChatTurns } from './chatTurns';
 import { Condenser } from './condenser';
 import type { ServiceConnection } from './connection';
-import type { Mentions } from './context/mentions';
+import type { MentionService } from './context/mentionService';
 import { workspaceSearchProvider } from './context/systemProviders';
 import { ConversationSession } from './conversationSession';
 import { checkpointView } from './messageView';
@@ -34,7 +34,7 @@ export class ChatController implements vscode.Disposable {
   private readonly condenser: Condenser;
   private readonly turns: ChatTurns;
   private workspaceContext: WorkspaceContextProvider | undefined;
-  private mentions: Mentions | undefined;
+  private mentions: MentionService | undefined;
   private readonly answered = new vscode.EventEmitter<StoredUsage>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -93,7 +93,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Connects the composer's @-mentions, whose context a message carries. */
-  attachMentions(mentions: Mentions): void {
+  attachMentions(mentions: MentionService): void {
     this.mentions = mentions;
   }
 

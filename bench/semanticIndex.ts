@@ -1,7 +1,7 @@
 // Benchmark of the semantic index core: query latency and recall at 10,000 and 100,000 chunks of
 // 4,096 dimensions against a float32 brute-force baseline and `vectra`, bytes on disk per chunk, and
 // client-side indexing throughput on a generated 20,000-file workspace. Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/index.js [query] [disk] [throughput] [peers --sizes=NxD,...]
+// Run: npx tsc -p tsconfig.json && node out/bench/semanticIndex.js [query] [disk] [throughput] [peers --sizes=NxD,...]
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
