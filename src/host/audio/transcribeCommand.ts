@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
-import type { ModelInfo } from '../../core/api/types';
 import { transcriptCostOf } from '../../core/api/usage';
 import { runBatch, type BatchResult } from '../../core/audio/batch';
 import type { AudioFamily, AudioProblem } from '../../core/audio/limits';
@@ -162,9 +161,4 @@ async function finish(host: HostContext, uris: readonly vscode.Uri[], results: r
     void show(`Cadenza ${mode}: ${summary.join(' · ')}`, 'Show Log').then((choice) => choice && host.log.show(true));
   }
   return out;
-}
-
-/** The transcription models' family decides which limit applies; exported for the ask command. */
-export function familyOf(model: ModelInfo): AudioFamily {
-  return model.family ?? 'speechToText';
 }

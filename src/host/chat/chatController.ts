@@ -18,8 +18,6 @@ import { ChatPanelState } from './panelState';
 import type { ProjectInstructions } from './projectInstructions';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
 
-export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
-
 /**
  * The chat panel's coordinator: it takes the panel's and the commands' requests (send, stop, regenerate,
  * edit, retry, switch, condense…) and hands each to the part that does it: the open conversation and its
