@@ -26,7 +26,7 @@ const extension = {
  * @type {import('esbuild').BuildOptions}
  */
 const cli = {
-  entryPoints: ['src/cli/index.ts'],
+  entryPoints: ['src/cli/cadenzaIndex.ts'],
   bundle: true,
   platform: 'node',
   format: 'cjs',

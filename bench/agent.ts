@@ -25,7 +25,7 @@ import { runToolLoop, type StreamChat } from '../src/core/chat/toolLoop';
 import { agentSystemPrompt } from '../src/core/tools/definitions';
 import { ToolSession } from '../src/core/tools/toolTypes';
 import { workspaceToolset } from '../src/core/tools/toolset';
-import { startEmulator, type ScriptedChat } from '../test/emulator/index';
+import { startEmulator, type ScriptedChat } from '../test/emulator/emulator';
 import { countTokens } from '../test/emulator/tokens';
 import { MemoryPort } from '../test/unit/tools/memoryPort';
 

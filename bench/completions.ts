@@ -16,7 +16,7 @@ import { InferenceClient } from '../src/core/api/client';
 import { fetchCompletion } from '../src/core/completions/fetchCompletion';
 import { buildCompletionPrompt } from '../src/core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest } from '../src/core/completions/scheduler';
-import { startEmulator } from '../test/emulator/index';
+import { startEmulator } from '../test/emulator/emulator';
 import { repoRoot } from '../test/fixtures/repoRoot';
 
 const { values } = parseArgs({ options: { keystrokes: { type: 'string', default: '400' }, cps: { type: 'string', default: '8' }, 'latency-ms': { type: 'string', default: '150' } } });

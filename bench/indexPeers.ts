@@ -4,19 +4,18 @@
 // own knob (Cadenza: sketch candidates; HNSW: ef at search time) and reported at each setting, then
 // at the setting with the least CPU per query that reaches recall@10 >= 0.95 against exact float search.
 // Wall times and CPU times are both printed: on a shared machine CPU time is the steadier figure.
-// Native modules are benchmark-only devDependencies: none enters the VSIX.
-// Run: npm run bench:index -- peers [--sizes=100000x4096,1000000x1024] [--queries=50] [--budget-min=25]
+// The peers are native modules of bench/peers' own package (bench/peerModules.ts says why), loaded only
+// when this bench runs; none enters the VSIX.
+// Run: npm run bench:peers -- [--sizes=100000x4096,1000000x1024] [--queries=50] [--budget-min=25]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HierarchicalNSW } from 'hnswlib-node';
-import * as simsimd from 'simsimd';
-import { Index as UsearchIndex, MetricKind, ScalarKind, exactSearch } from 'usearch';
 import { contentHash } from '../src/core/index/hashing';
 import { HybridSearch } from '../src/core/index/search';
 import { IndexStore } from '../src/core/index/store/indexStore';
 import { TopK } from '../src/core/index/topK';
+import { loadPeerModules, type PeerModules } from './peerModules';
 import { Clustered, exactTopK, median, ms, p95, recallAt10 } from './vectors';
 
 export interface PeerOptions {
@@ -72,11 +71,16 @@ function measure(queries: readonly Float32Array[], truth: readonly number[][], s
   return { p50: median(times), p95: p95(times), cpu: median(cpu), recall: recall / queries.length };
 }
 
+/** Runs the peers at each size; throws PeerModulesMissing (saying how to install them) before any work when they are absent. */
 export async function peersBench(out: Out, options: PeerOptions): Promise<void> {
-  for (const { n, dim } of options.sizes) await oneSize(out, n, dim, options);
+  const peers = loadPeerModules();
+  for (const { n, dim } of options.sizes) await oneSize(out, n, dim, options, peers);
 }
 
-async function oneSize(out: Out, n: number, dim: number, options: PeerOptions): Promise<void> {
+async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, peers: PeerModules): Promise<void> {
+  const { simsimd } = peers;
+  const { Index: UsearchIndex, MetricKind, ScalarKind, exactSearch } = peers.usearch;
+  const { HierarchicalNSW } = peers.hnswlib;
   const rows: Row[] = [];
   const clusters = Math.max(1000, Math.round(n / 100));
   const gen = new Clustered(clusters, dim);

@@ -1,5 +1,5 @@
 // Generated vectors for the index benchmarks, shaped like real embeddings, and the exact float32
-// reference search they are judged against. Shared by bench/index.ts and bench/indexPeers.ts.
+// reference search they are judged against. Shared by bench/semanticIndex.ts and bench/indexPeers.ts.
 import { TopK } from '../src/core/index/topK';
 
 /** xorshift32: fast and deterministic, so 410 M components generate in about a second. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'out', 'test', 'emulator', 'index.js');
+const entry = join(root, 'out', 'test', 'emulator', 'emulator.js');
 
 function fail(message) {
   process.stderr.write(`emulator: ${message}\n`);

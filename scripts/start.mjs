@@ -102,7 +102,7 @@ if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
   service = { baseUrl: process.env.CADENZA_BASE_URL, key: process.env.CADENZA_API_KEY, kind: 'service', settings: {} };
   log(`service: ${service.baseUrl} (from CADENZA_BASE_URL; key from CADENZA_API_KEY)`);
 } else if (options.emulator) {
-  const entry = path.join(repoRoot, 'out', 'test', 'emulator', 'index.js');
+  const entry = path.join(repoRoot, 'out', 'test', 'emulator', 'emulator.js');
   log('compiling the emulator (npx tsc -p tsconfig.json)');
   // tsc emits even when some other folder has type errors; only a missing emulator stops us.
   if (run(npx, ['tsc', '-p', 'tsconfig.json'], true) !== 0) log('tsc reported type errors; continuing with what it emitted');

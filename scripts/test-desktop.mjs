@@ -51,7 +51,7 @@ if (!options['no-build']) {
   // tsc emits even when another folder has type errors; the suites only need to exist.
   if (spawnSync(npx, ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' }).status !== 0) console.log('[desktop] tsc reported type errors');
 }
-const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
+const testsEntry = path.join(root, 'out', 'test', 'integration', 'integrationRunner.js');
 if (!fs.existsSync(testsEntry)) finish(1, undefined, `missing ${path.relative(root, testsEntry)}`);
 
 // Same per-run isolation as the code-server harness: a scratch copy of the fixture workspace (suites write

@@ -7,7 +7,7 @@ import type { PanelAudio } from './audio/panelAudio';
 import type { ChatController } from './chat/chatController';
 import type { ChatStatusBar } from './chat/statusBar';
 import type { CompletionStatusBar } from './completions/completionStatusBar';
-import type { Mentions } from './chat/context/mentions';
+import type { MentionService } from './chat/context/mentionService';
 import type { CompletionService } from './completions/completionService';
 import type { ServiceConnection } from './chat/connection';
 import type { IndexService, SearchHit } from './index/indexService';
@@ -37,7 +37,7 @@ export interface CadenzaApi {
   /** The status bar items whose tooltips show what chat and completions spent, apart. */
   readonly statusBars: { readonly chat: ChatStatusBar; readonly completions: CompletionStatusBar };
   /** The composer's @-mentions: the `@` list's catalog, resolving a pick into its chip. */
-  readonly mentions: Mentions;
+  readonly mentions: MentionService;
   /** The notice naming the workspace's settings that are ignored because they would do or spend more. */
   readonly settingsNotice: WorkspaceSettingsNotice;
 }

@@ -6,7 +6,7 @@ import { PanelAudio } from './audio/panelAudio';
 import { transcribeCommand } from './audio/transcribeCommand';
 import { ChatController } from './chat/chatController';
 import { ProjectInstructions } from './chat/projectInstructions';
-import { Mentions } from './chat/context/mentions';
+import { MentionService } from './chat/context/mentionService';
 import { ServiceConnection } from './chat/connection';
 import { ChatStatusBar } from './chat/statusBar';
 import { addSelectionToChat } from './commands/addSelectionToChat';
@@ -59,7 +59,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   chat.agent = agent;
   const instructions = new ProjectInstructions(log);
   chat.attachInstructions(instructions);
-  const mentions = new Mentions(log);
+  const mentions = new MentionService(log);
   mentions.attachCodebase((query, budget, signal) => index.workspaceContext(query, budget, signal));
   chat.attachMentions(mentions);
   chatView.attachMentions(mentions);

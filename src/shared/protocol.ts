@@ -4,7 +4,7 @@
  * The webview sends `ready` first; the host queues everything until then. A streamed answer is zero or
  * more `chat/delta` messages followed by exactly one `chat/done` for the same `messageId`.
  */
-import { isMentionCandidate, type MentionCandidate, type MentionChip } from './mentions';
+import { isMentionCandidate, type MentionCandidate, type MentionChip } from './mentionCandidates';
 import type { ChatOptions, CheckpointView, ConversationSummary, ConversationView, ErrorView, MessageView, ModelView, SourceView, ToolCallView, UsageView, VscodeToolView } from './views';
 
 /** What the panel shows about the connection; sent on `ready` and whenever it changes. */

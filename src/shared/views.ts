@@ -3,7 +3,11 @@
  * never an API key, never an Authorization header.
  */
 
-/** Capabilities a model can have; derived by the client, overridable in settings. */
+/**
+ * Something a model can do; the listing does not say, so core/api/capabilities.ts derives it, and settings can
+ * override it. `fim`: the model's server fills in the middle from raw text (llama-server's POST /infill with the
+ * model's own FIM tokens); only an override states it, or a probe finds it (core/completions/completionRoute.ts).
+ */
 export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings' | 'fim';
 
 /** One model as the picker shows it. Prices are USD per million tokens. */
@@ -76,12 +80,16 @@ export interface SourceView {
   readonly endLine: number;
 }
 
-/** Where an agent's tool call is: forming in the stream, queued, waiting for the user, running, or how it ended. */
-export type ToolCallStatusView = 'forming' | 'queued' | 'awaitingApproval' | 'running' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
+/** Where an agent's tool call is, as the tool loop records and the conversation saves it: waiting for the user, running, or how it ended. */
+export type ToolCallStatus = 'queued' | 'running' | 'awaitingApproval' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
+
+/** Where an agent's tool call is as its card shows it: also `forming` while the call still streams in. */
+export type ToolCallStatusView = 'forming' | ToolCallStatus;
 
 /**
- * A change an agent's call proposes, as its card shows it before and after the user decides. `caution`
- * says why the file can run code or change the editor: the card shows it and offers no allowance.
+ * A change an agent's call proposes, as its card shows it before and after the user decides, and as the
+ * conversation saves it (the editor's diff view has the whole file; this is the card's). `caution` says why
+ * the file can run code or change the editor: the card shows it and offers no allowance.
  */
 export type ChangeView =
   /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file); `replacements` when replace_all changes more than one place. */

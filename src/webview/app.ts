@@ -11,7 +11,7 @@ import { ConversationList } from './conversationList';
 import { button, el, show } from './dom';
 import { ImageAttach } from './imageAttach';
 import { InstructionsBar } from './instructionsBar';
-import { Mentions } from './mentions';
+import { MentionPicker } from './mentionPicker';
 import { MessageList } from './messageList';
 import { ModelPicker } from './modelPicker';
 import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
@@ -33,7 +33,7 @@ export class App implements PanelContext {
   private readonly picker: ModelPicker;
   private readonly image: ImageAttach;
   private readonly audio: AudioAttach;
-  private readonly mentions: Mentions;
+  private readonly mentions: MentionPicker;
   /** The host's last meter figures; the chips not yet sent are added to them. */
   private meterFigures = { usedTokens: 0, limitTokens: 0, droppedMessages: 0, shown: false };
   private readonly composer: Composer;
@@ -55,7 +55,7 @@ export class App implements PanelContext {
     this.picker = new ModelPicker((modelId) => post({ type: 'model/select', modelId }), () => post({ type: 'model/refresh' }), () => this.applyModel());
     this.image = new ImageAttach({ post, warn: (text) => this.notices.add('warning', text), onChange: () => this.composer.update() });
     this.audio = new AudioAttach(post, () => this.composer.update());
-    this.mentions = new Mentions(post, () => {
+    this.mentions = new MentionPicker(post, () => {
       this.composer.update();
       this.updateMeter();
     });

@@ -8,7 +8,7 @@ import type { AudioAttach } from './audioAttach';
 import { contextBlock, insertBlock, insertInline } from './contextBlock';
 import { button, el, show } from './dom';
 import type { ImageAttach } from './imageAttach';
-import type { Mentions } from './mentions';
+import type { MentionPicker } from './mentionPicker';
 
 /** What the composer needs from the panel. */
 export interface ComposerDeps {
@@ -38,7 +38,7 @@ export class Composer {
   private pendingTimer: number | undefined;
   private blockedReason: string | undefined;
 
-  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, private readonly audio: AudioAttach, private readonly mentions: Mentions, draft: string) {
+  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, private readonly audio: AudioAttach, private readonly mentions: MentionPicker, draft: string) {
     this.input = el('textarea', {
       className: 'composer-input',
       attrs: { 'aria-label': 'Message to Cadenza', placeholder: 'Ask Cadenza\u2026 (Enter to send, Shift+Enter for a new line)', rows: '3' },

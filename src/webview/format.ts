@@ -2,6 +2,7 @@
  * How the panel writes numbers: token counts, durations, speed, cost, context fullness and model
  * facts. Pure (no DOM): unit-tested in plain Node.
  */
+import { formatCost } from '../shared/cost';
 import type { ModelView, UsageView } from '../shared/views';
 
 const grouped = new Intl.NumberFormat('en-US');
@@ -32,15 +33,6 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms - minutes * 60_000) / 1000);
   return `${minutes} min ${seconds} s`;
-}
-
-/** US dollars with enough digits that small costs are not shown as zero: `$0.0012`, `$1.23`. */
-export function formatCost(usd: number): string {
-  if (usd === 0) return '$0';
-  if (usd < 0.0001) return '< $0.0001';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 1) return `$${usd.toFixed(3)}`;
-  return `$${usd.toFixed(2)}`;
 }
 
 /** One figure of the usage line: a short text and a longer description for the tooltip. */

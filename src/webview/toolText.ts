@@ -2,6 +2,7 @@
  * The words of a tool-call card, kept free of the DOM so they are unit-tested in plain Node: the status
  * labels, the one-line summary of a call, what a change is called, and how a diff line is coloured.
  */
+import { parseJsonObject } from '../shared/jsonObject';
 import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
 import { formatCount } from './format';
 
@@ -19,19 +20,10 @@ export const statusText: Readonly<Record<ToolCallStatusView, string>> = {
   skipped: 'Not run',
 };
 
-/** The arguments as an object, when they parse (they may still be forming). */
-function parsedArguments(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The argument a reader recognises the call by: the path, the glob, the query or the command. */
 export function callSummary(view: ToolCallView): string {
-  const args = parsedArguments(view.arguments);
+  // The arguments may still be forming: then they do not parse yet.
+  const args = parseJsonObject(view.arguments);
   if (!args) return '';
   for (const key of ['path', 'glob', 'query', 'command']) {
     const value = args[key];
@@ -42,7 +34,7 @@ export function callSummary(view: ToolCallView): string {
 
 /** The arguments indented for reading; as they are while they do not parse yet. */
 export function prettyArguments(text: string): string {
-  const args = parsedArguments(text);
+  const args = parseJsonObject(text);
   return args ? JSON.stringify(args, null, 2) : text;
 }
 

@@ -3,7 +3,7 @@
 import { type Answer, type AnswerToolCall, completionBody, completionStream, newEnvelope, newToolCallId, type Reasoning } from './completion';
 import { type ChatRequest, parseChatRequest } from './chatRequest';
 import { type HandlerContext, type Reply } from './context';
-import { type ScriptedChat } from './index';
+import { type ScriptedChat } from './emulator';
 import { applyStop, argumentsForTool, defaultReply, padToTokens, splitPieces, valueForSchema } from './replies';
 import { countTokens, truncateTokens } from './tokens';
 

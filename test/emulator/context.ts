@@ -1,7 +1,7 @@
 // What the server hands an operation handler, and what a handler hands back. Handlers never touch
 // the socket: the server writes replies and applies faults, so every operation gets both for free.
 import { type IncomingHttpHeaders } from 'node:http';
-import { type ScriptedChat } from './index';
+import { type ScriptedChat } from './emulator';
 import { type EmulatorModel } from './models';
 import { type MultipartForm } from './multipart';
 import { type EventSource } from './sse';

@@ -1,6 +1,6 @@
 // Fault bookkeeping: the FIFO of injected faults, run-wide faults, the per-request header, and the
 // parsing of the duration strings the rate-limit fault carries.
-import { type Fault, type RunFault } from './index';
+import { type Fault, type RunFault } from './emulator';
 
 /** An injected fault waiting in the FIFO. */
 interface QueuedFault {

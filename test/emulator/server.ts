@@ -7,7 +7,7 @@ import { type AddressInfo, type Socket } from 'node:net';
 import { type HandlerContext, type Reply } from './context';
 import { defaultStatusError, EmulatorHttpError, generalError, invalidRequest, missingKeyError, plainError, simpleError, wrongKeyError } from './errors';
 import { FaultBook, parseFault, type RequestFaults } from './faults';
-import { type EmulatorOptions, type Fault, type RecordedRequest, type RunningEmulator, type ScriptedChat } from './index';
+import { type EmulatorOptions, type Fault, type RecordedRequest, type RunningEmulator, type ScriptedChat } from './emulator';
 import { defaultCatalogue, type EmulatorModel } from './models';
 import { describeForm, multipartBoundary, parseMultipart, type MultipartForm } from './multipart';
 import { RateCounter } from './rateLimit';

@@ -6,7 +6,7 @@
 //
 // How: code-server starts with --vscode-option enable-smoke-test-driver, which makes its built workbench
 // honour the URL's `payload` (extensionDevelopmentPath = this repo, extensionTestsPath = the mocha runner
-// out/test/integration/index.js). VS Code loads the extension from the repo, calls the runner's run() in
+// out/test/integration/integrationRunner.js). VS Code loads the extension from the repo, calls the runner's run() in
 // the extension host, and when it settles calls window.codeAutomationExit(code), which we expose through
 // playwright. The runner also writes a results JSON to $HARNESS_RESULTS (the server's environment reaches
 // the extension host).
@@ -35,7 +35,7 @@ const grep = grepAt >= 0 ? args[grepAt + 1] : process.env.MOCHA_GREP;
 const timeoutMs = Number(process.env.HARNESS_TIMEOUT_MS || 1_200_000);
 const resultsFile = path.resolve(process.env.HARNESS_RESULTS || path.join(repoRoot, 'test-results', 'integration.json'));
 // HARNESS_TESTS_ENTRY lets another tier (test/llama/run.mjs) run its own suites in the same harness.
-const testsEntry = process.env.HARNESS_TESTS_ENTRY ? path.resolve(process.env.HARNESS_TESTS_ENTRY) : path.join(repoRoot, 'out', 'test', 'integration', 'index'); // VS Code appends .js
+const testsEntry = process.env.HARNESS_TESTS_ENTRY ? path.resolve(process.env.HARNESS_TESTS_ENTRY) : path.join(repoRoot, 'out', 'test', 'integration', 'integrationRunner'); // VS Code appends .js
 
 let tmp;
 /** Prints the closing line (always last) and exits. */

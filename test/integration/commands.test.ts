@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cadenzaApi, manifestCommands, openChatView, useEmulator, waitFor } from './helpers';
-import type { RunningEmulator } from '../emulator/index';
+import type { RunningEmulator } from '../emulator/emulator';
 import { loadFixtures } from '../unit/audio/fixtures';
 
 /** How a command is run here without a user: its arguments, what it must return, what it needs first. */

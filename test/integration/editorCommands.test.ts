@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../emulator/index';
+import type { RunningEmulator } from '../emulator/emulator';
 import { useChatSuite, waitFor } from './helpers';
 
 const source = 'function add(a, b) {\n  return a + b;\n}\n\nfunction double(x) {\n  return x * 2;\n}\n';

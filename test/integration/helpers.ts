@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { ConnectionState, ToWebview } from '../../src/shared/protocol';
-import { startEmulator, type RunningEmulator } from '../emulator/index';
+import { startEmulator, type RunningEmulator } from '../emulator/emulator';
 
 /** `<publisher>.<name>` from package.json. */
 export const extensionId = 'cadenza.cadenza';

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
-import type { MentionCandidate, MentionChip } from '../../src/shared/mentions';
+import type { MentionCandidate, MentionChip } from '../../src/shared/mentionCandidates';
 import type { ToWebview } from '../../src/shared/protocol';
 import { cadenzaApi, openChatView, recordPanel, removeGitRepository, useEmulator, waitFor, type PanelRecorder } from './helpers';
 

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
-import type { MentionCandidate } from '../../src/shared/mentions';
+import type { MentionCandidate } from '../../src/shared/mentionCandidates';
 import type { ToWebview } from '../../src/shared/protocol';
 import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
 

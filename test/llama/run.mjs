@@ -141,7 +141,7 @@ async function main() {
     } else {
       const integration = await run('node', [harness, '--no-build'], {
         ...env,
-        HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-llama', 'index'),
+        HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-llama', 'llamaRunner'),
         HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-llama.json'),
       });
       // The harness's last line: `N passed, N failed, N skipped`.

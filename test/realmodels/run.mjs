@@ -133,7 +133,7 @@ async function main() {
     CADENZA_REAL_SENTENCES: JSON.stringify(Object.fromEntries(Object.entries(sentences).map(([name, entry]) => [name, entry.text]))),
     // Real models on two shared cores: minutes, not seconds (the harness's default is 5 min in all).
     HARNESS_TIMEOUT_MS: process.env.HARNESS_TIMEOUT_MS || String(40 * 60_000),
-    HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-real', 'index'),
+    HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-real', 'realModelRunner'),
     HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-real.json'),
   });
   // The launcher ends with `N passed, N failed, N skipped`; a skip is a failure here.

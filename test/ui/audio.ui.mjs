@@ -10,7 +10,7 @@ import { check, chooseInFileDialog, clickMenuPath, closeQuickInput, pickQuickIte
 
 const transcriptionModel = 'Whisper-Large-v3';
 
-/** The chat panel's way of writing a small cost (src/host/audio/transcriptOutput.ts formatUsd). */
+/** The chat panel's way of writing a small cost (src/shared/cost.ts formatCost). */
 function formatUsd(usd) {
   if (usd === 0) return '$0';
   if (usd < 0.0001) return '< $0.0001';

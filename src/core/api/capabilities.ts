@@ -3,7 +3,8 @@
 // for ids we have never seen, the host's overrides (`cadenza.models.overrides`) on top, and what
 // the service itself told us (a 400 model_not_compatible removes the capability for this client's
 // lifetime).
-import { type AudioFamily, type Capability, type CapabilityOverrides, type DeclaredTraits, type ReasoningTraits } from './types';
+import { type AudioFamily, type CapabilityOverrides, type DeclaredTraits, type ReasoningTraits } from './types';
+import type { Capability } from '../../shared/views';
 
 /** What the client knows about one model id, before or without the listing. */
 export interface DerivedCapabilities {

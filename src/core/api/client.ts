@@ -17,10 +17,10 @@ import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
 import { askServerProps, isLlamaCppListing, listedIds } from './serverProps';
 import { driveStream, mapStream, maxStreamChars, ResultStream } from './stream';
 import { createTransport, type Transport, type TransportOptions } from './transport';
+import type { Capability } from '../../shared/views';
 import {
   type AudioReasoningRequest,
   type CallOptions,
-  type Capability,
   type CapabilityOverrides,
   type ChatRequest,
   type ChatResult,

@@ -274,8 +274,3 @@ export function errorFromStreamEvent(data: string, secret: string | undefined): 
     serverMessage,
   });
 }
-
-/** A short text for a reason, used when the client itself raises an error (time-outs, cancels). */
-export function summaryOf(reason: ApiErrorReason): string {
-  return SUMMARY[reason];
-}

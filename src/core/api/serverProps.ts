@@ -8,7 +8,8 @@ import { type CapabilityRegistry } from './capabilities';
 import { type EndpointRole } from './endpoints';
 import { ApiError } from './errors';
 import { type HttpCore } from './http';
-import { type Capability, type DeclaredTraits, type ReasoningTraits } from './types';
+import { type DeclaredTraits, type ReasoningTraits } from './types';
+import type { Capability } from '../../shared/views';
 
 export type { DeclaredTraits } from './types';
 

@@ -1,13 +1,7 @@
 // The public request and result types of the service client (camelCase; the wire's snake_case
 // stays inside the per-operation modules). The chat panel, the agent and the index depend on these.
+import type { Capability } from '../../shared/views';
 import { type ApiError } from './errors';
-
-/**
- * Something a model can do; the listing does not say, so capabilities.ts derives it. `fim`: the model's
- * server fills in the middle from raw text (llama-server's POST /infill with the model's own FIM tokens);
- * only an override states it, or a probe finds it (core/completions/completionRoute.ts).
- */
-export type Capability = 'chat' | 'vision' | 'tools' | 'json' | 'audioReasoning' | 'transcription' | 'embeddings' | 'fim';
 
 /** The two audio model families of the spec, which take different fields and limits. */
 export type AudioFamily = 'speechToText' | 'audioInstruct';

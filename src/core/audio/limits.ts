@@ -9,9 +9,6 @@ export type AudioFamily = 'speechToText' | 'audioInstruct';
 /** File extensions the service lists for audio uploads. */
 export const acceptedAudioExtensions = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'wav', 'webm'] as const;
 
-/** Containers the service accepts (every {@link AudioFormat}). */
-export const acceptedAudioFormats: readonly AudioFormat[] = ['flac', 'mp3', 'mp4', 'm4a', 'ogg', 'wav', 'webm'];
-
 /**
  * Upload limit of the speech-to-text family. The docs say "25 MB" without saying whether that is
  * 10^6 or 2^20 bytes; the smaller reading (25,000,000) never lets through a file the server refuses.

@@ -26,9 +26,6 @@ export const audioMimeTypes: Readonly<Record<AudioFormat, string>> = {
   m4a: 'audio/mp4',
 };
 
-/** How many leading bytes {@link sniffAudio} needs to decide (more only helps MP3 after big tags). */
-export const sniffHeadBytes = 64 * 1024;
-
 /** Identifies the audio container from the leading bytes alone; `undefined` for anything else. */
 export function sniffAudio(bytes: Uint8Array): SniffResult | undefined {
   const format = sniffFormat(bytes);

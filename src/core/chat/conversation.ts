@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
-import type { ToolCallStatus } from './toolLoop';
 import type { FolderRoot } from '../tools/workspacePaths';
+import type { ChangeView, ToolCallStatus } from '../../shared/views';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
 export interface StoredUsage {
@@ -16,16 +16,6 @@ export interface StoredUsage {
   readonly source: 'service' | 'client' | 'mixed';
 }
 
-/** What the user was shown before a change ran (the editor's diff view has the whole file; this is the card's). */
-export type StoredChange =
-  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
-  /** `content` is the head a card shows; `omitted` says what is left out (the diff view shows all). */
-  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
-  | { readonly kind: 'read'; readonly path: string; readonly reason: string }
-  | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number }
-  /** Another extension's or an MCP server's tool (its input is the call's `arguments`). */
-  | { readonly kind: 'external'; readonly tool: string; readonly origin: string };
-
 /**
  * A tool call of an agent step and what became of it. `result` is exactly what the model was sent as
  * the `role: "tool"` message; a call saved without one (the window closed mid-call) is sent as not run.
@@ -36,7 +26,8 @@ export interface StoredToolCall {
   readonly arguments: string;
   status: ToolCallStatus;
   result?: string;
-  change?: StoredChange;
+  /** What the user was shown before the change ran. */
+  change?: ChangeView;
   /** Where a VS Code tool comes from (its extension or MCP server); absent for the agent's own functions. */
   origin?: string;
   /** Images a VS Code tool returned (data URLs; the file keeps them by content hash, as attachments), shown in its card; the model got a description in `result`. */

@@ -3,6 +3,7 @@ import { condensedView, summaryAcknowledgement, summaryTurn } from './condense';
 import { fitToContext, type BudgetResult } from './contextBudget';
 import type { Conversation, StoredMessage, StoredOptions } from './conversation';
 import { contextPreamble } from './context/contextProvider';
+import { parseJsonObject } from '../../shared/jsonObject';
 
 /** A per-conversation option that was out of the spec's limits and how it was corrected. */
 export interface OptionProblem {
@@ -54,23 +55,12 @@ export function normaliseOptions(options: StoredOptions, model: ModelInfo | unde
     result.stop = stop.slice(0, 4);
   }
   if (options.jsonMode === 'schema') {
-    if (parseSchema(options.schema) === undefined) {
+    if (parseJsonObject(options.schema) === undefined) {
       problems.push({ param: 'schema', message: 'The JSON schema is missing or is not a JSON object; JSON mode without a schema was used.' });
       result.jsonMode = 'object';
     }
   }
   return { options: result, problems };
-}
-
-/** Parses a JSON schema's text; undefined unless it is a JSON object. */
-export function parseSchema(text: string | undefined): Record<string, unknown> | undefined {
-  if (!text) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A user message's text as sent: the context its mentions attached, then what the user typed. */
@@ -155,7 +145,7 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
     ...(options.topK !== undefined ? { topK: options.topK } : {}),
     ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
     ...(options.jsonMode === 'object' ? { responseFormat: { type: 'json_object' as const } } : {}),
-    ...(options.jsonMode === 'schema' ? { responseFormat: { type: 'json_schema' as const, jsonSchema: { name: 'answer', schema: parseSchema(options.schema) ?? {} } } } : {}),
+    ...(options.jsonMode === 'schema' ? { responseFormat: { type: 'json_schema' as const, jsonSchema: { name: 'answer', schema: parseJsonObject(options.schema) ?? {} } } } : {}),
     ...reasoningControls(model, options),
     includeUsage: true,
   };

@@ -11,6 +11,7 @@ import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } fr
 import { charsPerToken, truncateResult } from '../tools/resultText';
 import { ToolError, type ChangePreview, type Tool, type ToolSession } from '../tools/toolTypes';
 import type { ResultImage } from '../tools/externalTools';
+import type { ToolCallStatus } from '../../shared/views';
 import { checkArguments } from '../tools/validateArgs';
 import { CallMemory, repeatText, withAnswerInstruction, type ToolsWithheld } from './callRepeats';
 import { estimateTokens, messageTokens } from './contextBudget';
@@ -19,9 +20,6 @@ export type { ToolsWithheld } from './callRepeats';
 
 /** The client's streamChat, or anything shaped like it (tests, benchmarks). */
 export type StreamChat = (request: ChatRequest, options: CallOptions) => ChatStream;
-
-/** Where a call is: waiting for the user, running, or how it ended. */
-export type ToolCallStatus = 'queued' | 'running' | 'awaitingApproval' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
 
 /** A call and what became of it; `result` is exactly what the model is sent. */
 export interface ToolCallRecord {

@@ -15,7 +15,8 @@
 //      model) moves that server and model to chat for the rest of the session.
 import { ApiError } from '../api/errors';
 import { refusesInfill } from '../api/infill';
-import type { Capability, InfillProbe } from '../api/types';
+import type { InfillProbe } from '../api/types';
+import type { Capability } from '../../shared/views';
 
 /** The two ways to ask for a completion. */
 export type CompletionPath = 'fim' | 'chat';

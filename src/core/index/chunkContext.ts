@@ -1,6 +1,3 @@
-import { estimateTokens, type TextChunk } from './chunker';
-import { contentHash } from './hashing';
-
 /**
  * The text a chunk is embedded and keyword-indexed with. A chunk cut from the middle of a method
  * otherwise carries no word saying which class or function it belongs to, nor which file, and a
@@ -16,7 +13,8 @@ import { contentHash } from './hashing';
  *
  * Line numbers stay those of the file.
  */
-export const CONTEXT_VERSION = 1;
+import { estimateTokens, type TextChunk } from './chunker';
+import { contentHash } from './hashing';
 
 /** A declaration and its name: `def x`, `class X`, `function x`, `fn x`, `interface X`, `const x = (…) =>`, ... */
 const DECLARATION =

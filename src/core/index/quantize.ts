@@ -13,16 +13,6 @@ export interface QuantisedVector {
   readonly factor: number;
 }
 
-/** Euclidean norm of a float vector. */
-export function norm(vector: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) {
-    const v = vector[i] ?? 0;
-    sum += v * v;
-  }
-  return Math.sqrt(sum);
-}
-
 /**
  * Quantises `vector` into `target` (same length) and returns its factor; 0 when the vector is all
  * zeros or not finite, which callers treat as "reject".
@@ -76,15 +66,4 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
     nb += y * y;
   }
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
-
-/** True when every component is a finite number and at least one is non-zero. */
-export function isUsableVector(vector: ArrayLike<number>): boolean {
-  let nonZero = false;
-  for (let i = 0; i < vector.length; i++) {
-    const v = vector[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-    if (v !== 0) nonZero = true;
-  }
-  return nonZero;
 }

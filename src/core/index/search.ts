@@ -3,7 +3,7 @@ import { fuseRanked, fusionDepth, type HybridOptions, type HybridQuery, type Ran
 import type { IndexStore } from './store/indexStore';
 import { VectorSearcher, type VectorSearchOptions } from './vectorSearch';
 
-export type { HybridOptions, HybridQuery, MatchKind, SearchResult } from './fusion';
+export type { HybridOptions, HybridQuery, SearchResult } from './fusion';
 
 /**
  * E5-Mistral-7B-Instruct embeds queries with a one-line task instruction and documents without one;

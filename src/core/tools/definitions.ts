@@ -46,9 +46,6 @@ export const changeToolDefinitions: readonly ToolDefinition[] = [
   }, ['command']),
 ];
 
-/** Names of the functions that need approval. */
-export const changeToolNames: ReadonlySet<string> = new Set(changeToolDefinitions.map((definition) => definition.name));
-
 /**
  * The system prompt of an agent turn: short, because it too goes with every request; then the workspace's
  * files when given (workspaceOverview.ts).

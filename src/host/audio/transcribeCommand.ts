@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
-import type { ModelInfo } from '../../core/api/types';
 import { transcriptCostOf } from '../../core/api/usage';
 import { runBatch, type BatchResult } from '../../core/audio/batch';
 import type { AudioFamily, AudioProblem } from '../../core/audio/limits';
@@ -10,7 +9,8 @@ import type { HostContext } from '../context';
 import { readAudioSettings } from '../settings';
 import { chooseTranscription, pickAudioFiles, type AudioAsk } from './audioPickers';
 import { askToSplit, baseName, prepareUpload, transcribeParts } from './audioUpload';
-import { clipboardSink, cursorSink, documentSink, formatUsd, type TranscriptDestination, type TranscriptSink } from './transcriptOutput';
+import { formatCost } from '../../shared/cost';
+import { clipboardSink, cursorSink, documentSink, type TranscriptDestination, type TranscriptSink } from './transcriptOutput';
 
 /** Options a caller (another extension, a test) can pass instead of answering the pickers. */
 export interface AudioCommandOptions {
@@ -98,7 +98,7 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
     try {
       const text = await transcribeParts(client, mode, { model: model.id, fileName: baseName(uri), language, prompt: options.prompt }, audios, signal, sink ? (part) => sink.append(part) : undefined);
       await sink?.finish(text);
-      host.log.info(`${mode === 'translate' ? 'Translated' : 'Transcribed'} ${vscode.workspace.asRelativePath(uri)} with ${model.id}${seconds === undefined ? '' : ` (${seconds.toFixed(1)} s)`}${cost === undefined ? '' : `: ${formatUsd(cost)}`}.`);
+      host.log.info(`${mode === 'translate' ? 'Translated' : 'Transcribed'} ${vscode.workspace.asRelativePath(uri)} with ${model.id}${seconds === undefined ? '' : ` (${seconds.toFixed(1)} s)`}${cost === undefined ? '' : `: ${formatCost(cost)}`}.`);
       return { text, seconds, cost };
     } catch (error) {
       await sink?.fail(error instanceof Error ? error.message : String(error));
@@ -154,16 +154,11 @@ async function finish(host: HostContext, uris: readonly vscode.Uri[], results: r
   if (failed.length > 0 || canceled.length > 0 || out.length > 1) {
     const summary = [`${done.length} of ${out.length} done`];
     const costs = done.flatMap((result) => (result.cost === undefined ? [] : [result.cost]));
-    if (costs.length > 0) summary.push(formatUsd(costs.reduce((sum, cost) => sum + cost, 0)));
+    if (costs.length > 0) summary.push(formatCost(costs.reduce((sum, cost) => sum + cost, 0)));
     if (canceled.length > 0) summary.push(`${canceled.length} canceled`);
     for (const result of failed) summary.push(`${result.file.split('/').pop() ?? result.file}: ${result.error ?? 'failed'}`);
     const show = failed.length > 0 ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     void show(`Cadenza ${mode}: ${summary.join(' · ')}`, 'Show Log').then((choice) => choice && host.log.show(true));
   }
   return out;
-}
-
-/** The transcription models' family decides which limit applies; exported for the ask command. */
-export function familyOf(model: ModelInfo): AudioFamily {
-  return model.family ?? 'speechToText';
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatCost } from '../../shared/cost';
 
 /** Where transcripts go (`cadenza.audio.output`). */
 export type TranscriptDestination = 'document' | 'cursor' | 'clipboard';
@@ -14,15 +15,6 @@ export interface TranscriptHeading {
   readonly cost?: number | undefined;
 }
 
-/** US dollars with enough digits that small costs are not shown as zero (as the chat panel shows them). */
-export function formatUsd(usd: number): string {
-  if (usd === 0) return '$0';
-  if (usd < 0.0001) return '< $0.0001';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 1) return `$${usd.toFixed(3)}`;
-  return `$${usd.toFixed(2)}`;
-}
-
 function formatDuration(seconds: number | undefined): string {
   if (seconds === undefined) return 'unknown';
   const whole = Math.round(seconds);
@@ -32,7 +24,7 @@ function formatDuration(seconds: number | undefined): string {
 /** The Markdown heading of a transcript: file, model, language, duration and, when the model has an audio price, cost. */
 export function transcriptHeading(heading: TranscriptHeading): string {
   const title = heading.mode === 'translate' ? 'Translation' : 'Transcript';
-  const cost = heading.cost === undefined ? [] : [`- Cost: ${formatUsd(heading.cost)}`];
+  const cost = heading.cost === undefined ? [] : [`- Cost: ${formatCost(heading.cost)}`];
   return [`# ${title}: ${heading.fileName}`, '', `- Model: ${heading.model}`, `- Language: ${heading.language || 'detected'}`, `- Duration: ${formatDuration(heading.seconds)}`, ...cost, '', ''].join('\n');
 }
 

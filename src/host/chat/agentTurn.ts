@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
-import type { Conversation, StoredChange, StoredMessage, StoredToolCall, StoredUsage } from '../../core/chat/conversation';
+import type { Conversation, StoredMessage, StoredToolCall, StoredUsage } from '../../core/chat/conversation';
 import { runToolLoop, type StreamChat, type ToolCallRecord, type ToolLoopEvent, type ToolsWithheld } from '../../core/chat/toolLoop';
 import { contentPreview } from '../../core/tools/resultText';
 import type { ChangePreview } from '../../core/tools/toolTypes';
 import type { Logger } from '../../core/logger';
 import type { ChatRequest, RetryInfo } from '../../core/api/types';
-import type { ToolCallView } from '../../shared/views';
+import type { ChangeView, ToolCallView } from '../../shared/views';
 import type { AgentSettings } from '../tools/agentSettings';
 import type { AgentService } from '../tools/agentService';
 import { checkpointView, toolCallView } from './messageView';
@@ -45,7 +45,7 @@ export interface AgentTurn {
 }
 
 /** What a change looks like in the stored conversation (the whole file stays out of it). */
-function storedChange(preview: ChangePreview): StoredChange {
+function storedChange(preview: ChangePreview): ChangeView {
   switch (preview.kind) {
     case 'edit':
       return { kind: 'edit', path: preview.path, diff: preview.diff, ...(preview.caution ? { caution: preview.caution } : {}), ...(preview.replacements ? { replacements: preview.replacements } : {}) };

@@ -9,7 +9,7 @@ import { Answering } from './answering';
 import { ChatTurns } from './chatTurns';
 import { Condenser } from './condenser';
 import type { ServiceConnection } from './connection';
-import type { Mentions } from './context/mentions';
+import type { MentionService } from './context/mentionService';
 import { workspaceSearchProvider } from './context/systemProviders';
 import { ConversationSession } from './conversationSession';
 import { checkpointView } from './messageView';
@@ -17,8 +17,6 @@ import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolu
 import { ChatPanelState } from './panelState';
 import type { ProjectInstructions } from './projectInstructions';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
-
-export type { PanelSink, WorkspaceContext, WorkspaceContextProvider } from './turnTypes';
 
 /**
  * The chat panel's coordinator: it takes the panel's and the commands' requests (send, stop, regenerate,
@@ -34,7 +32,7 @@ export class ChatController implements vscode.Disposable {
   private readonly condenser: Condenser;
   private readonly turns: ChatTurns;
   private workspaceContext: WorkspaceContextProvider | undefined;
-  private mentions: Mentions | undefined;
+  private mentions: MentionService | undefined;
   private readonly answered = new vscode.EventEmitter<StoredUsage>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -93,7 +91,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Connects the composer's @-mentions, whose context a message carries. */
-  attachMentions(mentions: Mentions): void {
+  attachMentions(mentions: MentionService): void {
     this.mentions = mentions;
   }
 

@@ -9,7 +9,7 @@ import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { Answering } from './answering';
 import type { ServiceConnection } from './connection';
-import type { Mentions } from './context/mentions';
+import type { MentionService } from './context/mentionService';
 import { gatherContext, roomTokens } from './context/turnContext';
 import type { ConversationSession } from './conversationSession';
 import { toView } from './messageView';
@@ -24,7 +24,7 @@ export interface ChatTurnsHost {
   readonly connection: ServiceConnection;
   readonly sink: PanelSink;
   /** The composer's @-mentions, once connected. */
-  mentions(): Mentions | undefined;
+  mentions(): MentionService | undefined;
   /** The model a message of `conversation` would use now. */
   modelFor(conversation: Conversation): string | undefined;
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { cleartextWarning } from '../../core/net/urlSafety';
 import type { InferenceClient } from '../../core/api/client';
-import type { Capability, CapabilityOverrides, ModelInfo } from '../../core/api/types';
+import type { CapabilityOverrides, ModelInfo } from '../../core/api/types';
+import type { Capability } from '../../shared/views';
 import type { HostContext } from '../context';
 import { affectsEndpoints, readEndpoints } from '../endpoints';
 import { affectsConnection, readTransportOptions } from '../network';

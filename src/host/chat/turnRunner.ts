@@ -4,8 +4,9 @@
 import { ApiError } from '../../core/api/errors';
 import type { ModelInfo, RetryInfo } from '../../core/api/types';
 import type { Conversation, StoredMessage, StoredOptions, StoredUsage } from '../../core/chat/conversation';
-import { buildAudioReasoningRequest, buildChatRequest, parseSchema } from '../../core/chat/requestBuilder';
+import { buildAudioReasoningRequest, buildChatRequest } from '../../core/chat/requestBuilder';
 import type { Logger } from '../../core/logger';
+import { parseJsonObject } from '../../shared/jsonObject';
 import type { AgentService } from '../tools/agentService';
 import { runAgentTurn } from './agentTurn';
 import type { ServiceConnection } from './connection';
@@ -71,7 +72,7 @@ export async function runTurn(host: TurnRunnerHost, conversation: Conversation, 
     const result = await stream.result;
     coalescer.finish(reply);
     reply.usage = storedUsage(result.usage, model);
-    const schema = conversation.options.jsonMode === 'schema' ? parseSchema(conversation.options.schema) : undefined;
+    const schema = conversation.options.jsonMode === 'schema' ? parseJsonObject(conversation.options.schema) : undefined;
     // Ajv is loaded only when a JSON-mode answer needs checking.
     const jsonCheck = conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
     const saveError = await host.saveAtEnd(conversation);

@@ -3,7 +3,8 @@
 // audio). The integration tests reach it through the extension's test-mode API to set an approval policy
 // or pretend a trust; other extensions never get it (see ../api.ts).
 import * as vscode from 'vscode';
-import type { Capability, ModelInfo } from '../../core/api/types';
+import type { ModelInfo } from '../../core/api/types';
+import type { Capability } from '../../shared/views';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import type { Conversation } from '../../core/chat/conversation';
 import { agentSystemPrompt } from '../../core/tools/definitions';

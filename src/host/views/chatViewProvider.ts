@@ -3,7 +3,7 @@ import { conversationToMarkdown } from '../../core/chat/conversation';
 import { isFromWebview, type FromWebview, type ToWebview } from '../../shared/protocol';
 import type { PanelAudio } from '../audio/panelAudio';
 import type { ChatController } from '../chat/chatController';
-import type { Mentions } from '../chat/context/mentions';
+import type { MentionService } from '../chat/context/mentionService';
 import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeActions';
 import { checkDataUrl, pickImage } from '../chat/images';
 import { enableTool, toolsMenuState } from '../chat/toolsMenu';
@@ -34,7 +34,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private controller: ChatController | undefined;
   private audio: PanelAudio | undefined;
   private approvals: ApprovalBroker | undefined;
-  private mentions: Mentions | undefined;
+  private mentions: MentionService | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
@@ -57,7 +57,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Connects the composer's @-mentions (the `@` list and the chips). */
-  attachMentions(mentions: Mentions): void {
+  attachMentions(mentions: MentionService): void {
     this.mentions = mentions;
   }
 

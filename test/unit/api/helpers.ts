@@ -6,7 +6,7 @@ import { type AddressInfo, type Socket } from 'node:net';
 import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
 import { ApiError, type ApiErrorReason } from '../../../src/core/api/errors';
 import { type ChatStreamEvent } from '../../../src/core/api/types';
-import { startEmulator, type RunningEmulator } from '../../emulator/index';
+import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
 import { toneWav } from '../../fixtures/wav';
 
 /** A text model every chat test can use. */

@@ -2,7 +2,8 @@
 // once per address and model, a failed probe means chat, and a later refusal moves a model to chat.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/core/api/errors';
-import type { Capability, InfillProbe } from '../../../src/core/api/types';
+import type { InfillProbe } from '../../../src/core/api/types';
+import type { Capability } from '../../../src/shared/views';
 import { CompletionRouter, isHostedService, type RoutePort } from '../../../src/core/completions/completionRoute';
 
 class FakePort implements RoutePort {

@@ -1,5 +1,5 @@
 // Shared helpers for the emulator's own tests: real loopback HTTP with the global fetch.
-import { type RunningEmulator } from '../../emulator/index';
+import { type RunningEmulator } from '../../emulator/emulator';
 import { toneWav } from '../../fixtures/wav';
 
 /** A model of each kind in the default catalogue. */

@@ -3,7 +3,7 @@ import { audioDurationSeconds, sniffAudioFormat } from '../../emulator/audioForm
 import { parseDurationMs } from '../../emulator/faults';
 import { applyStop, splitPieces, valueForSchema } from '../../emulator/replies';
 import { countTokens, tokenPieces, truncateTokens } from '../../emulator/tokens';
-import { startEmulator } from '../../emulator/index';
+import { startEmulator } from '../../emulator/emulator';
 import { chatBody, parseSse, postJson, makeWav } from './helpers';
 
 describe('emulator: building blocks', () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { contextBlock, insertBlock, insertInline } from '../../../src/webview/contextBlock';
-import { formatAge, formatCost, formatDuration, formatTokensShort, meterText, modelFacts, usageParts } from '../../../src/webview/format';
+import { formatCost } from '../../../src/shared/cost';
+import { formatAge, formatDuration, formatTokensShort, meterText, modelFacts, usageParts } from '../../../src/webview/format';
 import { formatBytes, imageProblem, maxImageBytes } from '../../../src/webview/imageRules';
 
 describe('panel text', () => {

@@ -2,7 +2,7 @@
 // .cadenzaignore, files.exclude/search.exclude, generated folders), and the folders that hold them, walked
 // once and then filtered per keystroke. Labels are lowercased once here, so a query over 20,000 paths is a
 // scan of plain strings (bench/mentions.ts measures both).
-import { fuzzyFilter, isSubsequence } from '../../../shared/mentions';
+import { fuzzyFilter, isSubsequence } from '../../../shared/mentionCandidates';
 import { walkWorkspace } from '../../index/walker';
 import type { IgnoreOptions } from '../../index/ignoreRules';
 
@@ -40,7 +40,7 @@ export async function listWorkspace(roots: readonly { readonly name: string; rea
   return [...folders.values(), ...files].sort((a, b) => depth(a) - depth(b) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
 }
 
-/** The best `limit` listed paths for a query (fuzzy, see shared/mentions). */
+/** The best `limit` listed paths for a query (fuzzy, see shared/mentionCandidates). */
 export function filterListed(list: readonly ListedPath[], query: string, limit = 50): ListedPath[] {
   return fuzzyFilter(list, query, (entry) => entry.label, limit, (entry) => entry.lower);
 }

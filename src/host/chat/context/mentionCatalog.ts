@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ListFilter, listWorkspace, type ListedPath } from '../../../core/chat/context/fileCatalog';
 import type { Logger } from '../../../core/logger';
-import { fuzzyFilter, type MentionCandidate } from '../../../shared/mentions';
+import { fuzzyFilter, type MentionCandidate } from '../../../shared/mentionCandidates';
 import { gitRepository, repositoryRefs } from './gitDiff';
 
 /** `files.exclude` and `search.exclude`, merged, as the walker takes them. */

@@ -8,7 +8,7 @@ import { contextPart, type ContextPart } from '../../../core/chat/context/contex
 import { IgnoreRules } from '../../../core/index/ignoreRules';
 import { isSecretPath } from '../../../core/index/secretFiles';
 import { skipByPath } from '../../../core/index/walker';
-import type { MentionCandidate } from '../../../shared/mentions';
+import type { MentionCandidate } from '../../../shared/mentionCandidates';
 import { gitDiff } from './gitDiff';
 import { excludeSettings } from './mentionCatalog';
 import type { TerminalOutputs } from './terminalOutputs';

@@ -11,12 +11,12 @@ import { e5QueryText } from '../../../../src/core/index/search';
 import { SEARCH_SETTINGS_SQL, dimensionOf } from '../../../../src/core/index/pg/pgSql';
 import { PgTeamIndex, defaultTuning } from '../../../../src/core/index/pg/pgTeamIndex';
 import { WorkspaceIndex } from '../../../../src/core/index/workspaceIndex';
-import { startEmulator, type RunningEmulator } from '../../../emulator';
+import { startEmulator, type RunningEmulator } from '../../../emulator/emulator';
 import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
 import { Fixture } from '../helpers';
 
 const repoRoot = path.resolve(__dirname, '../../../../..');
-const cliPath = path.join(repoRoot, 'out', 'src', 'cli', 'index.js');
+const cliPath = path.join(repoRoot, 'out', 'src', 'cli', 'cadenzaIndex.js');
 const MODEL = 'E5-Mistral-7B-Instruct';
 
 interface CliRun {

@@ -7,7 +7,7 @@
  * chips by their tokens.
  */
 import type { FromWebview } from '../shared/protocol';
-import type { MentionCandidate, MentionChip } from '../shared/mentions';
+import type { MentionCandidate, MentionChip } from '../shared/mentionCandidates';
 import { button, el, show, uniqueId } from './dom';
 
 /** The `@query` just before the caret, or undefined when the caret is not in one. */
@@ -20,7 +20,7 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
 const kindLabel: Record<MentionCandidate['kind'], string> = { file: 'file', folder: 'folder', symbol: 'symbol', selection: 'selection', problems: 'problems', terminal: 'terminal', git: 'git', codebase: 'search' };
 
 /** The `@` list under the text box, and the chips of what was picked. */
-export class Mentions {
+export class MentionPicker {
   /** The list of offers; shown while the caret is in an `@query`. */
   readonly menu = el('ul', { className: 'mention-menu', attrs: { role: 'listbox', 'aria-label': 'Attach context' } });
   /** The chips of attached mentions, above the text box. */

@@ -1,12 +1,12 @@
 // The @ list's fuzzy filter: subsequence matching, ranking (file names, word starts, runs), limits, and
 // the untrusted-message guard for a picked candidate.
 import assert from 'node:assert/strict';
-import { fuzzyFilter, fuzzyScore, isMentionCandidate, type MentionCandidate } from '../../../src/shared/mentions';
+import { fuzzyFilter, fuzzyScore, isMentionCandidate, type MentionCandidate } from '../../../src/shared/mentionCandidates';
 import { isFromWebview } from '../../../src/shared/protocol';
 
 const paths = ['src/core/chat/conversation.ts', 'src/host/chat/chatController.ts', 'docs/controls.md', 'test/unit/chat/conversation.test.ts', 'src/core/index/walker.ts', 'README.md'];
 
-describe('shared/mentions fuzzy filter', () => {
+describe('shared/mentionCandidates fuzzy filter', () => {
   it('matches a subsequence case-insensitively and refuses characters out of order', () => {
     assert.notEqual(fuzzyScore('cc', 'src/host/chat/chatController.ts'), undefined);
     assert.notEqual(fuzzyScore('CHATCTRL', 'src/host/chat/chatController.ts'), undefined);

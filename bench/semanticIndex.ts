@@ -1,7 +1,7 @@
 // Benchmark of the semantic index core: query latency and recall at 10,000 and 100,000 chunks of
 // 4,096 dimensions against a float32 brute-force baseline and `vectra`, bytes on disk per chunk, and
 // client-side indexing throughput on a generated 20,000-file workspace. Prints figures; asserts nothing.
-// Run: npx tsc -p tsconfig.json && node out/bench/index.js [query] [disk] [throughput] [peers --sizes=NxD,...]
+// Run: npx tsc -p tsconfig.json && node out/bench/semanticIndex.js [query] [disk] [throughput] [peers --sizes=NxD,...]
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -14,6 +14,7 @@ import { TopK } from '../src/core/index/topK';
 import { walkWorkspace } from '../src/core/index/walker';
 import { WorkspaceIndex, indexFilePath } from '../src/core/index/workspaceIndex';
 import { peerOptions, peersBench } from './indexPeers';
+import { PeerModulesMissing } from './peerModules';
 import { Clustered, mean, median, ms, p95, prng, recallAt10 } from './vectors';
 
 const DIM = 4096;
@@ -304,7 +305,8 @@ async function main(): Promise<void> {
   out();
   // Optional section names (query, disk, throughput) run only those; the default is all of them.
   // `peers` (Cadenza against simsimd, usearch and hnswlib-node at 100k x 4,096 and 1M x 1,024) takes
-  // tens of minutes and ~10 GB, so it runs only when named; flags: see bench/indexPeers.ts.
+  // tens of minutes and ~10 GB, so it runs only when named, with the libraries `npm run bench:peers` installs;
+  // flags: see bench/indexPeers.ts.
   const args = process.argv.slice(2);
   const only = new Set(args.filter((a) => !a.startsWith('--')));
   if (only.has('peers')) await peersBench(out, peerOptions(args));
@@ -316,6 +318,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A missing peer library is the user's next step, not a crash: its message alone says what to run.
+  process.stderr.write(`${error instanceof PeerModulesMissing ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -2,7 +2,7 @@
 // `extensionTestsPath` when test/realmodels/run.mjs starts the offline harness with HARNESS_TESTS_ENTRY
 // pointing here. It runs the suites of THIS folder, which the normal integration tier never loads (they
 // need the local stack of real models, which only the real-model tier starts).
-import { runSuites } from '../integration/index';
+import { runSuites } from '../integration/integrationRunner';
 
 /** Called by VS Code in the extension host; resolves when every test passed. */
 export function run(): Promise<void> {

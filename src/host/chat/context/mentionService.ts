@@ -5,7 +5,7 @@ import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { contextPart, contextShares, fitParts, shareOf, type ContextPart, type ContextProvider } from '../../../core/chat/context/contextProvider';
 import type { Logger } from '../../../core/logger';
-import type { MentionCandidate, MentionChip } from '../../../shared/mentions';
+import type { MentionCandidate, MentionChip } from '../../../shared/mentionCandidates';
 import type { WorkspaceContextProvider } from '../turnTypes';
 import { MentionCatalog } from './mentionCatalog';
 import { MentionResolvers } from './mentionResolvers';
@@ -21,7 +21,7 @@ interface Held {
 }
 
 /** The composer's mentions: the `@` list, the chips, and their context when a message is sent. */
-export class Mentions implements vscode.Disposable {
+export class MentionService implements vscode.Disposable {
   readonly catalog: MentionCatalog;
   private readonly terminals = new TerminalOutputs();
   private readonly resolvers: MentionResolvers;

@@ -4,7 +4,7 @@
 import { type EmulatorModel } from './models';
 import { EmulatorServer } from './server';
 
-export { type EmulatorModel, type ModelKind, defaultCatalogue } from './models';
+export { type EmulatorModel } from './models';
 
 /** How to start an emulator; every field is optional. */
 export interface EmulatorOptions {
