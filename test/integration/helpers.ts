@@ -3,6 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Conversation } from '../../src/core/chat/conversation';
+import { ConversationStore } from '../../src/core/chat/conversationStore';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { ConnectionState, ToWebview } from '../../src/shared/protocol';
 import { startEmulator, type RunningEmulator } from '../emulator/index';
@@ -82,6 +84,14 @@ export function useEmulator(): () => RunningEmulator {
     if (!emulator) throw new Error('the emulator is not running (useEmulator() must be called in a suite body)');
     return emulator;
   };
+}
+
+/**
+ * A conversation as saved in the extension's conversations folder (what another window or the next session
+ * opens), read with a store of its own; undefined when there is no such file.
+ */
+export async function storedConversation(api: CadenzaApi, id: string): Promise<Conversation | undefined> {
+  return new ConversationStore(api.storage.conversationsFolder).load(id);
 }
 
 /** What the host delivered to the chat panel while a recorder was attached. */
