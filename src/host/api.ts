@@ -4,7 +4,6 @@
 // read-only API, so none of them can switch approvals off or lift Restricted Mode.
 import * as vscode from 'vscode';
 import type { PanelAudio } from './audio/panelAudio';
-import type { ChatController } from './chat/chatController';
 import type { ChatStatusBar } from './chat/statusBar';
 import type { CompletionStatusBar } from './completions/completionStatusBar';
 import type { Mentions } from './chat/context/mentions';
@@ -24,7 +23,6 @@ import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
 export interface CadenzaApi {
   /** The chat panel: the suites send what its webview sends (`handle`) and read what it is posted (`onDidPost`). */
   readonly chatView: ChatViewProvider;
-  readonly chat: ChatController;
   /** What outlives a session, where the next session or another window reads it: the suites check what was stored here. */
   readonly storage: ExtensionStorage;
   /** Audio in the chat panel: attach (`pick`) and transcribe into the prompt; tests pass the file the dialog would ask for. */

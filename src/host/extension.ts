@@ -122,7 +122,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   setTimeout(() => void index.start(), 0);
   setTimeout(() => void settingsNotice.check(), 0);
   const storage = { conversationsFolder: chat.conversationsFolder, workspaceState: extension.workspaceState, globalState: extension.globalState, secrets: extension.secrets };
-  return exportedApi(extension.extensionMode, { chatView, chat, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
+  return exportedApi(extension.extensionMode, { chatView, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
 }
 
 export function deactivate(): void {
