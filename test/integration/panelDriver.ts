@@ -7,15 +7,13 @@ import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { MentionCandidate, MentionChip } from '../../src/shared/mentions';
 import type { ConnectionState, FromWebview, ImageAttachment, ToWebview } from '../../src/shared/protocol';
-import type { ChatOptions, ConversationSummary } from '../../src/shared/views';
+import type { ChatOptions } from '../../src/shared/views';
 import type { RunningEmulator } from '../emulator/index';
 import { cadenzaApi, openChatView, spyOnDialogs, useEmulator, waitFor } from './helpers';
-import { PanelState, type ShownConversation, type ShownModels } from './panelState';
-
-export type { ShownConversation, ShownMessage } from './panelState';
+import { PanelState, type ShownConversation } from './panelState';
 
 /** A message the host posted, by its type. */
-export type Posted<T extends ToWebview['type']> = Extract<ToWebview, { type: T }>;
+type Posted<T extends ToWebview['type']> = Extract<ToWebview, { type: T }>;
 type Done = Posted<'chat/done'>;
 
 /** One turn of the chat as the panel saw it: from the message sent to the end of its answer. */
@@ -29,7 +27,7 @@ export interface Turn {
 }
 
 /** What a message carries besides its text, as the composer sends it. */
-export interface Attachments {
+interface Attachments {
   readonly image?: ImageAttachment;
   /** The token of a `composer/audio`. */
   readonly audio?: string;
@@ -120,18 +118,6 @@ export class Panel {
     const shown = this.state.conversation;
     if (!shown) throw new Error('unreachable');
     return shown;
-  }
-
-  /** The conversation list as last posted. */
-  conversations(): readonly ConversationSummary[] {
-    const list = this.state.conversations;
-    if (!list) throw new Error('the panel has not been sent the conversation list since the driver was attached');
-    return list.conversations;
-  }
-
-  /** The model picker as last posted (undefined before one was posted). */
-  models(): ShownModels | undefined {
-    return this.state.models;
   }
 
   /** The model the picker shows for the open conversation. */

@@ -22,7 +22,7 @@ export interface ShownConversation extends Omit<ConversationView, 'messages'> {
 }
 
 /** The model picker as last posted. */
-export interface ShownModels {
+interface ShownModels {
   readonly models: readonly ModelView[];
   readonly selected: string | undefined;
   readonly loading: boolean;
@@ -39,11 +39,6 @@ export class PanelState {
     if (!this.shown) return undefined;
     const listed = this.list?.conversations.find((entry) => entry.id === this.shown?.view.id);
     return { ...this.shown.view, title: listed?.title ?? this.shown.view.title, messages: this.shown.messages };
-  }
-
-  /** The conversation list and which entry is open, as last posted. */
-  get conversations(): { readonly conversations: readonly ConversationSummary[]; readonly activeId: string } | undefined {
-    return this.list;
   }
 
   /** The model picker, as last posted. */
