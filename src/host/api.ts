@@ -1,10 +1,9 @@
-// What activate() hands to other extensions. The whole object graph (the chat controller, the agent with
+// What activate() hands to other extensions. The whole object graph (the chat panel, the agent with
 // its approval policy and trust override, the workspace port) exists for the integration tests, which
 // run the extension in VS Code's test mode; an installed extension gives other extensions only a small,
 // read-only API, so none of them can switch approvals off or lift Restricted Mode.
 import * as vscode from 'vscode';
 import type { PanelAudio } from './audio/panelAudio';
-import type { ChatController } from './chat/chatController';
 import type { ChatStatusBar } from './chat/statusBar';
 import type { CompletionStatusBar } from './completions/completionStatusBar';
 import type { MentionService } from './chat/context/mentionService';
@@ -22,8 +21,10 @@ import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
  * `CadenzaPublicApi`, see api.ts).
  */
 export interface CadenzaApi {
+  /** The chat panel: the suites send what its webview sends (`handle`) and read what it is posted (`onDidPost`). */
   readonly chatView: ChatViewProvider;
-  readonly chat: ChatController;
+  /** What outlives a session, where the next session or another window reads it: the suites check what was stored here. */
+  readonly storage: ExtensionStorage;
   /** Audio in the chat panel: attach (`pick`) and transcribe into the prompt; tests pass the file the dialog would ask for. */
   readonly panelAudio: PanelAudio;
   readonly connection: ServiceConnection;
@@ -40,6 +41,15 @@ export interface CadenzaApi {
   readonly mentions: MentionService;
   /** The notice naming the workspace's settings that are ignored because they would do or spend more. */
   readonly settingsNotice: WorkspaceSettingsNotice;
+}
+
+/** The extension's storage as another window or the next session finds it. */
+export interface ExtensionStorage {
+  /** Where conversations are saved, one JSON file each. */
+  readonly conversationsFolder: string;
+  readonly workspaceState: vscode.Memento;
+  readonly globalState: vscode.Memento;
+  readonly secrets: vscode.SecretStorage;
 }
 
 /** The API every other extension gets: a search of the workspace index, as the `cadenza.search` command gives. */

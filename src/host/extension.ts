@@ -121,7 +121,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
   setTimeout(() => void settingsNotice.check(), 0);
-  return exportedApi(extension.extensionMode, { chatView, chat, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
+  const storage = { conversationsFolder: chat.conversationsFolder, workspaceState: extension.workspaceState, globalState: extension.globalState, secrets: extension.secrets };
+  return exportedApi(extension.extensionMode, { chatView, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
 }
 
 export function deactivate(): void {

@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, waitFor, type PanelRecorder } from '../integration/helpers';
+import { cadenzaApi, openChatView, storedConversation, waitFor } from '../integration/helpers';
+import { drivePanel, type Panel } from '../integration/panelDriver';
 import { pngDataUrl } from '../compat/llama/llamaEnv';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
@@ -20,15 +21,15 @@ function llamaUrl(): string {
 const chatModel = process.env['CADENZA_LLAMA_CHAT_MODEL'] ?? 'cadenza-scripted-qwen2';
 
 suite('llama-server: the extension against a real self-hosted server', () => {
-  let panel: PanelRecorder;
+  let panel: Panel;
 
   suiteSetup(async () => {
     const api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     await vscode.workspace.getConfiguration('cadenza').update('baseUrl', llamaUrl(), vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('cadenza.setApiKey', 'llama-server-needs-no-key');
     await openChatView(api);
-    await api.chat.newConversation();
+    await panel.newConversation();
   });
   setup(() => panel.clear());
   suiteTeardown(async () => {
@@ -54,12 +55,12 @@ suite('llama-server: the extension against a real self-hosted server', () => {
     const api = await cadenzaApi();
     assert.equal(api.connection.model(chatModel)?.ownedBy, 'llamacpp');
     assert.equal(await vscode.commands.executeCommand('cadenza.selectModel', chatModel), chatModel);
-    assert.equal((await api.chat.current()).model, chatModel);
+    assert.equal(panel.selectedModel(), chatModel);
   });
 
   test('streams an answer into the panel with the server\'s token counts, and saves it', async () => {
     const api = await cadenzaApi();
-    const answer = await api.chat.send('Say hello.', { temperature: 0, maxTokens: 16 });
+    const { answer } = await panel.send('Say hello.', { temperature: 0, maxTokens: 16 });
     assert.equal(answer, 'Hello!');
     const deltas = panel.messages.flatMap((m) => (m.type === 'chat/delta' ? [m.text] : []));
     assert.equal(deltas.join(''), 'Hello!');
@@ -67,14 +68,13 @@ suite('llama-server: the extension against a real self-hosted server', () => {
     assert.equal(done.error, undefined, JSON.stringify(done.error));
     assert.equal(done.stopped, false);
     assert.ok((done.usage?.completionTokens ?? 0) >= 2, JSON.stringify(done.usage));
-    assert.equal((await api.chat.current()).messages.at(-1)?.text, 'Hello!');
+    assert.equal((await storedConversation(api, (await panel.conversation()).id))?.messages.at(-1)?.text, 'Hello!');
   });
 
   test('applies the panel\'s stop sequence and JSON mode', async () => {
-    const api = await cadenzaApi();
-    assert.equal(await api.chat.send('Say hello.', { temperature: 0, maxTokens: 16, stop: ['!'] }), 'Hello');
+    assert.equal((await panel.send('Say hello.', { temperature: 0, maxTokens: 16, stop: ['!'] })).answer, 'Hello');
     panel.clear();
-    const json = await api.chat.send('Any JSON object.', { temperature: 0, maxTokens: 48, jsonMode: 'object' });
+    const { answer: json } = await panel.send('Any JSON object.', { temperature: 0, maxTokens: 48, jsonMode: 'object' });
     const parsed: unknown = JSON.parse(json);
     assert.equal(typeof parsed, 'object');
     const done = await answerDone();
@@ -82,12 +82,11 @@ suite('llama-server: the extension against a real self-hosted server', () => {
   });
 
   test('sends an image attachment as a data URL to the server\'s projector', async () => {
-    const api = await cadenzaApi();
-    await api.chat.newConversation();
-    await api.chat.selectModel(chatModel);
+    await panel.newConversation();
+    await panel.selectModel(chatModel);
     const dataUrl = pngDataUrl();
     const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64').length;
-    const answer = await api.chat.send('What is in this picture?', { temperature: 0, maxTokens: 8 }, { name: 'square.png', dataUrl, bytes });
+    const { answer } = await panel.send('What is in this picture?', { temperature: 0, maxTokens: 8 }, { image: { name: 'square.png', dataUrl, bytes } });
     assert.equal(answer, 'Hello!');
     const done = await answerDone();
     assert.equal(done.error, undefined, JSON.stringify(done.error));

@@ -14,7 +14,8 @@ import * as vscode from 'vscode';
 import type { AudioFileResult } from '../../src/host/audio/transcribeCommand';
 import type { SearchHit } from '../../src/host/index/indexService';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, waitFor, type PanelRecorder } from '../integration/helpers';
+import { cadenzaApi, openChatView, waitFor } from '../integration/helpers';
+import { drivePanel, type Panel } from '../integration/panelDriver';
 import { englishIdeas, italianHeard, italianSentence, translationProblems } from './meaning';
 import { contentWords, corpus, questions } from './searchCorpus';
 import { wordErrorRate } from './wer';
@@ -37,7 +38,7 @@ const jfkText = 'And so my fellow Americans, ask not what your country can do fo
 const werBounds: Readonly<Record<string, number>> = { jfk: 0.05, festivalEn: 0.2, espeakEn: 0.25 };
 
 suite('Real models: the extension against the local stack', () => {
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('cadenza');
   const dones = (): Done[] => panel.messages.filter((message): message is Done => message.type === 'chat/done');
@@ -45,7 +46,7 @@ suite('Real models: the extension against the local stack', () => {
   suiteSetup(async function () {
     this.timeout(120_000);
     const api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the fixture workspace is open');
     root = folder.uri.fsPath;
@@ -96,12 +97,11 @@ suite('Real models: the extension against the local stack', () => {
 
   test('answers a factual question at temperature 0 with the known word, streamed, with the server\'s usage', async function () {
     this.timeout(600_000);
-    const api = await cadenzaApi();
-    await api.chat.newConversation();
-    await api.chat.selectModel(models().chat);
+    await panel.newConversation();
+    await panel.selectModel(models().chat);
     // A full sentence: asked only the question, this model may search the workspace first and then answer
     // with the one token "Paris", which no stream splits.
-    const answer = await api.chat.send('What is the capital city of France? Answer in one full sentence.', { temperature: 0, maxTokens: 64 });
+    const { answer } = await panel.send('What is the capital city of France? Answer in one full sentence.', { temperature: 0, maxTokens: 64 });
     assert.match(answer, /Paris/, answer);
     const deltas = panel.messages.flatMap((m) => (m.type === 'chat/delta' ? [m.text] : []));
     assert.ok(deltas.length >= 2, `streamed in ${deltas.length} pieces`);
@@ -116,11 +116,10 @@ suite('Real models: the extension against the local stack', () => {
   test('answers in JSON that validates against the json_schema it was given', async function () {
     // Grammar-constrained sampling over a 152k-token vocabulary is slow on two shared cores.
     this.timeout(600_000);
-    const api = await cadenzaApi();
-    await api.chat.newConversation();
-    await api.chat.selectModel(models().chat);
+    await panel.newConversation();
+    await panel.selectModel(models().chat);
     const schema = { type: 'object', properties: { city: { type: 'string', maxLength: 40 }, country: { type: 'string', maxLength: 40 } }, required: ['city', 'country'], additionalProperties: false };
-    const answer = await api.chat.send('Name the capital of Italy and its country.', { temperature: 0, maxTokens: 120, jsonMode: 'schema', schema: JSON.stringify(schema) });
+    const { answer } = await panel.send('Name the capital of Italy and its country.', { temperature: 0, maxTokens: 120, jsonMode: 'schema', schema: JSON.stringify(schema) });
     const parsed: unknown = JSON.parse(answer);
     const validate = new Ajv().compile(schema);
     assert.ok(validate(parsed), `${answer}: ${JSON.stringify(validate.errors)}`);
@@ -132,16 +131,15 @@ suite('Real models: the extension against the local stack', () => {
   test('the agent answers a question about a workspace file by calling a tool on it (a call the server parsed), and answers from what it learnt', async function () {
     // Model requests with the agent's functions in the prompt: minutes under load.
     this.timeout(900_000);
-    const api = await cadenzaApi();
-    await api.chat.newConversation();
-    await api.chat.selectModel(models().chat);
+    await panel.newConversation();
+    await panel.selectModel(models().chat);
     // No tool_choice "required": the instruction-tuned model decides to call on its own, in the fenced
     // form qwen2.5-coder-tools.jinja teaches llama-server to parse (a card exists only for a parsed call).
     // The question says to read: asked only "What does the function in src/greeting.ts return?", this
     // model calls get_diagnostics on the file and answers "No problems reported" (its tool choice is what
     // bench/agentTasks measures). Which tool it picks is its own; what it must do is look at the file and
     // answer from what came back.
-    const answer = await api.chat.send('Read src/greeting.ts and tell me what its function returns.', { temperature: 0, maxTokens: 200 });
+    const { answer } = await panel.send('Read src/greeting.ts and tell me what its function returns.', { temperature: 0, maxTokens: 200 });
     const cards = panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
     const finished = cards.filter((card) => card.status === 'done');
     const onFile = finished.filter((card) => /src\/greeting\.ts/.test(card.arguments));

@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { ToolCallView } from '../../src/shared/views';
-import { cadenzaApi, openChatView, recordPanel, removeGitRepository, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, removeGitRepository, storedConversation, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 type Body = { model: string; messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[]; tool_choice?: unknown };
@@ -21,7 +22,7 @@ const greetingSource = '/** Returns a greeting for `name`; used by tests that re
 suite('Agent: chat, approvals and Restricted Mode', () => {
   const emulator = useEmulator();
   let api: CadenzaApi;
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
 
   const cards = (): ToolCallView[] => panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
@@ -52,7 +53,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the fixture workspace is open');
     root = folder.uri.fsPath;
@@ -62,8 +63,8 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
   });
   setup(async () => {
     emulator().reset();
-    await api.chat.newConversation();
-    await api.chat.selectModel(toolModel);
+    await panel.newConversation();
+    await panel.selectModel(toolModel);
     panel.clear();
   });
   teardown(async () => {
@@ -85,7 +86,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
   test('a question makes the agent read a file: the card, its result, the history sent back, and the cards after a reload', async () => {
     emulator().scriptChat({ content: 'Let me read it.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_read_1' }] });
     emulator().scriptChat({ content: 'It returns "Hello, <name>!".' });
-    const answer = await api.chat.send('What does greeting.ts return?', {});
+    const { answer } = await panel.send('What does greeting.ts return?');
     assert.equal(answer, 'It returns "Hello, <name>!".');
     const [first, second] = bodies();
     assert.equal(first?.tool_choice, 'auto');
@@ -97,7 +98,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     assert.equal(done.length, 1);
     assert.equal(done[0]?.name, 'read_file');
     assert.equal(dones().length, 2, 'one chat/done per step');
-    const saved = (await api.chat.current()).messages;
+    const saved = (await storedConversation(api, (await panel.conversation()).id))?.messages ?? [];
     assert.equal(saved.at(-2)?.toolCalls?.[0]?.status, 'done');
     assert.equal(saved.at(-1)?.text, answer);
 
@@ -112,7 +113,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_read_2' }] });
       emulator().scriptChat({ content: 'It greets.' });
-      assert.equal(await api.chat.send('What does greeting.ts do?', {}), 'It greets.');
+      assert.equal((await panel.send('What does greeting.ts do?')).answer, 'It greets.');
       assert.deepEqual(bodies().map((body) => body.tool_choice), ['required', 'auto']);
     } finally {
       await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', undefined, vscode.ConfigurationTarget.Global);
@@ -122,7 +123,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
   test('nothing changes without approval, and a denial is reported to the model', async () => {
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' } }] });
     emulator().scriptChat({ content: 'Understood, I left it.' });
-    const answering = api.chat.send('Make the greeting shorter.', {});
+    const answering = panel.send('Make the greeting shorter.');
     const card = await waitingCard('edit_file');
     assert.equal(card.change?.kind, 'edit');
     assert.match(card.change?.kind === 'edit' ? card.change.diff : '', /- {2}return `Hello, \$\{name\}!`;\n\+ {2}return `Hi, \$\{name\}!`;/);
@@ -131,7 +132,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     assert.equal(greetingOnDisk(), greetingSource, 'unchanged while waiting');
     assert.equal(vscode.workspace.textDocuments.find((document) => document.uri.fsPath.endsWith('greeting.ts'))?.isDirty ?? false, false);
     assert.ok(api.agent.approvals.answer(card.id, 'deny'));
-    assert.equal(await answering, 'Understood, I left it.');
+    assert.equal((await answering).answer, 'Understood, I left it.');
     assert.equal(greetingOnDisk(), greetingSource);
     assert.equal(cards().at(-1)?.status, 'denied');
     const sent = bodies()[1]?.messages.at(-1);
@@ -147,7 +148,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
       { name: 'run_in_terminal', arguments: { command: 'echo ran > agent-ran.txt' } },
     ] });
     emulator().scriptChat({ content: 'Done.' });
-    const answering = api.chat.send('Change the greeting, then run a command.', {});
+    const answering = panel.send('Change the greeting, then run a command.');
     const edit = await waitingCard('edit_file');
     assert.ok(api.agent.approvals.answer(edit.id, 'allowConversation'));
     const command = await waitingCard('run_in_terminal');
@@ -156,10 +157,10 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     assert.equal(cards().filter((card) => card.name === 'edit_file' && card.status === 'done').length, 2);
     assert.equal(fs.existsSync(path.join(root, 'agent-ran.txt')), false, 'the command waits for its own approval');
     assert.ok(api.agent.approvals.answer(command.id, 'allowConversation'));
-    assert.equal(await answering, 'Done.');
+    assert.equal((await answering).answer, 'Done.');
     assert.equal(fs.readFileSync(path.join(root, 'agent-ran.txt'), 'utf8').trim(), 'ran');
     assert.match(String(bodies()[2]?.messages.at(-1)?.content), /^\$ echo ran > agent-ran\.txt\nExit code 0\./);
-    assert.equal(api.agent.approvals.allowsEdits((await api.chat.current()).id), true);
+    assert.equal(api.agent.approvals.allowsEdits((await panel.conversation()).id), true);
   });
 
   test('"allow edits for this conversation" never covers files that can run code or change the editor; the card says why; the allowance shows and ends with the conversation', async () => {
@@ -173,8 +174,8 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
       { name: 'create_file', arguments: { path: 'package.json', content: '{"scripts":{"postinstall":"touch pwned"}}' } },
     ] });
     emulator().scriptChat({ content: 'Done.' });
-    const conversationId = (await api.chat.current()).id;
-    const answering = api.chat.send('Change the greeting and set the project up.', {});
+    const conversationId = (await panel.conversation()).id;
+    const answering = panel.send('Change the greeting and set the project up.');
     const edit = await waitingCard('edit_file');
     assert.equal(edit.change?.kind === 'edit' ? edit.change.caution : 'no edit', undefined, 'an ordinary file has no caution');
     assert.ok(api.agent.approvals.answer(edit.id, 'allowConversation'));
@@ -188,11 +189,11 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
       assert.equal(cards().filter((entry) => entry.name === 'edit_file' && entry.status === 'done').length, 2, 'the ordinary edit ran under the allowance');
       assert.ok(api.agent.approvals.answer(card.id, 'deny'));
     }
-    assert.equal(await answering, 'Done.');
+    assert.equal((await answering).answer, 'Done.');
     await waitFor(() => /return `Hey, \$\{name\}!`;/.test(greetingOnDisk()), 'the allowed edit on disk');
     for (const file of created) assert.equal(fs.existsSync(path.join(root, file)), false, `${file} was created`);
     assert.equal(api.agent.approvals.allowsEdits(conversationId), true);
-    await api.chat.newConversation();
+    await panel.newConversation();
     assert.equal(api.agent.approvals.allowsEdits(conversationId), false, 'the allowance ends with the conversation');
     await waitFor(() => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === undefined), 'the panel to hide the allowance');
   });
@@ -218,7 +219,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
         { name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } },
       ] });
       emulator().scriptChat({ content: 'Done.' });
-      const answering = api.chat.send('Set the project up.', {});
+      const answering = panel.send('Set the project up.');
       const first = await waitingCard('edit_file');
       assert.ok(api.agent.approvals.answer(first.id, 'allowConversation'));
       for (const file of [...Object.keys(edits), ...creates]) {
@@ -234,7 +235,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
         assert.ok(api.agent.approvals.answer(card.id, 'deny'));
       }
       // Nothing answers the ordinary new file's call: the answer ends only because the allowance covered it.
-      assert.equal(await answering, 'Done.');
+      assert.equal((await answering).answer, 'Done.');
       assert.equal(fs.readFileSync(path.join(root, 'src', 'created.ts'), 'utf8'), 'export {};\n', 'the ordinary new file was created');
       assert.equal(cards().filter((entry) => entry.change?.kind === 'create' && entry.change.path === 'src/created.ts').at(-1)?.status, 'done');
       for (const file of [...Object.keys(edits), ...creates]) {
@@ -251,12 +252,12 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }, { name: 'read_file', arguments: { path: 'src/greeting.ts' } }] });
       emulator().scriptChat({ content: 'I did not read it.' });
-      const answering = api.chat.send('What is in .env?', {});
+      const answering = panel.send('What is in .env?');
       const card = await waitingCard('read_file');
       assert.equal(card.change?.kind, 'read');
       assert.match(card.change?.kind === 'read' ? card.change.reason : '', /ignored by git and looks like a secret/);
       assert.ok(api.agent.approvals.answer(card.id, 'deny'));
-      assert.equal(await answering, 'I did not read it.');
+      assert.equal((await answering).answer, 'I did not read it.');
       const sent = JSON.stringify(bodies()[1]?.messages);
       assert.ok(!sent.includes('walrusSecretToken'), 'the secret reached the model');
       assert.match(sent, /The user denied reading \.env; it was not read/);
@@ -274,19 +275,19 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     });
     emulator().scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } }] });
     emulator().scriptChat({ content: 'Not created.' });
-    assert.equal(await api.chat.send('Create a file.', {}), 'Not created.');
+    assert.equal((await panel.send('Create a file.')).answer, 'Not created.');
     assert.deepEqual(asked, ['create']);
     assert.equal(fs.existsSync(path.join(root, 'src', 'created.ts')), false);
     api.agent.setApprovalPolicy(() => 'approve');
     emulator().scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } }] });
     emulator().scriptChat({ content: 'Created.' });
-    await api.chat.send('Create it after all.', {});
+    await panel.send('Create it after all.');
     assert.equal(fs.readFileSync(path.join(root, 'src', 'created.ts'), 'utf8'), 'export {};\n');
   });
 
   test('a model without tools chats without them, and the panel says why', async () => {
-    await api.chat.selectModel('DeepSeek-R1');
-    await api.chat.send('Can you read my files?', {});
+    await panel.selectModel('DeepSeek-R1');
+    await panel.send('Can you read my files?');
     assert.equal(bodies()[0]?.tools, undefined);
     const notice = panel.messages.find((message) => message.type === 'notice' && /DeepSeek-R1 cannot call tools/.test(message.text));
     assert.ok(notice, `notices: ${JSON.stringify(panel.messages.filter((message) => message.type === 'notice'))}`);
@@ -295,7 +296,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
   test('with cadenza.agent.enabled off, a tool model chats without tools', async () => {
     await vscode.workspace.getConfiguration('cadenza.agent').update('enabled', false, vscode.ConfigurationTarget.Global);
     try {
-      await api.chat.send('Plain chat, please.', {});
+      await panel.send('Plain chat, please.');
       assert.equal(bodies()[0]?.tools, undefined);
     } finally {
       await vscode.workspace.getConfiguration('cadenza.agent').update('enabled', undefined, vscode.ConfigurationTarget.Global);
@@ -306,7 +307,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     await vscode.workspace.getConfiguration('cadenza.agent').update('maxSteps', 2, vscode.ConfigurationTarget.Global);
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { times: 2 });
-      await api.chat.send('Keep looking around.', {});
+      await panel.send('Keep looking around.');
       assert.equal(bodies().length, 2);
       const last = dones().at(-1);
       assert.match(last?.agentStop ?? '', /^Stopped after 2 steps, the limit for one answer \(cadenza\.agent\.maxSteps\)/);
@@ -322,7 +323,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     await agent.update('maxSteps', 100, vscode.ConfigurationTarget.Workspace);
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { times: 3 });
-      await api.chat.send('Keep looking around, the repository says you may.', {});
+      await panel.send('Keep looking around, the repository says you may.');
       assert.equal(bodies().length, 2, 'the workspace\'s step limit counted');
       assert.match(dones().at(-1)?.agentStop ?? '', /^Stopped after 2 steps/);
     } finally {
@@ -333,10 +334,10 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
 
   test('Stop while a command waits for approval ends the answer at once; the command never runs', async () => {
     emulator().scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'echo ran > agent-ran.txt' } }] });
-    const answering = api.chat.send('Run something.', {});
+    const answering = panel.send('Run something.');
     await waitingCard('run_in_terminal');
     const stoppedAt = Date.now();
-    api.chat.stop();
+    await panel.stop();
     await answering;
     assert.ok(Date.now() - stoppedAt < 2000);
     assert.equal(dones().at(-1)?.stopped, true);
@@ -351,7 +352,7 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     api.agent.overrideTrust(false);
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Bye' } }] });
     emulator().scriptChat({ content: 'I can only read here.' });
-    await api.chat.send('Edit the greeting.', {});
+    await panel.send('Edit the greeting.');
     assert.deepEqual(bodies()[0]?.tools?.map((tool) => tool.function.name), ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection']);
     assert.match(String(bodies()[0]?.messages[0]?.content), /Restricted Mode/);
     assert.match(String(bodies()[1]?.messages.at(-1)?.content), /^Error: edit_file is not available: the workspace is in Restricted Mode/);

@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
-import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Body = { messages: { role: string; content: unknown }[]; tools?: unknown[] };
 
@@ -16,16 +16,14 @@ const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 suite('Agent: the workspace file list in the system prompt', () => {
   const emulator = useEmulator();
   let api: CadenzaApi;
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
   const created = (): string => path.join(root, 'src', 'overview-new.ts');
 
   const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
   const ask = async (text: string): Promise<string> => {
-    panel.clear();
     const before = bodies().length;
-    await api.chatView.handle({ type: 'chat/send', text, options: {} });
-    await waitFor(() => panel.messages.some((message: ToWebview) => message.type === 'chat/done'), 'the answer to end', 30_000);
+    await panel.send(text);
     const body = bodies()[before];
     assert.ok(body?.tools, 'the agent answered (tools offered)');
     const system = body.messages.find((message) => message.role === 'system');
@@ -34,7 +32,7 @@ suite('Agent: the workspace file list in the system prompt', () => {
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the fixture workspace is open');
     root = folder.uri.fsPath;
@@ -44,8 +42,8 @@ suite('Agent: the workspace file list in the system prompt', () => {
   });
   setup(async () => {
     emulator().reset();
-    await api.chatView.handle({ type: 'conversation/new' });
-    await api.chatView.handle({ type: 'model/select', modelId: toolModel });
+    await panel.newConversation();
+    await panel.selectModel(toolModel);
   });
   suiteTeardown(async () => {
     fs.rmSync(created(), { force: true });

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { ToolCallView } from '../../src/shared/views';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 type Body = { messages: { role: string; content: unknown }[]; tools?: unknown[] };
@@ -19,7 +20,7 @@ const source = 'export function total(a: number, b: number): number {\n  return 
 suite('Agent: repeated calls, the answer without tools, replace_all', () => {
   const emulator = useEmulator();
   let api: CadenzaApi;
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
 
   const cards = (): ToolCallView[] => panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
@@ -30,7 +31,7 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the fixture workspace is open');
     root = folder.uri.fsPath;
@@ -41,8 +42,8 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
   setup(async () => {
     fs.writeFileSync(path.join(root, file), source);
     emulator().reset();
-    await api.chat.newConversation();
-    await api.chat.selectModel('Meta-Llama-3.3-70B-Instruct');
+    await panel.newConversation();
+    await panel.selectModel('Meta-Llama-3.3-70B-Instruct');
     panel.clear();
   });
   teardown(() => {
@@ -56,7 +57,7 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
     const edit = { name: 'edit_file', arguments: { path: file, old_text: 'total', new_text: 'sum' } };
     emulator().scriptChat({ toolCalls: [edit] }, { times: 3 });
     emulator().scriptChat({ content: 'total occurs more than once; I left the file as it was.' });
-    await api.chat.send('Rename total to sum.', {});
+    await panel.send('Rename total to sum.');
     assert.equal(bodies().length, 4);
     assert.ok(bodies()[1]?.tools && bodies()[2]?.tools, 'the requests after the failure and after the first repeat still offer tools');
     assert.equal(bodies()[3]?.tools, undefined, 'the answer is asked for without tools');
@@ -73,7 +74,7 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: file } }] });
       emulator().scriptChat({ content: 'answer is total(20, 22), which is 42.' });
-      await api.chat.send('What is answer?', {});
+      await panel.send('What is answer?');
       assert.deepEqual(bodies().map((body) => body.tools === undefined), [false, true]);
       assert.equal(dones().at(-1)?.agentStop, 'Cadenza asked for the answer without tools: this was the last of the 2 steps of one answer (cadenza.agent.maxSteps).');
     } finally {
@@ -85,7 +86,7 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
     api.agent.setApprovalPolicy(() => 'approve');
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: file, old_text: 'total', new_text: 'sum', replace_all: true } }] });
     emulator().scriptChat({ content: 'Renamed.' });
-    await api.chat.send('Rename total to sum.', {});
+    await panel.send('Rename total to sum.');
     assert.equal(onDisk(), source.replaceAll('total', 'sum'));
     const card = finalCards()[0];
     assert.equal(card?.status, 'done');

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { cadenzaApi, openChatView, recordPanel, spyOnDialogs, useEmulator } from './helpers';
+import { cadenzaApi, openChatView, spyOnDialogs, useEmulator } from './helpers';
+import { drivePanel } from './panelDriver';
 
 type Body = { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
 
@@ -24,19 +25,19 @@ suite('Agent: the real workspace trust', () => {
     // run and the tier would pass without Restricted Mode.
     const expectUntrusted = process.env['HARNESS_WORKSPACE_TRUST'] === 'untrusted';
     assert.equal(trusted, !expectUntrusted, expectUntrusted ? 'the Restricted Mode run opened a trusted workspace' : 'the workspace should be trusted in this run');
-    const panel = recordPanel(api);
+    const panel = drivePanel(api);
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const marker = path.join(root, 'trust-marker.txt');
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     try {
       await openChatView(api);
       await vscode.commands.executeCommand('cadenza.refreshModels');
-      await api.chat.newConversation();
-      await api.chat.selectModel('Meta-Llama-3.3-70B-Instruct');
+      await panel.newConversation();
+      await panel.selectModel('Meta-Llama-3.3-70B-Instruct');
       api.agent.setApprovalPolicy(() => 'approve');
       emulator().scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'echo ran > trust-marker.txt' } }] });
       emulator().scriptChat({ content: 'Done.' });
-      await api.chat.send('Run the command.', {});
+      await panel.send('Run the command.');
       const bodies = emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
       const offered = bodies[0]?.tools?.map((tool) => tool.function.name) ?? [];
       const result = String(bodies[1]?.messages.at(-1)?.content);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { AudioFileResult } from '../../src/host/audio/transcribeCommand';
 import { loadFixtures, type FixtureManifest } from '../unit/audio/fixtures';
 import { cadenzaApi, openChatView, spyOnDialogs, useEmulator, waitFor } from './helpers';
+import { drivePanel } from './panelDriver';
 
 const whisper = 'Whisper-Large-v3';
 const qwen = 'Qwen2-Audio-7B-Instruct';
@@ -262,8 +263,9 @@ suite('Audio: transcribe, translate, ask', () => {
     assert.match(JSON.stringify(first.body), /"audio_content":\{"content":"data:audio\/wav;base64,UklGR/);
     assert.match(JSON.stringify(first.body), /What is said\?/);
     emulator().scriptChat({ content: 'It is English.' });
-    const followUp = await api.chat.send('Which language is it?', {});
-    assert.equal(followUp, 'It is English.');
+    const panel = drivePanel(api);
+    const followUp = await panel.send('Which language is it?').finally(() => panel.dispose());
+    assert.equal(followUp.answer, 'It is English.');
     const reasoning = emulator().requests.filter((request) => request.path === '/v1/audio/reasoning');
     assert.equal(reasoning.length, 2, 'the follow-up went to audio reasoning with the audio again');
     assert.match(JSON.stringify(reasoning[1]?.body), /Which language is it\?/);

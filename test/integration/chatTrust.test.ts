@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel } from './panelDriver';
 
 type Body = { messages: { role: string; content: unknown }[] };
 
@@ -21,7 +22,7 @@ suite('Chat: the real workspace trust', () => {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const settingsFile = path.join(root, '.vscode', 'settings.json');
     const previous = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
-    const panel = recordPanel(api);
+    const panel = drivePanel(api);
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
     // What a cloned repository carries; the ordinary setting shows when VS Code has read the file.
@@ -30,11 +31,11 @@ suite('Chat: the real workspace trust', () => {
       await waitFor(() => vscode.workspace.getConfiguration('cadenza.index').get<number>('debounceMs') === 1236, 'VS Code to read the workspace settings');
       await openChatView(api);
       await vscode.commands.executeCommand('cadenza.refreshModels');
-      await api.chat.newConversation();
-      await api.chat.selectModel('Meta-Llama-3.1-8B-Instruct');
+      await panel.newConversation();
+      await panel.selectModel('Meta-Llama-3.1-8B-Instruct');
       emulator().scriptChat({ content: 'Hello.' });
       // The panel sends the conversation's options (the system prompt among them) with each message.
-      await api.chat.send('Hi.', (await api.chat.current()).options);
+      await panel.send('Hi.', (await panel.conversation()).options);
       const body = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as Body | undefined;
       const system = body?.messages.filter((message) => message.role === 'system').map((message) => String(message.content)).join('\n') ?? '';
       if (trusted) {

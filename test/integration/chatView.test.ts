@@ -1,13 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 suite('Chat view', () => {
-  let panel: PanelRecorder;
+  let panel: Panel;
   // The recorder is attached before useEmulator() sets cadenza.baseUrl, so the state the host posts for
   // that change (or on the view's first `ready`) is recorded whichever suite resolved the view first.
   suiteSetup(async () => {
-    panel = recordPanel(await cadenzaApi());
+    panel = drivePanel(await cadenzaApi());
   });
   const emulator = useEmulator();
   suiteTeardown(() => panel.dispose());
@@ -35,15 +36,15 @@ suite('Chat view', () => {
   test('chat/send re-checks the image the webview sends: a string that is not an image is refused, never stored or sent', async () => {
     const api = await cadenzaApi();
     await openChatView(api);
-    await api.chat.newConversation();
+    await panel.newConversation();
     const before = emulator().requests.length;
     panel.clear();
     for (const dataUrl of ['data:image/png;base64,QUJDRA==', 'https://example.com/x.png', 'data:text/html;base64,PGgxPg==']) {
-      await api.chatView.handle({ type: 'chat/send', text: 'What is this?', options: {}, image: { name: 'x.png', dataUrl, bytes: dataUrl.length } });
+      await panel.send('What is this?', {}, { image: { name: 'x.png', dataUrl, bytes: dataUrl.length } });
     }
     assert.equal(panel.messages.filter((message) => message.type === 'notice' && message.level === 'error').length, 3, JSON.stringify(panel.messages));
     assert.equal(panel.messages.some((message) => message.type === 'message/add'), false, 'the message was stored');
-    assert.deepEqual((await api.chat.current()).messages, []);
+    assert.deepEqual((await panel.conversation()).messages, []);
     assert.equal(emulator().requests.length, before, 'something was sent to the service');
   });
 });

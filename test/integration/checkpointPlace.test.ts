@@ -16,7 +16,8 @@ import type { FolderRoot } from '../../src/core/tools/workspacePaths';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { CheckpointView } from '../../src/shared/views';
 import { editingTurn as editingTurnIn, putBack } from './checkpointTurns';
-import { cadenzaApi, openChatView, recordPanel, spyOnDialogs, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, spyOnDialogs, storedConversation, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 const day = 86_400_000;
@@ -24,7 +25,7 @@ const day = 86_400_000;
 suite('Agent checkpoints: restored only in their own window, never in Restricted Mode', () => {
   const emulator = useEmulator();
   let api: CadenzaApi;
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
   let here: FolderRoot[];
   let original: string;
@@ -32,24 +33,36 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
   const projectA: FolderRoot[] = [{ name: 'project-a', fsPath: path.join(os.tmpdir(), 'cadenza-project-a') }];
   const greetingFile = (): string => path.join(root, 'src', 'greeting.ts');
   const createdFile = (): string => path.join(root, 'src', 'checkpointed.ts');
-  const editingTurn = (): Promise<CheckpointView> => editingTurnIn(api, emulator(), greetingFile(), createdFile());
+  const editingTurn = (): Promise<CheckpointView> => editingTurnIn(api, panel, emulator(), greetingFile(), createdFile());
 
-  /** Stores checkpoint `id` again as recorded in `folders` (null: before folders were kept), in the store and in the conversation. */
+  /**
+   * Stores checkpoint `id` again as recorded in `folders` (null: before folders were kept), in the checkpoint
+   * store and in the open conversation's file, as project A's window (or an earlier Cadenza) would have left
+   * them in the shared storage; then this window opens the conversation from that file.
+   */
   const recordedIn = async (id: string, folders: FolderRoot[] | null): Promise<void> => {
     const store = api.agent.checkpoints.store;
     const stored = await store.load(id);
     assert.ok(stored);
     const rewritten: Checkpoint = { id: stored.id, conversationId: stored.conversationId, messageId: stored.messageId, createdAt: stored.createdAt, files: stored.files, ...(folders ? { folders } : {}) };
     await store.save(rewritten);
-    const message = (await api.chat.current()).messages.find((entry) => entry.checkpoint?.id === id);
+    const conversationId = (await panel.conversation()).id;
+    const file = path.join(api.storage.conversationsFolder, `${conversationId}.json`);
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { messages: { checkpoint?: { id: string; files: unknown; folders?: unknown } }[] };
+    const message = saved.messages.find((entry) => entry.checkpoint?.id === id);
     assert.ok(message?.checkpoint);
     message.checkpoint = { id, files: message.checkpoint.files, ...(folders ? { folders } : {}) };
+    fs.writeFileSync(`${file}.rewritten`, JSON.stringify(saved));
+    fs.renameSync(`${file}.rewritten`, file);
+    // Another conversation first: the open one is held in memory, and switching back reads the file.
+    await panel.newConversation();
+    await panel.switchTo(conversationId);
   };
   const turnState = (): { greeting: string; created: boolean } => ({ greeting: fs.readFileSync(greetingFile(), 'utf8'), created: fs.existsSync(createdFile()) });
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the fixture workspace is open');
     root = folder.uri.fsPath;
@@ -61,8 +74,8 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
   });
   setup(async () => {
     emulator().reset();
-    await api.chat.newConversation();
-    await api.chat.selectModel(toolModel);
+    await panel.newConversation();
+    await panel.selectModel(toolModel);
     panel.clear();
   });
   teardown(async () => {
@@ -84,7 +97,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
 
     // The panel, shown the conversation again, is told where the turn belongs (it then offers no Restore).
     panel.clear();
-    await api.chat.switchTo((await api.chat.current()).id);
+    await panel.switchTo((await panel.conversation()).id);
     const shown = (): CheckpointView | undefined => panel.messages.flatMap((message) => (message.type === 'conversation/show' ? message.conversation.messages : [])).find((message) => message.checkpoint?.id === checkpoint.id)?.checkpoint;
     await waitFor(() => shown() !== undefined, 'the conversation shown again');
     assert.deepEqual(shown()?.recordedIn, [projectA[0]?.fsPath]);
@@ -93,7 +106,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     const dialogs = spyOnDialogs((call) => call.items.find((item) => item.startsWith('Restore')));
     try {
       assert.equal(await api.agent.checkpoints.restore(checkpoint.id), 'refused');
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), false);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), false);
     } finally {
       dialogs.restore();
     }
@@ -105,7 +118,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
       assert.ok(call.message.includes(root), `the message names this window's folder too: ${call.message}`);
       assert.ok(!call.items.some((item) => item.startsWith('Restore')), `nothing to confirm: ${call.items.join(', ')}`);
     }
-    const message = (await api.chat.current()).messages.find((entry) => entry.checkpoint?.id === checkpoint.id);
+    const message = (await storedConversation(api, (await panel.conversation()).id))?.messages.find((entry) => entry.checkpoint?.id === checkpoint.id);
     assert.equal(message?.checkpoint?.restoredAt, undefined, 'the turn is not marked restored');
   });
 
@@ -115,7 +128,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     api.agent.overrideTrust(false);
     const dialogs = spyOnDialogs((call) => call.items.find((item) => item.startsWith('Restore')));
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), false);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), false);
     } finally {
       dialogs.restore();
     }
@@ -126,7 +139,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     api.agent.overrideTrust(undefined);
     const confirm = spyOnDialogs((call) => (call.kind === 'warning' ? 'Restore' : undefined));
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), true);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), true);
     } finally {
       confirm.restore();
     }
@@ -139,7 +152,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     const before = turnState();
     const dialogs = spyOnDialogs(() => undefined);
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), false);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), false);
     } finally {
       dialogs.restore();
     }
@@ -150,7 +163,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
 
     const confirm = spyOnDialogs((call) => (call.kind === 'warning' ? 'Restore Here' : undefined));
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), true);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), true);
     } finally {
       confirm.restore();
     }
@@ -163,7 +176,7 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     fs.rmSync(greetingFile());
     const dialogs = spyOnDialogs((call) => (call.kind === 'warning' ? 'Restore' : undefined));
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), true);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), true);
     } finally {
       dialogs.restore();
     }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { RunningEmulator } from '../emulator/emulator';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { CheckpointView } from '../../src/shared/views';
+import type { Panel } from './panelDriver';
 
 /** Writes a file through its open document when there is one, so editor and disk agree. */
 export async function putBack(file: string, text: string): Promise<void> {
@@ -21,8 +22,8 @@ export async function putBack(file: string, text: string): Promise<void> {
   await document.save();
 }
 
-/** One agent turn that edits src/greeting.ts and creates src/checkpointed.ts, both approved by the policy; resolves with its checkpoint. */
-export async function editingTurn(api: CadenzaApi, emulator: RunningEmulator, greetingFile: string, createdFile: string): Promise<CheckpointView> {
+/** One agent turn, sent in the panel, that edits src/greeting.ts and creates src/checkpointed.ts, both approved by the policy; resolves with the checkpoint the panel shows. */
+export async function editingTurn(api: CadenzaApi, panel: Panel, emulator: RunningEmulator, greetingFile: string, createdFile: string): Promise<CheckpointView> {
   api.agent.setApprovalPolicy(() => 'approve');
   emulator.scriptChat({ toolCalls: [
     { name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_cp_read' },
@@ -32,10 +33,10 @@ export async function editingTurn(api: CadenzaApi, emulator: RunningEmulator, gr
     { name: 'create_file', arguments: { path: 'src/checkpointed.ts', content: 'export const made = true;\n' }, id: 'call_cp_create' },
   ] });
   emulator.scriptChat({ content: 'Done: shorter greeting and a new file.' });
-  assert.equal(await api.chat.send('Shorten the greeting and add a file.', {}), 'Done: shorter greeting and a new file.');
+  assert.equal((await panel.send('Shorten the greeting and add a file.')).answer, 'Done: shorter greeting and a new file.');
   assert.match(fs.readFileSync(greetingFile, 'utf8'), /Hi, \$\{name\}!/);
   assert.equal(fs.readFileSync(createdFile, 'utf8'), 'export const made = true;\n');
-  const last = (await api.chat.current()).messages.at(-1);
+  const last = (await panel.conversation()).messages.at(-1);
   assert.ok(last?.checkpoint, 'the turn\u2019s last step keeps the checkpoint');
   return last.checkpoint;
 }

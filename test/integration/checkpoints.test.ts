@@ -10,14 +10,15 @@ import { CheckpointStore } from '../../src/core/chat/checkpoints';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { CheckpointView } from '../../src/shared/views';
 import { editingTurn as editingTurnIn, putBack } from './checkpointTurns';
-import { cadenzaApi, openChatView, recordPanel, spyOnDialogs, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, spyOnDialogs, storedConversation, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
 suite('Agent checkpoints: record, reload, show, restore', () => {
   const emulator = useEmulator();
   let api: CadenzaApi;
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
   let original: string;
   const greetingFile = (): string => path.join(root, 'src', 'greeting.ts');
@@ -25,7 +26,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the fixture workspace is open');
     root = folder.uri.fsPath;
@@ -36,8 +37,8 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
   });
   setup(async () => {
     emulator().reset();
-    await api.chat.newConversation();
-    await api.chat.selectModel(toolModel);
+    await panel.newConversation();
+    await panel.selectModel(toolModel);
     panel.clear();
   });
   teardown(async () => {
@@ -51,7 +52,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  const editingTurn = (): Promise<CheckpointView> => editingTurnIn(api, emulator(), greetingFile(), createdFile());
+  const editingTurn = (): Promise<CheckpointView> => editingTurnIn(api, panel, emulator(), greetingFile(), createdFile());
 
   test('an editing turn records a checkpoint that survives a reload and a new store, and restore puts the files back', async () => {
     const checkpoint = await editingTurn();
@@ -75,7 +76,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
 
     const dialogs = spyOnDialogs((call) => (call.kind === 'warning' ? 'Restore' : undefined));
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), true);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), true);
     } finally {
       dialogs.restore();
     }
@@ -83,7 +84,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     assert.match(dialogs.calls[0]?.message ?? '', /^Restore 2 files to before this turn \(src\/greeting\.ts, src\/checkpointed\.ts\)\?/);
     assert.equal(fs.readFileSync(greetingFile(), 'utf8'), original);
     assert.equal(fs.existsSync(createdFile()), false, 'the file the turn created is deleted');
-    const marked = (await api.chat.current()).messages.find((message) => message.checkpoint?.id === checkpoint.id);
+    const marked = (await storedConversation(api, (await panel.conversation()).id))?.messages.find((message) => message.checkpoint?.id === checkpoint.id);
     assert.equal(typeof marked?.checkpoint?.restoredAt, 'number');
     await waitFor(() => panel.messages.some((message) => message.type === 'checkpoint/update' && message.checkpoint.restoredAt !== undefined), 'the panel told the turn is restored');
   });
@@ -94,7 +95,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     await putBack(greetingFile(), userText);
     const dialogs = spyOnDialogs(() => undefined);
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), false);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), false);
     } finally {
       dialogs.restore();
     }
@@ -104,7 +105,7 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
 
     const confirm = spyOnDialogs((call) => (call.kind === 'warning' ? 'Restore' : undefined));
     try {
-      assert.equal(await api.chat.restoreCheckpoint(checkpoint.id), true);
+      assert.equal(await panel.restoreCheckpoint(checkpoint.id), true);
     } finally {
       confirm.restore();
     }

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../emulator/emulator';
-import { useChatSuite, waitFor } from './helpers';
+import { waitFor } from './helpers';
+import { useChatSuite } from './panelDriver';
 
 const source = 'function add(a, b) {\n  return a + b;\n}\n\nfunction double(x) {\n  return x * 2;\n}\n';
 

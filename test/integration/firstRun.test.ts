@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, type PanelRecorder, useEmulator, waitFor } from './helpers';
+import { cadenzaApi, openChatView, storedConversation, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type ModelsState = Extract<ToWebview, { type: 'state/models' }>;
 /** The largest general chat model of the emulator's catalogue: the default a new user gets. */
@@ -16,13 +17,17 @@ function chatRequests(emulator: ReturnType<ReturnType<typeof useEmulator>>): { m
 }
 
 suite('First run: a fresh profile, nothing set', () => {
-  let panel: PanelRecorder | undefined;
+  let attached: Panel | undefined;
+  const panel = (): Panel => {
+    if (!attached) throw new Error('the panel driver is not attached');
+    return attached;
+  };
   suiteSetup(async () => {
-    panel = recordPanel(await cadenzaApi());
+    attached = drivePanel(await cadenzaApi());
   });
   const emulator = useEmulator();
   suiteTeardown(async () => {
-    panel?.dispose();
+    attached?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('cadenza.chat').update('model', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('cadenza.clearApiKey');
@@ -31,9 +36,9 @@ suite('First run: a fresh profile, nothing set', () => {
   test('the profile really is fresh: no key, no chat model setting, an empty conversation with no model', async () => {
     const api = await cadenzaApi();
     await openChatView(api);
-    await panel?.connectionState((state) => !state.hasKey, 'no key stored');
+    await panel().connectionState((state) => !state.hasKey, 'no key stored');
     assert.equal(vscode.workspace.getConfiguration('cadenza.chat').get<string>('model'), '');
-    const conversation = await api.chat.current();
+    const conversation = await panel().conversation();
     assert.equal(conversation.messages.length, 0);
     assert.equal(conversation.model, undefined);
   });
@@ -42,34 +47,32 @@ suite('First run: a fresh profile, nothing set', () => {
     const api = await cadenzaApi();
     // The key is set and the question sent at once: the model list has not arrived yet.
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
-    const answer = await api.chat.send('What can you do?', {});
+    const { answer } = await panel().send('What can you do?');
     assert.match(answer, /You asked: What can you do/);
     const requests = chatRequests(emulator());
     assert.equal(requests.length, 1);
     assert.equal(requests[0]?.model, defaultModel);
-    const messages = panel?.messages ?? [];
+    const messages = panel().messages;
     assert.ok(!messages.some((message) => message.type === 'notice' && message.level === 'error'), `no error notice: ${JSON.stringify(messages.filter((m) => m.type === 'notice'))}`);
     // The picker shows the model that answered, from the start: the last models state names it.
     const states = messages.filter((message): message is ModelsState => message.type === 'state/models' && !message.loading && message.models.length > 0);
     assert.equal(states.at(-1)?.selected, defaultModel);
-    assert.equal((await api.chat.current()).model, defaultModel, 'the conversation keeps the model that answered');
+    assert.equal((await storedConversation(api, (await panel().conversation()).id))?.model, defaultModel, 'the conversation keeps the model that answered');
   });
 
   test('a new conversation shows the resolved model before anything is sent', async () => {
-    const api = await cadenzaApi();
-    panel?.clear();
-    await api.chat.newConversation();
-    await waitFor(() => (panel?.messages ?? []).some((message) => message.type === 'state/models' && message.selected !== undefined), 'a models state with a selected model');
-    const state = panel?.messages.filter((message): message is ModelsState => message.type === 'state/models').at(-1);
+    panel().clear();
+    await panel().newConversation();
+    await waitFor(() => panel().messages.some((message) => message.type === 'state/models' && message.selected !== undefined), 'a models state with a selected model');
+    const state = panel().messages.filter((message): message is ModelsState => message.type === 'state/models').at(-1);
     // The last model used is the default for a new conversation once the user has chatted.
     assert.equal(state?.selected, defaultModel);
   });
 
   test('Explain Selection from the palette right after Set API Key, with cadenza.chat.model set, answers with that model', async () => {
-    const api = await cadenzaApi();
     await vscode.commands.executeCommand('cadenza.clearApiKey');
     await vscode.workspace.getConfiguration('cadenza.chat').update('model', 'Meta-Llama-3.1-8B-Instruct', vscode.ConfigurationTarget.Global);
-    await api.chat.newConversation();
+    await panel().newConversation();
     emulator().reset();
     const document = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' });
     const editor = await vscode.window.showTextDocument(document);

@@ -1,10 +1,12 @@
 // Shared helpers for the integration suites: reach the extension and its activate() API, wait for things
-// with a deadline, start the service emulator for a suite, and watch what the host posts to the chat panel.
+// with a deadline, start the service emulator for a suite, read what was stored, and answer the extension's
+// dialogs. The chat panel is driven and watched through panelDriver.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Conversation } from '../../src/core/chat/conversation';
+import { ConversationStore } from '../../src/core/chat/conversationStore';
 import type { CadenzaApi } from '../../src/host/extension';
-import type { ConnectionState, ToWebview } from '../../src/shared/protocol';
 import { startEmulator, type RunningEmulator } from '../emulator/emulator';
 
 /** `<publisher>.<name>` from package.json. */
@@ -84,78 +86,12 @@ export function useEmulator(): () => RunningEmulator {
   };
 }
 
-/** What the host delivered to the chat panel while a recorder was attached. */
-export interface PanelRecorder {
-  readonly messages: readonly ToWebview[];
-  /** Resolves with the first connection state (already recorded or still to come) that satisfies `match`. */
-  connectionState(match: (state: ConnectionState) => boolean, what: string, timeoutMs?: number): Promise<ConnectionState>;
-  /** Forgets what was recorded so far. */
-  clear(): void;
-  /** Stops recording. */
-  dispose(): void;
-}
-
 /**
- * Records every message the host delivers to the chat panel, through the provider's `onDidPost` event
- * (messages queued until the webview is ready are recorded when they are delivered). This is how the
- * suites see what the panel shows without reading the webview's DOM; test/ui checks the DOM itself.
+ * A conversation as saved in the extension's conversations folder (what another window or the next session
+ * opens), read with a store of its own; undefined when there is no such file.
  */
-export function recordPanel(api: CadenzaApi): PanelRecorder {
-  const messages: ToWebview[] = [];
-  const subscription = api.chatView.onDidPost((message) => messages.push(message));
-  const states = (): ConnectionState[] => messages.flatMap((message) => (message.type === 'state/connection' ? [message.state] : []));
-  return {
-    messages,
-    async connectionState(match, what, timeoutMs = 15_000) {
-      let found: ConnectionState | undefined;
-      await waitFor(() => (found = states().find(match)) !== undefined, () => `a panel state with ${what} (seen: ${JSON.stringify(states())})`, timeoutMs);
-      if (!found) throw new Error('unreachable');
-      return found;
-    },
-    clear() {
-      messages.splice(0);
-    },
-    dispose() {
-      subscription.dispose();
-    },
-  };
-}
-
-/**
- * The set-up of a suite that chats: records the panel, starts the emulator (see useEmulator), stores its
- * key, opens the chat view on a new conversation (with `model` when given), resets the emulator and the
- * recording before each test, and undoes it all afterwards. Call it at the top of a `suite` body.
- */
-export function useChatSuite(model?: string): { readonly emulator: () => RunningEmulator; readonly panel: () => PanelRecorder } {
-  let panel: PanelRecorder | undefined;
-  suiteSetup(async () => {
-    // Attached before useEmulator() changes cadenza.baseUrl, so the states posted for that are recorded.
-    panel = recordPanel(await cadenzaApi());
-  });
-  const emulator = useEmulator();
-  suiteSetup(async () => {
-    const api = await cadenzaApi();
-    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
-    await openChatView(api);
-    await api.chat.newConversation();
-    if (model) await vscode.commands.executeCommand('cadenza.selectModel', model);
-  });
-  setup(() => {
-    emulator().reset();
-    panel?.clear();
-  });
-  suiteTeardown(async () => {
-    panel?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('cadenza.clearApiKey');
-  });
-  return {
-    emulator,
-    panel: () => {
-      if (!panel) throw new Error('the panel recorder is not attached (useChatSuite() must be called in a suite body)');
-      return panel;
-    },
-  };
+export async function storedConversation(api: CadenzaApi, id: string): Promise<Conversation | undefined> {
+  return new ConversationStore(api.storage.conversationsFolder).load(id);
 }
 
 /** A question the extension put to the user while a dialog spy was attached. */

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel } from './panelDriver';
 
 type Instructions = Extract<ToWebview, { type: 'state/instructions' }>;
 type Body = { messages: { role: string; content: string }[] };
@@ -44,12 +45,12 @@ suite('Project instructions under the real workspace trust', () => {
 
   test('the root and nested AGENTS.md reach the system prompt and the panel, a link outside the workspace does not', async () => {
     const api = await cadenzaApi();
-    const panel = recordPanel(api);
+    const panel = drivePanel(api);
     try {
       await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
       await openChatView(api);
       await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, 'src', 'greeting.ts')));
-      await api.chat.newConversation();
+      await panel.newConversation();
       let state: Instructions | undefined;
       await waitFor(() => {
         state = panel.messages.filter((message): message is Instructions => message.type === 'state/instructions').at(-1);
@@ -61,7 +62,7 @@ suite('Project instructions under the real workspace trust', () => {
       assert.equal(state?.untrusted, !vscode.workspace.isTrusted);
 
       emulator().reset();
-      await api.chat.send('Hello', {});
+      await panel.send('Hello');
       const system = (emulator().requests.find((request) => request.path === '/v1/chat/completions')?.body as Body).messages[0];
       assert.equal(system?.role, 'system');
       const text = String(system?.content);
@@ -78,21 +79,29 @@ suite('Project instructions under the real workspace trust', () => {
   });
 
   test('a conversation can leave them out', async () => {
-    const api = await cadenzaApi();
+    const panel = drivePanel(await cadenzaApi());
     emulator().reset();
-    await api.chat.send('Without instructions', { useInstructions: false });
+    try {
+      await panel.send('Without instructions', { useInstructions: false });
+    } finally {
+      panel.dispose();
+    }
     const body = emulator().requests.find((request) => request.path === '/v1/chat/completions')?.body as Body;
     assert.ok(!JSON.stringify(body.messages).includes('Root rule'));
   });
 
   test('Create Project Instructions writes .cadenza/instructions.md from the template, and it applies at once', async () => {
-    const api = await cadenzaApi();
     const uri = await vscode.commands.executeCommand<string | undefined>('cadenza.createInstructions');
     assert.ok(uri?.endsWith('.cadenza/instructions.md'), uri);
     assert.match(fs.readFileSync(path.join(root, '.cadenza', 'instructions.md'), 'utf8'), /^# Instructions for Cadenza/);
-    await api.chat.newConversation();
-    emulator().reset();
-    await api.chat.send('With the new file', {});
+    const panel = drivePanel(await cadenzaApi());
+    try {
+      await panel.newConversation();
+      emulator().reset();
+      await panel.send('With the new file');
+    } finally {
+      panel.dispose();
+    }
     const body = emulator().requests.find((request) => request.path === '/v1/chat/completions')?.body as Body;
     assert.match(String(body.messages[0]?.content), /--- \.cadenza\/instructions\.md ---\n# Instructions for Cadenza/);
   });

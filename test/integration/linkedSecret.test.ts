@@ -11,8 +11,8 @@ import { readTools } from '../../src/core/tools/readTools';
 import { ToolSession, type ReadTool } from '../../src/core/tools/toolTypes';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { SearchHit } from '../../src/host/index/indexService';
-import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 const SECRET = 'pangolinLinkedSecret';
 
@@ -22,7 +22,7 @@ suite('A link in the workspace to an ignored secret', function () {
   let api: CadenzaApi;
   let root = '';
   let tools: ReadTool[];
-  let panel: PanelRecorder;
+  let panel: Panel;
   const context = { signal: new AbortController().signal, session: new ToolSession() };
   const tool = (name: string): ReadTool => {
     const found = tools.find((entry) => entry.definition.name === name);
@@ -35,7 +35,7 @@ suite('A link in the workspace to an ignored secret', function () {
     root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     assert.ok(root, 'the fixture workspace is open');
     tools = readTools(api.agent.port);
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     await openChatView(api);
     fs.writeFileSync(path.join(root, '.gitignore'), '.env\n');
     fs.writeFileSync(path.join(root, '.env'), `API_TOKEN=${SECRET}\n`);
@@ -77,14 +77,11 @@ suite('A link in the workspace to an ignored secret', function () {
     api.mentions.catalog.invalidate();
     await api.mentions.catalog.fileList();
     await waitFor(() => api.mentions.catalog.walks > walks, 'a fresh walk of the workspace for the @ list');
-    await api.chatView.handle({ type: 'mention/query', requestId: 7001, query: 'config/app' });
-    const offered = panel.messages.find((message): message is Extract<ToWebview, { type: 'mention/candidates' }> => message.type === 'mention/candidates' && message.requestId === 7001);
-    assert.ok(offered, 'the @ list answered');
-    assert.ok(!offered.candidates.some((candidate) => candidate.label.includes('app.txt')), JSON.stringify(offered.candidates.map((candidate) => candidate.label)));
+    // queryMentions fails when the @ list does not answer.
+    const offered = await panel.queryMentions('config/app');
+    assert.ok(!offered.some((candidate) => candidate.label.includes('app.txt')), JSON.stringify(offered.map((candidate) => candidate.label)));
     // The panel is untrusted: a made-up candidate for the link is judged again when attached.
-    const before = panel.messages.length;
-    await api.chatView.handle({ type: 'mention/attach', candidate: { kind: 'file', id: vscode.Uri.file(path.join(root, 'config', 'app.txt')).toString(), label: 'config/app.txt' } });
-    const chip = panel.messages.slice(before).find((message): message is Extract<ToWebview, { type: 'composer/mention' }> => message.type === 'composer/mention')?.mention;
+    const chip = await panel.attachMention({ kind: 'file', id: vscode.Uri.file(path.join(root, 'config', 'app.txt')).toString(), label: 'config/app.txt' });
     assert.ok(chip, 'a chip came back');
     assert.match(chip.note ?? '', /leads to \.env, which looks like a secret/);
     assert.equal(chip.tokens, 0);

@@ -12,7 +12,8 @@ import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { MentionCandidate, MentionChip } from '../../src/shared/mentionCandidates';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, removeGitRepository, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, removeGitRepository, storedConversation, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Body = { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
 
@@ -21,25 +22,19 @@ suite('@-mentions in the chat panel', function () {
   const emulator = useEmulator();
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
   let api: CadenzaApi;
-  let panel: PanelRecorder;
-  let requestId = 1000;
+  let panel: Panel;
 
   /** Asks the `@` list for `query` until an offer satisfies `match` (symbol providers start slowly), then picks it. */
   async function pick(query: string, match: (candidate: MentionCandidate) => boolean, timeoutMs = 20_000): Promise<{ candidate: MentionCandidate; chip: MentionChip }> {
     let candidate: MentionCandidate | undefined;
     let seen: readonly MentionCandidate[] = [];
     await waitFor(async () => {
-      const id = ++requestId;
-      await api.chatView.handle({ type: 'mention/query', requestId: id, query });
-      const answer = panel.messages.find((message): message is Extract<ToWebview, { type: 'mention/candidates' }> => message.type === 'mention/candidates' && message.requestId === id);
-      seen = answer?.candidates ?? [];
+      seen = await panel.queryMentions(query);
       candidate = seen.find(match);
       return candidate !== undefined;
     }, () => `an offer for @${query} (saw ${JSON.stringify(seen.map((entry) => `${entry.kind}:${entry.label}`))})`, timeoutMs);
     if (!candidate) throw new Error('unreachable');
-    const before = panel.messages.length;
-    await api.chatView.handle({ type: 'mention/attach', candidate });
-    const chip = panel.messages.slice(before).find((message): message is Extract<ToWebview, { type: 'composer/mention' }> => message.type === 'composer/mention')?.mention;
+    const chip = await panel.attachMention(candidate);
     assert.ok(chip, `no chip for ${candidate.label}`);
     return { candidate, chip };
   }
@@ -47,7 +42,7 @@ suite('@-mentions in the chat panel', function () {
   /** Sends a message with chips; returns the user message's text as the service received it. */
   async function send(text: string, chips: readonly MentionChip[]): Promise<string> {
     emulator().reset();
-    await api.chatView.handle({ type: 'chat/send', text, options: {}, mentions: chips.map((chip) => chip.token) });
+    await panel.send(text, {}, { mentions: chips.map((chip) => chip.token) });
     return lastUserContent();
   }
 
@@ -61,7 +56,7 @@ suite('@-mentions in the chat panel', function () {
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     await openChatView(api);
     fs.writeFileSync(path.join(root, '.gitignore'), 'ignored/\n');
@@ -69,8 +64,8 @@ suite('@-mentions in the chat panel', function () {
     fs.writeFileSync(path.join(root, 'ignored', 'hiddenSecret.ts'), 'export const hiddenSecret = 1;\n');
     // The catalog follows file events; a fresh walk here keeps the suite independent of their timing.
     api.mentions.catalog.invalidate();
-    await api.chat.newConversation();
-    await api.chat.selectModel('Meta-Llama-3.1-8B-Instruct');
+    await panel.newConversation();
+    await panel.selectModel('Meta-Llama-3.1-8B-Instruct');
   });
   suiteTeardown(async () => {
     panel.dispose();
@@ -85,7 +80,7 @@ suite('@-mentions in the chat panel', function () {
     const walks = api.mentions.catalog.walks;
     const queries = panel.messages.length;
     // The webview says it is ready each time the panel's page loads (opened, or restored after a reload).
-    await api.chatView.handle({ type: 'ready' });
+    await panel.ready();
     await waitFor(() => api.mentions.catalog.walks > walks, () => 'the @ list to be walked after the panel opened', 20_000);
     assert.ok(!panel.messages.slice(queries).some((message) => message.type === 'mention/candidates'), 'an @ query ran: the walk was not ahead of it');
   });
@@ -95,23 +90,22 @@ suite('@-mentions in the chat panel', function () {
     assert.equal(chip.label, 'src/greeting.ts');
     assert.ok(chip.tokens > 10, `tokens ${chip.tokens}`);
     // .gitignore is respected: the ignored file is not offered even for its exact name.
-    await api.chatView.handle({ type: 'mention/query', requestId: ++requestId, query: 'hiddenSecret' });
-    const offered = panel.messages.find((message) => message.type === 'mention/candidates' && message.requestId === requestId);
-    assert.ok(offered?.type === 'mention/candidates' && !offered.candidates.some((candidate) => candidate.label.includes('hiddenSecret')), JSON.stringify(offered));
+    const offered = await panel.queryMentions('hiddenSecret');
+    assert.ok(!offered.some((candidate) => candidate.label.includes('hiddenSecret')), JSON.stringify(offered));
 
     const sent = await send('What does this file do?', [chip]);
     assert.match(sent, /^Context: src\/greeting\.ts\n```\n\/\*\* Returns a greeting/);
     assert.ok(sent.endsWith('What does this file do?'), sent);
-    const stored = (await api.chat.current()).messages.filter((message) => message.role === 'user').at(-1);
+    const stored = (await storedConversation(api, (await panel.conversation()).id))?.messages.filter((message) => message.role === 'user').at(-1);
     assert.deepEqual(stored?.context?.map((part) => [part.kind, part.label, part.tokens]), [['file', 'src/greeting.ts', chip.tokens]]);
     // The panel shows it again on reload (conversation/show carries the chips).
     panel.clear();
-    await api.chat.showAll();
+    await panel.ready();
     const shown = panel.messages.find((message): message is Extract<ToWebview, { type: 'conversation/show' }> => message.type === 'conversation/show');
     assert.deepEqual(shown?.conversation.messages.find((message) => message.role === 'user')?.context?.map((part) => part.label), ['src/greeting.ts']);
     // Regenerate resends the same context.
     emulator().reset();
-    await api.chat.regenerate({});
+    await panel.regenerate();
     assert.equal(lastUserContent(), sent);
   });
 
@@ -181,11 +175,7 @@ suite('@-mentions in the chat panel', function () {
   test('a git mention runs git diff only against a branch the repository lists: a ref that reads as an option writes nothing', async () => {
     // The repository of the test above. A mention's id comes from the webview, so the host checks it.
     const written = path.join(os.tmpdir(), `cadenza-git-output-${process.pid}-${Date.now()}.txt`);
-    const attach = async (id: string): Promise<MentionChip | undefined> => {
-      const before = panel.messages.length;
-      await api.chatView.handle({ type: 'mention/attach', candidate: { kind: 'git', id, label: 'git diff' } });
-      return panel.messages.slice(before).find((message): message is Extract<ToWebview, { type: 'composer/mention' }> => message.type === 'composer/mention')?.mention;
-    };
+    const attach = (id: string): Promise<MentionChip | undefined> => panel.attachMention({ kind: 'git', id, label: 'git diff' });
     const option = await attach(`branch:--output=${written}`);
     const exists = fs.existsSync(written);
     fs.rmSync(written, { force: true });
@@ -214,7 +204,7 @@ suite('@-mentions in the chat panel', function () {
     assert.ok(chip.tokens > 6_144, `tokens ${chip.tokens}`);
     const sent = await send('Summarise', [chip]);
     assert.match(sent, /^Context: big\.txt\n\(Cut to about \d+ of \d+ tokens to fit the context budget\.\)/);
-    const stored = (await api.chat.current()).messages.filter((message) => message.role === 'user').at(-1)?.context?.[0];
+    const stored = (await storedConversation(api, (await panel.conversation()).id))?.messages.filter((message) => message.role === 'user').at(-1)?.context?.[0];
     assert.ok(stored && stored.tokens <= 6_144 && stored.note?.startsWith('Cut to about'), JSON.stringify({ ...stored, text: undefined }));
     const meter = panel.messages.filter((message) => message.type === 'context/meter').at(-1);
     assert.ok(meter?.type === 'context/meter' && meter.usedTokens >= stored.tokens, JSON.stringify(meter));

@@ -2,15 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
 import { loadFixtures, type FixtureManifest } from '../unit/audio/fixtures';
-import { cadenzaApi, useChatSuite, waitFor } from './helpers';
+import { cadenzaApi, storedConversation, waitFor } from './helpers';
+import { useChatSuite } from './panelDriver';
 
 const qwen = 'Qwen2-Audio-7B-Instruct';
 const whisper = 'Whisper-Large-v3';
 
 /**
- * Audio in the chat panel, driven through the view provider's message routing (`chatView.handle`, where
- * the webview's messages arrive) with VS Code's open dialog replaced by the file it would return: the
- * host-side pick functions take the file (`panelAudio.pick(uri)`), as a dialog cannot be answered here.
+ * Audio in the chat panel, driven through the panel's messages (panelDriver.ts) with VS Code's open dialog
+ * replaced by the file it would return: the host-side pick functions take the file (`panelAudio.pick(uri)`),
+ * as a dialog cannot be answered here.
  */
 suite('Chat panel audio: attach, send, transcribe into the prompt', () => {
   const { emulator, panel } = useChatSuite(qwen);
@@ -44,7 +45,7 @@ suite('Chat panel audio: attach, send, transcribe into the prompt', () => {
 
     const answer = 'Someone reads a short test sentence in English.';
     emulator().scriptChat({ content: answer, chunkCount: 6 });
-    await api.chatView.handle({ type: 'chat/send', text: 'What is said in this recording?', options: {}, audio: attached.token });
+    await panel().send('What is said in this recording?', {}, { audio: attached.token });
 
     const reasoning = audioRequests().filter((request) => request.path === '/v1/audio/reasoning');
     assert.equal(reasoning.length, 1, 'one audio-reasoning request');
@@ -61,7 +62,7 @@ suite('Chat panel audio: attach, send, transcribe into the prompt', () => {
     const [done] = posted('chat/done');
     assert.equal(done?.error, undefined, JSON.stringify(done?.error));
     assert.equal(done?.stopped, false);
-    const stored = (await api.chat.current()).messages.find((message) => message.role === 'user' && message.audio);
+    const stored = (await storedConversation(api, (await panel().conversation()).id))?.messages.find((message) => message.role === 'user' && message.audio);
     assert.match(stored?.audio?.dataUrl ?? '', /^data:audio\/wav;base64,UklGR/);
   });
 
@@ -70,10 +71,10 @@ suite('Chat panel audio: attach, send, transcribe into the prompt', () => {
     const attached = await api.panelAudio.pick(file('flac-sox.flac'));
     assert.ok(attached);
     emulator().scriptChat({ content: 'First.' });
-    await api.chatView.handle({ type: 'chat/send', text: 'Once', options: {}, audio: attached.token });
+    await panel().send('Once', {}, { audio: attached.token });
     assert.equal(audioRequests().length, 1);
     panel().clear();
-    await api.chatView.handle({ type: 'chat/send', text: 'Twice', options: {}, audio: attached.token });
+    await panel().send('Twice', {}, { audio: attached.token });
     assert.equal(audioRequests().length, 1, 'the second send was not uploaded');
     const notice = posted('notice').at(-1);
     assert.equal(notice?.level, 'error');

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, useChatSuite } from './helpers';
+import { cadenzaApi, storedConversation } from './helpers';
+import { useChatSuite } from './panelDriver';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 const thinker = 'DeepSeek-R1';
@@ -24,7 +25,7 @@ suite('Reasoning models: thinking apart from the answer', () => {
   test('three seconds of thinking under a one-second time-out: one request, thinking streamed apart, answer clean', async () => {
     const api = await cadenzaApi();
     emulator().scriptChat({ content: 'Hello! I cannot see the weather.', reasoning: thought, thinkMs: 3000 });
-    const answer = await api.chat.send('Hi, how is the weather?', {});
+    const { answer } = await panel().send('Hi, how is the weather?');
     assert.equal(answer, 'Hello! I cannot see the weather.');
     assert.equal(emulator().requests.filter((request) => request.path === '/v1/chat/completions').length, 1, 'nothing was retried');
     const streamed = panel().messages.filter((message) => message.type === 'chat/reasoning').map((message) => (message as { text: string }).text).join('');
@@ -34,14 +35,13 @@ suite('Reasoning models: thinking apart from the answer', () => {
     const done = panel().messages.filter((message): message is Done => message.type === 'chat/done').at(-1);
     assert.equal(done?.error, undefined);
     assert.ok((done?.reasoningMs ?? 0) >= 2000, `thinking took about 3 s, reported ${done?.reasoningMs} ms`);
-    const stored = (await api.chat.current()).messages.at(-1);
+    const stored = (await storedConversation(api, (await panel().conversation()).id))?.messages.at(-1);
     assert.equal(stored?.text, answer);
     assert.equal(stored?.reasoning?.text, thought);
   });
 
   test('the thinking is never sent back to the model in the history', async () => {
-    const api = await cadenzaApi();
-    await api.chat.send('And tomorrow?', {});
+    await panel().send('And tomorrow?');
     const body = emulator().requests.find((request) => request.path === '/v1/chat/completions')?.body as { messages: { role: string; content: string }[] };
     const history = JSON.stringify(body.messages);
     assert.ok(history.includes('Hello! I cannot see the weather.'), 'the earlier answer is in the history');
@@ -61,14 +61,13 @@ suite('Reasoning models: thinking apart from the answer', () => {
   // Rewrite Selection with a reasoning model: test/ui/editorCommands.ui.mjs (the command takes no arguments).
 
   test('reasoning controls reach the request only for models that take them', async () => {
-    const api = await cadenzaApi();
-    await api.chat.newConversation();
+    await panel().newConversation();
     await vscode.commands.executeCommand('cadenza.selectModel', 'gpt-oss-120b');
-    await api.chat.send('Quick one', { reasoningEffort: 'low', thinking: false });
+    await panel().send('Quick one', { reasoningEffort: 'low', thinking: false });
     await vscode.commands.executeCommand('cadenza.selectModel', 'Qwen3-32B');
-    await api.chat.send('Another', { reasoningEffort: 'low', thinking: false });
+    await panel().send('Another', { reasoningEffort: 'low', thinking: false });
     await vscode.commands.executeCommand('cadenza.selectModel', 'Meta-Llama-3.3-70B-Instruct');
-    await api.chat.send('Plain', { reasoningEffort: 'low', thinking: false });
+    await panel().send('Plain', { reasoningEffort: 'low', thinking: false });
     const bodies = emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Record<string, unknown>);
     assert.equal(bodies[0]?.['reasoning_effort'], 'low');
     assert.equal(bodies[0]?.['chat_template_kwargs'], undefined);

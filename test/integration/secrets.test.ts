@@ -1,18 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 // The key lives only in SecretStorage. The suite observes it the way the panel does: through the
 // connection state (`hasKey`) the host posts to the chat view after SecretStorage signals a change.
 suite('SecretStorage: the API key', () => {
   const emulator = useEmulator();
-  let panel: PanelRecorder;
+  let panel: Panel;
 
   suiteSetup(async () => {
     const api = await cadenzaApi();
     await vscode.commands.executeCommand('cadenza.clearApiKey');
     await openChatView(api);
-    panel = recordPanel(api);
+    panel = drivePanel(api);
   });
   suiteTeardown(async () => {
     panel.dispose();
@@ -38,19 +39,19 @@ suite('SecretStorage: the API key', () => {
 
   test('after clearApiKey the key is gone from SecretStorage and no request carries it: chat asks for a key', async () => {
     const api = await cadenzaApi();
-    const secrets = (api.chat as unknown as { readonly host: { readonly extension: vscode.ExtensionContext } }).host.extension.secrets;
+    const secrets = api.storage.secrets;
     assert.equal(await vscode.commands.executeCommand<boolean>('cadenza.setApiKey', emulator().key), true);
-    await api.chat.newConversation();
-    await api.chat.selectModel('Meta-Llama-3.1-8B-Instruct');
+    await panel.newConversation();
+    await panel.selectModel('Meta-Llama-3.1-8B-Instruct');
     emulator().reset();
-    await api.chat.send('Is the key sent?', {});
+    await panel.send('Is the key sent?');
     assert.equal(emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.headers['authorization'], '[redacted]', 'with a key stored, chat sends it');
     await vscode.commands.executeCommand('cadenza.clearApiKey');
     // What the next VS Code session would read.
     assert.equal(await secrets.get('cadenza.apiKey'), undefined, 'the key is still in SecretStorage');
     emulator().reset();
     panel.clear();
-    await api.chat.send('Is the key still sent?', {});
+    await panel.send('Is the key still sent?');
     const sent = emulator().requests;
     assert.ok(sent.every((request) => request.headers['authorization'] === undefined), `a request carried a key after clearApiKey (${JSON.stringify(sent.map((request) => request.headers['authorization']))})`);
     const done = panel.messages.find((message) => message.type === 'chat/done');

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { IndexRunResult } from '../../src/core/index/indexRun';
 import type { IndexStats } from '../../src/core/index/workspaceIndex';
 import type { SearchHit } from '../../src/host/index/indexService';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 const uploadSource = `/** Sends a file to the storage bucket, trying again with exponential backoff when the network fails. */
 export async function retryFailedUploads(queue: UploadQueue): Promise<void> {
@@ -17,7 +18,7 @@ export async function retryFailedUploads(queue: UploadQueue): Promise<void> {
 
 suite('Semantic index', () => {
   const emulator = useEmulator();
-  let panel: PanelRecorder;
+  let panel: Panel;
   let root: string;
   const write = (relative: string, content: string | Buffer): string => {
     const file = path.join(root, relative);
@@ -39,7 +40,7 @@ suite('Semantic index', () => {
     write('.gitignore', 'ignored/\n');
     write('ignored/secret.ts', 'export const ignoredByGit = "retryFailedUploads";\n');
     await vscode.workspace.getConfiguration('cadenza.index').update('debounceMs', 100, vscode.ConfigurationTarget.Global);
-    panel = recordPanel(await cadenzaApi());
+    panel = drivePanel(await cadenzaApi());
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
   });
   suiteTeardown(async () => {
@@ -169,11 +170,11 @@ suite('Semantic index', () => {
   test('the chat\'s workspace toggle puts the top chunks into the prompt and cites them', async () => {
     const api = await cadenzaApi();
     await openChatView(api);
-    await api.chat.newConversation();
-    await api.chat.selectModel('Meta-Llama-3.3-70B-Instruct');
+    await panel.newConversation();
+    await panel.selectModel('Meta-Llama-3.3-70B-Instruct');
     emulator().scriptChat({ content: 'Uploads are retried in retryFailedUploads [1].' });
     panel.clear();
-    const answer = await api.chat.send('Where do we retry failed uploads?', { useWorkspace: true });
+    const { answer } = await panel.send('Where do we retry failed uploads?', { useWorkspace: true });
     assert.equal(answer, 'Uploads are retried in retryFailedUploads [1].');
     const chat = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { messages: { role: string; content: string }[] };
     const system = chat.messages.find((message) => message.role === 'system')?.content ?? '';

@@ -7,7 +7,8 @@ import type { AudioFileResult } from '../../src/host/audio/transcribeCommand';
 import type { ToWebview } from '../../src/shared/protocol';
 import { startEmulator, type RunningEmulator } from '../emulator/emulator';
 import { loadFixtures } from '../unit/audio/fixtures';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 type ChatBody = {
@@ -33,7 +34,7 @@ const chatDefaults = {
 
 suite('Settings take effect', () => {
   const emulator = useEmulator();
-  let panel: PanelRecorder;
+  let panel: Panel;
   const chatRequests = (from: RunningEmulator): ChatBody[] =>
     from.requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as ChatBody);
   const lastDone = (): Done | undefined => panel.messages.filter((message): message is Done => message.type === 'chat/done').at(-1);
@@ -44,7 +45,7 @@ suite('Settings take effect', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
     const api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     await openChatView(api);
     await vscode.commands.executeCommand('cadenza.refreshModels');
@@ -71,9 +72,8 @@ suite('Settings take effect', () => {
   };
 
   test('every cadenza.chat.* default reaches the request of a new conversation', async () => {
-    const api = await cadenzaApi();
     for (const [key, value] of Object.entries(chatDefaults)) await update('cadenza.chat', key, value);
-    await api.chat.newConversation();
+    await panel.newConversation();
     emulator().scriptChat({ content: 'It is the answer.' });
     assert.equal(await explainSomething(), 'It is the answer.');
     const [body] = chatRequests(emulator());
@@ -91,9 +91,8 @@ suite('Settings take effect', () => {
   });
 
   test('with the chat defaults empty, the request leaves the service its defaults', async () => {
-    const api = await cadenzaApi();
     for (const key of Object.keys(chatDefaults)) await update('cadenza.chat', key, undefined);
-    await api.chat.newConversation();
+    await panel.newConversation();
     emulator().scriptChat({ content: 'Plain.' });
     assert.equal(await explainSomething(), 'Plain.');
     const [body] = chatRequests(emulator());
@@ -107,13 +106,12 @@ suite('Settings take effect', () => {
   });
 
   test('cadenza.chatBaseUrl sends chat completions to the other host, and everything else to cadenza.baseUrl', async () => {
-    const api = await cadenzaApi();
     const chatHost = await startEmulator({ key: emulator().key });
     try {
       await update('cadenza', 'chatBaseUrl', chatHost.baseUrl);
-      await api.chat.newConversation();
+      await panel.newConversation();
       chatHost.scriptChat({ content: 'From the chat host.' });
-      assert.equal(await api.chat.send('Which host?', {}), 'From the chat host.');
+      assert.equal((await panel.send('Which host?')).answer, 'From the chat host.');
       assert.equal(chatRequests(chatHost).length, 1, 'the chat host answered');
       assert.equal(chatRequests(emulator()).length, 0, 'no chat request went to cadenza.baseUrl');
       await vscode.commands.executeCommand('cadenza.refreshModels');
@@ -124,7 +122,7 @@ suite('Settings take effect', () => {
 
       await update('cadenza', 'chatBaseUrl', undefined);
       emulator().scriptChat({ content: 'From the main host.' });
-      assert.equal(await api.chat.send('And now?', {}), 'From the main host.');
+      assert.equal((await panel.send('And now?')).answer, 'From the main host.');
       assert.equal(chatRequests(chatHost).length, 1, 'nothing more went to the chat host once the setting was cleared');
     } finally {
       await update('cadenza', 'chatBaseUrl', undefined);
@@ -134,15 +132,14 @@ suite('Settings take effect', () => {
 
   test('cadenza.requestTimeoutSeconds ends a stalled stream with a time-out; cadenza.maxRetries 0 sends once', async function () {
     this.timeout(60_000);
-    const api = await cadenzaApi();
     await update('cadenza', 'requestTimeoutSeconds', 1);
     await update('cadenza', 'maxRetries', 0);
     try {
-      await api.chat.newConversation();
+      await panel.newConversation();
       emulator().injectFault({ kind: 'stall', afterChunks: 2 }, { path: '/v1/chat/completions' });
       emulator().scriptChat({ content: 'This answer stalls after its first words and never ends.' });
       const started = Date.now();
-      assert.equal(await api.chat.send('Stall, please.', {}), '');
+      assert.equal((await panel.send('Stall, please.')).answer, '');
       const elapsed = Date.now() - started;
       const done = lastDone();
       assert.equal(done?.error?.reason, 'timeout', JSON.stringify(done?.error));
@@ -157,13 +154,12 @@ suite('Settings take effect', () => {
 
   test('cadenza.requestTimeoutSeconds bounds the wait for the headers, and cadenza.maxRetries retries that many times', async function () {
     this.timeout(60_000);
-    const api = await cadenzaApi();
     await update('cadenza', 'requestTimeoutSeconds', 1);
     await update('cadenza', 'maxRetries', 2);
     try {
-      await api.chat.newConversation();
+      await panel.newConversation();
       emulator().injectFault({ kind: 'latency', ms: 10_000 }, { path: '/v1/chat/completions', times: 3 });
-      assert.equal(await api.chat.send('Answer slowly.', {}), '');
+      assert.equal((await panel.send('Answer slowly.')).answer, '');
       assert.equal(lastDone()?.error?.reason, 'timeout', JSON.stringify(lastDone()?.error));
       assert.equal(chatRequests(emulator()).length, 3, 'the first attempt and 2 retries');
     } finally {
@@ -174,25 +170,24 @@ suite('Settings take effect', () => {
 
   test('cadenza.maxRetries against a failing server: that many retries, then the error; 0 sends once', async function () {
     this.timeout(60_000);
-    const api = await cadenzaApi();
     try {
       for (const retries of [3, 0]) {
         await update('cadenza', 'maxRetries', retries);
         emulator().reset();
         panel.clear();
-        await api.chat.newConversation();
+        await panel.newConversation();
         emulator().injectFault({ kind: 'status', status: 500 }, { path: '/v1/chat/completions', times: 10 });
-        assert.equal(await api.chat.send(`Fail (${retries} retries).`, {}), '');
+        assert.equal((await panel.send(`Fail (${retries} retries).`)).answer, '');
         assert.equal(lastDone()?.error?.reason, 'server', JSON.stringify(lastDone()?.error));
         assert.equal(chatRequests(emulator()).length, retries + 1, `requests with cadenza.maxRetries ${retries}`);
       }
       // And a server that recovers within the retries answers.
       await update('cadenza', 'maxRetries', 2);
       emulator().reset();
-      await api.chat.newConversation();
+      await panel.newConversation();
       emulator().injectFault({ kind: 'status', status: 503 }, { path: '/v1/chat/completions', times: 2 });
       emulator().scriptChat({ content: 'Third time lucky.' });
-      assert.equal(await api.chat.send('Fail twice, then answer.', {}), 'Third time lucky.');
+      assert.equal((await panel.send('Fail twice, then answer.')).answer, 'Third time lucky.');
       assert.equal(chatRequests(emulator()).length, 3);
     } finally {
       await update('cadenza', 'maxRetries', undefined);

@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { MentionCandidate } from '../../src/shared/mentionCandidates';
-import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Body = { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
 
@@ -16,17 +16,16 @@ suite('@terminal in the chat panel', function () {
   this.timeout(120_000);
   const emulator = useEmulator();
   let api: CadenzaApi;
-  let panel: PanelRecorder;
+  let panel: Panel;
   let terminal: vscode.Terminal | undefined;
-  let requestId = 5000;
 
   suiteSetup(async () => {
     api = await cadenzaApi();
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     await openChatView(api);
-    await api.chat.newConversation();
-    await api.chat.selectModel('Meta-Llama-3.1-8B-Instruct');
+    await panel.newConversation();
+    await panel.selectModel('Meta-Llama-3.1-8B-Instruct');
   });
   suiteTeardown(async () => {
     terminal?.dispose();
@@ -48,17 +47,13 @@ suite('@terminal in the chat panel', function () {
 
   /** The @terminal chip's text as the service receives it with a message. */
   async function sendWithTerminal(): Promise<string> {
-    const id = ++requestId;
-    await api.chatView.handle({ type: 'mention/query', requestId: id, query: 'terminal' });
-    const offered = panel.messages.find((message): message is Extract<ToWebview, { type: 'mention/candidates' }> => message.type === 'mention/candidates' && message.requestId === id);
-    const candidate = offered?.candidates.find((entry: MentionCandidate) => entry.kind === 'terminal');
-    assert.ok(candidate, `no @terminal offer in ${JSON.stringify(offered?.candidates.map((entry) => entry.label))}`);
-    const before = panel.messages.length;
-    await api.chatView.handle({ type: 'mention/attach', candidate });
-    const chip = panel.messages.slice(before).find((message): message is Extract<ToWebview, { type: 'composer/mention' }> => message.type === 'composer/mention')?.mention;
+    const offered = await panel.queryMentions('terminal');
+    const candidate = offered.find((entry: MentionCandidate) => entry.kind === 'terminal');
+    assert.ok(candidate, `no @terminal offer in ${JSON.stringify(offered.map((entry) => entry.label))}`);
+    const chip = await panel.attachMention(candidate);
     assert.ok(chip, 'no chip for @terminal');
     emulator().reset();
-    await api.chatView.handle({ type: 'chat/send', text: 'Why did this print that?', options: {}, mentions: [chip.token] });
+    await panel.send('Why did this print that?', {}, { mentions: [chip.token] });
     const body = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as Body | undefined;
     const content = body?.messages.filter((message) => message.role === 'user').at(-1)?.content;
     return typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');

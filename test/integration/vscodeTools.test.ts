@@ -10,7 +10,8 @@ import type { CadenzaApi } from '../../src/host/extension';
 import type { ApprovalQuestion } from '../../src/host/tools/approvals';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { ToolCallView } from '../../src/shared/views';
-import { cadenzaApi, openChatView, recordPanel, useEmulator, waitFor, type PanelRecorder } from './helpers';
+import { cadenzaApi, openChatView, storedConversation, useEmulator, waitFor } from './helpers';
+import { drivePanel, type Panel } from './panelDriver';
 
 type Body = { messages: { role: string; content: unknown; tool_call_id?: string }[]; tools?: { function: { name: string; parameters: unknown } }[] };
 type MenuState = Extract<ToWebview, { type: 'state/vscodeTools' }>;
@@ -29,7 +30,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     api = await cadenzaApi();
   });
   const emulator = useEmulator();
-  let panel: PanelRecorder;
+  let panel: Panel;
   let fixture: FixtureApi;
 
   const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
@@ -38,8 +39,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
   const finalCard = (id: string): ToolCallView | undefined => cards().filter((card) => card.id === id).at(-1);
   const menu = async (message: { type: 'tools/list' } | { type: 'tools/enable'; name: string; enabled: boolean }): Promise<MenuState> => {
     panel.clear();
-    await api.chatView.handle(message);
-    const state = panel.messages.find((entry): entry is MenuState => entry.type === 'state/vscodeTools');
+    const state = (await panel.post(message)).find((entry): entry is MenuState => entry.type === 'state/vscodeTools');
     assert.ok(state, 'the host answered with the menu state');
     return state;
   };
@@ -55,7 +55,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
   };
 
   suiteSetup(async () => {
-    panel = recordPanel(api);
+    panel = drivePanel(api);
     const extension = vscode.extensions.getExtension<FixtureApi>(fixtureId);
     assert.ok(extension, 'the fixture extension is loaded beside Cadenza');
     fixture = await extension.activate();
@@ -67,8 +67,8 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
   setup(async () => {
     emulator().reset();
     fixture.reset();
-    await api.chat.newConversation();
-    await api.chat.selectModel(toolModel);
+    await panel.newConversation();
+    await panel.selectModel(toolModel);
     panel.clear();
   });
   teardown(async () => {
@@ -93,7 +93,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     assert.ok(state.tools.every((tool) => !tool.enabled), 'none is enabled by default');
 
     emulator().scriptChat({ content: 'Hi.' });
-    await api.chat.send('Hello', {});
+    await panel.send('Hello');
     const names = offered(bodies()[0]);
     assert.ok(names.includes('read_file') && !names.some((name) => name.startsWith('fixture_') || name.startsWith('mcp_')), names.join(', '));
   });
@@ -110,7 +110,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     });
     emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Groceries', body: 'milk, eggs' }, id: 'call_note' }] });
     emulator().scriptChat({ content: 'Saved your note.' });
-    assert.equal(await api.chat.send('Note down groceries', {}), 'Saved your note.');
+    assert.equal((await panel.send('Note down groceries')).answer, 'Saved your note.');
     assert.deepEqual(fixture.calls, [{ name: 'mcp_notes_add_note', input: { title: 'Groceries', body: 'milk, eggs' } }]);
     assert.deepEqual(asked, [{ kind: 'external', tool: 'mcp_notes_add_note', origin: `MCP server ${fixtureId}`, input: '{\n  "title": "Groceries",\n  "body": "milk, eggs"\n}' }]);
     const [first, second] = bodies();
@@ -133,9 +133,9 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
       { name: 'mcp_notes_add_note', arguments: { title: 'Leak', body: 'API_TOKEN=walrusSecretToken' }, id: 'call_leak' },
     ] });
     emulator().scriptChat({ content: 'The note was not saved.' });
-    const conversationId = (await api.chat.current()).id;
+    const conversationId = (await panel.conversation()).id;
     try {
-      const answering = api.chat.send('Count the words, then save a note.', {});
+      const answering = panel.send('Count the words, then save a note.');
       const create = await waitingCard('create_file');
       assert.ok(api.agent.approvals.answer(create.id, 'allowConversation'));
       const card = await waitingCard('mcp_notes_add_note');
@@ -145,7 +145,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
       assert.equal(finalCard('call_count')?.status, 'done', 'the read-only tool ran without asking');
       assert.deepEqual(fixture.calls.map((call) => call.name), ['fixture_wordCount'], 'nothing invoked the tool while its card waits');
       assert.ok(api.agent.approvals.answer(card.id, 'deny'));
-      assert.equal(await answering, 'The note was not saved.');
+      assert.equal((await answering).answer, 'The note was not saved.');
       assert.deepEqual(fixture.calls.map((call) => call.name), ['fixture_wordCount']);
       assert.equal(finalCard('call_leak')?.status, 'denied');
       const results = new Map(bodies()[2]?.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, String(message.content)]));
@@ -164,26 +164,26 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
       { name: 'fixture_deploy', arguments: { target: 'production', token: 'walrusSecretToken' }, id: 'call_deploy' },
     ] });
     emulator().scriptChat({ content: 'Two notes; no deploy.' });
-    const answering = api.chat.send('Save two notes and deploy.', {});
+    const answering = panel.send('Save two notes and deploy.');
     const first = await waitingCard('mcp_notes_add_note');
     assert.ok(api.agent.approvals.answer(first.id, 'allowTool'));
     const deploy = await waitingCard('fixture_deploy');
     assert.deepEqual(deploy.change, { kind: 'external', tool: 'fixture_deploy', origin: fixtureId }, 'an extension\'s tool without a read-only tag asks');
     assert.equal(finalCard('call_two')?.status, 'done', 'the allowed tool ran again without asking');
     assert.ok(api.agent.approvals.answer(deploy.id, 'deny'));
-    assert.equal(await answering, 'Two notes; no deploy.');
+    assert.equal((await answering).answer, 'Two notes; no deploy.');
     assert.deepEqual(fixture.calls.map((call) => call.input), [{ title: 'One' }, { title: 'Two' }]);
 
     // A new conversation asks again.
     panel.clear();
-    await api.chat.newConversation();
-    await api.chat.selectModel(toolModel);
+    await panel.newConversation();
+    await panel.selectModel(toolModel);
     emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Three' }, id: 'call_three' }] });
     emulator().scriptChat({ content: 'Not saved.' });
-    const again = api.chat.send('Save a third note.', {});
+    const again = panel.send('Save a third note.');
     const third = await waitingCard('mcp_notes_add_note');
     assert.ok(api.agent.approvals.answer(third.id, 'deny'));
-    assert.equal(await again, 'Not saved.');
+    assert.equal((await again).answer, 'Not saved.');
     assert.equal(fixture.calls.length, 2);
   });
 
@@ -191,7 +191,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     await enable('read_file');
     emulator().scriptChat({ toolCalls: [{ name: 'vscode_read_file', arguments: { path: 'notes/today.md' }, id: 'call_fixture_read' }] });
     emulator().scriptChat({ content: 'Done.' });
-    await api.chat.send('Read the store', {});
+    await panel.send('Read the store');
     const names = offered(bodies()[0]);
     assert.ok(names.includes('read_file') && names.includes('vscode_read_file'), names.join(', '));
     assert.deepEqual(fixture.calls, [{ name: 'read_file', input: { path: 'notes/today.md' } }]);
@@ -201,13 +201,13 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
   test('enabled tools\' schemas count in the context budget: the meter\'s limit shrinks by their tokens', async () => {
     const meterLimit = (): number => panel.messages.find((message): message is Extract<ToWebview, { type: 'context/meter' }> => message.type === 'context/meter')?.limitTokens ?? NaN;
     emulator().scriptChat({ content: 'One.' });
-    await api.chat.send('One', {});
+    await panel.send('One');
     const without = meterLimit();
     const state = await menu({ type: 'tools/enable', name: 'fixture_wordCount', enabled: true });
     const tokens = state.tools.find((tool) => tool.name === 'fixture_wordCount')?.tokens ?? 0;
     assert.ok(tokens > 20, `the schema costs tokens (${tokens})`);
     emulator().scriptChat({ content: 'Two.' });
-    await api.chat.send('Two', {});
+    await panel.send('Two');
     const difference = without - meterLimit();
     assert.ok(Math.abs(difference - tokens) <= 2, `the limit shrank by ${difference}, the schema costs ${tokens}`);
   });
@@ -220,7 +220,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
       { name: 'fixture_flaky', arguments: { mode: 'decline' }, id: 'call_decline' },
     ] });
     emulator().scriptChat({ content: 'Here is the chart; the other tool failed.' });
-    assert.equal(await api.chat.send('Chart it', {}), 'Here is the chart; the other tool failed.');
+    assert.equal((await panel.send('Chart it')).answer, 'Here is the chart; the other tool failed.');
     const chart = finalCard('call_chart');
     assert.equal(chart?.status, 'done');
     assert.equal(chart?.images?.length, 1);
@@ -231,7 +231,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     assert.match(results.get('call_throw') ?? '', /^Error: .*The flaky fixture failed on purpose\./);
     assert.equal(finalCard('call_decline')?.status, 'denied');
     assert.match(results.get('call_decline') ?? '', /fixture_flaky was not run: the user declined it in VS Code's confirmation/);
-    const saved = (await api.chat.current()).messages.flatMap((message) => message.toolCalls ?? []);
+    const saved = (await storedConversation(api, (await panel.conversation()).id))?.messages.flatMap((message) => message.toolCalls ?? []) ?? [];
     assert.equal(saved.find((call) => call.id === 'call_chart')?.images?.length, 1, 'the image is stored with the call, so a reload shows it');
   });
 
@@ -250,7 +250,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     assert.equal(refused.tools.find((tool) => tool.name === held.name)?.enabled, false, 'Restricted Mode does not let it be enabled');
     emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'x' }, id: 'call_blocked' }] });
     emulator().scriptChat({ content: 'I cannot add notes here.' });
-    await api.chat.send('Add a note', {});
+    await panel.send('Add a note');
     const names = offered(bodies()[0]);
     assert.ok(names.includes('fixture_wordCount'), names.join(', '));
     assert.ok(!names.includes('mcp_notes_add_note') && !names.includes('edit_file'), names.join(', '));
