@@ -1,7 +1,8 @@
 // Streams scripted in memory, for the turn's unit tests: each call of the StreamChat takes the next
 // answer, records the request it was given, and yields the answer's events as the client would (text,
 // thinking and tool-call fragments, then finish and one usage); `error` rejects after the events, and
-// `hang` waits for the signal before it ends the stream as the client does on a stop.
+// `hang` waits for the signal before it ends the stream as the client does on a stop. Like the client's,
+// a stream is iterated once, and reading `result` before iterating drains it.
 import { ApiError } from '../../../src/core/api/errors';
 import type { CallOptions, ChatRequest, ChatResult, ChatStream, ChatStreamEvent, ToolCall, UsageReport } from '../../../src/core/api/types';
 import type { StreamChat } from '../../../src/core/chat/toolLoop';
@@ -81,6 +82,26 @@ export function playedStream(model: string, answer: ScriptedAnswer, signal?: Abo
       throw error;
     }
   }
-  const iterable = events();
-  return { [Symbol.asyncIterator]: () => iterable, result };
+  // As the client's: one iteration only, and `result` read before it drains the stream.
+  let started = false;
+  const stream: ChatStream = {
+    [Symbol.asyncIterator]: () => {
+      if (started) throw new Error('A stream can be iterated only once');
+      started = true;
+      return events();
+    },
+    get result(): Promise<ChatResult> {
+      if (!started) {
+        void (async (): Promise<void> => {
+          try {
+            for await (const event of stream) void event;
+          } catch {
+            // Delivered through `result`.
+          }
+        })();
+      }
+      return result;
+    },
+  };
+  return stream;
 }
