@@ -9,7 +9,7 @@ import type { ChatStatusBar } from './chat/statusBar';
 import type { CompletionStatusBar } from './completions/completionStatusBar';
 import type { Mentions } from './chat/context/mentions';
 import type { CompletionService } from './completions/completionService';
-import type { ServiceConnection } from './chat/connection';
+import type { ServiceConnection } from './service/connection';
 import type { IndexService, SearchHit } from './index/indexService';
 import type { VscodeChatApi } from './lm/vscodeChat';
 import type { AgentService } from './tools/agentService';

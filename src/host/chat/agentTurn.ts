@@ -15,7 +15,8 @@ import type { ToolCallView } from '../../shared/views';
 import type { AgentSettings } from '../tools/agentSettings';
 import type { AgentService } from '../tools/agentService';
 import { checkpointView, toolCallView } from './messageView';
-import { errorView, storedUsage } from './presenters';
+import { storedUsage } from './presenters';
+import { errorView } from '../service/errorView';
 import type { PanelTurnDeps } from './turnTypes';
 
 /** What a change looks like in the stored conversation (the whole file stays out of it). */

@@ -8,7 +8,7 @@ import type { AgentService } from '../tools/agentService';
 import { Answering } from './answering';
 import { ChatTurns } from './chatTurns';
 import { Condenser } from './condenser';
-import type { ServiceConnection } from './connection';
+import type { ServiceConnection } from '../service/connection';
 import type { Mentions } from './context/mentions';
 import { workspaceSearchProvider } from './context/systemProviders';
 import { ConversationSession } from './conversationSession';

@@ -12,8 +12,8 @@ import { buildChatRequest, fallbackContextLength } from '../../core/chat/request
 import { runTurn } from '../../core/chat/runTurn';
 import type { Logger } from '../../core/logger';
 import { settingDefaults } from '../settingDefaults';
-import type { ServiceConnection } from './connection';
-import { errorView } from './presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import type { PanelSink } from './turnTypes';
 
 /** `cadenza.chat.autoCondense*`: whether to condense before a request on its own, and from which share of the context. */

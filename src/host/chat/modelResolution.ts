@@ -4,8 +4,8 @@
 import { resolveChatModel, type ModelChoice } from '../../core/chat/modelChoice';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
-import type { ServiceConnection } from './connection';
-import { errorView } from './presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import type { PanelSink } from './turnTypes';
 
 /** The model the user last chatted with, in any conversation (the default for new ones after the setting). */

@@ -10,7 +10,7 @@ import type { Conversation, StoredMessage } from '../../core/chat/conversation';
 import { buildAudioReasoningRequest, buildChatRequest } from '../../core/chat/requestBuilder';
 import { runTurn, type TurnEvent, type TurnModel, type TurnPorts, type TurnRequest } from '../../core/chat/runTurn';
 import { AgentAnswer, type AgentRun } from './agentTurn';
-import type { ServiceConnection } from './connection';
+import type { ServiceConnection } from '../service/connection';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
 import { toView } from './messageView';
 import { PlainAnswer } from './plainAnswer';

@@ -6,7 +6,8 @@ import type { Conversation, StoredMessage } from '../../core/chat/conversation';
 import { parseSchema } from '../../core/chat/requestBuilder';
 import type { TurnEvent } from '../../core/chat/runTurn';
 import type { PanelTurnDeps } from './turnTypes';
-import { errorView, storedUsage } from './presenters';
+import { storedUsage } from './presenters';
+import { errorView } from '../service/errorView';
 import { ReplyCoalescer } from './replyCoalescer';
 
 /** Shows and stores one plain answer from its events. */

@@ -8,7 +8,7 @@ import type { Conversation, StoredMessage, StoredOptions, StoredUsage } from '..
 import type { Logger } from '../../core/logger';
 import type { ToWebview } from '../../shared/protocol';
 import type { AgentService } from '../tools/agentService';
-import type { ServiceConnection } from './connection';
+import type { ServiceConnection } from '../service/connection';
 
 /** Where the controller sends what the panel should show (the view provider queues until ready). */
 export type PanelSink = (message: ToWebview) => void;

@@ -3,8 +3,8 @@ import { deferredStream } from '../../core/api/deferredStream';
 import { ApiError } from '../../core/api/errors';
 import { runTurn } from '../../core/chat/runTurn';
 import type { ChatController } from '../chat/chatController';
-import type { ServiceConnection } from '../chat/connection';
-import { errorView } from '../chat/presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import { codeContext, fenced } from './editorContext';
 
 export const proposalScheme = 'cadenza-proposal';

@@ -7,7 +7,7 @@ import { contextOverflowMessage, fitRequest, type FitLimits } from '../../core/c
 import { modelLimits, readSampling, toChatMessages, toToolDefinition, type LmSampling } from '../../core/chat/lmMessages';
 import { chatMessageText, lmMessageText, LmTokenCounter, TokenCalibration, toolsText } from '../../core/chat/lmTokenCount';
 import { runTurn, type TurnRequest } from '../../core/chat/runTurn';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import { commandIds } from '../ids';
 import { abortSignalOf } from './cancellation';

@@ -5,7 +5,7 @@ import type { ChatMessage, ModelInfo, ToolDefinition } from '../../core/api/type
 import { fitToContext } from '../../core/chat/contextBudget';
 import { modelLimits, toToolDefinition } from '../../core/chat/lmMessages';
 import { runTurn } from '../../core/chat/runTurn';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import { effectiveModel } from '../chat/modelResolution';
 import type { HostContext } from '../context';
 import { commandIds } from '../ids';
