@@ -8,7 +8,7 @@ import type { ChatStatusBar } from './chat/statusBar';
 import type { CompletionStatusBar } from './completions/completionStatusBar';
 import type { MentionService } from './chat/context/mentionService';
 import type { CompletionService } from './completions/completionService';
-import type { ServiceConnection } from './chat/connection';
+import type { ServiceConnection } from './service/connection';
 import type { IndexService, SearchHit } from './index/indexService';
 import type { VscodeChatApi } from './lm/vscodeChat';
 import type { AgentService } from './tools/agentService';

@@ -7,7 +7,7 @@ import { transcribeCommand } from './audio/transcribeCommand';
 import { ChatController } from './chat/chatController';
 import { ProjectInstructions } from './chat/projectInstructions';
 import { MentionService } from './chat/context/mentionService';
-import { ServiceConnection } from './chat/connection';
+import { ServiceConnection } from './service/connection';
 import { ChatStatusBar } from './chat/statusBar';
 import { addSelectionToChat } from './commands/addSelectionToChat';
 import { clearApiKey } from './commands/clearApiKey';

@@ -1,14 +1,19 @@
-// Which model answers a conversation. Resolved when a message is sent, never fixed when the
-// conversation is created (the model list may not have arrived yet): the conversation's own choice,
-// else the user's default setting, else the model last used, else a sensible default among the listed
-// chat models: the largest general chat model, never an audio, embedding or reasoning model.
+// Which model answers, for every entry point (the panel, @cadenza, Rewrite Selection, condensing's base):
+// one resolution, so two of them never answer the same question with different models unless the user chose
+// so. Resolved when a message is sent, never fixed when the conversation is created (the model list may not
+// have arrived yet): what the entry point itself was asked for (VS Code chat's model picker for @cadenza)
+// while the service lists it, else the conversation's own choice, else the user's default setting, else the
+// model last used, else a sensible default among the listed chat models: the largest general chat model,
+// never an audio, embedding or reasoning model.
 import { type ModelInfo } from '../api/types';
 
 /** Where the resolved model came from (the panel and the log say so). */
-export type ModelSource = 'conversation' | 'setting' | 'lastUsed' | 'default';
+export type ModelSource = 'request' | 'conversation' | 'setting' | 'lastUsed' | 'default';
 
 /** What resolution may use. */
 export interface ModelChoiceInput {
+  /** What the entry point was asked for (VS Code chat's selected Cadenza model); stands only while the service lists it as a chat model. */
+  readonly requested?: string | undefined;
   /** The conversation's own model, if the user picked one (or it answered before). */
   readonly conversation?: string | undefined;
   /** `cadenza.chat.model`, empty when unset. */
@@ -61,12 +66,15 @@ export function defaultChatModel(models: readonly ModelInfo[]): string | undefin
  */
 export function resolveChatModel(input: ModelChoiceInput): ModelChoice | undefined {
   const pick = (id: string | undefined): string | undefined => (id === undefined || id.trim() === '' ? undefined : id.trim());
+  const listedChat = (id: string | undefined): boolean => input.models.some((model) => model.id === id && model.capabilities.includes('chat'));
+  const requested = pick(input.requested);
+  if (requested && listedChat(requested)) return { id: requested, source: 'request' };
   const own = pick(input.conversation);
   if (own) return { id: own, source: 'conversation' };
   const setting = pick(input.setting);
   if (setting) return { id: setting, source: 'setting' };
   const last = pick(input.lastUsed);
-  if (last && input.models.some((model) => model.id === last && model.capabilities.includes('chat'))) return { id: last, source: 'lastUsed' };
+  if (last && listedChat(last)) return { id: last, source: 'lastUsed' };
   const fallback = defaultChatModel(input.models);
   return fallback === undefined ? undefined : { id: fallback, source: 'default' };
 }

@@ -134,8 +134,21 @@ function canceled(): ApiError {
  * not JSON or not valid for the schema do not end the loop: the model gets the error as the call's result.
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
+  const loop = toolLoopEvents(options);
+  for (;;) {
+    const next = await loop.next();
+    if (next.done) return next.value;
+    options.onEvent?.(next.value);
+  }
+}
+
+/**
+ * The loop as the events it yields (`onEvent` is not called), returning how it ended; as `runToolLoop`
+ * otherwise. It waits for each event to be taken before it goes on, so whoever reads it has seen a call
+ * awaiting approval, say, before `approve` is asked.
+ */
+export async function* toolLoopEvents(options: ToolLoopOptions): AsyncGenerator<ToolLoopEvent, ToolLoopResult, undefined> {
   const { signal, tools } = options;
-  const emit = options.onEvent ?? ((): void => undefined);
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const definitions = tools.map((tool) => tool.definition);
   const schemaTokens = definitions.length > 0 ? estimateTokens(JSON.stringify(definitions)) : 0;
@@ -160,7 +173,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     if (signal.aborted) throw canceled();
     // The first step always offers the tools (there is nothing to answer from yet).
     const withoutTools: ToolsWithheld | undefined = definitions.length === 0 || step === 1 ? undefined : repeated ? 'repeatedCall' : step >= options.maxSteps ? 'lastStep' : undefined;
-    emit({ type: 'step', step, ...(withoutTools ? { withoutTools } : {}) });
+    yield { type: 'step', step, ...(withoutTools ? { withoutTools } : {}) };
     const choice = step === 1 ? options.toolChoice ?? 'auto' : 'auto';
     const request: ChatRequest = withoutTools
       ? { ...options.request, messages: withAnswerInstruction(messages, withoutTools, options.maxSteps) }
@@ -169,28 +182,28 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     const forming: { id: string | undefined; name: string | undefined; args: string }[] = [];
     for await (const event of stream) {
       if (event.type === 'text') {
-        emit({ type: 'text', step, text: event.text });
+        yield { type: 'text', step, text: event.text };
       } else if (event.type === 'reasoning') {
-        emit({ type: 'reasoning', step, text: event.text });
+        yield { type: 'reasoning', step, text: event.text };
       } else if (event.type === 'toolCall') {
         const call = (forming[event.index] ??= { id: undefined, name: undefined, args: '' });
         call.id ??= event.id;
         call.name ??= event.name;
         call.args += event.argumentsDelta;
-        emit({ type: 'callForming', step, index: event.index, id: call.id, name: call.name, arguments: call.args });
+        yield { type: 'callForming', step, index: event.index, id: call.id, name: call.name, arguments: call.args };
       }
     }
     const result = await stream.result;
-    emit({ type: 'answer', step, result });
+    yield { type: 'answer', step, result };
     const calls = result.toolCalls;
     push({ role: 'assistant', content: calls.length > 0 && result.text === '' ? null : result.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
     const ended = withoutTools ? { withoutTools } : {};
     if (calls.length === 0) return { text: result.text, stop: 'answered', steps: step, messages: added, ...ended };
 
     const records: ToolCallRecord[] = calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, status: 'queued' }));
-    const settle = (index: number, record: ToolCallRecord): void => {
+    const settle = (index: number, record: ToolCallRecord): ToolLoopEvent => {
       records[index] = record;
-      emit({ type: 'call', step, index, call: record });
+      return { type: 'call', step, index, call: record };
     };
     const atLimit = step >= options.maxSteps;
     let index = 0;
@@ -200,17 +213,17 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         if (!record) continue;
         const earlier = memory.repeatOf(record.name, record.arguments);
         if (atLimit) {
-          settle(index, { ...record, status: 'skipped', result: `Not run: the limit of ${options.maxSteps} steps for one answer was reached.` });
+          yield settle(index, { ...record, status: 'skipped', result: `Not run: the limit of ${options.maxSteps} steps for one answer was reached.` });
         } else if (withoutTools) {
-          settle(index, { ...record, status: 'skipped', result: 'Not run: Cadenza asked for the answer without tools.' });
+          yield settle(index, { ...record, status: 'skipped', result: 'Not run: Cadenza asked for the answer without tools.' });
         } else if (earlier) {
           repeats += 1;
-          settle(index, { ...record, status: 'skipped', result: repeatText(earlier, repeats === 1 ? { readFile: byName.has('read_file') } : undefined) });
+          yield settle(index, { ...record, status: 'skipped', result: repeatText(earlier, repeats === 1 ? { readFile: byName.has('read_file') } : undefined) });
           if (repeats > 1) repeated = true;
         } else {
           if (signal.aborted) throw canceled();
           const at = index;
-          await runCall(record, step, (next) => settle(at, next));
+          for await (const next of runCall(record, step)) yield settle(at, next);
           const outcome = records[at];
           const changed = outcome?.status === 'done' && byName.get(record.name)?.effect === 'change';
           memory.note(record.name, record.arguments, step, { failed: outcome?.status !== 'done', result: outcome?.result ?? '', changed });
@@ -223,28 +236,28 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       for (; index < records.length; index += 1) {
         const record = records[index];
         if (!record) continue;
-        settle(index, { ...record, status: 'cancelled', result: 'Cancelled by the user.' });
+        yield settle(index, { ...record, status: 'cancelled', result: 'Cancelled by the user.' });
         push({ role: 'tool', toolCallId: record.id, content: 'Cancelled by the user.' });
       }
-      emit({ type: 'stepDone', step, calls: [...records] });
+      yield { type: 'stepDone', step, calls: [...records] };
       throw canceled();
     }
-    emit({ type: 'stepDone', step, calls: [...records] });
+    yield { type: 'stepDone', step, calls: [...records] };
     if (atLimit) return { text: result.text, stop: 'stepLimit', steps: step, messages: added, ...ended };
     if (withoutTools) return { text: result.text, stop: 'repeated', steps: step, messages: added, ...ended };
   }
 
-  /** Runs one call to its end; rejects only when the signal aborts. */
-  async function runCall(record: ToolCallRecord, step: number, update: (record: ToolCallRecord) => void): Promise<void> {
+  /** Runs one call to its end, yielding each status it goes through; rejects only when the signal aborts. */
+  async function* runCall(record: ToolCallRecord, step: number): AsyncGenerator<ToolCallRecord, void, undefined> {
     const tool = byName.get(record.name);
     if (!tool) {
       const names = [...byName.keys()].join(', ');
-      update({ ...record, status: 'invalid', result: `Error: ${options.unavailable?.[record.name] ?? `there is no function "${record.name}". The functions are: ${names}.`}` });
+      yield { ...record, status: 'invalid', result: `Error: ${options.unavailable?.[record.name] ?? `there is no function "${record.name}". The functions are: ${names}.`}` };
       return;
     }
     const check = checkArguments(tool.definition, record.arguments);
     if (!check.ok) {
-      update({ ...record, status: 'invalid', result: `Error: ${check.problem}` });
+      yield { ...record, status: 'invalid', result: `Error: ${check.problem}` };
       return;
     }
     const budget = resultBudget();
@@ -257,16 +270,16 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         const ask = await tool.confirm?.(check.args, context);
         if (ask) {
           current = { ...current, status: 'awaitingApproval', preview: ask };
-          update(current);
+          yield current;
           const decision = await options.approve({ step, call: current, preview: ask }, signal);
           if (signal.aborted) throw canceled();
           if (decision === 'denied') {
-            update({ ...current, status: 'denied', result: deniedText(ask) });
+            yield { ...current, status: 'denied', result: deniedText(ask) };
             return;
           }
         }
         current = { ...current, status: 'running' };
-        update(current);
+        yield current;
         if (tool.runWithImages) {
           const output = await tool.runWithImages(check.args, context);
           text = output.text;
@@ -277,27 +290,27 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       } else {
         const prepared = await tool.prepare(check.args, context);
         current = { ...record, status: 'awaitingApproval', preview: prepared.preview };
-        update(current);
+        yield current;
         const decision = await options.approve({ step, call: current, preview: prepared.preview }, signal);
         if (signal.aborted) throw canceled();
         if (decision === 'denied') {
-          update({ ...current, status: 'denied', result: deniedText(prepared.preview) });
+          yield { ...current, status: 'denied', result: deniedText(prepared.preview) };
           return;
         }
         current = { ...current, status: 'running' };
-        update(current);
+        yield current;
         text = await prepared.apply(signal);
       }
       if (signal.aborted) throw canceled();
-      update({ ...current, status: 'done', result: truncateResult(text, budget), ...(images ? { images } : {}) });
+      yield { ...current, status: 'done', result: truncateResult(text, budget), ...(images ? { images } : {}) };
     } catch (error) {
       if (signal.aborted) throw error;
       if (ToolError.is(error, 'declined')) {
-        update({ ...current, status: 'denied', result: error.message });
+        yield { ...current, status: 'denied', result: error.message };
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      update({ ...current, status: 'failed', result: truncateResult(`Error: ${message}`, budget) });
+      yield { ...current, status: 'failed', result: truncateResult(`Error: ${message}`, budget) };
     }
   }
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { toAudioDataUrl } from '../../core/audio/dataUrl';
 import { checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
 import type { ChatController } from '../chat/chatController';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import type { ChatViewProvider } from '../views/chatViewProvider';
 import { pickAudioFiles } from './audioPickers';
 import { baseName, inspectUri } from './audioUpload';

@@ -3,7 +3,7 @@ import type { ModelInfo } from '../../core/api/types';
 import { languages } from '../../core/audio/languages';
 import { acceptedAudioExtensions } from '../../core/audio/limits';
 import { defaultLanguage, defaultTranscriptionModel } from '../../core/audio/transcriptionDefaults';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import { readAudioSettings } from '../settings';
 
 const lastModelKey = 'cadenza.audio.lastModel';

@@ -6,8 +6,8 @@ import { acceptedAudioExtensions, checkAudioForFamily, describeAudioProblem } fr
 import type { AudioFormat } from '../../core/audio/sniff';
 import type { AudioAttachment } from '../../shared/protocol';
 import type { MessageAudio, PanelSink } from '../chat/turnTypes';
-import type { ServiceConnection } from '../chat/connection';
-import { errorView } from '../chat/presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import type { HostContext } from '../context';
 import { chooseTranscription, lastTranscriptionChoice, rememberTranscriptionChoice, transcriptionModels } from './audioPickers';
 import { askToSplit, baseName, inspectUri, prepareUpload, transcribeParts } from './audioUpload';

@@ -1,48 +1,23 @@
-// One answer of the chat panel with the agent: runs core's tool loop and turns its events into the
-// panel's messages and the stored conversation. Each request to the model is its own assistant message
-// (text streamed as `chat/delta`, its tool calls as `tool/call` cards, closed by `chat/done`), saved with
-// its calls and their results so a reload shows the cards and the history sent again stays valid.
+// One answer of the chat panel with the agent, as the panel shows and stores it: the turn's events
+// (core/chat/runTurn.ts runs the tool loop) become the panel's messages and the stored conversation. Each
+// request to the model is its own assistant message (text streamed as `chat/delta`, its tool calls as
+// `tool/call` cards, closed by `chat/done`), saved with its calls and their results so a reload shows the
+// cards and the history sent again stays valid.
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../core/api/errors';
 import type { ModelInfo } from '../../core/api/types';
-import type { Conversation, StoredMessage, StoredToolCall, StoredUsage } from '../../core/chat/conversation';
-import { runToolLoop, type StreamChat, type ToolCallRecord, type ToolLoopEvent, type ToolsWithheld } from '../../core/chat/toolLoop';
+import type { TurnRecorder } from '../../core/chat/checkpointRecorder';
+import type { Conversation, StoredMessage, StoredToolCall } from '../../core/chat/conversation';
+import type { TurnEvent } from '../../core/chat/runTurn';
+import type { ToolCallRecord, ToolsWithheld } from '../../core/chat/toolLoop';
 import { contentPreview } from '../../core/tools/resultText';
 import type { ChangePreview } from '../../core/tools/toolTypes';
-import type { Logger } from '../../core/logger';
-import type { ChatRequest, RetryInfo } from '../../core/api/types';
 import type { ChangeView, ToolCallView } from '../../shared/views';
 import type { AgentSettings } from '../tools/agentSettings';
 import type { AgentService } from '../tools/agentService';
 import { checkpointView, toolCallView } from './messageView';
-import { errorView, storedUsage } from './presenters';
-import type { PanelSink } from './turnTypes';
-
-/** What the turn needs from the controller. */
-export interface AgentTurnHost {
-  readonly sink: PanelSink;
-  readonly log: Logger;
-  save(conversation: Conversation): Promise<void>;
-  /** The save at the end of the answer: never throws; resolves with the failure to show, if any. */
-  saveAtEnd(conversation: Conversation): Promise<string | undefined>;
-  /** Each step's usage, for the session's spend. */
-  answered(usage: StoredUsage): void;
-}
-
-/** One agent answer to run. */
-export interface AgentTurn {
-  readonly conversation: Conversation;
-  readonly model: ModelInfo | undefined;
-  /** The first step's message, already in the conversation and shown as streaming. */
-  readonly reply: StoredMessage;
-  /** The fitted request (system prompt with the agent's, history, options). */
-  readonly request: ChatRequest;
-  readonly contextLimitTokens: number;
-  readonly streamChat: StreamChat;
-  readonly onRetry: (messageId: string, info: RetryInfo) => void;
-  readonly settings: AgentSettings;
-  readonly signal: AbortSignal;
-}
+import { storedUsage } from './presenters';
+import { errorView } from '../service/errorView';
+import type { PanelTurnDeps } from './turnTypes';
 
 /** What a change looks like in the stored conversation (the whole file stays out of it). */
 function storedChange(preview: ChangePreview): ChangeView {
@@ -88,152 +63,186 @@ export function withoutToolsText(reason: ToolsWithheld, maxSteps: number): strin
     : `Cadenza asked for the answer without tools: this was the last of the ${maxSteps} steps of one answer (cadenza.agent.maxSteps).`;
 }
 
-/** Runs one agent answer to its end; never throws (errors and stops are shown on the step they hit). */
-export async function runAgentTurn(agent: AgentService, host: AgentTurnHost, turn: AgentTurn): Promise<string> {
-  const conversation = turn.conversation;
-  const sink = host.sink;
-  let current = turn.reply;
-  let pendingText = '';
-  let pendingThought = '';
-  let thinkingFrom: number | undefined;
-  const pendingCards = new Map<number, ToolCallView>();
-  const forming = new Map<number, ToolCallView>();
-  let timer: NodeJS.Timeout | undefined;
-  // Text and forming cards are coalesced for two frames (~32 ms), as in a plain answer.
-  const flush = (): void => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (pendingThought !== '') sink({ type: 'chat/reasoning', messageId: current.id, text: pendingThought });
-    pendingThought = '';
-    if (pendingText !== '') sink({ type: 'chat/delta', messageId: current.id, text: pendingText });
-    pendingText = '';
-    for (const call of pendingCards.values()) sink({ type: 'tool/call', messageId: current.id, call });
-    pendingCards.clear();
-  };
-  const later = (): void => {
-    timer ??= setTimeout(flush, 32);
-  };
-  const postCall = (index: number, call: StoredToolCall): void => {
-    flush();
-    sink({ type: 'tool/call', messageId: current.id, call: toolCallView(call, index) });
-  };
+/** The agent, its settings and the recorder of the files this answer changes. */
+export interface AgentRun {
+  readonly agent: AgentService;
+  readonly settings: AgentSettings;
+  readonly recorder: TurnRecorder;
+}
 
-  const onEvent = (event: ToolLoopEvent): void => {
+/** Shows and stores one agent answer from its events; never throws (errors and stops are shown on the step they hit). */
+export class AgentAnswer {
+  /** The step being streamed: the first is the reply already shown. */
+  private current: StoredMessage;
+  private pendingText = '';
+  private pendingThought = '';
+  private thinkingFrom: number | undefined;
+  private readonly pendingCards = new Map<number, ToolCallView>();
+  private readonly forming = new Map<number, ToolCallView>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: PanelTurnDeps, private readonly conversation: Conversation, reply: StoredMessage, private readonly model: ModelInfo | undefined, private readonly run: AgentRun) {
+    this.current = reply;
+  }
+
+  /** The message of the step being streamed (approvals and retries are shown on it). */
+  get messageId(): string {
+    return this.current.id;
+  }
+
+  /** The turn starts: a restricted workspace is said first. */
+  start(): void {
+    const restricted = this.run.agent.restrictedNotice();
+    if (restricted) this.deps.sink({ type: 'notice', level: 'info', text: restricted });
+  }
+
+  /** Text and forming cards are coalesced for two frames (~32 ms), as in a plain answer. */
+  private flush(): void {
+    const { sink } = this.deps;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pendingThought !== '') sink({ type: 'chat/reasoning', messageId: this.current.id, text: this.pendingThought });
+    this.pendingThought = '';
+    if (this.pendingText !== '') sink({ type: 'chat/delta', messageId: this.current.id, text: this.pendingText });
+    this.pendingText = '';
+    for (const call of this.pendingCards.values()) sink({ type: 'tool/call', messageId: this.current.id, call });
+    this.pendingCards.clear();
+  }
+
+  private later(): void {
+    this.timer ??= setTimeout(() => this.flush(), 32);
+  }
+
+  private postCall(index: number, call: StoredToolCall): void {
+    this.flush();
+    this.deps.sink({ type: 'tool/call', messageId: this.current.id, call: toolCallView(call, index) });
+  }
+
+  private saveQuietly(): void {
+    void this.deps.save(this.conversation).catch((error: unknown) => this.deps.log.warn(`Could not save the conversation: ${String(error)}`));
+  }
+
+  /** One event of the turn, before its end. */
+  event(event: TurnEvent): void {
+    const { sink } = this.deps;
+    const conversation = this.conversation;
     switch (event.type) {
       case 'step':
-        thinkingFrom = undefined;
+        this.thinkingFrom = undefined;
         if (event.step === 1) return;
         {
-          flush();
-          const previous = current;
-          current = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), ...(conversation.model ? { model: conversation.model } : {}) };
-          if (event.withoutTools) current.agentStop = withoutToolsText(event.withoutTools, turn.settings.maxSteps);
-          conversation.messages.push(current);
-          forming.clear();
+          this.flush();
+          const previous = this.current;
+          const next: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), ...(conversation.model ? { model: conversation.model } : {}) };
+          if (event.withoutTools) next.agentStop = withoutToolsText(event.withoutTools, this.run.settings.maxSteps);
+          this.current = next;
+          conversation.messages.push(next);
+          this.forming.clear();
           // The next step opens before the previous one closes, so the panel stays "streaming" throughout.
-          sink({ type: 'message/add', message: { id: current.id, role: 'assistant', text: '', streaming: true, ...(current.model ? { model: current.model } : {}) } });
+          sink({ type: 'message/add', message: { id: next.id, role: 'assistant', text: '', streaming: true, ...(next.model ? { model: next.model } : {}) } });
           sink({ type: 'chat/done', messageId: previous.id, stopped: false, ...(previous.usage ? { usage: previous.usage } : {}), ...(previous.sources ? { sources: previous.sources } : {}) });
         }
         return;
       case 'text':
-        if (thinkingFrom !== undefined && current.reasoning) current.reasoning.ms = Date.now() - thinkingFrom;
-        thinkingFrom = undefined;
-        pendingText += event.text;
-        current.text += event.text;
-        later();
+        if (this.thinkingFrom !== undefined && this.current.reasoning) this.current.reasoning.ms = Date.now() - this.thinkingFrom;
+        this.thinkingFrom = undefined;
+        this.pendingText += event.text;
+        this.current.text += event.text;
+        this.later();
         return;
-      case 'reasoning':
+      case 'thinking':
         // Each step keeps its own thinking, apart from its text; it is never sent back to the model.
-        thinkingFrom ??= Date.now();
-        current.reasoning = { text: (current.reasoning?.text ?? '') + event.text, ms: Date.now() - thinkingFrom };
-        pendingThought += event.text;
-        later();
+        this.thinkingFrom ??= Date.now();
+        this.current.reasoning = { text: (this.current.reasoning?.text ?? '') + event.text, ms: Date.now() - this.thinkingFrom };
+        this.pendingThought += event.text;
+        this.later();
         return;
-      case 'callForming':
-        {
-          const view: ToolCallView = { index: event.index, id: event.id ?? '', name: event.name ?? '', arguments: event.arguments, status: 'forming' };
-          forming.set(event.index, view);
-          pendingCards.set(event.index, view);
-          later();
-        }
-        return;
-      case 'answer':
-        flush();
-        current.text = event.result.text;
-        current.usage = storedUsage(event.result.usage, turn.model);
-        host.answered(current.usage);
-        if (event.result.toolCalls.length > 0) {
-          current.toolCalls = event.result.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, status: 'queued' }));
-          current.toolCalls.forEach((call, index) => postCall(index, call));
-        }
-        forming.clear();
-        return;
-      case 'call': {
-        const call = storedCall(event.call);
-        if (current.toolCalls) current.toolCalls[event.index] = call;
-        postCall(event.index, call);
-        // A card that waits for the user is saved, so a reload of the panel shows it (and its buttons).
-        if (call.status === 'awaitingApproval') void host.save(conversation).catch((error: unknown) => host.log.warn(`Could not save the conversation: ${String(error)}`));
+      case 'toolCallForming': {
+        const view: ToolCallView = { index: event.index, id: event.id ?? '', name: event.name ?? '', arguments: event.arguments, status: 'forming' };
+        this.forming.set(event.index, view);
+        this.pendingCards.set(event.index, view);
+        this.later();
         return;
       }
+      case 'usage':
+        this.flush();
+        this.current.text = event.result.text;
+        this.current.usage = storedUsage(event.result.usage, this.model);
+        this.deps.answered(this.current.usage);
+        if (event.result.toolCalls.length > 0) {
+          this.current.toolCalls = event.result.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, status: 'queued' }));
+          this.current.toolCalls.forEach((call, index) => this.postCall(index, call));
+        }
+        this.forming.clear();
+        return;
+      case 'toolCall': {
+        const call = storedCall(event.call);
+        if (this.current.toolCalls) this.current.toolCalls[event.index] = call;
+        this.postCall(event.index, call);
+        return;
+      }
+      case 'approvalAsked':
+        // A card that waits for the user is saved, so a reload of the panel shows it (and its buttons).
+        this.saveQuietly();
+        return;
       case 'stepDone':
-        void host.save(conversation).catch((error: unknown) => host.log.warn(`Could not save the conversation: ${String(error)}`));
+        this.saveQuietly();
+        return;
+      default:
         return;
     }
-  };
+  }
 
-  const restricted = agent.restrictedNotice();
-  if (restricted) sink({ type: 'notice', level: 'info', text: restricted });
-  // Every change the turn's tools make is recorded for its checkpoint (the texts before the turn).
-  const recorder = agent.checkpoints.recorder(conversation.id);
-  const toolset = agent.toolset(turn.settings, recorder.wrap(agent.port));
   /** Stores the checkpoint when the turn changed files, and shows it under the turn's last step. */
-  const recordCheckpoint = async (): Promise<void> => {
-    const checkpoint = await agent.checkpoints.finish(recorder, current.id);
+  private async recordCheckpoint(): Promise<void> {
+    const checkpoint = await this.run.agent.checkpoints.finish(this.run.recorder, this.current.id);
     if (!checkpoint) return;
-    current.checkpoint = checkpoint;
-    sink({ type: 'checkpoint/update', messageId: current.id, checkpoint: checkpointView(checkpoint) });
-  };
-  try {
-    const result = await runToolLoop({
-      streamChat: turn.streamChat,
-      request: turn.request,
-      tools: toolset.tools,
-      unavailable: toolset.unavailable,
-      ...(turn.settings.requireToolCall ? { toolChoice: 'required' as const } : {}),
-      session: agent.session(conversation.id),
-      approve: (request, signal) => agent.approvals.ask({ ...request, conversationId: conversation.id, messageId: current.id }, signal),
-      maxSteps: turn.settings.maxSteps,
-      maxToolResultTokens: turn.settings.maxToolResultTokens,
-      contextLimitTokens: turn.contextLimitTokens,
-      signal: turn.signal,
-      onEvent,
-      onRetry: (info) => turn.onRetry(current.id, info),
-    });
-    flush();
-    if (result.stop === 'stepLimit') current.agentStop = stepLimitText(result.steps);
-    await recordCheckpoint();
-    const saveError = await host.saveAtEnd(conversation);
-    sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
-    return result.text;
-  } catch (error) {
-    flush();
-    // Cards that were still forming when the stream broke never became calls.
-    for (const view of forming.values()) sink({ type: 'tool/call', messageId: current.id, call: { ...view, status: 'cancelled' } });
-    if (ApiError.is(error, 'canceled') || turn.signal.aborted) {
+    this.current.checkpoint = checkpoint;
+    this.deps.sink({ type: 'checkpoint/update', messageId: this.current.id, checkpoint: checkpointView(checkpoint) });
+  }
+
+  /** Cards that were still forming when the stream broke never became calls. */
+  private cancelForming(): void {
+    this.flush();
+    for (const view of this.forming.values()) this.deps.sink({ type: 'tool/call', messageId: this.current.id, call: { ...view, status: 'cancelled' } });
+  }
+
+  /** The turn ended (answered, at the step limit, or stopped); resolves with the answer text. */
+  async done(event: Extract<TurnEvent, { type: 'done' }>): Promise<string> {
+    const { deps, current } = this;
+    let text: string;
+    if (event.outcome === 'stopped') {
+      this.cancelForming();
       current.stopped = true;
-      host.log.debug('Agent answer stopped by the user.');
-      await recordCheckpoint();
-      const saveError = await host.saveAtEnd(conversation);
-      sink({ type: 'chat/done', messageId: current.id, stopped: true, ...(saveError !== undefined ? { saveError } : {}) });
-      return current.text;
+      deps.log.debug('Agent answer stopped by the user.');
+      await this.recordCheckpoint();
+      const saveError = await deps.saveAtEnd(this.conversation);
+      deps.sink({ type: 'chat/done', messageId: current.id, stopped: true, ...(saveError !== undefined ? { saveError } : {}) });
+      text = current.text;
+    } else {
+      this.flush();
+      if (event.outcome === 'stepLimit') current.agentStop = stepLimitText(event.steps);
+      await this.recordCheckpoint();
+      const saveError = await deps.saveAtEnd(this.conversation);
+      deps.sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
+      text = event.text;
     }
+    // The tool results are history now: the meter shows what the next request will carry.
+    deps.meter(this.conversation);
+    return text;
+  }
+
+  /** The turn failed: the error is shown on the step it hit, with the action that fixes it. */
+  async failed(error: unknown): Promise<string> {
+    const { deps, current } = this;
+    this.cancelForming();
     const view = errorView(error);
     current.error = { message: view.message, reason: view.reason };
-    host.log.warn(`Agent request failed (${view.reason}): ${view.message}`);
-    await recordCheckpoint();
-    const saveError = await host.saveAtEnd(conversation);
-    sink({ type: 'chat/done', messageId: current.id, stopped: false, error: view, ...(saveError !== undefined ? { saveError } : {}) });
+    deps.log.warn(`Agent request failed (${view.reason}): ${view.message}`);
+    await this.recordCheckpoint();
+    const saveError = await deps.saveAtEnd(this.conversation);
+    deps.sink({ type: 'chat/done', messageId: current.id, stopped: false, error: view, ...(saveError !== undefined ? { saveError } : {}) });
+    deps.meter(this.conversation);
     return '';
   }
 }

@@ -8,7 +8,7 @@ import type { AgentService } from '../tools/agentService';
 import { Answering } from './answering';
 import { ChatTurns } from './chatTurns';
 import { Condenser } from './condenser';
-import type { ServiceConnection } from './connection';
+import type { ServiceConnection } from '../service/connection';
 import type { MentionService } from './context/mentionService';
 import { workspaceSearchProvider } from './context/systemProviders';
 import { ConversationSession } from './conversationSession';
@@ -67,10 +67,10 @@ export class ChatController implements vscode.Disposable {
       agent: () => this.agent,
       saveAtEnd: (conversation) => this.session.saveAtEnd(conversation),
       answered: (usage) => this.answered.fire(usage),
-      postMeter: (conversation) => panel.meter(conversation),
+      meter: (conversation) => panel.meter(conversation),
       systemContext: (options) => [panel.instructions.provider(options), workspaceSearchProvider(this.workspaceContext, options)],
       gathered: (options, gathered) => panel.instructions.remember(options, gathered.beforePrompt),
-      beforeRequest: (conversation, model, options, reserved, signal) => this.condenser.autoCondense(conversation, model, options, reserved, signal),
+      autoCondense: (conversation, model, options, reserved, signal) => this.condenser.autoCondense(conversation, model, options, reserved, signal),
     });
     this.turns = new ChatTurns({ session: this.session, panel, answering: this.answering, connection, sink, mentions: () => this.mentions, modelFor: (conversation) => this.effectiveModel(conversation)?.id });
     this.disposables.push(this.answered, panel);

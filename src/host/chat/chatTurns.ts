@@ -8,7 +8,7 @@ import { normaliseOptions } from '../../core/chat/requestBuilder';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { Answering } from './answering';
-import type { ServiceConnection } from './connection';
+import type { ServiceConnection } from '../service/connection';
 import type { MentionService } from './context/mentionService';
 import { gatherContext, roomTokens } from './context/turnContext';
 import type { ConversationSession } from './conversationSession';

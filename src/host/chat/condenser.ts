@@ -2,15 +2,18 @@
 // condense.ts builds the request and decides what is covered), stores it with the conversation and shows it,
 // takes the user's edit of it, and condenses on its own before a request with `cadenza.chat.autoCondense`.
 import * as vscode from 'vscode';
-import type { ModelInfo } from '../../core/api/types';
+import { answerAsStream } from '../../core/api/deferredStream';
+import { ApiError } from '../../core/api/errors';
+import type { ChatResult, ModelInfo } from '../../core/api/types';
 import { acceptedSummary, buildCondenseRequest, condenseModel, condensePlan, needsCondensing, summaryLimit, type CondensedHistory } from '../../core/chat/condense';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import type { Conversation, StoredOptions } from '../../core/chat/conversation';
 import { buildChatRequest, fallbackContextLength } from '../../core/chat/requestBuilder';
+import { runTurn } from '../../core/chat/runTurn';
 import type { Logger } from '../../core/logger';
 import { settingDefaults } from '../settingDefaults';
-import type { ServiceConnection } from './connection';
-import { errorView } from './presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import type { PanelSink } from './turnTypes';
 
 /** `cadenza.chat.autoCondense*`: whether to condense before a request on its own, and from which share of the context. */
@@ -36,20 +39,37 @@ export class SummaryCutError extends Error {
 
 /**
  * Asks a model for the summary of everything but the newest turns, in up to `wantedTokens` (the panel's
- * max tokens) when that is more than the default. Resolves with the summary to store, or undefined when there is
- * nothing older to condense; rejects with the service's error, or SummaryCutError for a cut summary.
+ * max tokens) when that is more than the default: a turn of core/chat/runTurn.ts whose model is one whose
+ * context holds what is condensed (condense.ts), the summary asked for whole. Resolves with the summary to
+ * store, or undefined when there is nothing older to condense; rejects with the service's error, or
+ * SummaryCutError for a cut summary.
  */
 export async function summariseOlderTurns(connection: ServiceConnection, conversation: Conversation, signal: AbortSignal, wantedTokens = conversation.options.maxTokens): Promise<CondensedHistory | undefined> {
   const plan = condensePlan(conversation);
   const own = conversation.model;
   if (!plan || own === undefined) return undefined;
-  const needed = estimateTokens(plan.messages.map((message) => message.text).join('\n')) + estimateTokens(plan.previousSummary ?? '');
-  const modelId = condenseModel(connection.models.models, own, needed, summaryLimit(wantedTokens, undefined));
-  const info = connection.model(modelId);
-  const maxTokens = summaryLimit(wantedTokens, info);
-  const request = buildCondenseRequest(modelId, info?.contextLength ?? fallbackContextLength, plan, maxTokens);
-  const client = await connection.client();
-  const accepted = acceptedSummary(await client.chat(request, { signal }));
+  let maxTokens = summaryLimit(wantedTokens, undefined);
+  const turn = runTurn({
+    model: () => {
+      const needed = estimateTokens(plan.messages.map((message) => message.text).join('\n')) + estimateTokens(plan.previousSummary ?? '');
+      const id = condenseModel(connection.models.models, own, needed, maxTokens);
+      return Promise.resolve({ id, info: connection.model(id) });
+    },
+    context: (model) => {
+      maxTokens = summaryLimit(wantedTokens, model.info);
+      return Promise.resolve({ request: buildCondenseRequest(model.id, model.info?.contextLength ?? fallbackContextLength, plan, maxTokens) });
+    },
+    stream: (request, options) => answerAsStream(async () => (await connection.client()).chat(request, options)),
+  }, signal);
+  let modelId = own;
+  let answer: Pick<ChatResult, 'text' | 'finishReason'> = { text: '', finishReason: 'unknown' };
+  for await (const event of turn) {
+    if (event.type === 'model') modelId = event.model.id;
+    else if (event.type === 'usage') answer = event.result;
+    else if (event.type === 'error') throw event.error;
+    else if (event.type === 'done' && event.outcome === 'stopped') throw new ApiError('canceled', 'Stopped by the user');
+  }
+  const accepted = acceptedSummary(answer);
   if ('problem' in accepted) {
     if (accepted.problem === 'cut') throw new SummaryCutError(modelId, maxTokens);
     throw new Error(`${modelId} answered with an empty summary.`);

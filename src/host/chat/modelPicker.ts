@@ -1,7 +1,8 @@
 // The panel's model picker: the listed models with their prices, the one selected, whether the list is
 // loading or failed, and a warning when the selected model is no longer offered (models retire).
-import type { ModelCatalogState } from './connection';
-import { errorView, modelView } from './presenters';
+import type { ModelCatalogState } from '../service/connection';
+import { modelView } from './presenters';
+import { errorView } from '../service/errorView';
 import type { PanelSink } from './turnTypes';
 
 /** Posts the picker's state with `selected`; a model the service no longer lists is reported, never silently replaced. */

@@ -1,19 +1,23 @@
-// Which model answers a message, in the host: core's resolution order (core/chat/modelChoice.ts) fed with
-// the setting, the last model used (global state) and the live list, waiting for the list when it has not
-// arrived instead of refusing, and saying why when no model can be chosen.
+// Which model answers a message, in the host, for every entry point: core's resolution order
+// (core/chat/modelChoice.ts) fed with the setting, the last model used (global state) and the live list,
+// waiting for the list when it has not arrived instead of refusing, and saying why when no model can be chosen.
 import { resolveChatModel, type ModelChoice } from '../../core/chat/modelChoice';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
-import type { ServiceConnection } from './connection';
-import { errorView } from './presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import type { PanelSink } from './turnTypes';
 
 /** The model the user last chatted with, in any conversation (the default for new ones after the setting). */
 export const lastModelKey = 'cadenza.chat.lastModel';
 
-/** The model a message with `conversationModel` would use now (undefined while nothing can be chosen). */
-export function effectiveModel(host: HostContext, connection: ServiceConnection, conversationModel: string | undefined): ModelChoice | undefined {
+/**
+ * The model a message with `conversationModel` would use now (undefined while nothing can be chosen);
+ * `requested` is what the entry point itself was asked for (VS Code chat's model, for @cadenza).
+ */
+export function effectiveModel(host: HostContext, connection: ServiceConnection, conversationModel: string | undefined, requested?: string): ModelChoice | undefined {
   return resolveChatModel({
+    requested,
     conversation: conversationModel,
     setting: readChatDefaults().model,
     lastUsed: host.extension.globalState.get<string>(lastModelKey),

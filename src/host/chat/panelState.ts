@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../../core/chat/conversation';
 import { buildChatRequest } from '../../core/chat/requestBuilder';
 import type { HostContext } from '../context';
-import type { ServiceConnection } from './connection';
+import type { ServiceConnection } from '../service/connection';
 import type { ConversationSession } from './conversationSession';
 import { InstructionChips } from './instructionChips';
 import { conversationView } from './messageView';

@@ -1,8 +1,9 @@
-import { ApiError } from '../../core/api/errors';
+// How a listed model and an answer's figures are shown in the panel. An error's presentation is the
+// service's (host/service/errorView.ts): every entry point shows errors the same way.
 import type { ModelInfo, UsageReport } from '../../core/api/types';
 import { costOf } from '../../core/api/usage';
 import type { StoredUsage } from '../../core/chat/conversation';
-import type { ErrorView, ModelView } from '../../shared/views';
+import type { ModelView } from '../../shared/views';
 
 /** A listed model as the picker shows it (prices per million tokens). */
 export function modelView(model: ModelInfo): ModelView {
@@ -31,32 +32,4 @@ export function storedUsage(usage: UsageReport, model: ModelInfo | undefined): S
     ...(usage.service?.reasoningTokens !== undefined ? { reasoningTokens: usage.service.reasoningTokens } : {}),
     source,
   };
-}
-
-/** An error as the panel shows it: what happened, and the action that fixes it. */
-export function errorView(error: unknown): ErrorView {
-  if (!ApiError.is(error)) {
-    return { reason: 'unknown', message: error instanceof Error ? error.message : String(error), action: 'retry' };
-  }
-  const message = error.message;
-  switch (error.reason) {
-    case 'auth':
-      return { reason: error.reason, message, action: 'setApiKey' };
-    case 'notFound':
-    case 'modelNotCompatible':
-      return { reason: error.reason, message, action: 'selectModel' };
-    case 'contextTooLong':
-      return { reason: error.reason, message, action: 'trimAndRetry' };
-    case 'rateLimited':
-      return { reason: error.reason, message, action: 'retry', ...(error.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) } : {}) };
-    case 'timeout':
-    case 'network':
-    case 'server':
-    case 'malformedResponse':
-      return { reason: error.reason, message, action: 'retry' };
-    case 'unsupported':
-      return { reason: error.reason, message, action: 'openSettings' };
-    default:
-      return { reason: error.reason, message };
-  }
 }

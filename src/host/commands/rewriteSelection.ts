@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
+import { deferredStream } from '../../core/api/deferredStream';
 import { ApiError } from '../../core/api/errors';
+import { runTurn } from '../../core/chat/runTurn';
 import type { ChatController } from '../chat/chatController';
-import type { ServiceConnection } from '../chat/connection';
-import { errorView } from '../chat/presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import { codeContext, fenced } from './editorContext';
 
 export const proposalScheme = 'cadenza-proposal';
@@ -51,9 +53,29 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   const instruction = await vscode.window.showInputBox({ title: 'Cadenza: rewrite the selection', prompt: 'How should the code change?', ignoreFocusOut: true });
   if (!instruction?.trim()) return undefined;
   const conversation = await chat.current();
-  // The same model a chat message would use: chosen, set, last used or the service's default (waiting for the list).
-  const model = await chat.resolveModel(conversation);
-  if (!model) {
+  const controller = new AbortController();
+  // The turn's model is the one a chat message would use: chosen, set, last used or the service's default (waiting for the list).
+  const turn = runTurn({
+    model: async () => {
+      const id = await chat.resolveModel(conversation);
+      return id === undefined ? undefined : { id, info: connection.model(id) };
+    },
+    context: (model) => Promise.resolve({
+      request: {
+        model: model.id,
+        messages: [
+          { role: 'system', content: 'You rewrite code. Answer with the rewritten code only: no explanation, no Markdown fence.' },
+          { role: 'user', content: `Instruction: ${instruction}\n\n${fenced(context)}` },
+        ],
+        maxTokens: Math.min(4096, model.info?.maxCompletionTokens ?? 4096),
+        includeUsage: true,
+      },
+    }),
+    stream: (request, options) => deferredStream(async () => (await connection.client()).streamChat(request, options)),
+  }, controller.signal);
+  const chosen = await turn.next();
+  if (chosen.done || chosen.value.type !== 'model') {
+    if (!chosen.done && chosen.value.type === 'error') throw chosen.value.error;
     void vscode.window.showErrorMessage('No model can be chosen yet: the service listed none. Check the key and the address, or pick a model.', 'Select Model').then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
     return undefined;
   }
@@ -70,21 +92,13 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   let text = '';
   try {
     text = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cadenza is rewriting the selection', cancellable: true }, async (_progress, token) => {
-      const controller = new AbortController();
       const subscription = token.onCancellationRequested(() => controller.abort());
       try {
-        const stream = (await connection.client()).streamChat({
-          model,
-          messages: [
-            { role: 'system', content: 'You rewrite code. Answer with the rewritten code only: no explanation, no Markdown fence.' },
-            { role: 'user', content: `Instruction: ${instruction}\n\n${fenced(context)}` },
-          ],
-          maxTokens: Math.min(4096, connection.model(model)?.maxCompletionTokens ?? 4096),
-          includeUsage: true,
-        }, { signal: controller.signal });
         const parts: string[] = [];
         let last = 0;
-        for await (const event of stream) {
+        for await (const event of turn) {
+          if (event.type === 'error') throw event.error;
+          if (event.type === 'done' && event.outcome === 'stopped') throw new ApiError('canceled', 'Stopped by the user');
           if (event.type !== 'text') continue;
           parts.push(event.text);
           // Update the diff at most every 100 ms: re-diffing on every token is wasted work.
@@ -93,7 +107,6 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
             proposals.set(proposed, unwrapFence(parts.join('')));
           }
         }
-        await stream.result;
         return unwrapFence(parts.join(''));
       } finally {
         subscription.dispose();

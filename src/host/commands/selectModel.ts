@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/api/types';
 import type { ChatController } from '../chat/chatController';
-import type { ServiceConnection } from '../chat/connection';
-import { errorView } from '../chat/presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 
 function price(perToken: number): string {
   const perMillion = perToken * 1e6;

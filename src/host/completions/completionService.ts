@@ -8,7 +8,7 @@ import { addUsage, describeUsage, localDay, overDailyCap, usageOn, type Completi
 import { resolveCompletionModel } from '../../core/completions/model';
 import { buildCompletionPrompt } from '../../core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest, type SchedulerStats, type SuggestionSource } from '../../core/completions/scheduler';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import type { IndexService } from '../index/indexService';
 import { readCompletionSettings, type CompletionSettings } from '../settings';

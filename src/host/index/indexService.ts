@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { queryTextFor } from '../../core/index/search';
+import { searchIndexes } from '../../core/index/searchPolicy';
 import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
 import type { IndexRoot, LoadStatus } from '../../core/index/types';
 import type { IndexStats, WorkspaceIndex } from '../../core/index/workspaceIndex';
 import type { WorkspaceContext } from '../chat/turnTypes';
-import type { ServiceConnection } from '../chat/connection';
-import { errorView } from '../chat/presenters';
+import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import type { HostContext } from '../context';
-import { indexExcludes, readIndexSettings, type IndexSettings } from './indexSettings';
+import { indexExcludes, readIndexSettings } from './indexSettings';
 import { IndexStatusBar } from './indexStatusBar';
 import { reportLoad, reportRun } from './indexNotices';
 import { TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamConnection';
@@ -332,34 +333,28 @@ export class IndexService implements vscode.Disposable {
     return (await this.open())?.stats();
   }
 
-  /** Hybrid search: the query embedded with the index's model plus BM25 over the same chunks. */
+  /** Hybrid search by core's policy (core/index/searchPolicy.ts): the query embedded with the index's model plus BM25, the team index first when set. */
   async search(query: string, k = 10, signal?: AbortSignal): Promise<SearchHit[]> {
-    if (!query.trim()) return [];
-    const teamMode = teamRepository() !== '' && (await this.team.configured());
-    const index = await this.open();
-    if (!index && !teamMode) return [];
-    const settings: IndexSettings = readIndexSettings();
-    let vector: Float32Array | undefined;
-    try {
-      vector = (await (await this.connection.client()).embed(queryTextFor(query, settings.model), settings.model, signal ? { signal } : {})).embeddings[0];
-    } catch (error) {
-      // Keyword search still answers when the service cannot embed the query (offline, no key).
-      this.host.log.warn(`Query embedding failed, keyword search only: ${errorView(error).message}`);
-    }
-    const hybrid = { text: query, ...(vector ? { vector } : {}) };
-    if (teamMode) {
-      try {
+    let index: WorkspaceIndex | undefined;
+    const answer = await searchIndexes(query, k, {
+      teamConfigured: async () => teamRepository() !== '' && (await this.team.configured()),
+      local: async () => (index = await this.open()),
+      embed: async () => {
+        const model = readIndexSettings().model;
+        return (await (await this.connection.client()).embed(queryTextFor(query, model), model, signal ? { signal } : {})).embeddings[0];
+      },
+      team: async (hybrid, count) => {
+        const settings = readIndexSettings();
         const retrying = this.teamState.current?.kind === 'fallback';
-        const answer = await searchTeam({ connection: this.team, model: settings.model, fresh: retrying, roots: this.roots, local: index, mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off', logger: this.host.log }, hybrid, k);
-        this.teamState.answered(answer);
-        return Promise.all(answer.results.map((result) => searchHit(index, result)));
-      } catch (error) {
-        this.teamState.failed(error);
-      }
-    }
-    if (!index) return [];
-    const results = index.search(hybrid, { k });
-    return Promise.all(results.map((result) => searchHit(index, result)));
+        const found = await searchTeam({ connection: this.team, model: settings.model, fresh: retrying, roots: this.roots, local: index, mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off', logger: this.host.log }, hybrid, count);
+        this.teamState.answered(found);
+        return found.results;
+      },
+      // Keyword search still answers when the service cannot embed the query (offline, no key).
+      embedFailed: (error) => this.host.log.warn(`Query embedding failed, keyword search only: ${errorView(error).message}`),
+      teamFailed: (error) => this.teamState.failed(error),
+    });
+    return Promise.all(answer.results.map((result) => searchHit(index, result)));
   }
 
   /**

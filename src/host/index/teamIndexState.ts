@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { IndexStats } from '../../core/index/workspaceIndex';
 import type { Logger } from '../../core/logger';
-import { errorView } from '../chat/presenters';
+import { errorView } from '../service/errorView';
 import { readIndexSettings } from './indexSettings';
 import type { IndexStatusBar } from './indexStatusBar';
 import { NoTeamSnapshotError, teamRepository, type TeamConnection } from './teamConnection';

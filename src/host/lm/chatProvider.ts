@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { InferenceClient } from '../../core/api/client';
-import type { ChatRequest, ModelInfo } from '../../core/api/types';
+import { deferredStream } from '../../core/api/deferredStream';
+import type { ChatRequest, ModelInfo, ToolDefinition } from '../../core/api/types';
 import { fallbackContextLength } from '../../core/chat/requestBuilder';
 import { contextOverflowMessage, fitRequest, type FitLimits } from '../../core/chat/lmFit';
 import { modelLimits, readSampling, toChatMessages, toToolDefinition, type LmSampling } from '../../core/chat/lmMessages';
 import { chatMessageText, lmMessageText, LmTokenCounter, TokenCalibration, toolsText } from '../../core/chat/lmTokenCount';
-import { ToolCallAssembler, type AssembledToolCall } from '../../core/chat/lmToolCalls';
-import type { ServiceConnection } from '../chat/connection';
+import { runTurn, type TurnRequest } from '../../core/chat/runTurn';
+import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import { commandIds } from '../ids';
 import { abortSignalOf } from './cancellation';
@@ -130,7 +131,7 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
     }
   }
 
-  /** Streams the answer: text as it comes, each tool call once it is complete. A cancel ends quietly. */
+  /** Streams the answer (core/chat/runTurn.ts): text as it comes, each tool call once it is complete. A cancel ends quietly. */
   async provideLanguageModelChatResponse(
     model: CadenzaModelInformation,
     messages: readonly vscode.LanguageModelChatRequestMessage[],
@@ -139,66 +140,83 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
     token: vscode.CancellationToken,
   ): Promise<void> {
     const abort = abortSignalOf(token);
+    const listed = this.connection.model(model.id) ?? model.listed;
+    /** What went out, for the calibration; and why nothing did, when the request could not fit. */
+    let sent: ChatRequest | undefined;
+    let refused: string | undefined;
+    const turn = runTurn({
+      // VS Code names the model: this provider answers with it, no other.
+      model: () => Promise.resolve({ id: model.id, info: listed }),
+      context: async (_chosen, signal) => {
+        const built = await this.request(model, listed, messages, options, signal);
+        if ('refused' in built) refused = built.refused;
+        else sent = { ...built.request.request, ...(built.tools.length > 0 ? { tools: built.tools } : {}) };
+        return 'refused' in built ? built.turn : built.request;
+      },
+      stream: (request, callOptions) => deferredStream(async () => (await this.connection.client()).streamChat(request, callOptions)),
+    }, abort.signal);
+    // Thinking goes out as thinking parts where this VS Code has them; elsewhere it is left out (never as answer text).
+    const thinkingPart = thinkingPartConstructor();
     try {
-      const listed = this.connection.model(model.id) ?? model.listed;
-      const limits = modelLimits(listed);
-      const mapped = toChatMessages(messages.map(toLmMessage), { imageInput: model.capabilities.imageInput === true });
-      if (mapped.droppedImages > 0) this.host.log.info(`${mapped.droppedImages} image(s) of a VS Code chat request replaced by a note: the service takes one image per request (the newest is kept).`);
-      // The service refuses tools for a model that cannot call them (400 model_not_compatible).
-      const offered = model.capabilities.toolCalling ? options.tools ?? [] : [];
-      if (offered.length < (options.tools?.length ?? 0)) this.host.log.info(`${model.id} cannot call tools; the request's ${options.tools?.length ?? 0} tools were not sent.`);
-      const tools = offered.map(toToolDefinition);
-      const client = await this.connection.client();
-      // Counted by the same rules as provideTokenCount; the oldest turns go rather than the request failing.
-      const fitLimits: FitLimits = { model: model.id, contextTokens: listed.contextLength ?? fallbackContextLength, inputTokens: limits.maxInputTokens };
-      const fitted = await fitRequest(this.counterFor(client), mapped.messages, tools, fitLimits, abort.signal);
-      if (!fitted.fits) {
-        const message = contextOverflowMessage(fitLimits, fitted);
-        this.host.log.warn(`A VS Code chat request to ${model.id} was not sent: ${message}`);
-        throw new ShownError(message);
-      }
-      if (fitted.droppedMessages > 0) this.host.log.info(`${fitted.droppedMessages} message(s) of the oldest turns of a VS Code chat request left out to fit ${model.id}'s context (about ${fitted.tokens} of ${fitLimits.inputTokens} tokens).`);
-      const request: ChatRequest = {
-        model: model.id,
-        messages: fitted.messages,
-        ...withinLimits(readSampling(options.modelOptions as Readonly<Record<string, unknown>> | undefined), limits.maxOutputTokens, limits.defaultMaxTokens),
-        ...(tools.length > 0 ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
-        includeUsage: true,
-      };
-      const stream = client.streamChat(request, { signal: abort.signal });
-      const assembler = new ToolCallAssembler();
-      const report = (calls: readonly AssembledToolCall[]): void => {
-        for (const call of calls) {
+      for await (const event of turn) {
+        if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+        else if (event.type === 'thinking') {
+          if (thinkingPart) progress.report(new thinkingPart(event.text) as unknown as vscode.LanguageModelResponsePart);
+        } else if (event.type === 'toolRequest') {
+          const call = event.call;
           if (call.malformed !== undefined) this.host.log.warn(`${model.id} sent arguments for ${call.name} that are not a JSON object; passed on as {}.`);
           if (call.name === '') this.host.log.warn(`${model.id} sent a tool call without a name; dropped.`);
           else progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
+        } else if (event.type === 'usage') {
+          // Only a count the service reported teaches anything (without one the report is the estimate itself).
+          const usage = event.result.usage;
+          if (sent && usage.source.tokens === 'service' && usage.promptTokens !== undefined) this.calibrate(model.id, sent, usage.promptTokens);
+        } else if (event.type === 'done' && event.outcome === 'stopped') {
+          this.host.log.debug(`A VS Code chat request to ${model.id} was cancelled.`);
+        } else if (event.type === 'error') {
+          if (refused !== undefined) throw new ShownError(refused);
+          this.host.log.warn(`A VS Code chat request to ${model.id} failed: ${chatErrorMessage(event.error)}`);
+          // The message alone: VS Code's chat shows an error's stack (and the cause's) beside its message.
+          throw new ShownError(chatErrorMessage(event.error));
         }
-      };
-      // Thinking goes out as thinking parts where this VS Code has them; elsewhere it is left out (never as answer text).
-      const thinkingPart = thinkingPartConstructor();
-      for await (const event of stream) {
-        if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
-        else if (event.type === 'reasoning') {
-          if (thinkingPart) progress.report(new thinkingPart(event.text) as unknown as vscode.LanguageModelResponsePart);
-        }
-        else if (event.type === 'toolCall') report(assembler.push(event));
-        else if (event.type === 'finish') report(assembler.flush());
-        // Only a count the service reported teaches anything (without one the report is the estimate itself).
-        else if (event.type === 'usage' && event.usage.source.tokens === 'service' && event.usage.promptTokens !== undefined) this.calibrate(model.id, request, event.usage.promptTokens);
       }
-      report(assembler.flush());
-    } catch (error) {
-      if (ShownError.is(error)) throw error;
-      if (isCancel(error, abort.signal)) {
-        this.host.log.debug(`A VS Code chat request to ${model.id} was cancelled.`);
-        return;
-      }
-      this.host.log.warn(`A VS Code chat request to ${model.id} failed: ${chatErrorMessage(error)}`);
-      // The message alone: VS Code's chat shows an error's stack (and the cause's) beside its message.
-      throw new ShownError(chatErrorMessage(error));
     } finally {
       abort.dispose();
     }
+  }
+
+  /**
+   * The request for VS Code's messages: mapped for the service (one image, tools only to a model that can
+   * call them), counted by the same rules as provideTokenCount and fitted (the oldest turns go rather than
+   * the request failing), or refused, saying why, when it cannot fit.
+   */
+  private async request(model: CadenzaModelInformation, listed: ModelInfo, messages: readonly vscode.LanguageModelChatRequestMessage[], options: vscode.ProvideLanguageModelChatResponseOptions, signal: AbortSignal): Promise<{ readonly request: TurnRequest; readonly tools: readonly ToolDefinition[] } | { readonly refused: string; readonly turn: TurnRequest }> {
+    const limits = modelLimits(listed);
+    const mapped = toChatMessages(messages.map(toLmMessage), { imageInput: model.capabilities.imageInput === true });
+    if (mapped.droppedImages > 0) this.host.log.info(`${mapped.droppedImages} image(s) of a VS Code chat request replaced by a note: the service takes one image per request (the newest is kept).`);
+    // The service refuses tools for a model that cannot call them (400 model_not_compatible).
+    const offered = model.capabilities.toolCalling ? options.tools ?? [] : [];
+    if (offered.length < (options.tools?.length ?? 0)) this.host.log.info(`${model.id} cannot call tools; the request's ${options.tools?.length ?? 0} tools were not sent.`);
+    const tools = offered.map(toToolDefinition);
+    const client = await this.connection.client();
+    const fitLimits: FitLimits = { model: model.id, contextTokens: listed.contextLength ?? fallbackContextLength, inputTokens: limits.maxInputTokens };
+    const fitted = await fitRequest(this.counterFor(client), mapped.messages, tools, fitLimits, signal);
+    const base: ChatRequest = { model: model.id, messages: [], includeUsage: true };
+    if (!fitted.fits) {
+      const refused = contextOverflowMessage(fitLimits, fitted);
+      this.host.log.warn(`A VS Code chat request to ${model.id} was not sent: ${refused}`);
+      return { refused, turn: { request: base, fit: { fits: false, usedTokens: fitted.tokens, limitTokens: fitLimits.inputTokens, droppedMessages: 0, overflow: refused } } };
+    }
+    if (fitted.droppedMessages > 0) this.host.log.info(`${fitted.droppedMessages} message(s) of the oldest turns of a VS Code chat request left out to fit ${model.id}'s context (about ${fitted.tokens} of ${fitLimits.inputTokens} tokens).`);
+    const request: ChatRequest = {
+      model: model.id,
+      messages: fitted.messages,
+      ...withinLimits(readSampling(options.modelOptions as Readonly<Record<string, unknown>> | undefined), limits.maxOutputTokens, limits.defaultMaxTokens),
+      includeUsage: true,
+    };
+    const toolChoice = options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' as const : 'auto' as const;
+    const fit = { fits: true, usedTokens: fitted.tokens, limitTokens: fitLimits.inputTokens, droppedMessages: fitted.droppedMessages };
+    return { request: { request, fit, tools: { kind: 'offer', definitions: tools, toolChoice } }, tools };
   }
 
   /**

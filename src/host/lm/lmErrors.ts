@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/api/errors';
-import { errorView } from '../chat/presenters';
+import { errorView } from '../service/errorView';
 
 const actionHints: Readonly<Record<string, string>> = {
   setApiKey: 'Run "Cadenza: Set API Key".',

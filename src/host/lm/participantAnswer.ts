@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
+import { deferredStream } from '../../core/api/deferredStream';
+import { ApiError } from '../../core/api/errors';
 import type { ChatMessage, ModelInfo, ToolDefinition } from '../../core/api/types';
 import { fitToContext } from '../../core/chat/contextBudget';
 import { modelLimits, toToolDefinition } from '../../core/chat/lmMessages';
-import type { ServiceConnection } from '../chat/connection';
+import { runTurn } from '../../core/chat/runTurn';
+import type { ServiceConnection } from '../service/connection';
+import { effectiveModel } from '../chat/modelResolution';
 import type { HostContext } from '../context';
 import { commandIds } from '../ids';
 import { readChatDefaults } from '../settings';
-import { chatModels, lmVendor } from './chatProvider';
+import { lmVendor } from './chatProvider';
 import { isCancel } from './lmErrors';
 import { toolResultText } from './messageParts';
 import { isAudioPath } from './transcription';
@@ -25,14 +29,21 @@ const maxToolRounds = 3;
 const defaultSystemPrompt = 'You are Cadenza, an assistant inside VS Code\'s chat. Answer in Markdown and put code in fenced blocks with its language.';
 
 /**
- * The model that answers: the chat request's model when it is a Cadenza one, else the model the user
- * selected in Cadenza's panel when the service still lists it, else the first chat model listed.
+ * The model that answers, by the one resolution every entry point uses (core/chat/modelChoice.ts): the chat
+ * request's model when it is a Cadenza one the service lists, else what the panel would answer with now (the
+ * open conversation's model, the setting, the last model used, the default). Undefined when none can be chosen.
+ * It changes nothing: the panel's last model used stays the panel's.
  */
 export async function chooseModel(deps: ParticipantDeps, requestModel: vscode.LanguageModelChat | undefined): Promise<ModelInfo | undefined> {
-  const listed = chatModels(await deps.connection.ensureModels());
-  const known = (id: string | undefined): ModelInfo | undefined => listed.find((model) => model.id === id);
-  if (requestModel?.vendor === lmVendor) return known(requestModel.id) ?? listed[0];
-  return known(await deps.preferredModel()) ?? listed[0];
+  await deps.connection.ensureModels();
+  const requested = requestModel?.vendor === lmVendor ? requestModel.id : undefined;
+  const choice = effectiveModel(deps.host, deps.connection, await deps.preferredModel(), requested);
+  if (!choice) return undefined;
+  const listed = deps.connection.model(choice.id);
+  if (listed) return listed;
+  // An explicit choice the service does not list (the setting, the conversation's) is asked for as the panel would ask.
+  const capabilities = (await deps.connection.client()).capabilitiesOf(choice.id);
+  return { id: choice.id, ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities, family: undefined };
 }
 
 /** Tells the user how to get a model: a key, or a service address that lists chat models. */
@@ -136,10 +147,10 @@ export interface Question {
 
 /**
  * Answers with the service, streaming Markdown: system prompt, this participant's history and the
- * question, fitted into the model's context. Tools the user attached (`#tool`) are offered; the first
- * round must call one (the API asks for Required mode then), the calls run through `vscode.lm.invokeTool`
- * with the request's `toolInvocationToken` (so VS Code shows them and their confirmations in this chat),
- * and the results go back to the model, for at most three rounds.
+ * question, fitted into the model's context (core/chat/runTurn.ts runs the turn). Tools the user attached
+ * (`#tool`) are offered; the first round must call one (the API asks for Required mode then), the calls run
+ * through `vscode.lm.invokeTool` with the request's `toolInvocationToken` (so VS Code shows them and their
+ * confirmations in this chat), and the results go back to the model, for at most three rounds.
  */
 export async function answer(deps: ParticipantDeps, model: ModelInfo, request: vscode.ChatRequest, context: vscode.ChatContext, question: Question, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, signal: AbortSignal): Promise<vscode.ChatResult> {
   const limits = modelLimits(model);
@@ -151,42 +162,35 @@ export async function answer(deps: ParticipantDeps, model: ModelInfo, request: v
   const system = readChatDefaults().options.systemPrompt?.trim() || defaultSystemPrompt;
   const entries = [{ role: 'system' as const, message: { role: 'system', content: system } satisfies ChatMessage }, ...historyMessages(context).map((message) => ({ role: message.role, message })), { role: 'user' as const, message: { role: 'user', content: question.text } satisfies ChatMessage }];
   const budget = fitToContext(entries.map((entry) => ({ ...entry, text: typeof entry.message.content === 'string' ? entry.message.content : '' })), model.contextLength ?? limits.maxInputTokens + limits.defaultMaxTokens, limits.defaultMaxTokens);
-  const messages: ChatMessage[] = budget.kept.map((entry) => entry.message);
-  const client = await deps.connection.client();
-  let toolCalls = 0;
-  for (let round = 0; ; round += 1) {
-    const offer = tools.length > 0 && round < maxToolRounds;
-    const answerStream = client.streamChat({
-      model: model.id,
-      messages,
-      maxTokens: limits.defaultMaxTokens,
-      ...(offer ? { tools, toolChoice: round === 0 ? 'required' as const : 'auto' as const } : {}),
-      includeUsage: true,
-    }, { signal });
-    let thinking = false;
-    for await (const event of answerStream) {
-      if (event.type === 'text') stream.markdown(event.text);
-      else if (event.type === 'reasoning' && !thinking) {
-        // A reasoning model's thinking is shown as progress, not as part of the answer.
-        thinking = true;
-        stream.progress(`${model.id} is thinking\u2026`);
-      }
-    }
-    const result = await answerStream.result;
-    if (!offer || result.toolCalls.length === 0) break;
-    messages.push({ role: 'assistant', content: result.text === '' ? null : result.text, toolCalls: result.toolCalls });
-    for (const call of result.toolCalls) {
-      toolCalls += 1;
-      let content: string;
+  const turn = runTurn({
+    model: () => Promise.resolve({ id: model.id, info: model }),
+    context: () => Promise.resolve({
+      request: { model: model.id, messages: budget.kept.map((entry) => entry.message), maxTokens: limits.defaultMaxTokens, includeUsage: true },
+      ...(tools.length > 0 ? { tools: { kind: 'invoke' as const, definitions: tools, rounds: maxToolRounds, firstChoice: 'required' as const } } : {}),
+    }),
+    stream: (next, options) => deferredStream(async () => (await deps.connection.client()).streamChat(next, options)),
+    invoke: async (call) => {
       try {
         const output = await vscode.lm.invokeTool(call.name, { input: parseInput(call.arguments), toolInvocationToken: request.toolInvocationToken }, token);
-        content = toolResultText(output.content);
+        return toolResultText(output.content);
       } catch (error) {
         if (isCancel(error, signal) || error instanceof vscode.CancellationError) throw error;
-        content = `The tool failed: ${error instanceof Error ? error.message : String(error)}`;
+        return `The tool failed: ${error instanceof Error ? error.message : String(error)}`;
       }
-      messages.push({ role: 'tool', toolCallId: call.id, content });
-    }
+    },
+  }, signal);
+  let toolCalls = 0;
+  let thinking = false;
+  for await (const event of turn) {
+    if (event.type === 'step') thinking = false;
+    else if (event.type === 'text') stream.markdown(event.text);
+    else if (event.type === 'thinking' && !thinking) {
+      // A reasoning model's thinking is shown as progress, not as part of the answer.
+      thinking = true;
+      stream.progress(`${model.id} is thinking\u2026`);
+    } else if (event.type === 'toolCall' && event.call.status === 'running') toolCalls += 1;
+    else if (event.type === 'error') throw event.error;
+    else if (event.type === 'done' && event.outcome === 'stopped') throw new ApiError('canceled', 'Stopped by the user');
   }
   return { metadata: { command: question.command ?? '', model: model.id, droppedMessages: budget.droppedCount, toolCalls } };
 }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import type { IndexService, SearchHit } from '../index/indexService';
 import { readIndexSettings } from '../index/indexSettings';

@@ -6,7 +6,7 @@ import { defaultTranscriptionModel as chooseDefaultModel } from '../../core/audi
 import { acceptedAudioExtensions } from '../../core/audio/limits';
 import { transcriptionModels } from '../audio/audioPickers';
 import { transcribeCommand } from '../audio/transcribeCommand';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import { readAudioSettings, readSettings } from '../settings';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
-import type { ServiceConnection } from '../chat/connection';
+import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import type { IndexService } from '../index/indexService';
 import { CadenzaChatProvider, lmVendor } from './chatProvider';

@@ -54,4 +54,16 @@ describe('chat/modelChoice', () => {
     assert.equal(resolveChatModel({ lastUsed: 'Retired-Model', models: listed })?.source, 'default');
     assert.equal(resolveChatModel({ lastUsed: 'Whisper-Large-v3', models: listed })?.id, 'Meta-Llama-3.3-70B-Instruct');
   });
+
+  it('puts what the entry point itself asked for (VS Code chat\'s model for @cadenza) first, while the service lists it as a chat model', () => {
+    const input = { conversation: 'DeepSeek-R1', setting: 'gpt-oss-120b', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed };
+    assert.deepEqual(resolveChatModel({ ...input, requested: 'Qwen2-Audio-7B-Instruct' }), { id: 'Qwen2-Audio-7B-Instruct', source: 'request' });
+    assert.deepEqual(resolveChatModel({ ...input, requested: 'Retired-Model' }), { id: 'DeepSeek-R1', source: 'conversation' }, 'a model no longer listed is not asked for');
+    assert.deepEqual(resolveChatModel({ ...input, requested: 'E5-Mistral-7B-Instruct' }), { id: 'DeepSeek-R1', source: 'conversation' }, 'nor one that cannot chat');
+  });
+
+  it('without a request of its own, an entry point gets what the panel would: the same resolution, the same model', () => {
+    assert.deepEqual(resolveChatModel({ requested: undefined, models: listed }), resolveChatModel({ models: listed }));
+    assert.deepEqual(resolveChatModel({ requested: undefined, models: listed }), { id: 'Meta-Llama-3.3-70B-Instruct', source: 'default' });
+  });
 });

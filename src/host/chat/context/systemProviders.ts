@@ -2,7 +2,7 @@
 // index search, as adapters of the one `ContextProvider` shape.
 import { contextPart, contextShares, shareOf, type ContextProvider } from '../../../core/chat/context/contextProvider';
 import type { StoredOptions } from '../../../core/chat/conversation';
-import { errorView } from '../presenters';
+import { errorView } from '../../service/errorView';
 import type { ProjectInstructions } from '../projectInstructions';
 import type { WorkspaceContextProvider } from '../turnTypes';
 

@@ -3,18 +3,15 @@
 // that comes back empty with a note (a failed search, an empty index) is said in the panel, never dropped
 // silently. The controller calls this and knows no context kind.
 import type { ModelInfo } from '../../../core/api/types';
-import { joinSections, type ContextPart, type ContextPlacement, type ContextProvider } from '../../../core/chat/context/contextProvider';
+import { joinSections, type ContextProvider } from '../../../core/chat/context/contextProvider';
 import type { StoredMessage, StoredOptions } from '../../../core/chat/conversation';
 import { defaultMaxTokens, fallbackContextLength } from '../../../core/chat/requestBuilder';
-import type { PanelSink } from '../turnTypes';
+import type { GatheredContext, PanelSink } from '../turnTypes';
 
 /** What the context leaves besides the answer, for a model and the conversation's options. */
 export function roomTokens(model: ModelInfo | undefined, options: StoredOptions): number {
   return (model?.contextLength ?? fallbackContextLength) - (options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens));
 }
-
-/** The parts each placement received, in provider order. */
-export type GatheredContext = Record<ContextPlacement, ContextPart[]>;
 
 /** Runs the providers one after another (their order is the prompt's order); a failing provider says so and the turn goes on. */
 export async function gatherContext(providers: readonly ContextProvider[], question: string, room: number, sink: PanelSink, signal: AbortSignal): Promise<GatheredContext> {
