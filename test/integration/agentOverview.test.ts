@@ -5,50 +5,33 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CadenzaApi } from '../../src/host/extension';
-import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
-import { drivePanel, type Panel } from './panelDriver';
+import { waitFor } from './helpers';
+import { useChatSuite } from './panelDriver';
 
 type Body = { messages: { role: string; content: unknown }[]; tools?: unknown[] };
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
 suite('Agent: the workspace file list in the system prompt', () => {
-  const emulator = useEmulator();
-  let api: CadenzaApi;
-  let panel: Panel;
-  let root: string;
-  const created = (): string => path.join(root, 'src', 'overview-new.ts');
+  const { emulator, panel } = useChatSuite(toolModel);
+  const root = (): string => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the fixture workspace is open');
+    return folder.uri.fsPath;
+  };
+  const created = (): string => path.join(root(), 'src', 'overview-new.ts');
 
   const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
   const ask = async (text: string): Promise<string> => {
     const before = bodies().length;
-    await panel.send(text);
+    await panel().send(text);
     const body = bodies()[before];
     assert.ok(body?.tools, 'the agent answered (tools offered)');
     const system = body.messages.find((message) => message.role === 'system');
     return String(system?.content ?? '');
   };
 
-  suiteSetup(async () => {
-    api = await cadenzaApi();
-    panel = drivePanel(api);
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'the fixture workspace is open');
-    root = folder.uri.fsPath;
-    await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
-    await openChatView(api);
-    await vscode.commands.executeCommand('cadenza.refreshModels');
-  });
-  setup(async () => {
-    emulator().reset();
-    await panel.newConversation();
-    await panel.selectModel(toolModel);
-  });
-  suiteTeardown(async () => {
-    fs.rmSync(created(), { force: true });
-    panel.dispose();
-  });
+  suiteTeardown(() => fs.rmSync(created(), { force: true }));
 
   test('lists the workspace files after the agent instructions, without an excluded folder, and a new file once created', async () => {
     emulator().scriptChat({ content: 'Seen.' }, { times: 20 });
