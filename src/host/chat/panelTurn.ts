@@ -67,7 +67,7 @@ class PanelTurn {
     const plan = agent ? agent.plan(conversation, model.info, model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id), deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id)) : undefined;
     if (plan && !plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
     const settings = plan?.use ? plan.settings : undefined;
-    const requestOptions = agent && settings ? { ...withContext, systemPrompt: agent.systemPrompt(withContext.systemPrompt) } : withContext;
+    const requestOptions = agent && settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
     const reserved = agent && settings ? agent.schemaTokens(settings) : 0;
     await deps.autoCondense(conversation, model.info, requestOptions, reserved, signal);
     const { request, budget } = buildChatRequest(conversation, model.info, requestOptions, reserved);

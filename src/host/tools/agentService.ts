@@ -38,9 +38,10 @@ export class AgentService implements vscode.Disposable {
   private readonly sessions = new Map<string, ToolSession>();
   private readonly disposables: vscode.Disposable[] = [];
   private restrictedNoticeShown = false;
-  /** The workspace's files for the system prompt, read again (debounced) when files come and go. */
+  /** The workspace's files for the system prompt: read by the first agent turn, and again after files came or went. */
   private overview = '';
-  private overviewTimer: ReturnType<typeof setTimeout> | undefined;
+  private overviewStale = true;
+  private overviewWatched = false;
 
   constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri, workspaceState: vscode.Memento) {
     this.port = new VscodeWorkspacePort(semantic);
@@ -56,22 +57,32 @@ export class AgentService implements vscode.Disposable {
         this.log.info('Workspace trusted: the agent can propose edits and commands again.');
       }),
     );
-    const files = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-    this.disposables.push(files, files.onDidCreate(() => this.refreshOverviewSoon()), files.onDidDelete(() => this.refreshOverviewSoon()), vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshOverviewSoon()), vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) this.refreshOverviewSoon(0);
-    }));
-    this.refreshOverviewSoon(0);
   }
 
-  private refreshOverviewSoon(delayMs = 2_000): void {
-    if (this.overviewTimer !== undefined) clearTimeout(this.overviewTimer);
-    this.overviewTimer = setTimeout(() => {
-      this.overviewTimer = undefined;
-      workspaceOverview(this.port, new AbortController().signal).then(
-        (overview) => (this.overview = overview),
-        (error: unknown) => this.log.debug(`The workspace's file list for the agent was not read: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    }, delayMs);
+  /** The file list as of now: read through the port when files, folders or excludes changed since the last read. */
+  private async currentOverview(signal: AbortSignal): Promise<string> {
+    if (!this.overviewWatched) {
+      // Watched from the first agent turn on, so a window that never uses the agent does no work for it.
+      this.overviewWatched = true;
+      const stale = (): void => {
+        this.overviewStale = true;
+      };
+      const files = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+      this.disposables.push(files, files.onDidCreate(stale), files.onDidDelete(stale), vscode.workspace.onDidChangeWorkspaceFolders(stale), vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) stale();
+      }));
+    }
+    if (this.overviewStale) {
+      this.overviewStale = false;
+      try {
+        this.overview = await workspaceOverview(this.port, signal);
+      } catch (error) {
+        this.overviewStale = true;
+        if (signal.aborted) throw error;
+        this.log.debug(`The workspace's file list for the agent was not read: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return this.overview;
   }
 
   /** Sets the policy that answers approvals instead of the panel; undefined gives them back to the user. Tests only. */
@@ -134,8 +145,9 @@ export class AgentService implements vscode.Disposable {
   }
 
   /** The agent's system prompt with the workspace's files, put before the user's own. */
-  systemPrompt(userPrompt: string | undefined): string {
-    return [agentSystemPrompt(this.port.isTrusted(), this.overview), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
+  async systemPrompt(userPrompt: string | undefined, signal: AbortSignal): Promise<string> {
+    const overview = await this.currentOverview(signal);
+    return [agentSystemPrompt(this.port.isTrusted(), overview), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
   }
 
   /** What the tools remember for a conversation (the files the model read). */
@@ -149,7 +161,6 @@ export class AgentService implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.overviewTimer !== undefined) clearTimeout(this.overviewTimer);
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.sessions.clear();
   }
