@@ -6,9 +6,8 @@
 // user sees. A stop is never an error: it ends with `done`, outcome `stopped`.
 import { ApiError } from '../api/errors';
 import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream, ModelInfo, RetryInfo, ToolCall, ToolDefinition } from '../api/types';
-import type { Tool, ToolSession } from '../tools/toolTypes';
 import { ToolCallAssembler, type AssembledToolCall } from './lmToolCalls';
-import { toolLoopEvents, type Approve, type StreamChat, type ToolCallRecord, type ToolLoopResult, type ToolsWithheld } from './toolLoop';
+import { toolLoopEvents, type Approve, type ToolLoopOptions, type StreamChat, type ToolCallRecord, type ToolLoopResult, type ToolsWithheld } from './toolLoop';
 
 /** The model a turn runs on: its id, and its listing entry when the service lists it. */
 export interface TurnModel {
@@ -32,17 +31,7 @@ export interface TurnFit {
 /** Tools of a turn, by who runs them. */
 export type TurnTools =
   /** The agent's: core's tool loop runs them, asking `ports.approve` before a change. */
-  | {
-    readonly kind: 'loop';
-    readonly tools: readonly Tool[];
-    /** Names the model may not call now, with the reason it is told. */
-    readonly unavailable?: Readonly<Record<string, string>>;
-    readonly toolChoice?: ChatRequest['toolChoice'];
-    readonly session: ToolSession;
-    readonly maxSteps: number;
-    readonly maxToolResultTokens: number;
-    readonly contextLimitTokens?: number;
-  }
+  | ({ readonly kind: 'loop' } & Pick<ToolLoopOptions, 'tools' | 'unavailable' | 'toolChoice' | 'session' | 'maxSteps' | 'maxToolResultTokens' | 'contextLimitTokens'>)
   /** The caller's: offered for at most `rounds` requests (the first with `firstChoice`), each call run by `ports.invoke`. */
   | { readonly kind: 'invoke'; readonly definitions: readonly ToolDefinition[]; readonly rounds: number; readonly firstChoice?: ChatRequest['toolChoice'] }
   /** Offered and handed back whole as `toolRequest` events, never run here (VS Code runs them). */
