@@ -12,9 +12,12 @@ export const OVERVIEW_MAX_CHARS = 2_000;
 
 /** The list as the model reads it; '' when there are no files. `more`: the port had more than it gave. */
 export function overviewText(paths: readonly string[], more: boolean, maxChars: number = OVERVIEW_MAX_CHARS): string {
-  if (paths.length === 0) return '';
+  // A name with a line break or another control character could pass for a line of instructions: left out.
+  // eslint-disable-next-line no-control-regex
+  const listable = paths.filter((path) => !/[\u0000-\u001f\u007f\u2028\u2029]/.test(path));
+  if (listable.length === 0) return '';
   const depth = (path: string): number => path.split('/').length;
-  const ordered = [...new Set(paths)].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const ordered = [...new Set(listable)].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
   const shown: string[] = [];
   let used = 0;
   for (const path of ordered) {
