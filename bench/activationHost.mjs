@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import {
   cleanup, codeServerDirs, codeServerEnv, copyFixtureWorkspace, harnessEnv, launchBrowser, quietWorkbenchSettings, repoRoot,
   scratchDir, startCodeServer, workbenchUrl, writeSettings,
-} from '../test/harness/workbench.mjs';
+} from '../test/support/harness/workbench.mjs';
 
 const samplesAt = process.argv.indexOf('--samples');
 const samples = samplesAt >= 0 ? Number(process.argv[samplesAt + 1]) : 7;

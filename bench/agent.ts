@@ -25,8 +25,8 @@ import { runToolLoop, type StreamChat } from '../src/core/chat/toolLoop';
 import { agentSystemPrompt } from '../src/core/tools/definitions';
 import { ToolSession } from '../src/core/tools/toolTypes';
 import { workspaceToolset } from '../src/core/tools/toolset';
-import { startEmulator, type ScriptedChat } from '../test/emulator/emulator';
-import { countTokens } from '../test/emulator/tokens';
+import { startEmulator, type ScriptedChat } from '../test/support/emulator/emulator';
+import { countTokens } from '../test/support/emulator/tokens';
 import { MemoryPort } from '../test/unit/tools/memoryPort';
 
 const MODEL = 'Meta-Llama-3.3-70B-Instruct';

@@ -26,7 +26,7 @@ import { agentSystemPrompt } from '../src/core/tools/definitions';
 import { ToolSession } from '../src/core/tools/toolTypes';
 import { workspaceToolset } from '../src/core/tools/toolset';
 import { workspaceOverview } from '../src/core/tools/workspaceOverview';
-import { repoRoot as findRepoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot as findRepoRoot } from '../test/support/fixtures/repoRoot';
 import { agentTasks, type AgentTask } from './agentTaskSet';
 import { DiskPort } from './diskPort';
 

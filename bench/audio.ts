@@ -18,7 +18,7 @@ import { type AudioFormat, sniffAudio } from '../src/core/audio/sniff';
 import { splitWav } from '../src/core/audio/wavSplit';
 import { fixture, loadFixtures } from '../test/unit/audio/fixtures';
 import { benchUploads } from './audioUpload';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 
 interface BenchFile {
   readonly name: string;
@@ -29,7 +29,7 @@ interface BenchFile {
 }
 
 function loadBenchSet(): BenchFile[] {
-  const fixtures = join(repoRoot(), 'test', 'fixtures', 'audio');
+  const fixtures = join(repoRoot(), 'test', 'support', 'fixtures', 'audio');
   execFileSync('bash', [join(fixtures, 'setup-audio-tools.sh')], { stdio: 'inherit' });
   const manifestPath = execFileSync(process.execPath, [join(fixtures, 'generate.mjs'), '--bench'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const parsed: unknown = JSON.parse(readFileSync(manifestPath, 'utf8'));

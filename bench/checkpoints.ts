@@ -16,7 +16,7 @@ import { TurnRecorder } from '../src/core/chat/checkpointRecorder';
 import { CheckpointStore } from '../src/core/chat/checkpoints';
 import { changeTools } from '../src/core/tools/changeTools';
 import { ToolSession } from '../src/core/tools/toolTypes';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 import { MemoryPort } from '../test/unit/tools/memoryPort';
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '100' } } });

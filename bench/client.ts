@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { OpenAI } from 'openai';
 import { SambaNova } from 'sambanova';
 import { InferenceClient } from '../src/core/api/client';
-import { startEmulator } from '../test/emulator/emulator';
+import { startEmulator } from '../test/support/emulator/emulator';
 
 const MODEL = 'Meta-Llama-3.1-8B-Instruct';
 const TTFT_SAMPLES_PER_ROUND = 4;

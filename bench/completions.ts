@@ -16,8 +16,8 @@ import { InferenceClient } from '../src/core/api/client';
 import { fetchCompletion } from '../src/core/completions/fetchCompletion';
 import { buildCompletionPrompt } from '../src/core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest } from '../src/core/completions/scheduler';
-import { startEmulator } from '../test/emulator/emulator';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { startEmulator } from '../test/support/emulator/emulator';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 
 const { values } = parseArgs({ options: { keystrokes: { type: 'string', default: '400' }, cps: { type: 'string', default: '8' }, 'latency-ms': { type: 'string', default: '150' } } });
 const keystrokes = Number(values.keystrokes);

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { mulberry32 } from '../src/core/index/vectorSearch';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 
 export type Source = 'python' | 'javascript' | 'd.ts';
 /** A case: lines [start, end] of a file removed. The file's lines are shared by its cases (the set is built lazily). */

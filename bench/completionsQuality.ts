@@ -30,7 +30,7 @@ import { fetchCompletion } from '../src/core/completions/fetchCompletion';
 import { fetchInfill } from '../src/core/completions/fetchInfill';
 import { buildInfillPrompt } from '../src/core/completions/infillPrompt';
 import { buildCompletionPrompt, DEFAULT_BUDGET_TOKENS } from '../src/core/completions/prompt';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 import { buildCases, materialise, normalise, similarity, type Case } from './completionsCases';
 
 const { values } = parseArgs({

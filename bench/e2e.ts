@@ -33,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import OpenAI from 'openai';
 import { VERSION as openaiVersion } from 'openai/version';
 import { InferenceClient } from '../src/core/api/client';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 
 const real = process.argv.includes('--real');
 const args = process.argv.slice(2).filter((arg) => arg !== '--real');

@@ -3,7 +3,7 @@
 //     a build folder): the first `@` of a session walks the workspace (`listWorkspace`, the index's walker and
 //     ignore rules); every later keystroke filters the cached list (`filterListed`, fuzzy) and serialises the
 //     50 offers as the `mention/candidates` message. Goal: a keystroke under 100 ms.
-//  2. The tokens each context kind adds for the fixture workspace (test/fixtures/workspace), estimated as the
+//  2. The tokens each context kind adds for the fixture workspace (test/support/fixtures/workspace), estimated as the
 //     context budget counts them (4 characters a token), with the preamble the request carries.
 // Prints figures; asserts nothing.
 //
@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { contextPart, contextPreamble, type ContextPart } from '../src/core/chat/context/contextProvider';
 import { filterListed, ListFilter, listWorkspace } from '../src/core/chat/context/fileCatalog';
-import { repoRoot } from '../test/fixtures/repoRoot';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' } } });
 const fileCount = Number(values.files);
@@ -98,7 +98,7 @@ async function latency(): Promise<void> {
 }
 
 function tokens(): void {
-  const fixture = path.join(repoRoot(), 'test', 'fixtures', 'workspace');
+  const fixture = path.join(repoRoot(), 'test', 'support', 'fixtures', 'workspace');
   const read = (relative: string): string => fs.readFileSync(path.join(fixture, relative), 'utf8');
   const greeting = read('src/greeting.ts');
   const greetingLines = greeting.split('\n');

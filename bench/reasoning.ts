@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { InferenceClient } from '../src/core/api/client';
-import { startEmulator } from '../test/emulator/emulator';
+import { startEmulator } from '../test/support/emulator/emulator';
 
 const { values } = parseArgs({ options: { 'think-seconds': { type: 'string', default: '60' }, 'timeout-seconds': { type: 'string', default: '5' } } });
 const thinkMs = Number(values['think-seconds']) * 1000;

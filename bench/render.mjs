@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startSandbox } from '../test/webview-sandbox/server.mjs';
+import { startSandbox } from '../test/webview/server.mjs';
 /* global window, document, requestAnimationFrame -- page.evaluate code runs in the browser */
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -20,8 +20,8 @@ import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InferenceClient } from '../src/core/api/client';
-import { repoRoot } from '../test/fixtures/repoRoot';
-import { wordErrorRate } from '../test/integration-real/wer';
+import { repoRoot } from '../test/support/fixtures/repoRoot';
+import { wordErrorRate } from '../test/real/wer';
 
 const stackHome = process.env['CADENZA_STACK_HOME'] ?? join(homedir(), '.cache', 'cadenza-local-stack');
 const benchHome = join(homedir(), '.cache', 'cadenza-bench-speech');
@@ -45,7 +45,7 @@ function toWav(input: string, output: string): void {
 }
 
 function clips(scratch: string): Clip[] {
-  execFileSync('bash', [join(repoRoot(), 'test', 'fixtures', 'audio', 'setup-audio-tools.sh')], { stdio: 'inherit' });
+  execFileSync('bash', [join(repoRoot(), 'test', 'support', 'fixtures', 'audio', 'setup-audio-tools.sh')], { stdio: 'inherit' });
   const list: Clip[] = [];
   const jfk = join(scratch, 'jfk.wav');
   execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(stackHome, 'audio', 'jfk.mp3'), '-ar', '16000', '-ac', '1', '-sample_fmt', 's16', jfk]);

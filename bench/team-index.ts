@@ -1,4 +1,4 @@
-// Benchmark of the team index at scale (PostgreSQL 18 + pgvector 0.8 from test/pg/setup.sh, a
+// Benchmark of the team index at scale (PostgreSQL 18 + pgvector 0.8 from test/support/pg/setup.sh, a
 // throwaway cluster on loopback). For each size asked (chunks), in a database of its own:
 //  1. writes a checkout on disk (deterministic: the same files every run): CORPUS=generated (default),
 //     TypeScript-like files from a few hundred words; CORPUS=real, real code found on this machine,
@@ -36,8 +36,8 @@ import { FOLD_WIDTH, folds, hnswName } from '../src/core/index/pg/pgSql';
 import { PgTeamIndex, defaultTuning, type VectorTuning } from '../src/core/index/pg/pgTeamIndex';
 import { buildTeamIndex } from '../src/core/index/pg/teamIndexer';
 import { WorkspaceIndex } from '../src/core/index/workspaceIndex';
-import { embedText } from '../test/emulator/embeddings';
-import { startPostgres } from '../test/pg/pgServer';
+import { embedText } from '../test/support/emulator/embeddings';
+import { startPostgres } from '../test/support/pg/pgServer';
 import { CORPUS_LABEL, REPO, benchQueries, corpusName, fileText, relOf, writeFileAt } from './teamIndexCheckout';
 import { DIM, KEEP_DIR, MODEL, exactTopTen, graphLabel, load, progress, recallCell, sweepTunings, vectorText } from './teamIndexLoad';
 

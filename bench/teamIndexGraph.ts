@@ -8,7 +8,7 @@
 // Run: npx tsc -p tsconfig.json && node out/bench/teamIndexGraph.js [chunks] (default 1000000: the kept database)
 // Env: SAMPLE (100000), QUERIES (100), GRAPHS ('16:64,16:200,32:64,32:128'), EF ('40,120,400'), PG_MAINTENANCE_MEM ('2GB'), TEAM_BENCH_DIR.
 import { performance } from 'node:perf_hooks';
-import { embedText } from '../test/emulator/embeddings';
+import { embedText } from '../test/support/emulator/embeddings';
 import { DIM, openKept, vectorText } from './teamIndexLoad';
 
 const SAMPLE = Number(process.env['SAMPLE'] ?? 100_000);

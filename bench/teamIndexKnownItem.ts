@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { chunkText } from '../src/core/index/chunker';
 import { KEYWORD_RANK_CAP } from '../src/core/index/pg/pgSql';
 import { PgTeamIndex } from '../src/core/index/pg/pgTeamIndex';
-import { embedText } from '../test/emulator/embeddings';
+import { embedText } from '../test/support/emulator/embeddings';
 import { CORPUS_LABEL, REPO, benchItems, fileText, relOf } from './teamIndexCheckout';
 import { DIM, MODEL, openKept } from './teamIndexLoad';
 

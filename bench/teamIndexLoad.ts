@@ -15,8 +15,8 @@ import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENT
 import { pgText, tsvectorLiteral } from '../src/core/index/pg/pgText';
 import { prepareFile } from '../src/core/index/prepareFile';
 import { silentLogger } from '../src/core/logger';
-import { embedText } from '../test/emulator/embeddings';
-import { startPostgres } from '../test/pg/pgServer';
+import { embedText } from '../test/support/emulator/embeddings';
+import { startPostgres } from '../test/support/pg/pgServer';
 import { KEEP_DIR, REPO, benchQueries, corpusName, relOf, writeFileAt } from './teamIndexCheckout';
 
 export { KEEP_DIR };

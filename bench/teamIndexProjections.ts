@@ -10,7 +10,7 @@
 // Env: RECALL_QUERIES (10), HASH_BELOW (only vectors whose hex hash sorts below it: '01' is a 1/256 sample, to try the statement), FIRST_WIDTHS ('4000'), DEPTHS ('10,40,80,160,320'), TEAM_BENCH_DIR, PG_SHARED_BUFFERS.
 import { performance } from 'node:perf_hooks';
 import { FOLD_WIDTH } from '../src/core/index/pg/pgSql';
-import { embedText } from '../test/emulator/embeddings';
+import { embedText } from '../test/support/emulator/embeddings';
 import { DIM, openKept, vectorText } from './teamIndexLoad';
 
 const RECALL_QUERIES = Number(process.env['RECALL_QUERIES'] ?? 10);

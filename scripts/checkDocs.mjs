@@ -21,7 +21,7 @@ export const MAX_ARCHITECTURE_WORDS = 8000;
 const SCANNED = ['src', 'test', 'scripts', 'bench'];
 const ROOT_FILES = ['eslint.config.mjs', 'esbuild.js'];
 const SKIPPED_DIRS = new Set(['node_modules', 'out', 'dist', 'test-results', '.git']);
-const SKIPPED_PATHS = ['test/fixtures/workspace/', 'test/fixtures/toolsExtension/', 'bench/fixtures/'];
+const SKIPPED_PATHS = ['test/support/fixtures/workspace/', 'test/support/fixtures/toolsExtension/', 'bench/fixtures/'];
 
 const C_STYLE = new Set(['.ts', '.js', '.mjs', '.cjs', '.css']);
 const HASH_STYLE = new Set(['.sh', '.py', '.txt']);

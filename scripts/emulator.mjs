@@ -1,5 +1,5 @@
 // `npm run emulator -- [--port N] [--key K] [--host H] [--latency MS] [--chunk-delay MS] [--faults JSON]`
-// Starts the service emulator (test/emulator, compiled to out/) until SIGTERM/SIGINT, then exits 0.
+// Starts the service emulator (test/support/emulator, compiled to out/) until SIGTERM/SIGINT, then exits 0.
 // --faults takes a JSON fault or array of faults applied to every matching request for the whole
 // run; a fault may carry "path" to limit it, e.g. '[{"kind":"rateLimit","afterRequests":3,"reset":"2"}]'.
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'out', 'test', 'emulator', 'emulator.js');
+const entry = join(root, 'out', 'test', 'support', 'emulator', 'emulator.js');
 
 function fail(message) {
   process.stderr.write(`emulator: ${message}\n`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run screenshots`: the README's pictures, made by the UI tier itself so they can never drift from
 // the product. It packages the extension, compiles the emulator, runs the UI tests that show each feature
-// (test/harness/runUi.mjs: the packaged .vsix in the real workbench, every answer from the project's
+// (test/support/harness/runUi.mjs: the packaged .vsix in the real workbench, every answer from the project's
 // emulator) in the light theme at a fixed window size, and copies the chosen moments to
 // media/screenshots/. A moment whose test failed is never used: the command fails instead, and leaves the
 // committed pictures as they were. The workspace is the fixture workspace in a scratch folder, so no
@@ -47,7 +47,7 @@ if (step('npx', ['tsc', '-p', 'tsconfig.json']) !== 0) process.exit(1);
 const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'cadenza-screenshots-'));
 // The UI run's own exit code is not the verdict here: a flaky test that gives no picture should not stop
 // the others. Each chosen moment's own test must have passed (checked below).
-step('node', ['test/harness/runUi.mjs', '--grep', `^(${files.join('|')}) `], { SHOTS: shots, UI_VIEWPORT: viewport, UI_THEME: theme });
+step('node', ['test/support/harness/runUi.mjs', '--grep', `^(${files.join('|')}) `], { SHOTS: shots, UI_VIEWPORT: viewport, UI_THEME: theme });
 
 const indexFile = path.join(shots, 'shots.json');
 if (!fs.existsSync(indexFile)) {

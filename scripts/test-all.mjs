@@ -94,7 +94,7 @@ if (only === undefined && (!existsSync(stamp) || statSync(stamp).mtimeMs < statS
 }
 
 // --- 1. machine set-up: Debian packages, Node 24 + code-server, test tools (idempotent) ------------
-const setups = only !== undefined ? [] : ['test/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh', 'test/pg/setup.sh'].filter((file) => existsSync(file));
+const setups = only !== undefined ? [] : ['test/support/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/support/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh', 'test/support/pg/setup.sh'].filter((file) => existsSync(file));
 for (const script of setups) {
   const result = await timed(() => run('bash', [script]));
   if (result.code !== 0) { record(`setup ${script}`, result.seconds, undefined, result.code); finish(); }
@@ -130,17 +130,17 @@ if (wanted('unit')) {
 }
 
 // --- 3a. webview tier: the chat panel's bundle (built by the static tier) in three themes, in Chromium -
-// Contrast, focus rings, no overflow at a narrow side bar, interactions and the CSP (test/webview-sandbox).
-if (!wanted('webview')) { /* --only another tier */ } else if (existsSync('test/webview-sandbox/screenshots.mjs')) {
-  const result = await timed(() => run('node', ['test/webview-sandbox/screenshots.mjs']));
+// Contrast, focus rings, no overflow at a narrow side bar, interactions and the CSP (test/webview).
+if (!wanted('webview')) { /* --only another tier */ } else if (existsSync('test/webview/screenshots.mjs')) {
+  const result = await timed(() => run('node', ['test/webview/screenshots.mjs']));
   record('webview', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('webview', 0, undefined, 1);
 }
 
 // --- 4. integration tests (inside a real VS Code extension host) ------------------------------------
-if (!wanted('integration')) { /* --only another tier */ } else if (existsSync('test/harness/runIntegration.mjs')) {
-  const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build']));
+if (!wanted('integration')) { /* --only another tier */ } else if (existsSync('test/support/harness/runIntegration.mjs')) {
+  const result = await timed(() => run('node', ['test/support/harness/runIntegration.mjs', '--no-build']));
   record('integration', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('integration', 0, undefined, 1);
@@ -149,7 +149,7 @@ if (!wanted('integration')) { /* --only another tier */ } else if (existsSync('t
 // --- 4a. the same extension host in a workspace VS Code really does not trust (Restricted Mode) ---
 // Its suite asserts first that VS Code really opened the folder untrusted. A missing suite fails the tier.
 if (!wanted('restricted mode')) { /* --only another tier */ } else if (existsSync('test/integration/agentTrust.test.ts')) {
-  const result = await timed(() => run('node', ['test/harness/runIntegration.mjs', '--no-build'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' } }));
+  const result = await timed(() => run('node', ['test/support/harness/runIntegration.mjs', '--no-build'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' } }));
   record('restricted mode', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('restricted mode', 0, undefined, 1);
@@ -165,19 +165,19 @@ if (!wanted('llama')) { /* --only another tier */ } else if (existsSync('test/ll
 
 // --- 4c. real-model tier: the extension against real trained models on the local stack ------------
 // (Qwen2.5-Coder-1.5B, multilingual-e5-small, Whisper base; scripts/local-stack). Its setup failing fails it.
-if (!wanted('real models')) { /* --only another tier */ } else if (existsSync('test/realmodels/run.mjs')) {
-  const result = await timed(() => run('node', ['test/realmodels/run.mjs', '--no-build']));
+if (!wanted('real models')) { /* --only another tier */ } else if (existsSync('test/real/run.mjs')) {
+  const result = await timed(() => run('node', ['test/real/run.mjs', '--no-build']));
   record('real models', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('real models', 0, undefined, 1);
 }
 
 // --- 5. UI tests (the packaged .vsix in the real workbench, driven by a real browser) --------------
-if (!wanted('ui')) { /* --only another tier */ } else if (existsSync('test/harness/runUi.mjs')) {
+if (!wanted('ui')) { /* --only another tier */ } else if (existsSync('test/support/harness/runUi.mjs')) {
   const pack = await timed(() => run('npm', ['run', '--silent', 'package']));
   if (pack.code !== 0) record('package', pack.seconds, undefined, pack.code);
   else {
-    const result = await timed(() => run('node', ['test/harness/runUi.mjs']));
+    const result = await timed(() => run('node', ['test/support/harness/runUi.mjs']));
     record('ui', result.seconds, countsFrom(result.output), result.code);
   }
 } else {
@@ -189,7 +189,7 @@ if (!wanted('ui')) { /* --only another tier */ } else if (existsSync('test/harne
 // a missing file fails the tier.
 if (!wanted('ui restricted mode')) { /* --only another tier */ } else if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
   // Its screenshots go to a folder of their own: in the UI tier's it would delete that tier's (runUi clears its folder first).
-  const result = await timed(() => run('node', ['test/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', SHOTS: 'test-results/screenshots-restricted' } }));
+  const result = await timed(() => run('node', ['test/support/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', SHOTS: 'test-results/screenshots-restricted' } }));
   record('ui restricted mode', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('ui restricted mode', 0, undefined, 1);

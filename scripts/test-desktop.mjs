@@ -2,7 +2,7 @@
 // `npm run test:desktop`: the integration suites (test/integration) in DESKTOP VS Code (Electron), through
 // @vscode/test-electron, on a machine that can download VS Code from update.code.visualstudio.com.
 // The offline machines this project is built on cannot (no download): there, use
-// test/harness/runIntegration.mjs, which runs the very same suites in code-server's VS Code.
+// test/support/harness/runIntegration.mjs, which runs the very same suites in code-server's VS Code.
 //
 //   node scripts/test-desktop.mjs [--version <stable|insiders|1.104.0>] [--no-build] [--grep <pattern>]
 //
@@ -58,7 +58,7 @@ if (!fs.existsSync(testsEntry)) finish(1, undefined, `missing ${path.relative(ro
 // workspace settings), fresh user data and extensions folders, results in test-results/.
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cadenza-desktop-'));
 const workspace = path.join(tmp, 'workspace');
-fs.cpSync(path.join(root, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+fs.cpSync(path.join(root, 'test', 'support', 'fixtures', 'workspace'), workspace, { recursive: true });
 const resultsFile = path.join(root, 'test-results', 'integration-desktop.json');
 fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
 fs.rmSync(resultsFile, { force: true });

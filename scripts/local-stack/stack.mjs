@@ -17,8 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { groupAlive, killGroup } from '../../test/harness/processGroups.mjs';
-import { freePort } from '../../test/harness/workbench.mjs';
+import { groupAlive, killGroup } from '../../test/support/harness/processGroups.mjs';
+import { freePort } from '../../test/support/harness/workbench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Where setup.sh put the venv, the models and the audio. */

@@ -1,6 +1,6 @@
 // The agent against the workspace's real trust, with no override. In the usual run the harness disables
 // workspace trust (the folder is trusted) and this checks the trusted side; run it with
-//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/harness/runIntegration.mjs
+//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/support/harness/runIntegration.mjs
 // and the folder opens in VS Code's real Restricted Mode, where it checks that only the reading
 // functions exist and the changing ones refuse.
 import * as assert from 'node:assert/strict';

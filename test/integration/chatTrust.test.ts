@@ -1,6 +1,6 @@
 // The chat's system prompt against the workspace's real trust. In the usual run the folder is trusted:
 // a workspace's `cadenza.chat.systemPrompt` applies, and the panel shows that the workspace sets it. Run with
-//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/harness/runIntegration.mjs
+//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/support/harness/runIntegration.mjs
 // and in VS Code's real Restricted Mode a cloned repository's prompt must not reach the model (VS Code then
 // hides the workspace's value of a restricted setting altogether, so there is nothing to show).
 import * as assert from 'node:assert/strict';

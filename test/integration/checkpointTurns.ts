@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../emulator/emulator';
+import type { RunningEmulator } from '../support/emulator/emulator';
 import type { CadenzaApi } from '../../src/host/extension';
 import type { CheckpointView } from '../../src/shared/views';
 import type { Panel } from './panelDriver';

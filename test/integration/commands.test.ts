@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cadenzaApi, manifestCommands, openChatView, useEmulator, waitFor } from './helpers';
-import type { RunningEmulator } from '../emulator/emulator';
+import type { RunningEmulator } from '../support/emulator/emulator';
 import { loadFixtures } from '../unit/audio/fixtures';
 
 /** How a command is run here without a user: its arguments, what it must return, what it needs first. */
@@ -119,7 +119,7 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
   ['cadenza.clearApiKey', {}],
 ]);
 
-/** A generated speech fixture (test/fixtures/audio, cached outside the repo). */
+/** A generated speech fixture (test/support/fixtures/audio, cached outside the repo). */
 function audioFixture(): vscode.Uri {
   const entry = loadFixtures().files.find((candidate) => candidate.name === 'wav-pcm16-mono-16k.wav');
   assert.ok(entry, 'the audio fixtures were not generated');

@@ -2,7 +2,7 @@
 // text there, see which of the emulator's chat requests carry a file's text, and change a setting at the
 // user (Global) target, resolving once the extension host has seen the change.
 import * as vscode from 'vscode';
-import type { RecordedRequest, RunningEmulator } from '../emulator/emulator';
+import type { RecordedRequest, RunningEmulator } from '../support/emulator/emulator';
 
 /** The first workspace folder's path (the harness opens a copy of the fixture workspace). */
 export function workspaceRoot(): string {

@@ -2,7 +2,7 @@
 // Restricted Mode none is asked for unless the user setting cadenza.completions.enableInRestrictedMode
 // allows it. In the usual run the folder is trusted and this checks that requests flow without that
 // setting; the Restricted Mode tier runs it with
-//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/harness/runIntegration.mjs
+//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/support/harness/runIntegration.mjs
 // where the folder opens untrusted and it checks that nothing is sent until the setting is on.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

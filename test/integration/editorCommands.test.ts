@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../emulator/emulator';
+import type { RunningEmulator } from '../support/emulator/emulator';
 import { waitFor } from './helpers';
 import { useChatSuite } from './panelDriver';
 

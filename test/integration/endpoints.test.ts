@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { toneWav } from '../fixtures/wav';
+import { toneWav } from '../support/fixtures/wav';
 import { cadenzaApi, useEmulator, waitFor } from './helpers';
 
 /** A stand-in for a whisper server on loopback: no /v1/models, a transcript for any upload. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../../src/core/chat/conversation';
 import { ConversationStore } from '../../src/core/chat/conversationStore';
 import type { CadenzaApi } from '../../src/host/extension';
-import { startEmulator, type RunningEmulator } from '../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../support/emulator/emulator';
 
 /** `<publisher>.<name>` from package.json. */
 export const extensionId = 'cadenza.cadenza';

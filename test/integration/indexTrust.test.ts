@@ -1,6 +1,6 @@
 // The semantic index against the workspace's real trust. In the usual run the folder is trusted and this
 // checks that the workspace's own `cadenza.index.mode` counts there; run with
-//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/harness/runIntegration.mjs
+//   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/support/harness/runIntegration.mjs
 // and it checks, in VS Code's real Restricted Mode, that a cloned repository's .vscode/settings.json cannot
 // start indexing (a restricted setting), that even the user's own "auto" waits for Rebuild Index, and that
 // the team index's database is not contacted until the folder is trusted.

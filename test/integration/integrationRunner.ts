@@ -1,6 +1,6 @@
 // The mocha runner that VS Code loads as `extensionTestsPath`: it runs inside the real extension host,
 // with the extension under development already loaded. Both launchers use it unchanged:
-// test/harness/runIntegration.mjs (code-server, offline) and scripts/test-desktop.mjs (@vscode/test-electron).
+// test/support/harness/runIntegration.mjs (code-server, offline) and scripts/test-desktop.mjs (@vscode/test-electron).
 //
 // Adding a suite = adding a `*.test.ts` file next to this one (TDD interface: suite/test/suiteSetup).
 import * as fs from 'node:fs';
@@ -65,7 +65,7 @@ export function run(): Promise<void> {
   return runSuites(__dirname);
 }
 
-/** Runs every `*.test.js` below `dir` the same way; other tiers' runners (test/integration-llama) call it. */
+/** Runs every `*.test.js` below `dir` the same way; other tiers' runners (test/llama/host) call it. */
 export function runSuites(dir: string): Promise<void> {
   const environment = environmentFacts();
   // console is the channel here: the workbench forwards extension-host console output to the launcher's log.

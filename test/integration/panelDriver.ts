@@ -8,7 +8,7 @@ import type { CadenzaApi } from '../../src/host/extension';
 import type { MentionCandidate, MentionChip } from '../../src/shared/mentionCandidates';
 import type { ConnectionState, FromWebview, ImageAttachment, ToWebview } from '../../src/shared/protocol';
 import type { ChatOptions } from '../../src/shared/views';
-import type { RunningEmulator } from '../emulator/emulator';
+import type { RunningEmulator } from '../support/emulator/emulator';
 import { cadenzaApi, openChatView, spyOnDialogs, useEmulator, waitFor } from './helpers';
 import { PanelState, type ShownConversation } from './panelState';
 

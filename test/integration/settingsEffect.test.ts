@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AudioFileResult } from '../../src/host/audio/transcribeCommand';
 import type { ToWebview } from '../../src/shared/protocol';
-import { startEmulator, type RunningEmulator } from '../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../support/emulator/emulator';
 import { loadFixtures } from '../unit/audio/fixtures';
 import { cadenzaApi, openChatView, useEmulator, waitFor } from './helpers';
 import { drivePanel, type Panel } from './panelDriver';

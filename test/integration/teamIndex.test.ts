@@ -6,8 +6,8 @@ import { Pool } from 'pg';
 import * as vscode from 'vscode';
 import { buildTeamIndex } from '../../src/core/index/pg/teamIndexer';
 import type { IndexService, SearchHit } from '../../src/host/index/indexService';
-import { embedText } from '../emulator/embeddings';
-import { startPostgres, type TestPostgres } from '../pg/pgServer';
+import { embedText } from '../support/emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../support/pg/pgServer';
 import { cadenzaApi, removeGitRepository, useEmulator, waitFor } from './helpers';
 
 const MODEL = 'E5-Mistral-7B-Instruct';
@@ -24,7 +24,7 @@ export function quarantineStaleInvoices(invoices: Invoice[], today: Date): Invoi
 }
 `;
 
-// The extension against a real PostgreSQL 18 + pgvector (test/pg/setup.sh): the team's snapshot is
+// The extension against a real PostgreSQL 18 + pgvector (test/support/pg/setup.sh): the team's snapshot is
 // built by the same indexer as `cadenza-index`, the extension connects as a role that may only SELECT.
 suite('Team index (PostgreSQL)', () => {
   const emulator = useEmulator();

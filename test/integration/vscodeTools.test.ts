@@ -1,5 +1,5 @@
 // The agent using the language model tools other extensions and MCP servers register in VS Code: a fixture
-// extension (test/fixtures/toolsExtension, loaded beside Cadenza by the harness) registers them through
+// extension (test/support/fixtures/toolsExtension, loaded beside Cadenza by the harness) registers them through
 // `vscode.lm.registerTool`, one of them a stand-in MCP server's tool (tagged `mcp`, with a confirmation). The
 // emulator scripts the model's calls; the fixture records what VS Code invoked. In extension-test mode VS
 // Code's dialog service accepts a tool's confirmation without showing it (see lmTools.test.ts), so a decline

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompletionDecision } from '../../src/host/completions/completionService';
-import type { RunningEmulator } from '../emulator/emulator';
+import type { RunningEmulator } from '../support/emulator/emulator';
 import { cadenzaApi, useEmulator, waitFor } from './helpers';
 
 const { Global, Workspace } = vscode.ConfigurationTarget;

@@ -7,8 +7,8 @@
 // 2. (unless --no-build) bundles the extension and compiles the tests: node esbuild.js, npx tsc.
 // 3. starts three llama-server instances on free 127.0.0.1 ports (servers.mjs): chat with a projector,
 //    chat without one, embeddings.
-// 4. runs the client-level compatibility suites in plain Node (mocha, out/test/compat/llama), then the
-//    extension-host suites (out/test/integration-llama) through the offline VS Code harness, with
+// 4. runs the client-level compatibility suites in plain Node (mocha, out/test/llama/client), then the
+//    extension-host suites (out/test/llama/host) through the offline VS Code harness, with
 //    HARNESS_TESTS_ENTRY pointing the harness at that folder's runner.
 // 5. stops every server on every path (process groups; also on errors and signals), checks with `ps`
 //    that no llama-server is left, and prints `N passed, N failed` last (a skip counts as a failure).
@@ -125,7 +125,7 @@ async function main() {
     t = Date.now();
     // --no-config: the repo's .mocharc.json lists the unit suites, which must not run here.
     // --forbid-only / --forbid-pending: as in .mocharc.json, a stray `.only` or a skip fails the run.
-    const compat = await run('npx', ['mocha', '--no-config', '--forbid-only', '--forbid-pending', '--ui', 'bdd', '--reporter', 'spec', '--timeout', '60000', '--exit', 'out/test/compat/llama/**/*.test.js'], env);
+    const compat = await run('npx', ['mocha', '--no-config', '--forbid-only', '--forbid-pending', '--ui', 'bdd', '--reporter', 'spec', '--timeout', '60000', '--exit', 'out/test/llama/client/**/*.test.js'], env);
     const number = (word) => Number(compat.output.match(new RegExp(`^\\s*(\\d+) ${word}`, 'm'))?.[1] ?? 0);
     record('compat (client, plain Node)', { passed: number('passing'), failed: number('failing'), skipped: number('pending') }, compat.code, (Date.now() - t) / 1000);
   }
@@ -134,14 +134,14 @@ async function main() {
   if (only === undefined || only === 'integration') {
     t = Date.now();
     // LLAMA_HARNESS_RUNNER: try a changed copy of the harness runner before it lands in the repo.
-    const harness = process.env.LLAMA_HARNESS_RUNNER || path.join('test', 'harness', 'runIntegration.mjs');
+    const harness = process.env.LLAMA_HARNESS_RUNNER || path.join('test', 'support', 'harness', 'runIntegration.mjs');
     if (!fs.readFileSync(harness, 'utf8').includes('HARNESS_TESTS_ENTRY')) {
-      log(`${harness} does not honour HARNESS_TESTS_ENTRY yet, so it cannot load test/integration-llama (see test/llama/README.md)`);
+      log(`${harness} does not honour HARNESS_TESTS_ENTRY yet, so it cannot load test/llama/host (see test/llama/README.md)`);
       record('integration (extension host)', undefined, 1, 0);
     } else {
       const integration = await run('node', [harness, '--no-build'], {
         ...env,
-        HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-llama', 'llamaRunner'),
+        HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'llama', 'host', 'llamaRunner'),
         HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-llama.json'),
       });
       // The harness's last line: `N passed, N failed, N skipped`.

@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { groupAlive, killGroup } from '../harness/processGroups.mjs';
-import { freePort } from '../harness/workbench.mjs';
+import { groupAlive, killGroup } from '../support/harness/processGroups.mjs';
+import { freePort } from '../support/harness/workbench.mjs';
 
 /** The cache folder setup.sh fills. */
 export const llamaHome = process.env.CADENZA_LLAMA_HOME || path.join(os.homedir(), '.cache', 'cadenza-llama');

@@ -8,7 +8,7 @@
 // afterwards for the tests that follow.
 import fs from 'node:fs';
 import path from 'node:path';
-import { webviewFrame } from '../harness/workbench.mjs';
+import { webviewFrame } from '../support/harness/workbench.mjs';
 import { check, escapeRegExp, runCommand, setApiKey, waitForCadenza, waitForText, waitUntil } from './actions.mjs';
 import { composer, newChatWithModel } from './panel.mjs';
 

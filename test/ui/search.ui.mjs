@@ -1,7 +1,7 @@
 // The semantic index as a person uses it: "Cadenza: Rebuild Index" from the palette, the status bar saying
 // how many chunks it holds, then "Cadenza: Search Workspace by Meaning": a question typed in words the file
 // does not use together, the ranked results (path:lines, score, which ranking matched, a preview line), and
-// Enter opening the editor at the hit. The workspace is the fixture workspace (test/fixtures/workspace);
+// Enter opening the editor at the hit. The workspace is the fixture workspace (test/support/fixtures/workspace);
 // the emulator's embeddings put texts that share words (or synonyms) close together.
 import { check, escapeRegExp, quickInput, readEditorLines, runCommand, setApiKey, waitForText, waitUntil } from './actions.mjs';
 

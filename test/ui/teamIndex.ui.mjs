@@ -1,5 +1,5 @@
 // The team index as a developer turns it on: the team's PostgreSQL (a real PostgreSQL 18 + pgvector 0.8
-// started by this test on a loopback port, test/pg as in the integration tier) holds a snapshot of the
+// started by this test on a loopback port, test/support/pg as in the integration tier) holds a snapshot of the
 // workspace built by the indexer (the same core as `cadenza-index`, the emulator's embeddings), and the
 // developer sets cadenza.index.team.repository in the Settings editor and pastes the connection string
 // into Cadenza: Set Team Index Connection…'s password box. The status bar then names the team index's
@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { check, quickInput, runCommand, setApiKey, setTextSetting, waitForText, waitUntil } from './actions.mjs';
 
 const require = createRequire(import.meta.url);
-const { startPostgres } = require('../../out/test/pg/pgServer.js');
+const { startPostgres } = require('../../out/test/support/pg/pgServer.js');
 const { buildTeamIndex } = require('../../out/src/core/index/pg/teamIndexer.js');
-const { embedText } = require('../../out/test/emulator/embeddings.js');
+const { embedText } = require('../../out/test/support/emulator/embeddings.js');
 const { Pool } = require('pg');
 
 const REPOSITORY = 'shop';

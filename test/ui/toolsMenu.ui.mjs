@@ -1,6 +1,6 @@
 // The tools menu as a person uses it: the wrench button by the composer opens a checklist of the tools other
 // extensions and MCP servers register in VS Code (here the tools fixture extension the harness installs,
-// test/fixtures/toolsExtension, with a stand-in MCP server's tool), each with its source and token cost, none
+// test/support/fixtures/toolsExtension, with a stand-in MCP server's tool), each with its source and token cost, none
 // ticked. Ticking one enables it for the workspace: the next agent request offers it, and the model's call to
 // it runs through VS Code and shows its card. The screenshot shows the open menu with the ticked tool. A tool
 // not marked read-only (the stand-in MCP server's) waits on its card instead, shown in the second test's shot.

@@ -1,4 +1,4 @@
-// The reconstructed service streams (test/fixtures/streams, see its README) served byte for byte
+// The reconstructed service streams (test/support/fixtures/streams, see its README) served byte for byte
 // from a loopback server and read through the client's SSE path, as chat and as transcription.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { InferenceClient } from '../../../src/core/api/client';
 import { CHAT_MODEL, collect, makeWav, sseResponder, startTinyServer, textOf, WHISPER_MODEL } from './helpers';
 
 // Compiled to out/test/unit/api; the fixtures stay in the source tree.
-const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'streams');
+const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'support', 'fixtures', 'streams');
 const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
 
 async function withServer<T>(body: string, run: (client: InferenceClient) => Promise<T>): Promise<T> {

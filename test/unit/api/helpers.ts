@@ -6,8 +6,8 @@ import { type AddressInfo, type Socket } from 'node:net';
 import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
 import { ApiError, type ApiErrorReason } from '../../../src/core/api/errors';
 import { type ChatStreamEvent } from '../../../src/core/api/types';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
-import { toneWav } from '../../fixtures/wav';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
+import { toneWav } from '../../support/fixtures/wav';
 
 /** A text model every chat test can use. */
 export const CHAT_MODEL = 'Meta-Llama-3.1-8B-Instruct';

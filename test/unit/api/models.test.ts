@@ -6,7 +6,7 @@ import { InferenceClient, costOf } from '../../../src/core/api/client';
 import { CapabilityRegistry, heuristicCapabilities } from '../../../src/core/api/capabilities';
 import { readModel, readModelList } from '../../../src/core/api/models';
 import { buildUsageReport, readServiceUsage, transcriptCostOf } from '../../../src/core/api/usage';
-import { defaultCatalogue } from '../../emulator/models';
+import { defaultCatalogue } from '../../support/emulator/models';
 import { clientFor, expectApiError, startTinyServer, useEmulator } from './helpers';
 
 const EMULATOR_WHISPER_PRICE_PER_HOUR = Number(defaultCatalogue().find((m) => m.id === 'Whisper-Large-v3')?.pricing.durationPerHour);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AudioFormat } from '../../../src/core/audio/sniff';
-import { repoRoot } from '../../fixtures/repoRoot';
+import { repoRoot } from '../../support/fixtures/repoRoot';
 
 /** What the generator says about one file. */
 export interface FixtureFile {
@@ -43,18 +43,18 @@ let cached: FixtureManifest | undefined;
 export function loadFixtures(): FixtureManifest {
   if (cached !== undefined) return cached;
   const root = repoRoot();
-  const fixtures = join(root, 'test', 'fixtures', 'audio');
+  const fixtures = join(root, 'test', 'support', 'fixtures', 'audio');
   try {
     execFileSync('bash', [join(fixtures, 'setup-audio-tools.sh')], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
     throw new Error(`Audio tools (sox, ffmpeg, espeak-ng) are missing and could not be installed. ` +
-      `Run: sudo bash test/fixtures/audio/setup-audio-tools.sh\n${stderrOf(err)}`);
+      `Run: sudo bash test/support/fixtures/audio/setup-audio-tools.sh\n${stderrOf(err)}`);
   }
   let manifestPath: string;
   try {
     manifestPath = execFileSync(process.execPath, [join(fixtures, 'generate.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch (err) {
-    throw new Error(`Generating the audio fixtures failed: node test/fixtures/audio/generate.mjs\n${stderrOf(err)}`);
+    throw new Error(`Generating the audio fixtures failed: node test/support/fixtures/audio/generate.mjs\n${stderrOf(err)}`);
   }
   const parsed: unknown = JSON.parse(readFileSync(manifestPath, 'utf8'));
   if (!isManifest(parsed)) throw new Error(`${manifestPath} is not a fixture manifest`);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCompletionPrompt, keepHead, keepTail } from '../../../src/core/completions/prompt';
-import { repoRoot } from '../../fixtures/repoRoot';
+import { repoRoot } from '../../support/fixtures/repoRoot';
 
 const header = `import { readFile } from 'node:fs/promises';\n\n/** Reads a JSON file. */\n`;
 const body = 'export async function readJson(path: string): Promise<unknown> {\n  const text = await readFile(path, \'utf8\');\n  ';

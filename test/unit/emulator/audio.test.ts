@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { speechToTextMaxBytes } from '../../../src/core/audio/limits';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
 import { AUDIO_MODEL, CHAT_MODEL, choice0, chunksOf, errorOf, json, makeWav, parseSse, postForm, postJson, streamedText, STT_MODEL } from './helpers';
 
 const TRANSCRIBE = '/v1/audio/transcriptions';

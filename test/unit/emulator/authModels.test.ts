@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
 import { CHAT_MODEL, chatBody, EMBED_MODEL, errorOf, json, postJson } from './helpers';
 
 describe('emulator: auth, model listing, routing', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
 import { chatBody, choice0, chunksOf, json, parseSse, postJson, streamedText } from './helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

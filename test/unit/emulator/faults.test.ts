@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
 import { chatBody, chunksOf, errorOf, json, parseSse, postJson } from './helpers';
 
 const CHAT = '/v1/chat/completions';

@@ -1,6 +1,6 @@
 // Shared helpers for the emulator's own tests: real loopback HTTP with the global fetch.
-import { type RunningEmulator } from '../../emulator/emulator';
-import { toneWav } from '../../fixtures/wav';
+import { type RunningEmulator } from '../../support/emulator/emulator';
+import { toneWav } from '../../support/fixtures/wav';
 
 /** A model of each kind in the default catalogue. */
 export const CHAT_MODEL = 'Meta-Llama-3.1-8B-Instruct';
@@ -74,7 +74,7 @@ export function streamedText(chunks: readonly Record<string, unknown>[]): string
     .join('');
 }
 
-/** A PCM WAV file of a quiet tone: 8 kHz, 16-bit mono (see test/fixtures/wav.ts). */
+/** A PCM WAV file of a quiet tone: 8 kHz, 16-bit mono (see test/support/fixtures/wav.ts). */
 export function makeWav(seconds: number): Buffer {
   return Buffer.from(toneWav(seconds));
 }

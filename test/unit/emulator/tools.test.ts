@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
 import { chatBody, choice0, chunksOf, json, parseSse, postJson } from './helpers';
 
 const TOOLS = [

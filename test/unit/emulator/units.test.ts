@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { audioDurationSeconds, sniffAudioFormat } from '../../emulator/audioFormat';
-import { parseDurationMs } from '../../emulator/faults';
-import { applyStop, splitPieces, valueForSchema } from '../../emulator/replies';
-import { countTokens, tokenPieces, truncateTokens } from '../../emulator/tokens';
-import { startEmulator } from '../../emulator/emulator';
+import { audioDurationSeconds, sniffAudioFormat } from '../../support/emulator/audioFormat';
+import { parseDurationMs } from '../../support/emulator/faults';
+import { applyStop, splitPieces, valueForSchema } from '../../support/emulator/replies';
+import { countTokens, tokenPieces, truncateTokens } from '../../support/emulator/tokens';
+import { startEmulator } from '../../support/emulator/emulator';
 import { chatBody, parseSse, postJson, makeWav } from './helpers';
 
 describe('emulator: building blocks', () => {

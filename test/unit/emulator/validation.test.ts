@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../support/emulator/emulator';
 import { AUDIO_MODEL, chatBody, EMBED_MODEL, errorOf, postJson, STT_MODEL, VISION_MODEL } from './helpers';
 
 const PNG_URL = `data:image/png;base64,${Buffer.from('\x89PNG\r\n\x1a\nfake').toString('base64')}`;

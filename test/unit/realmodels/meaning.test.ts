@@ -4,7 +4,7 @@
 // an AMD EPYC takes by default, and wrote the "hot dog" line a CI run failed on; MKL on with AVX-512 is
 // where the earlier, word-for-word assertion was written.
 import * as assert from 'node:assert/strict';
-import { englishIdeas, italianHeard, translationProblems } from '../../integration-real/meaning';
+import { englishIdeas, italianHeard, translationProblems } from '../../real/meaning';
 
 const translations: Readonly<Record<string, string>> = {
   'MKL off, generic': 'Good morning! The dog plays in the garden with the ball!',

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../../fixtures/repoRoot';
+import { repoRoot } from '../../support/fixtures/repoRoot';
 
 /**
  * Calls an export of scripts/checkDocs.mjs with JSON arguments and returns its JSON result. The script is

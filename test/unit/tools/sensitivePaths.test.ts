@@ -71,7 +71,7 @@ describe('agent tools: what the allowance covers', () => {
   });
 
   it('ordinary source and text files are covered, with no reason', () => {
-    const ordinary = ['src/app.ts', 'docs/guide.md', 'lib/util.py', 'README.md', 'src/config.ts', 'src/environment.ts', 'src/rc.ts', 'docs/instructions.md', 'src/vendors.ts', 'test/fixtures/data.json', 'src/profile.py', 'docs/docker.md'];
+    const ordinary = ['src/app.ts', 'docs/guide.md', 'lib/util.py', 'README.md', 'src/config.ts', 'src/environment.ts', 'src/rc.ts', 'docs/instructions.md', 'src/vendors.ts', 'test/support/fixtures/data.json', 'src/profile.py', 'docs/docker.md'];
     assert.deepEqual(ordinary.filter((path) => sensitivePathReason(path) !== undefined), []);
   });
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Pool } from 'pg';
 import { isLoopbackTarget, teamPoolConfig, TeamConnectionError } from '../../../../src/core/index/pg/pgConnect';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----';
 const OTHER = '-----BEGIN CERTIFICATE-----\nMIIBother\n-----END CERTIFICATE-----';

@@ -1,6 +1,6 @@
 // What the team index tests on PostgreSQL share: the embedding model's name, a module's text, and an embedder
 // that records what it was asked to embed.
-import { embedText } from '../../../emulator/embeddings';
+import { embedText } from '../../../support/emulator/embeddings';
 
 export const MODEL = 'test-embedding-64';
 

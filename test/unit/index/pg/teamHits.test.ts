@@ -1,5 +1,5 @@
 // A team database that names files the editor must not read, against a real PostgreSQL with pgvector
-// (test/pg/setup.sh): whoever can write to it adds entries for `.env`, `.git/config`, `deploy.pem` and a link
+// (test/support/pg/setup.sh): whoever can write to it adds entries for `.env`, `.git/config`, `deploy.pem` and a link
 // to the ignored `.env` (pointing at a real file's content, so they rank), and stretches a chunk over 5,000
 // lines. The search answers with none of them, and reading the results' text reads nothing of the secrets.
 import { strict as assert } from 'node:assert';
@@ -10,8 +10,8 @@ import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
 import { buildTeamIndex } from '../../../../src/core/index/pg/teamIndexer';
 import { teamResults } from '../../../../src/core/index/teamOverlay';
 import { WorkspaceIndex } from '../../../../src/core/index/workspaceIndex';
-import { embedText } from '../../../emulator/embeddings';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { embedText } from '../../../support/emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 import { Fixture } from '../helpers';
 import { MODEL, moduleText, recordingEmbed } from './teamFixtures';
 

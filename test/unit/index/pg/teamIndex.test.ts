@@ -1,4 +1,4 @@
-// The team index against a real PostgreSQL with pgvector (test/pg/setup.sh, started per suite on a
+// The team index against a real PostgreSQL with pgvector (test/support/pg/setup.sh, started per suite on a
 // loopback port) and the emulator's embeddings: the command-line indexer on a checkout, incremental
 // runs, a run killed half-way, search through the shared fusion, and parameterised SQL only.
 import { strict as assert } from 'node:assert';
@@ -11,8 +11,8 @@ import { e5QueryText } from '../../../../src/core/index/search';
 import { SEARCH_SETTINGS_SQL, dimensionOf } from '../../../../src/core/index/pg/pgSql';
 import { PgTeamIndex, defaultTuning } from '../../../../src/core/index/pg/pgTeamIndex';
 import { WorkspaceIndex } from '../../../../src/core/index/workspaceIndex';
-import { startEmulator, type RunningEmulator } from '../../../emulator/emulator';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { startEmulator, type RunningEmulator } from '../../../support/emulator/emulator';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 import { Fixture } from '../helpers';
 
 const repoRoot = path.resolve(__dirname, '../../../../..');
@@ -126,7 +126,7 @@ describe('team index on PostgreSQL with pgvector', function () {
   function workspaceCopy(): Fixture {
     const f = new Fixture();
     fixtures.push(f);
-    cpSync(path.join(repoRoot, 'test', 'fixtures', 'workspace'), f.root, { recursive: true });
+    cpSync(path.join(repoRoot, 'test', 'support', 'fixtures', 'workspace'), f.root, { recursive: true });
     return f;
   }
 

@@ -1,4 +1,4 @@
-// The team index across commits, against a real PostgreSQL with pgvector (test/pg/setup.sh): file
+// The team index across commits, against a real PostgreSQL with pgvector (test/support/pg/setup.sh): file
 // contents are stored once (content-addressed blobs) and a new commit's snapshot is a delta on a full
 // one, so a commit touching a few files writes rows for those files only, while each commit's search
 // sees its own files. Upgrades of an earlier release's database are in teamIndexUpgrades.test.ts.
@@ -10,8 +10,8 @@ import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
 import { CHUNKS_INSERT_SQL } from '../../../../src/core/index/pg/pgSql';
 import { MAX_DELTA_FRACTION } from '../../../../src/core/index/pg/pgRunStore';
 import { buildTeamIndex, type TeamIndexResult } from '../../../../src/core/index/pg/teamIndexer';
-import { embedText } from '../../../emulator/embeddings';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { embedText } from '../../../support/emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 import { silentLogger } from '../../../../src/core/logger';
 import { Fixture } from '../helpers';
 import { MODEL, moduleText, recordingEmbed } from './teamFixtures';

@@ -2,15 +2,15 @@
 // builds it) against what a user's database may do: a server that accepts and never answers, a search that
 // blocks behind another session's lock, and a role that has been given more than SELECT. Each must end in an
 // error the host falls back on (indexService.search catches it and the local index answers), never a hang,
-// and never a write. Real PostgreSQL with pgvector (test/pg/setup.sh); TLS is in teamIndexTls.test.ts.
+// and never a write. Real PostgreSQL with pgvector (test/support/pg/setup.sh); TLS is in teamIndexTls.test.ts.
 import { strict as assert } from 'node:assert';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Pool, type PoolClient } from 'pg';
 import { teamPoolConfig } from '../../../../src/core/index/pg/pgConnect';
 import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
 import { buildTeamIndex } from '../../../../src/core/index/pg/teamIndexer';
-import { embedText } from '../../../emulator/embeddings';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { embedText } from '../../../support/emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 import { Fixture } from '../helpers';
 import { MODEL, moduleText, recordingEmbed } from './teamFixtures';
 

@@ -1,6 +1,6 @@
 // The team index over TLS, end to end: a certificate made for the test by a CA made for the test (openssl),
 // reached through the extension's own connection settings (pgConnect, with the host's reading of
-// `sslrootcert`), a real TLS handshake, and a real PostgreSQL with pgvector (test/pg/setup.sh) behind it.
+// `sslrootcert`), a real TLS handshake, and a real PostgreSQL with pgvector (test/support/pg/setup.sh) behind it.
 // That PostgreSQL is built without OpenSSL ("SSL is not supported by this build"), so the TLS end is a
 // front in this file that speaks PostgreSQL's own TLS negotiation (SSLRequest, 'S', handshake) and relays
 // the decrypted session to it, as a TLS-terminating proxy (pgbouncer, a cloud provider's) would. Like a
@@ -18,8 +18,8 @@ import { Pool } from 'pg';
 import { teamPoolConfig, type TeamTls } from '../../../../src/core/index/pg/pgConnect';
 import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
 import { buildTeamIndex } from '../../../../src/core/index/pg/teamIndexer';
-import { embedText } from '../../../emulator/embeddings';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { embedText } from '../../../support/emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 import { Fixture } from '../helpers';
 import { MODEL, moduleText, recordingEmbed } from './teamFixtures';
 

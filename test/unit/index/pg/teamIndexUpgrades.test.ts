@@ -1,5 +1,5 @@
 // Upgrades of a team index database that an earlier release created, against a real PostgreSQL with pgvector
-// (test/pg/setup.sh): layout 1 (chunks per snapshot) and layout 2 (full-precision vectors) are migrated in
+// (test/support/pg/setup.sh): layout 1 (chunks per snapshot) and layout 2 (full-precision vectors) are migrated in
 // place, and an earlier release's search graph is walked until the indexer's next run replaces it.
 import { strict as assert } from 'node:assert';
 import { statSync } from 'node:fs';
@@ -12,8 +12,8 @@ import { PgTeamIndex } from '../../../../src/core/index/pg/pgTeamIndex';
 import { semanticSql } from '../../../../src/core/index/pg/pgSql';
 import { SCHEMA_VERSION } from '../../../../src/core/index/pg/pgSchema';
 import { buildTeamIndex } from '../../../../src/core/index/pg/teamIndexer';
-import { embedText } from '../../../emulator/embeddings';
-import { startPostgres, type TestPostgres } from '../../../pg/pgServer';
+import { embedText } from '../../../support/emulator/embeddings';
+import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 import { silentLogger } from '../../../../src/core/logger';
 import { Fixture } from '../helpers';
 import { MODEL, moduleText, recordingEmbed } from './teamFixtures';

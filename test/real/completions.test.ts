@@ -1,5 +1,5 @@
 // Inline completions in the real extension host against the REAL local model (Qwen2.5-Coder-1.5B on the
-// stack's llama-server, test/realmodels/run.mjs): an empty function body whose content is obvious is asked
+// stack's llama-server, test/real/run.mjs): an empty function body whose content is obvious is asked
 // through VS Code's own inline-suggest commands, the ghost text is accepted, and the document is judged by
 // what the code does (transpiled and run), not by a string of ours.
 import * as assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { cadenzaApi, waitFor } from '../integration/helpers';
 /** An environment variable the tier sets; a missing one is a failure, never a skip. */
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: this suite runs inside the real-model tier (node test/realmodels/run.mjs)`);
+  if (!value) throw new Error(`${name} is not set: this suite runs inside the real-model tier (node test/real/run.mjs)`);
   return value;
 }
 

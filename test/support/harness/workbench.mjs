@@ -12,8 +12,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (this file lives in test/harness/). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository root (this file lives in test/support/harness/). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Where setup.sh installs Node 24 and code-server; outside the repo on purpose. */
 export const harnessHome = process.env.CADENZA_HARNESS_HOME || path.join(os.homedir(), '.cache', 'cadenza-vscode-harness');
@@ -31,13 +31,13 @@ export function makeLog(name) {
  * point at a pre-installed harness.
  */
 export function harnessEnv() {
-  const setup = spawnSync('bash', [path.join(repoRoot, 'test', 'harness', 'setup.sh')], {
+  const setup = spawnSync('bash', [path.join(repoRoot, 'test', 'support', 'harness', 'setup.sh')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, CADENZA_HARNESS_HOME: harnessHome },
   });
   if (setup.status !== 0) {
     process.stdout.write(setup.stdout ?? '');
-    throw new Error(`test/harness/setup.sh failed (exit ${setup.status})`);
+    throw new Error(`test/support/harness/setup.sh failed (exit ${setup.status})`);
   }
   const fromFile = {};
   for (const line of fs.readFileSync(path.join(harnessHome, 'harness-env.sh'), 'utf8').split('\n')) {
@@ -74,7 +74,7 @@ export function scratchDir(prefix) {
  */
 export function copyFixtureWorkspace(tmp) {
   const target = path.join(tmp, 'workspace');
-  fs.cpSync(path.join(repoRoot, 'test', 'fixtures', 'workspace'), target, { recursive: true });
+  fs.cpSync(path.join(repoRoot, 'test', 'support', 'fixtures', 'workspace'), target, { recursive: true });
   return target;
 }
 
@@ -296,17 +296,17 @@ export function remoteUri(server, absolutePath) {
 }
 
 /**
- * Packages test/fixtures/toolsExtension (a test extension that registers language model tools, one of them a
+ * Packages test/support/fixtures/toolsExtension (a test extension that registers language model tools, one of them a
  * stand-in MCP server's) with vsce and installs it into the scratch extensions dir, so the workbench has tools
  * from "another extension" for the agent's VS Code tools. Never part of Cadenza's own VSIX.
  */
 export function installToolsFixture(harness, tmp, log) {
   const vsix = path.join(tmp, 'cadenza-test-tools.vsix');
   spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], {
-    cwd: path.join(repoRoot, 'test', 'fixtures', 'toolsExtension'), stdio: 'ignore',
+    cwd: path.join(repoRoot, 'test', 'support', 'fixtures', 'toolsExtension'), stdio: 'ignore',
   });
-  if (!fs.existsSync(vsix)) throw new Error('could not package test/fixtures/toolsExtension');
+  if (!fs.existsSync(vsix)) throw new Error('could not package test/support/fixtures/toolsExtension');
   const installed = spawnSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], { env: codeServerEnv(tmp) });
   if (installed.status !== 0) throw new Error(`could not install the tools fixture: ${installed.stderr}`);
-  log('installed the tools fixture extension (test/fixtures/toolsExtension)');
+  log('installed the tools fixture extension (test/support/fixtures/toolsExtension)');
 }

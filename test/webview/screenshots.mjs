@@ -3,12 +3,12 @@
 // The webview tier (part of `npm test`): the chat panel's real bundle in the sandbox, in Debian's headless
 // Chromium, in VS Code's dark, light and high-contrast theme variables, checked for what a person sees:
 //   - contrast: every visible text at least 4.5:1 against what is behind it (3:1 for large text),
-//   - focus: every control reached with Tab shows a focus ring (test/webview-sandbox/visible.mjs),
+//   - focus: every control reached with Tab shows a focus ring (test/webview/visible.mjs),
 //   - overflow: nothing runs off the side at a narrow side bar (240 px),
 // in every scenario and theme, plus interaction checks against the real bundle and the CSP. A screenshot of
 // each scenario and theme (and its narrow variant) goes to test-results/webview/ (apart from the UI tier's
 // test-results/screenshots/, which that tier empties first). Build first:
-//   node esbuild.js && node test/webview-sandbox/screenshots.mjs [--only=scenario] [--no-checks] [--check=title part]
+//   node esbuild.js && node test/webview/screenshots.mjs [--only=scenario] [--no-checks] [--check=title part]
 // Prints one line per check and ends with `N passed, N failed, N skipped`; exits non-zero on a failure.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

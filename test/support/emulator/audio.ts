@@ -1,7 +1,7 @@
 // POST /v1/audio/transcriptions and /v1/audio/translations: multipart uploads, format sniffed from
 // the bytes, the 25 MB (speech-to-text, the client's constant) and 30 s (audio-instruct) limits,
 // ISO-639-1 languages for speech-to-text, json/text/stream answers.
-import { speechToTextMaxBytes } from '../../src/core/audio/limits';
+import { speechToTextMaxBytes } from '../../../src/core/audio/limits';
 import { audioDurationSeconds, sniffAudioFormat } from './audioFormat';
 import { audioTooLong, MAX_AUDIO_SECONDS } from './chatRequest';
 import { completionStream, newEnvelope, type Answer } from './completion';

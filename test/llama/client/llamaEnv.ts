@@ -4,7 +4,7 @@
 import { deflateSync } from 'node:zlib';
 import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
 import { ApiError, type ApiErrorReason } from '../../../src/core/api/errors';
-import { toneWav as makeToneWav } from '../../fixtures/wav';
+import { toneWav as makeToneWav } from '../../support/fixtures/wav';
 
 /** The three llama-server instances of the tier (see test/llama/servers.mjs). */
 export interface LlamaServers {

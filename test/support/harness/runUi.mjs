@@ -4,10 +4,10 @@
 // would — clicks, the command palette, typing into input boxes — and a screenshot after every test in
 // test-results/screenshots/.
 //
-//   npm run package && npx tsc -p tsconfig.json && node test/harness/runUi.mjs [--grep <pattern>]
+//   npm run package && npx tsc -p tsconfig.json && node test/support/harness/runUi.mjs [--grep <pattern>]
 //
 // It builds nothing: it needs cadenza.vsix (npm run package) and the compiled emulator
-// (out/test/emulator/emulator.js, from tsc). The emulator runs in this process; its address goes into the
+// (out/test/support/emulator/emulator.js, from tsc). The emulator runs in this process; its address goes into the
 // settings of a fresh user-data-dir before code-server starts, so the installed extension talks to it
 // (the server's Machine settings: cadenza.* are machine-overridable, and code-server ignores such settings
 // in User settings). Unlike runIntegration.mjs, there is no development payload: what runs is what ships.
@@ -45,7 +45,7 @@ const args = process.argv.slice(2);
 const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? new RegExp(args[grepAt + 1], 'i') : undefined;
 const vsix = path.resolve(process.env.VSIX || path.join(repoRoot, 'cadenza.vsix'));
-const emulatorModule = path.join(repoRoot, 'out', 'test', 'emulator', 'emulator.js');
+const emulatorModule = path.join(repoRoot, 'out', 'test', 'support', 'emulator', 'emulator.js');
 const fixturesModule = path.join(repoRoot, 'out', 'test', 'unit', 'audio', 'fixtures.js');
 /** The audio fixture copied into the scratch workspace's root (ui.audioFile names it). */
 const audioFixture = 'wav-pcm16-mono-16k.wav';

@@ -4,10 +4,10 @@
 // models, pick one, and chat in the panel, with options and an image.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ToWebview } from '../../src/shared/protocol';
-import { cadenzaApi, openChatView, storedConversation, waitFor } from '../integration/helpers';
-import { drivePanel, type Panel } from '../integration/panelDriver';
-import { pngDataUrl } from '../compat/llama/llamaEnv';
+import type { ToWebview } from '../../../src/shared/protocol';
+import { cadenzaApi, openChatView, storedConversation, waitFor } from '../../integration/helpers';
+import { drivePanel, type Panel } from '../../integration/panelDriver';
+import { pngDataUrl } from '../client/llamaEnv';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
 

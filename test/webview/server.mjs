@@ -3,7 +3,7 @@
 // page with the same CSP as the extension's webview shell, VS Code's default webview styles and theme
 // variables (dark, light, high contrast), a fake `acquireVsCodeApi` and a scripted host.
 // Loopback only, on a free port. Run it directly to open the sandbox in a browser:
-//   node test/webview-sandbox/server.mjs   →  prints http://127.0.0.1:PORT/?theme=dark&scenario=conversation
+//   node test/webview/server.mjs   →  prints http://127.0.0.1:PORT/?theme=dark&scenario=conversation
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -2,7 +2,7 @@
 // Runs the integration suites (test/integration/**/*.test.ts, compiled to out/test/integration) inside
 // the extension host of a real VS Code 1.139 — code-server — driven by headless chromium.
 //
-//   node test/harness/runIntegration.mjs [--no-build] [--grep <pattern>]
+//   node test/support/harness/runIntegration.mjs [--no-build] [--grep <pattern>]
 //
 // How: code-server starts with --vscode-option enable-smoke-test-driver, which makes its built workbench
 // honour the URL's `payload` (extensionDevelopmentPath = this repo, extensionTestsPath = the mocha runner

