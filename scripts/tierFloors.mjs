@@ -14,7 +14,7 @@ export const tierFloors = {
   integration: 233,
   // The suites titled `... real workspace trust` (agent, chat, index, project instructions, completions).
   'restricted mode': 8,
-  llama: 27,
+  llama: 32,
   'real models': 9,
   ui: 50,
   // test/ui/agentRestricted.untrusted.ui.mjs

@@ -58,6 +58,18 @@ suite('Reasoning models: thinking apart from the answer', () => {
     assert.equal(answer, 'It adds two numbers.');
   });
 
+  test('a model that takes tools thinks in an agent step: the panel is told how long, as for a plain answer', async () => {
+    // gpt-oss-120b takes tools, so the panel answers with the agent; its steps reported no thinking time
+    // (found with llama-server's Qwen3-template model in the llama tier, whose template takes tools too).
+    await panel().newConversation();
+    await vscode.commands.executeCommand('cadenza.selectModel', 'gpt-oss-120b');
+    emulator().scriptChat({ content: 'Hello!', reasoning: 'Nothing to look up.', thinkMs: 600 });
+    const { answer, posted, done } = await panel().send('Hi');
+    assert.equal(answer, 'Hello!');
+    assert.ok(posted.some((message) => message.type === 'chat/reasoning'), posted.map((message) => message.type).join(', '));
+    assert.ok((done?.reasoningMs ?? 0) >= 400, `thinking took about 0.6 s, reported ${String(done?.reasoningMs)} ms`);
+  });
+
   // Rewrite Selection with a reasoning model: test/ui/editorCommands.ui.mjs (the command takes no arguments).
 
   test('reasoning controls reach the request only for models that take them', async () => {

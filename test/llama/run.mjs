@@ -5,8 +5,8 @@
 //
 // 1. setup.sh: builds llama-server and the test models on a fresh machine; well under a second when warm.
 // 2. (unless --no-build) bundles the extension and compiles the tests: node esbuild.js, npx tsc.
-// 3. starts three llama-server instances on free 127.0.0.1 ports (servers.mjs): chat with a projector,
-//    chat without one, embeddings.
+// 3. starts four llama-server instances on free 127.0.0.1 ports (servers.mjs): chat with a projector,
+//    chat without one, embeddings, a thinking model.
 // 4. runs the client-level compatibility suites in plain Node (mocha, out/test/llama/client), then the
 //    extension-host suites (out/test/llama/host) through the offline VS Code harness, with
 //    HARNESS_TESTS_ENTRY pointing the harness at that folder's runner.
@@ -110,14 +110,16 @@ async function main() {
   // --- 3. servers --------------------------------------------------------------------------------------
   t = Date.now();
   logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadenza-llama-'));
-  const [chat, textOnly, embed] = await Promise.all(['chat', 'textOnly', 'embed'].map((name) => startServer(name, { logDir })));
-  log(`servers up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${chat.url}, text-only ${textOnly.url}, embeddings ${embed.url} (logs in ${logDir})`);
+  const [chat, textOnly, embed, thinking] = await Promise.all(['chat', 'textOnly', 'embed', 'thinking'].map((name) => startServer(name, { logDir })));
+  log(`servers up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${chat.url}, text-only ${textOnly.url}, embeddings ${embed.url}, thinking ${thinking.url} (logs in ${logDir})`);
   const env = {
     CADENZA_LLAMA_URL: chat.url,
     CADENZA_LLAMA_TEXT_ONLY_URL: textOnly.url,
     CADENZA_LLAMA_EMBED_URL: embed.url,
+    CADENZA_LLAMA_THINKING_URL: thinking.url,
     CADENZA_LLAMA_CHAT_MODEL: modelIds.chat,
     CADENZA_LLAMA_EMBED_MODEL: modelIds.embed,
+    CADENZA_LLAMA_THINKING_MODEL: modelIds.thinking,
   };
 
   // --- 4a. client-level compatibility suites, plain Node ---------------------------------------------

@@ -6,8 +6,9 @@
 //   chat     chat-scripted.gguf + mmproj-tiny.gguf: chat, SSE, tools, JSON, images, transcription
 //   textOnly chat-scripted.gguf without a projector: how llama-server refuses an image
 //   embed    embed-minilm.gguf with --embeddings: /v1/embeddings
+//   thinking chat-thinking.gguf with --reasoning-format deepseek: thinking streamed as reasoning_content
 //
-// CLI, for trying things by hand: `node test/llama/servers.mjs` starts all three, prints their URLs
+// CLI, for trying things by hand: `node test/llama/servers.mjs` starts all four, prints their URLs
 // and stops them on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +28,7 @@ export const llamaServerBin = process.env.CADENZA_LLAMA_SERVER || path.join(llam
 const models = path.join(llamaHome, 'models');
 
 /** The model ids the servers list (`--alias`), so tests do not depend on file paths. */
-export const modelIds = { chat: 'cadenza-scripted-qwen2', embed: 'cadenza-minilm-embed' };
+export const modelIds = { chat: 'cadenza-scripted-qwen2', embed: 'cadenza-minilm-embed', thinking: 'cadenza-thinking-qwen3' };
 
 /** How each server is started. `-t 2`: the CI machine has two cores; more threads only contend. */
 const presets = {
@@ -36,6 +37,10 @@ const presets = {
   textOnly: ['-m', path.join(models, 'chat-scripted.gguf'), '--alias', modelIds.chat, '--jinja', '-c', '4096', '-np', '1', '-t', '1'],
   embed: ['-m', path.join(models, 'embed-minilm.gguf'), '--alias', modelIds.embed, '--embeddings', '--pooling', 'mean',
     '-c', '4096', '-b', '4096', '-ub', '512', '-np', '4', '-t', '2'],
+  // deepseek is also what this llama.cpp's default (auto) picks; said outright, since it is what the
+  // tests are about: the thinking in `reasoning_content`, the answer alone in `content`.
+  thinking: ['-m', path.join(models, 'chat-thinking.gguf'), '--alias', modelIds.thinking, '--jinja', '--reasoning-format', 'deepseek',
+    '-c', '2048', '-np', '1', '-t', '1'],
 };
 
 /** Every process group we started and have not seen exit. */

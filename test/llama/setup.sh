@@ -8,6 +8,7 @@
 # Output goes to a cache folder OUTSIDE the repo, $CADENZA_LLAMA_HOME (default ~/.cache/cadenza-llama):
 #   bin/llama-server (+ its .so files, RPATH'd in the same folder)
 #   models/chat-scripted.gguf  deterministic "bigram machine": "Hello!", tool calls, JSON (see genModels.py)
+#   models/chat-thinking.gguf  the same machine thinking first: "<think>…</think>Hello!", Qwen3's template
 #   models/mmproj-tiny.gguf    random vision+audio projector, so images and audio go through real decoding
 #   models/embed-minilm.gguf   all-MiniLM-L6-v2-shaped BERT with the real WordPiece vocabulary
 #   models/chat-qwen05b.gguf   only with `setup.sh bench`: Qwen2.5-0.5B-shaped, Q8_0, 531 MB, for bench/e2e
@@ -32,7 +33,7 @@ CMAKE_FLAGS=(-DCMAKE_BUILD_TYPE=Release
   -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF -DGGML_AVX512_VNNI=OFF -DGGML_AVX512_BF16=OFF
   -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
   -DGGML_OPENMP=ON)
-PRESETS=(chat-scripted embed-minilm)
+PRESETS=(chat-scripted chat-thinking embed-minilm)
 [ "${1:-}" = bench ] && PRESETS+=(chat-qwen05b)
 
 T0=$(date +%s)
@@ -105,14 +106,16 @@ fi
 
 # --- 4. test models: real tokenizers and chat templates from the tree, generated weights ----------
 mkdir -p "$L/models"
-for p in "${PRESETS[@]}"; do
-  if [ ! -f "$(models_stamp "$p")" ]; then
-    say "generating model $p"
-    rm -f "$L/models/.ok-$p-"*
-    PYTHONPATH="$SRC/gguf-py" "$PY" "$HERE/genModels.py" "$SRC" "$L/models" "$p" 2>&1 | { grep -v "Duplicated key" || true; }
-    touch "$(models_stamp "$p")"
-  fi
-done
+todo=()
+for p in "${PRESETS[@]}"; do [ -f "$(models_stamp "$p")" ] || todo+=("$p"); done
+if [ ${#todo[@]} -gt 0 ]; then
+  # One run for all of them: reading a vocabulary is most of a chat model's time, and the two chat models
+  # share theirs (genModels.py reads each vocabulary once).
+  say "generating models ${todo[*]}"
+  for p in "${todo[@]}"; do rm -f "$L/models/.ok-$p-"*; done
+  PYTHONPATH="$SRC/gguf-py" "$PY" "$HERE/genModels.py" "$SRC" "$L/models" "${todo[@]}" 2>&1 | { grep -v "Duplicated key" || true; }
+  for p in "${todo[@]}"; do touch "$(models_stamp "$p")"; done
+fi
 if [ ! -f "$(models_stamp mmproj-tiny)" ]; then
   say "generating mmproj-tiny"
   rm -f "$L/models/.ok-mmproj-tiny-"*

@@ -140,7 +140,7 @@ export class AgentAnswer {
           this.forming.clear();
           // The next step opens before the previous one closes, so the panel stays "streaming" throughout.
           sink({ type: 'message/add', message: { id: next.id, role: 'assistant', text: '', streaming: true, ...(next.model ? { model: next.model } : {}) } });
-          sink({ type: 'chat/done', messageId: previous.id, stopped: false, ...(previous.usage ? { usage: previous.usage } : {}), ...(previous.sources ? { sources: previous.sources } : {}) });
+          sink({ type: 'chat/done', messageId: previous.id, stopped: false, ...(previous.usage ? { usage: previous.usage } : {}), ...(previous.reasoning ? { reasoningMs: previous.reasoning.ms } : {}), ...(previous.sources ? { sources: previous.sources } : {}) });
         }
         return;
       case 'text':
@@ -224,7 +224,8 @@ export class AgentAnswer {
       if (event.outcome === 'stepLimit') current.agentStop = stepLimitText(event.steps);
       await this.recordCheckpoint();
       const saveError = await deps.saveAtEnd(this.conversation);
-      deps.sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
+      // How long the step thought, as a plain answer says it (the panel's own clock would count until the end).
+      deps.sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.reasoning ? { reasoningMs: current.reasoning.ms } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
       text = event.text;
     }
     // The tool results are history now: the meter shows what the next request will carry.

@@ -6,7 +6,7 @@ import { InferenceClient, type ClientOptions } from '../../../src/core/api/clien
 import { ApiError, type ApiErrorReason } from '../../../src/core/api/errors';
 import { toneWav as makeToneWav } from '../../support/fixtures/wav';
 
-/** The three llama-server instances of the tier (see test/llama/servers.mjs). */
+/** The four llama-server instances of the tier (see test/llama/servers.mjs). */
 export interface LlamaServers {
   /** chat-scripted + a vision/audio projector. */
   chat: string;
@@ -14,12 +14,15 @@ export interface LlamaServers {
   textOnly: string;
   /** MiniLM-shaped BERT with --embeddings. */
   embed: string;
+  /** chat-thinking (thinks in `<think>`, then says "Hello!") with --reasoning-format deepseek. */
+  thinking: string;
   /** The ids the servers list (`--alias`). */
   chatModel: string;
   embedModel: string;
+  thinkingModel: string;
 }
 
-/** The servers' addresses from CADENZA_LLAMA_URL, CADENZA_LLAMA_TEXT_ONLY_URL, CADENZA_LLAMA_EMBED_URL. */
+/** The servers' addresses from CADENZA_LLAMA_URL, CADENZA_LLAMA_TEXT_ONLY_URL, CADENZA_LLAMA_EMBED_URL, CADENZA_LLAMA_THINKING_URL. */
 export function llamaServers(): LlamaServers {
   const read = (name: string): string => {
     const value = process.env[name];
@@ -32,8 +35,10 @@ export function llamaServers(): LlamaServers {
     chat: read('CADENZA_LLAMA_URL'),
     textOnly: read('CADENZA_LLAMA_TEXT_ONLY_URL'),
     embed: read('CADENZA_LLAMA_EMBED_URL'),
+    thinking: read('CADENZA_LLAMA_THINKING_URL'),
     chatModel: process.env['CADENZA_LLAMA_CHAT_MODEL'] ?? 'cadenza-scripted-qwen2',
     embedModel: process.env['CADENZA_LLAMA_EMBED_MODEL'] ?? 'cadenza-minilm-embed',
+    thinkingModel: process.env['CADENZA_LLAMA_THINKING_MODEL'] ?? 'cadenza-thinking-qwen3',
   };
 }
 
