@@ -11,7 +11,7 @@ export const tierFloors = {
   static: 6,
   unit: 888,
   webview: 143,
-  integration: 233,
+  integration: 236,
   // The suites titled `... real workspace trust` (agent, chat, index, project instructions, completions).
   'restricted mode': 8,
   llama: 32,

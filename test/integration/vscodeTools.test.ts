@@ -1,9 +1,13 @@
-// The agent using the language model tools other extensions and MCP servers register in VS Code: a fixture
-// extension (test/support/fixtures/toolsExtension, loaded beside Cadenza by the harness) registers them through
-// `vscode.lm.registerTool`, one of them a stand-in MCP server's tool (tagged `mcp`, with a confirmation). The
-// emulator scripts the model's calls; the fixture records what VS Code invoked. In extension-test mode VS
-// Code's dialog service accepts a tool's confirmation without showing it (see lmTools.test.ts), so a decline
-// is what the caller then sees: the fixture throws the same CancellationError.
+// The agent using the language model tools other extensions register in VS Code: a fixture extension
+// (test/support/fixtures/toolsExtension, loaded beside Cadenza by the harness) registers them through
+// `vscode.lm.registerTool`, among them `fixture_addNote`, not marked read-only and with a confirmation of its
+// own. The emulator scripts the model's calls; the fixture records what VS Code invoked, with the input
+// exactly as VS Code handed it on. In extension-test mode VS Code's dialog service accepts a tool's
+// confirmation without showing it (see lmTools.test.ts), so a decline is what the caller then sees: the
+// fixture throws the same CancellationError. An MCP server's tools are a real server's, in mcpServer.test.ts:
+// this fixture once stood in for one with a tool tagged `mcp`, which only showed that Cadenza reads the tag
+// it looks for. What stays here is what no MCP server can do: a tool's own confirmation and its decline, an
+// image or a throw as a result, a name that collides with the agent's, an extension id as the origin.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CadenzaApi } from '../../src/host/extension';
@@ -23,7 +27,7 @@ interface FixtureApi {
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 const fixtureId = 'cadenza-tests.cadenza-test-tools';
 
-suite('Agent: VS Code tools from other extensions and MCP servers', () => {
+suite('Agent: VS Code tools from other extensions', () => {
   let api: CadenzaApi;
   // Activated first: the emulator's set-up writes a Cadenza setting, which must be registered by then.
   suiteSetup(async () => {
@@ -59,7 +63,7 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     const extension = vscode.extensions.getExtension<FixtureApi>(fixtureId);
     assert.ok(extension, 'the fixture extension is loaded beside Cadenza');
     fixture = await extension.activate();
-    await waitFor(() => vscode.lm.tools.some((tool) => tool.name === 'mcp_notes_add_note'), 'the fixture\'s tools in vscode.lm.tools');
+    await waitFor(() => vscode.lm.tools.some((tool) => tool.name === 'fixture_addNote'), 'the fixture\'s tools in vscode.lm.tools');
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     await openChatView(api);
     await vscode.commands.executeCommand('cadenza.refreshModels');
@@ -81,12 +85,12 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });
 
-  test('the menu lists other extensions\' and MCP servers\' tools with their source, none enabled, never Cadenza\'s own; a request offers none of them', async () => {
+  test('the menu lists other extensions\' tools with their source, none enabled, never Cadenza\'s own; a request offers none of them', async () => {
     const state = await menu({ type: 'tools/list' });
     const rows = new Map(state.tools.map((tool) => [tool.name, tool]));
     assert.equal(state.restricted, false);
     assert.deepEqual([rows.get('fixture_wordCount')?.source, rows.get('fixture_wordCount')?.kind, rows.get('fixture_wordCount')?.readOnly], [fixtureId, 'extension', true]);
-    assert.deepEqual([rows.get('mcp_notes_add_note')?.kind, rows.get('mcp_notes_add_note')?.readOnly], ['mcp', false]);
+    assert.deepEqual([rows.get('fixture_addNote')?.kind, rows.get('fixture_addNote')?.readOnly], ['extension', false]);
     assert.equal(rows.get('read_file')?.wireName, 'vscode_read_file', 'a collision with the agent\'s own read_file is renamed');
     assert.ok(![...rows.keys()].some((name) => name.startsWith('cadenza_')), 'Cadenza\'s own lm tools are never offered back to it');
     assert.ok(!rows.has('runSubagent') && !rows.has('vscode_editFile_internal'), 'VS Code\'s chat-only helpers are left out');
@@ -95,42 +99,42 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     emulator().scriptChat({ content: 'Hi.' });
     await panel.send('Hello');
     const names = offered(bodies()[0]);
-    assert.ok(names.includes('read_file') && !names.some((name) => name.startsWith('fixture_') || name.startsWith('mcp_')), names.join(', '));
+    assert.ok(names.includes('read_file') && !names.some((name) => name.startsWith('fixture_')), names.join(', '));
   });
 
-  test('an enabled MCP-style tool is offered, invoked through VS Code with the model\'s arguments, and its result reaches the next request; a disabled one is not offered', async () => {
-    const state = await menu({ type: 'tools/enable', name: 'mcp_notes_add_note', enabled: true });
-    assert.equal(state.tools.find((tool) => tool.name === 'mcp_notes_add_note')?.enabled, true);
-    assert.deepEqual([...api.agent.vscodeTools.enabled()], ['mcp_notes_add_note'], 'remembered for the workspace');
+  test('an enabled tool not marked read-only is offered, invoked through VS Code with the model\'s arguments, and its result reaches the next request; a disabled one is not offered', async () => {
+    const state = await menu({ type: 'tools/enable', name: 'fixture_addNote', enabled: true });
+    assert.equal(state.tools.find((tool) => tool.name === 'fixture_addNote')?.enabled, true);
+    assert.deepEqual([...api.agent.vscodeTools.enabled()], ['fixture_addNote'], 'remembered for the workspace');
     // Not marked read-only, so Cadenza asks first (the policy stands in for the card's Run button).
     const asked: ApprovalQuestion['preview'][] = [];
     api.agent.setApprovalPolicy((question) => {
       asked.push(question.preview);
       return 'approve';
     });
-    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Groceries', body: 'milk, eggs' }, id: 'call_note' }] });
+    emulator().scriptChat({ toolCalls: [{ name: 'fixture_addNote', arguments: { title: 'Groceries', body: 'milk, eggs' }, id: 'call_note' }] });
     emulator().scriptChat({ content: 'Saved your note.' });
     assert.equal((await panel.send('Note down groceries')).answer, 'Saved your note.');
-    assert.deepEqual(fixture.calls, [{ name: 'mcp_notes_add_note', input: { title: 'Groceries', body: 'milk, eggs' } }]);
-    assert.deepEqual(asked, [{ kind: 'external', tool: 'mcp_notes_add_note', origin: `MCP server ${fixtureId}`, input: '{\n  "title": "Groceries",\n  "body": "milk, eggs"\n}' }]);
+    assert.deepEqual(fixture.calls, [{ name: 'fixture_addNote', input: { title: 'Groceries', body: 'milk, eggs' } }]);
+    assert.deepEqual(asked, [{ kind: 'external', tool: 'fixture_addNote', origin: fixtureId, input: '{\n  "title": "Groceries",\n  "body": "milk, eggs"\n}' }]);
     const [first, second] = bodies();
-    assert.ok(offered(first).includes('mcp_notes_add_note'));
+    assert.ok(offered(first).includes('fixture_addNote'));
     assert.ok(!offered(first).includes('fixture_wordCount'), 'a tool not ticked is not offered');
-    const sent = first?.tools?.find((tool) => tool.function.name === 'mcp_notes_add_note')?.function.parameters;
+    const sent = first?.tools?.find((tool) => tool.function.name === 'fixture_addNote')?.function.parameters;
     assert.deepEqual(sent, { type: 'object', properties: { title: { type: 'string', description: 'Title of the note' }, body: { type: 'string', description: 'Text of the note' } }, required: ['title'] });
     assert.deepEqual(second?.messages.at(-1), { role: 'tool', tool_call_id: 'call_note', content: 'Note 1 saved: Groceries' });
     const card = finalCard('call_note');
     assert.equal(card?.status, 'done');
-    assert.equal(card?.origin, `MCP server ${fixtureId}`);
+    assert.equal(card?.origin, fixtureId);
   });
 
   test('a tool not marked read-only waits on a card with its tool, origin and arguments, even under "allow edits for this conversation"; denied, VS Code never invokes it and the model is told; a read-only tool runs at once', async () => {
-    await enable('fixture_wordCount', 'mcp_notes_add_note');
+    await enable('fixture_wordCount', 'fixture_addNote');
     const scratch = vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file('/'), 'exttools-scratch.txt');
     emulator().scriptChat({ toolCalls: [{ name: 'create_file', arguments: { path: 'exttools-scratch.txt', content: 'scratch\n' }, id: 'call_create' }] });
     emulator().scriptChat({ toolCalls: [
       { name: 'fixture_wordCount', arguments: { text: 'one two three' }, id: 'call_count' },
-      { name: 'mcp_notes_add_note', arguments: { title: 'Leak', body: 'API_TOKEN=walrusSecretToken' }, id: 'call_leak' },
+      { name: 'fixture_addNote', arguments: { title: 'Leak', body: 'API_TOKEN=walrusSecretToken' }, id: 'call_leak' },
     ] });
     emulator().scriptChat({ content: 'The note was not saved.' });
     const conversationId = (await panel.conversation()).id;
@@ -138,9 +142,9 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
       const answering = panel.send('Count the words, then save a note.');
       const create = await waitingCard('create_file');
       assert.ok(api.agent.approvals.answer(create.id, 'allowConversation'));
-      const card = await waitingCard('mcp_notes_add_note');
+      const card = await waitingCard('fixture_addNote');
       assert.equal(api.agent.approvals.allowsEdits(conversationId), true, 'edits are allowed, and still the tool asks');
-      assert.deepEqual(card.change, { kind: 'external', tool: 'mcp_notes_add_note', origin: `MCP server ${fixtureId}` });
+      assert.deepEqual(card.change, { kind: 'external', tool: 'fixture_addNote', origin: fixtureId });
       assert.equal(JSON.parse(card.arguments).body, 'API_TOKEN=walrusSecretToken', 'the card has the arguments the tool would get');
       assert.equal(finalCard('call_count')?.status, 'done', 'the read-only tool ran without asking');
       assert.deepEqual(fixture.calls.map((call) => call.name), ['fixture_wordCount'], 'nothing invoked the tool while its card waits');
@@ -150,22 +154,22 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
       assert.equal(finalCard('call_leak')?.status, 'denied');
       const results = new Map(bodies()[2]?.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, String(message.content)]));
       assert.equal(results.get('call_count'), '3 words');
-      assert.match(results.get('call_leak') ?? '', /^The user denied running mcp_notes_add_note \(MCP server [^)]+\); it was not run\./);
+      assert.match(results.get('call_leak') ?? '', /^The user denied running fixture_addNote \(cadenza-tests\.cadenza-test-tools\); it was not run\./);
     } finally {
       await vscode.workspace.fs.delete(scratch).then(undefined, () => undefined);
     }
   });
 
   test('"allow this tool for this conversation" runs that tool\'s later calls unasked, in this conversation only; another tool not marked read-only is still asked', async () => {
-    await enable('mcp_notes_add_note', 'fixture_deploy');
-    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'One' }, id: 'call_one' }] });
+    await enable('fixture_addNote', 'fixture_deploy');
+    emulator().scriptChat({ toolCalls: [{ name: 'fixture_addNote', arguments: { title: 'One' }, id: 'call_one' }] });
     emulator().scriptChat({ toolCalls: [
-      { name: 'mcp_notes_add_note', arguments: { title: 'Two' }, id: 'call_two' },
+      { name: 'fixture_addNote', arguments: { title: 'Two' }, id: 'call_two' },
       { name: 'fixture_deploy', arguments: { target: 'production', token: 'walrusSecretToken' }, id: 'call_deploy' },
     ] });
     emulator().scriptChat({ content: 'Two notes; no deploy.' });
     const answering = panel.send('Save two notes and deploy.');
-    const first = await waitingCard('mcp_notes_add_note');
+    const first = await waitingCard('fixture_addNote');
     assert.ok(api.agent.approvals.answer(first.id, 'allowTool'));
     const deploy = await waitingCard('fixture_deploy');
     assert.deepEqual(deploy.change, { kind: 'external', tool: 'fixture_deploy', origin: fixtureId }, 'an extension\'s tool without a read-only tag asks');
@@ -178,10 +182,10 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
     panel.clear();
     await panel.newConversation();
     await panel.selectModel(toolModel);
-    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'Three' }, id: 'call_three' }] });
+    emulator().scriptChat({ toolCalls: [{ name: 'fixture_addNote', arguments: { title: 'Three' }, id: 'call_three' }] });
     emulator().scriptChat({ content: 'Not saved.' });
     const again = panel.send('Save a third note.');
-    const third = await waitingCard('mcp_notes_add_note');
+    const third = await waitingCard('fixture_addNote');
     assert.ok(api.agent.approvals.answer(third.id, 'deny'));
     assert.equal((await again).answer, 'Not saved.');
     assert.equal(fixture.calls.length, 2);
@@ -236,25 +240,25 @@ suite('Agent: VS Code tools from other extensions and MCP servers', () => {
   });
 
   test('Restricted Mode offers only tools marked read-only: the menu holds the others back and a request never carries them', async () => {
-    await enable('fixture_wordCount', 'mcp_notes_add_note');
+    await enable('fixture_wordCount', 'fixture_addNote');
     api.agent.overrideTrust(false);
     const state = await menu({ type: 'tools/list' });
     assert.equal(state.restricted, true);
     const rows = new Map(state.tools.map((tool) => [tool.name, tool]));
-    assert.equal(rows.get('mcp_notes_add_note')?.blocked, true);
+    assert.equal(rows.get('fixture_addNote')?.blocked, true);
     assert.equal(rows.get('fixture_wordCount')?.blocked, false);
     assert.ok(state.tools.filter((tool) => !tool.blocked).every((tool) => tool.readOnly), 'every tool offered is read-only');
     const held = state.tools.find((tool) => tool.blocked && !tool.enabled);
     assert.ok(held, 'a tool that is not read-only and not enabled (VS Code\'s own run_task, for one)');
     const refused = await menu({ type: 'tools/enable', name: held.name, enabled: true });
     assert.equal(refused.tools.find((tool) => tool.name === held.name)?.enabled, false, 'Restricted Mode does not let it be enabled');
-    emulator().scriptChat({ toolCalls: [{ name: 'mcp_notes_add_note', arguments: { title: 'x' }, id: 'call_blocked' }] });
+    emulator().scriptChat({ toolCalls: [{ name: 'fixture_addNote', arguments: { title: 'x' }, id: 'call_blocked' }] });
     emulator().scriptChat({ content: 'I cannot add notes here.' });
     await panel.send('Add a note');
     const names = offered(bodies()[0]);
     assert.ok(names.includes('fixture_wordCount'), names.join(', '));
-    assert.ok(!names.includes('mcp_notes_add_note') && !names.includes('edit_file'), names.join(', '));
+    assert.ok(!names.includes('fixture_addNote') && !names.includes('edit_file'), names.join(', '));
     assert.deepEqual(fixture.calls, [], 'nothing was invoked');
-    assert.match(String(bodies()[1]?.messages.at(-1)?.content), /mcp_notes_add_note is not available: the workspace is in Restricted Mode/);
+    assert.match(String(bodies()[1]?.messages.at(-1)?.content), /fixture_addNote is not available: the workspace is in Restricted Mode/);
   });
 });

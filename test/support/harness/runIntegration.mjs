@@ -69,7 +69,8 @@ async function main() {
   fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
   fs.rmSync(resultsFile, { force: true });
 
-  // The language model tools another extension (and a stand-in MCP server) registers, for vscodeTools.test.ts:
+  // The language model tools another extension registers, for vscodeTools.test.ts (an MCP server's are a real
+  // server's, started from the workspace's .vscode/mcp.json by mcpServer.test.ts):
   // installed, since a second extensionDevelopmentPath replaces the first in this workbench.
   installToolsFixture(harness, tmp, log);
   const server = await startCodeServer({

@@ -123,7 +123,8 @@ async function main() {
   });
   log(installed.toString().trim().split('\n').at(-1));
 
-  // Tools another extension (and a stand-in MCP server) registers, for the tools menu's test.
+  // Tools another extension registers, for the tools menu's test (an MCP server's are a real server's, which
+  // that test registers in the workspace's .vscode/mcp.json).
   installToolsFixture(harness, tmp, log);
   const server = await startCodeServer({ env: harness, tmp, workspace, log });
   const { page } = await launchBrowser(harness, { tmp, viewport: { width: viewportWidth, height: viewportHeight } });

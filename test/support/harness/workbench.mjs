@@ -296,9 +296,9 @@ export function remoteUri(server, absolutePath) {
 }
 
 /**
- * Packages test/support/fixtures/toolsExtension (a test extension that registers language model tools, one of them a
- * stand-in MCP server's) with vsce and installs it into the scratch extensions dir, so the workbench has tools
- * from "another extension" for the agent's VS Code tools. Never part of Cadenza's own VSIX.
+ * Packages test/support/fixtures/toolsExtension (a test extension that registers language model tools) with vsce and
+ * installs it into the scratch extensions dir, so the workbench has tools from "another extension" for the
+ * agent's VS Code tools. Never part of Cadenza's own VSIX.
  */
 export function installToolsFixture(harness, tmp, log) {
   const vsix = path.join(tmp, 'cadenza-test-tools.vsix');
