@@ -92,7 +92,7 @@ function preset(name, port) {
     case 'chat':
       // -t: see llamaThreads. -c 32768: the model's trained context (its KV cache is ~0.9 GB at f16), room
       // for VS Code's own agent prompt and the agent's tool results; -np 1 gives all of it to one
-      // conversation at a time. --metrics: bench/e2e reads the server's own timings.
+      // conversation at a time. --metrics: bench/client/e2e reads the server's own timings.
       return {
         command: chosenLlamaServer().path,
         args: ['-m', checkChatFiles(), '--alias', stackModels.chat,

@@ -11,7 +11,7 @@
 #   models/chat-thinking.gguf  the same machine thinking first: "<think>…</think>Hello!", Qwen3's template
 #   models/mmproj-tiny.gguf    random vision+audio projector, so images and audio go through real decoding
 #   models/embed-minilm.gguf   all-MiniLM-L6-v2-shaped BERT with the real WordPiece vocabulary
-#   models/chat-qwen05b.gguf   only with `setup.sh bench`: Qwen2.5-0.5B-shaped, Q8_0, 531 MB, for bench/e2e
+#   models/chat-qwen05b.gguf   only with `setup.sh bench`: Qwen2.5-0.5B-shaped, Q8_0, 531 MB, for bench/client/e2e
 # Stamp files named after the inputs' hash (version, CMake flags, generator sources) make a warm run a
 # no-op in well under a second; changing any input redoes just that part.
 #

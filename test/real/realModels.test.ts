@@ -137,7 +137,7 @@ suite('Real models: the extension against the local stack', () => {
     // form qwen2.5-coder-tools.jinja teaches llama-server to parse (a card exists only for a parsed call).
     // The question says to read: asked only "What does the function in src/greeting.ts return?", this
     // model calls get_diagnostics on the file and answers "No problems reported" (its tool choice is what
-    // bench/agentTasks measures). Which tool it picks is its own; what it must do is look at the file and
+    // bench/agent/agentTasks measures). Which tool it picks is its own; what it must do is look at the file and
     // answer from what came back.
     const { answer } = await panel.send('Read src/greeting.ts and tell me what its function returns.', { temperature: 0, maxTokens: 200 });
     const cards = panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));

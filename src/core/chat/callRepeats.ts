@@ -54,7 +54,7 @@ export class CallMemory {
 /**
  * What the model is told for a repeat that was not run. The first repeat of an answer (`retry` given) also
  * says to call something else or answer, with tools still offered: a small model shown that often makes the
- * call it needed (issue #35, bench/agentTasks); at the second the loop withholds the tools.
+ * call it needed (issue #35, bench/agent/agentTasks); at the second the loop withholds the tools.
  */
 export function repeatText(earlier: Answered, retry?: { readonly readFile: boolean }): string {
   const next = retry ? ` Do not send it again: call a different function${retry.readFile ? ' (read_file reads a whole file)' : ''}, or answer now.` : '';

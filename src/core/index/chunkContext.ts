@@ -2,7 +2,7 @@
  * The text a chunk is embedded and keyword-indexed with. A chunk cut from the middle of a method
  * otherwise carries no word saying which class or function it belongs to, nor which file, and a
  * question in plain words ("how is the bearer token created?") often matches those names better than
- * the body (bench/retrievalQuestions.ts, docs/decisions/0002-retrieval-text-and-tokens.md).
+ * the body (bench/retrieval/retrievalQuestions.ts, docs/decisions/0002-retrieval-text-and-tokens.md).
  *
  * - Embedded (and keyword-indexed): a header line with the declarations enclosing the chunk, outermost
  *   first (`BearerToken > create_token`), then the chunk's lines. The header is part of the chunk's

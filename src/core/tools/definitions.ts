@@ -1,6 +1,6 @@
 // The agent's functions as the model sees them: the spec's tool shape (name, description, parameters
 // with type/properties/required). Kept lean on purpose: every word here is sent with every request of an
-// agent turn (bench/agent.ts prints what they cost; peers spend 4,000 to 15,000 tokens on this).
+// agent turn (bench/agent/agent.ts prints what they cost; peers spend 4,000 to 15,000 tokens on this).
 import type { ToolDefinition } from '../api/types';
 
 type Property = { readonly type: 'string' | 'integer' | 'boolean'; readonly description: string };

@@ -1,5 +1,5 @@
 // What a failed call is told so that the next call can be right: a small model sent edit_file with text that
-// is not in the file, and create_file with the path ".", and then repeated them (issue #35; bench/agentTasks.ts
+// is not in the file, and create_file with the path ".", and then repeated them (issue #35; bench/agent/agentTasks.ts
 // measures how often). Each error names what is wrong and ends with one sentence saying what to do next.
 import { ToolError } from './toolTypes';
 

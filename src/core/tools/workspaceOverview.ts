@@ -1,6 +1,6 @@
 // The workspace's files, listed with the agent's system prompt (as peers' agents give theirs a file list or
 // tree): a small model that knows the paths reads the right file instead of guessing one (issue #35;
-// bench/agentTasks). Names only, through the same port and excludes as find_files; shallow paths first so
+// bench/agent/agentTasks). Names only, through the same port and excludes as find_files; shallow paths first so
 // a large workspace still shows its shape, cut on a whole line at a character cap (every request of an
 // agent turn carries it).
 import type { WorkspacePort } from './workspacePort';

@@ -1,6 +1,6 @@
 // One streamed answer's text and thinking on their way to the panel. Deltas are coalesced for two frames
 // (~32 ms): every postMessage costs the webview a task, so a fast stream of thousands of deltas becomes a
-// few hundred messages (bench/render.mjs measures the cost). A reasoning model's thinking goes apart from
+// few hundred messages (bench/panel/render.mjs measures the cost). A reasoning model's thinking goes apart from
 // the answer (`chat/reasoning`), coalesced the same way, and is kept with the reply, never in its text.
 import type { StoredMessage } from '../../core/chat/conversation';
 import type { PanelSink } from './turnTypes';

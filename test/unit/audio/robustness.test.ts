@@ -41,7 +41,7 @@ function exercise(bytes: Uint8Array, label: string): void {
   const elapsed = performance.now() - started;
   slowest = Math.max(slowest, elapsed);
   calls += 1;
-  // Not a speed check (bench/audio prints the figures): a bound far above any real cost, which only a
+  // Not a speed check (bench/audio/audio prints the figures): a bound far above any real cost, which only a
   // reader stuck re-reading a malformed header (a hang in slow motion) can reach on a loaded machine.
   assert.ok(elapsed < hangMs, `${label} took ${elapsed.toFixed(0)} ms: a reader is stuck on this input`);
 }

@@ -80,7 +80,7 @@ describe('audio/wavSplit', function () {
     }
   });
 
-  // How fast is a figure in bench/audio ("split the 26 MB WAV"); here only that it splits right.
+  // How fast is a figure in bench/audio/audio ("split the 26 MB WAV"); here only that it splits right.
   it('splits the 26 MB file into 5 valid parts of at most 30 s', function () {
     assert.equal(checkSplit(readFileSync(fixture(manifest, 'large-26mb.wav').path), 30, dir, 'large26').length, 5);
   });

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPeerModules, PeerModulesMissing } from '../../../bench/peerModules';
+import { loadPeerModules, PeerModulesMissing } from '../../../bench/localIndex/peerModules';
 
-/** A folder standing in for bench/peers, with a package.json and, for each name given, a module exporting `exports`. */
+/** A folder standing in for bench/localIndex/peers, with a package.json and, for each name given, a module exporting `exports`. */
 function peersFolder(modules: Readonly<Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'cadenza-peers-test-'));
   writeFileSync(join(dir, 'package.json'), '{"name":"peers","private":true}');
@@ -26,7 +26,7 @@ function missingFrom(dir: string): PeerModulesMissing {
   assert.fail('loaded libraries that are not there');
 }
 
-describe('bench/indexPeers: its native libraries', () => {
+describe('bench/localIndex/indexPeers: its native libraries', () => {
   const made: string[] = [];
   const folder = (modules: Readonly<Record<string, string>>): string => {
     const dir = peersFolder(modules);

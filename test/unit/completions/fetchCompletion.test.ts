@@ -75,7 +75,7 @@ describe('completions/fetchCompletion', () => {
   });
 
   it('shows nothing when a small model copies the prompt\'s worked example instead of completing', async () => {
-    // Gemma 3 270M answered a JavaScript span with the example's Python line (bench/completionsQuality).
+    // Gemma 3 270M answered a JavaScript span with the example's Python line (bench/completions/completionsQuality).
     const prompt = buildCompletionPrompt({ path: 'lib/x.js', languageId: 'javascript', prefix: 'function check(version) {\n  ', suffix: '\n}\n' });
     const example = prompt.messages[2]?.content;
     assert.equal(typeof example, 'string');

@@ -68,7 +68,7 @@ describe('index/fusion', () => {
     assert.equal(new Set(fused.map((r) => r.path)).size, 3);
   });
 
-  it('defaults to reciprocal-rank fusion with k 5 and the vector list weighted 0.75 (bench/retrieval\'s choice)', () => {
+  it('defaults to reciprocal-rank fusion with k 5 and the vector list weighted 0.75 (bench/retrieval/retrieval\'s choice)', () => {
     const lists: RankedLists = { semantic: semantic(['w/a.ts', 0.9], ['w/b.ts', 0.1]), keyword: keyword(['w/b.ts', 9], ['w/a.ts', 1]), exact: [at('w/b.ts')] };
     const fused = fuseRanked(lists);
     assert.deepEqual(fused, fuseRanked(lists, { fusion: 'rrf', rrfK: 5, vectorWeight: 0.75, keywordWeight: 1 }), 'RRF k 5, weights 0.75 : 1 is the default');

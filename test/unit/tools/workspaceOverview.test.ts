@@ -1,5 +1,5 @@
 // The list of the workspace's files that goes with the agent's system prompt (issue #35): a small model that
-// knows the paths reads the right file instead of guessing one (bench/agentTasks). Shallow paths first, so a
+// knows the paths reads the right file instead of guessing one (bench/agent/agentTasks). Shallow paths first, so a
 // large workspace still shows its shape; capped, and said so when cut.
 import { strict as assert } from 'node:assert';
 import { agentSystemPrompt } from '../../../src/core/tools/definitions';

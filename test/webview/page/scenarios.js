@@ -380,7 +380,7 @@
   };
 
   /**
-   * For bench/render.mjs: streams `text` as `count` deltas at `perSecond` deltas a second into a new
+   * For bench/panel/render.mjs: streams `text` as `count` deltas at `perSecond` deltas a second into a new
    * answer, and resolves when `chat/done` has been sent and the panel has painted it.
    */
   sandbox.streamForBench = (text, count, perSecond) => new Promise((resolve) => {

@@ -1,7 +1,7 @@
 // The file list behind the composer's `@`: every file the index's rules keep (nested .gitignore,
 // .cadenzaignore, files.exclude/search.exclude, generated folders), and the folders that hold them, walked
 // once and then filtered per keystroke. Labels are lowercased once here, so a query over 20,000 paths is a
-// scan of plain strings (bench/mentions.ts measures both).
+// scan of plain strings (bench/panel/mentions.ts measures both).
 import { fuzzyFilter, isSubsequence } from '../../../shared/mentionCandidates';
 import { walkWorkspace } from '../../index/walker';
 import type { IgnoreOptions } from '../../index/ignoreRules';

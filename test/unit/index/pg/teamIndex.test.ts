@@ -334,7 +334,7 @@ describe('team index on PostgreSQL with pgvector', function () {
   });
 
   it("walks the graph 400 wide by default whatever the model's dimension, re-ranking more candidates only for a folded graph", () => {
-    // A real model's 256-d vectors of 1,000,000 chunks: a 120-wide walk found 0.715 of the true top 10, 400 found 0.860 (bench/teamIndexRealModel).
+    // A real model's 256-d vectors of 1,000,000 chunks: a 120-wide walk found 0.715 of the true top 10, 400 found 0.860 (bench/teamIndex/teamIndexRealModel).
     for (const d of [64, 256, 384, 1024, 2000, 3000]) assert.deepEqual(defaultTuning(d), { candidatesPerResult: 2, minCandidates: 40, efSearch: 400 }, `${d} dimensions`);
     assert.deepEqual(defaultTuning(4096), { candidatesPerResult: 4, minCandidates: 160, efSearch: 400 });
   });

@@ -176,7 +176,7 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.match(capped.stopReason ?? '', /stopped after 5 files/);
     assert.equal(await PgTeamIndex.open(pool, 'capped', MODEL), undefined, 'no complete snapshot to search');
     // Without --max-files the whole checkout is indexed, and the capped run's files are taken up again.
-    // (The walker's own limit, the extension's 250,000 files, does not apply to the indexer: bench/team-index
+    // (The walker's own limit, the extension's 250,000 files, does not apply to the indexer: bench/teamIndex/teamIndex
     // shows it on a 333,334-file checkout, where a commit touching 20 files counted 15 before.)
     const whole = await buildTeamIndex({ root: ws.root, repository: 'capped', commit: 'm1', model: MODEL, pool, embed, dimension: 64 });
     assert.equal(whole.status, 'complete', JSON.stringify(whole));
