@@ -71,6 +71,9 @@ export const tests = [
         pg.stop();
         await setConnection(page, '').catch(() => undefined);
         await setTextSetting(page, 'cadenza.index.team.repository', '').catch(() => undefined);
+        // The Settings editor opens as a modal over the workbench: closed, so the next test can click.
+        await page.keyboard.press('Escape').catch(() => undefined);
+        await runCommand(page, 'View: Close All Editors').catch(() => undefined);
       }
     },
   },
