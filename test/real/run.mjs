@@ -134,6 +134,8 @@ async function main() {
     // Real models on two shared cores: minutes, not seconds (the harness's default is 5 min in all).
     HARNESS_TIMEOUT_MS: process.env.HARNESS_TIMEOUT_MS || String(40 * 60_000),
     HARNESS_TESTS_ENTRY: path.join(repoRoot, 'out', 'test', 'real', 'realModelRunner'),
+    // The suites' measured figures (`[realmodels] …` lines in the extension host's console) go into this log.
+    HARNESS_ECHO: '^\\[realmodels\\] ',
     HARNESS_RESULTS: path.join(repoRoot, 'test-results', 'integration-real.json'),
   });
   // The launcher ends with `N passed, N failed, N skipped`; a skip is a failure here.

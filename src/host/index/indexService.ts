@@ -339,10 +339,7 @@ export class IndexService implements vscode.Disposable {
     const answer = await searchIndexes(query, k, {
       teamConfigured: async () => teamRepository() !== '' && (await this.team.configured()),
       local: async () => (index = await this.open()),
-      embed: async () => {
-        const model = readIndexSettings().model;
-        return (await (await this.connection.client()).embed(queryTextFor(query, model), model, signal ? { signal } : {})).embeddings[0];
-      },
+      embed: () => this.embedQuery(query, signal),
       team: async (hybrid, count) => {
         const settings = readIndexSettings();
         const retrying = this.teamState.current?.kind === 'fallback';
@@ -355,6 +352,21 @@ export class IndexService implements vscode.Disposable {
       teamFailed: (error) => this.teamState.failed(error),
     });
     return Promise.all(answer.results.map((result) => searchHit(index, result)));
+  }
+
+  /** The local index's vector ranking alone (the query embedded as by `search`; no words, no team index), which the real-model tier measures the model by. */
+  async searchByMeaning(query: string, k: number, signal?: AbortSignal): Promise<SearchHit[]> {
+    const index = await this.open();
+    if (!index || !query.trim()) return [];
+    const vector = await this.embedQuery(query, signal);
+    if (!vector) return [];
+    return Promise.all(index.search({ vector }, { k }).map((result) => searchHit(index, result)));
+  }
+
+  /** The query's embedding with the index's model (the instruction only for instruction-tuned models). */
+  private async embedQuery(query: string, signal?: AbortSignal): Promise<ArrayLike<number> | undefined> {
+    const model = readIndexSettings().model;
+    return (await (await this.connection.client()).embed(queryTextFor(query, model), model, signal ? { signal } : {})).embeddings[0];
   }
 
   /**

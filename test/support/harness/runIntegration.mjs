@@ -16,7 +16,8 @@
 // always `N passed, N failed, N skipped` (a run that never produced results counts as 1 failed).
 //
 // Environment: HARNESS_TIMEOUT_MS (default 1200000: the whole tier, generous for a loaded 2-core machine; a hang still ends), SCREENSHOT=path.png (taken at the end), VERBOSE=1
-// (echo the workbench and extension-host console), HARNESS_RESULTS (default test-results/integration.json),
+// (echo the workbench and extension-host console), HARNESS_ECHO=<regexp> (echo only the console lines it matches,
+// as they are: the real-model tier's `[realmodels] …` figures), HARNESS_RESULTS (default test-results/integration.json),
 // HARNESS_TMP (scratch root), KEEP_TMP=1 (keep the scratch folder after a passing run), CS_EXTRA_ARGS.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -84,11 +85,13 @@ async function main() {
   let resolveExit;
   const exited = new Promise((resolve) => { resolveExit = resolve; });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+  const echo = process.env.HARNESS_ECHO ? new RegExp(process.env.HARNESS_ECHO) : undefined;
   const windowLog = fs.createWriteStream(path.join(tmp, 'window.log'));
   await page.exposeFunction('codeAutomationLog', (type, parts) => {
     const line = util.format(...(parts ?? []));
     windowLog.write(`[${type}] ${line}\n`);
     if (process.env.VERBOSE) console.log(`[vscode ${type}]`, line);
+    else if (echo?.test(line)) console.log(line);
   });
 
   const payload = [
