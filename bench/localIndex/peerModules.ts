@@ -1,7 +1,7 @@
 // The native libraries bench/localIndex/indexPeers.ts measures Cadenza's vector search against: hnswlib-node, simsimd
 // and usearch. They compile with node-gyp (a C++ toolchain and Node's headers) wherever they ship no prebuilt
 // binary, and nothing else uses them, so the project's own `npm ci` leaves them out (on a machine without
-// a compiler it would fail, and `npm start` and `npm test` with it): they live in bench/peers/, a package of
+// a compiler it would fail, and `npm start` and `npm test` with it): they live in bench/localIndex/peers/, a package of
 // their own with its own lockfile, which `npm run bench:peers` installs before it runs the bench.
 // Only the calls the bench makes are typed here, so the project type-checks without the libraries.
 import { createRequire } from 'node:module';

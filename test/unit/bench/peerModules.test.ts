@@ -43,7 +43,7 @@ describe('bench/localIndex/indexPeers: its native libraries', () => {
     assert.match(error.message, /not installed: hnswlib-node, simsimd, usearch\./);
     assert.match(error.message, /node-gyp, which needs a C\+\+ toolchain/);
     assert.match(error.message, /npm run bench:peers/);
-    assert.match(error.message, /npm install --prefix bench\/peers/);
+    assert.match(error.message, /npm install --prefix bench\/localIndex\/peers/);
     assert.match(error.message, /hnswlib-node: Cannot find module 'hnswlib-node'/);
   });
 
