@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Checks the package a user installs (part of `npm test`'s static tier): it runs `npm run package` and
-// reads cadenza.vsix itself. The VSIX must hold only what runs (the bundles, media, the manifest, README,
-// CHANGELOG, LICENSE: no tests, fixtures, sources or source maps), stay under 1.5 MB, and carry a square
-// PNG icon of 256 px (the galleries draw it at 128). Every image the README shows must exist in the
+// reads cadenza.vsix itself. The VSIX must hold only what runs (the bundles, media, the manifest and every
+// translation, README, CHANGELOG, LICENSE: no tests, fixtures, sources or source maps), stay under 1.5 MB,
+// and carry a square PNG icon of 256 px (the galleries draw it at 128). Every image the README shows must exist in the
 // repository as a PNG, and stay out of the package: the README's pictures are repository-relative, because
 // nothing shows a picture from inside a package (VS Code's extension page allows only https: and data:
 // images; the Marketplace and Open VSX render the README on their own sites), so shipping them would be
@@ -68,7 +68,7 @@ export function imagesOf(markdown) {
 }
 
 /** Paths a VSIX may hold (inside `extension/`; media/ only as used, see below), and what must never be there. */
-const allowed = [/^package\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/, /^dist\/[\w.-]+\.(js|css)$/, /^media\//];
+const allowed = [/^package\.json$/, /^package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]+)?)?\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/, /^dist\/[\w.-]+\.(js|css)$/, /^media\//];
 const forbidden = [/\.map$/, /\.ts$/, /(^|\/)(test|tests|src|out|fixtures|node_modules|bench|scripts)\//, /\.vsix$/];
 
 const results = [];
@@ -102,6 +102,11 @@ function main() {
   check('holds the bundles, the manifest, README, CHANGELOG and LICENSE', ['dist/extension.js', 'dist/webview.js', 'dist/webview.css', 'package.json', 'readme.md', 'changelog.md', 'LICENSE.txt']
     .filter((name) => ![...inside.keys()].some((have) => have.toLowerCase() === name.toLowerCase()))
     .map((name) => `missing: ${name}`));
+  // VS Code reads the translations from the installed extension's folder: a locale missing from the package
+  // would show English however complete the repository's file is (scripts/checkL10n.mjs checks the texts).
+  const translations = fs.readdirSync(root).filter((name) => /^package\.nls(\.[a-z-]+)?\.json$/.test(name))
+    .concat(fs.readdirSync(path.join(root, 'l10n')).filter((name) => name.endsWith('.json')).map((name) => `l10n/${name}`));
+  check(`holds every translation (${translations.length} files)`, translations.filter((name) => !inside.has(name)).map((name) => `missing: ${name}`));
   check(`is under 1.5 MB (${(vsix.length / 1024).toFixed(0)} KB)`, vsix.length < maxBytes ? [] : [`${vsix.length} bytes`]);
 
   const icon = typeof manifest.icon === 'string' ? inside.get(manifest.icon) : undefined;

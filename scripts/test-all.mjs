@@ -111,6 +111,7 @@ if (wanted('static')) {
     ['type-check (webview)', 'npx', ['tsc', '-p', 'src/webview/tsconfig.json']],
     ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
     ['documents (ARCHITECTURE.md a map under 8,000 words; every document and heading the code cites exists)', 'node', ['scripts/checkDocs.mjs']],
+    ['translations (every manifest string a key in every language; keys and placeholders intact)', 'node', ['scripts/checkL10n.mjs']],
   ];
   const started = performance.now();
   let passed = 0;

@@ -41,7 +41,22 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+/**
+ * A manifest string as VS Code shows it in English: a whole-string `%key%` is replaced by its text in
+ * package.nls.json, as VS Code does when it reads the manifest (scripts/checkL10n.mjs checks the keys exist).
+ */
+function localized(value: unknown, messages: Record<string, string>): unknown {
+  if (typeof value === 'string') {
+    const key = /^%([\w.-]+)%$/.exec(value)?.[1];
+    return key === undefined ? value : messages[key] ?? value;
+  }
+  if (Array.isArray(value)) return value.map((item) => localized(item, messages));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, localized(item, messages)]));
+  return value;
+}
+
+const messages = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const manifest = localized(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')), messages) as Manifest;
 const sections = ([] as ConfigurationSection[]).concat(manifest.contributes.configuration);
 /** Every declared setting, whichever section holds it. */
 const declared: Record<string, Setting> = Object.assign({}, ...sections.map((section) => section.properties));

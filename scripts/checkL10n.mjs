@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Checks the translations (part of `npm test`'s static tier). Two kinds of bundle, each an English file and
+// one file per locale: the manifest's (package.nls.json, package.nls.<locale>.json: VS Code replaces a
+// whole-string `%key%` in package.json with the text for the display language, falling back to English) and
+// the extension's own (l10n/bundle.l10n.json and l10n/bundle.l10n.<locale>.json, read by `vscode.l10n.t`,
+// keyed by the English text). The rules:
+// - every string package.json shows to users is a `%key%` (a product name such as "Cadenza" may stay as it
+//   is; what only the model reads, a tool's modelDescription and inputSchema, stays English on purpose), every
+//   key it uses is defined in package.nls.json, and every key defined there is used;
+// - every locale in LOCALES has both files, with exactly the English keys, none empty;
+// - every placeholder of the English text survives in each translation, and none is invented: code spans
+//   (`#cadenza.baseUrl#`, a command's title), `{0}` and `{name}`, `${…}`, Markdown link targets (a
+//   `command:` link), and `%s`/`%d`. A translation may move them; it may not lose, alter or add one.
+// Prints one line per check and exits non-zero when any fails.
+//
+//   node scripts/checkL10n.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The display languages Cadenza ships complete translations for (VS Code's locale ids). */
+export const LOCALES = ['zh-cn', 'ja', 'de', 'fr', 'es', 'pt-br'];
+
+/** Manifest values that are the same in every language: the product's name. */
+const UNTRANSLATED = new Set(['Cadenza']);
+
+/** Manifest properties whose strings users see (an array's items count as its property's). */
+const VISIBLE = new Set(['title', 'shortTitle', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions',
+  'deprecationMessage', 'markdownDeprecationMessage', 'label', 'displayName', 'userDescription', 'fullName', 'altText']);
+
+/** Subtrees only the model reads: written for it in English, never shown in the workbench. */
+const MODEL_ONLY = new Set(['inputSchema', 'modelDescription']);
+
+/**
+ * The placeholders of a text, sorted and without repeats: code spans first (what is inside one is code, so
+ * a `{` there is no placeholder), then `${…}`, Markdown link targets as `(target)`, `{0}`/`{name}`, `%s`/`%d`.
+ */
+export function placeholdersOf(text) {
+  const found = new Set();
+  const take = (pattern, rest, show = (match) => match[0]) => {
+    for (const match of rest.matchAll(pattern)) found.add(show(match));
+    return rest.replace(pattern, ' ');
+  };
+  let rest = take(/`[^`]+`/g, text);
+  rest = take(/\$\{[^}]*\}/g, rest);
+  rest = take(/\]\(([^)\s]+)\)/g, rest, (match) => `(${match[1]})`);
+  rest = take(/\{\w+\}/g, rest);
+  take(/%[sdi]/g, rest);
+  return [...found].sort();
+}
+
+/** An entry's text: a string, or (in an English l10n bundle) `{ message, comment }`. */
+function textOf(value) {
+  return typeof value === 'string' ? value : typeof value?.message === 'string' ? value.message : undefined;
+}
+
+/** What is wrong with one translated bundle against its English one; `label` names the file in each line. */
+export function compareBundle(english, translated, label) {
+  const problems = [];
+  for (const [key, value] of Object.entries(english)) {
+    const text = textOf(value) ?? '';
+    if (!(key in translated)) { problems.push(`${label}: no ${JSON.stringify(key)}`); continue; }
+    const translation = translated[key];
+    if (typeof translation !== 'string' || translation.trim() === '') { problems.push(`${label}: ${JSON.stringify(key)} is empty`); continue; }
+    const want = placeholdersOf(text);
+    const have = placeholdersOf(translation);
+    for (const lost of want.filter((item) => !have.includes(item))) problems.push(`${label}: ${JSON.stringify(key)} lost ${lost}`);
+    for (const added of have.filter((item) => !want.includes(item))) problems.push(`${label}: ${JSON.stringify(key)} has ${added}, which the English text does not`);
+  }
+  for (const key of Object.keys(translated).filter((key) => !(key in english))) problems.push(`${label}: ${JSON.stringify(key)} is not in the English bundle`);
+  return problems;
+}
+
+/** Every string of a JSON value with its path (`contributes.commands[1].title`) and the property it belongs to. */
+function* stringsOf(value, at = '', property = '') {
+  if (typeof value === 'string') yield { at, property, value };
+  else if (Array.isArray(value)) for (const [index, item] of value.entries()) yield* stringsOf(item, `${at}[${index}]`, property);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) if (!MODEL_ONLY.has(key)) yield* stringsOf(item, at ? `${at}.${key}` : key, key);
+  }
+}
+
+/** What is wrong with package.json's strings against package.nls.json (`messages`). */
+export function checkManifest(manifest, messages) {
+  const problems = [];
+  const used = new Set();
+  const strings = [...stringsOf(manifest)];
+  for (const { value } of strings) {
+    // VS Code replaces only a whole-string `%key%` (so a `%22` inside a command link is left alone).
+    const key = /^%([\w.-]+)%$/.exec(value)?.[1];
+    if (key === undefined) continue;
+    if (!used.has(key) && !(key in messages)) problems.push(`package.json uses %${key}%, which package.nls.json does not define`);
+    used.add(key);
+  }
+  for (const { at, property, value } of strings) {
+    // A view's `name` is its title; elsewhere `name` is an id (a tool's, a participant's, a command's).
+    const visible = VISIBLE.has(property) || (property === 'name' && at.startsWith('contributes.views.'));
+    if (visible && !/^%[\w.-]+%$/.test(value) && !UNTRANSLATED.has(value)) problems.push(`package.json ${at} is shown to users but not localized: ${JSON.stringify(value)}`);
+  }
+  for (const key of Object.keys(messages).filter((key) => !used.has(key))) problems.push(`package.nls.json defines ${JSON.stringify(key)}, which package.json does not use`);
+  return problems;
+}
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** The locales that have a file `<prefix>.<locale>.json` in `dir`, besides the required ones. */
+function localesIn(dir, prefix, required) {
+  const found = fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.([a-z]{2}(?:-[a-z]+)?)\\.json$`).exec(name)?.[1]).filter(Boolean) : [];
+  return [...new Set([...required, ...found])];
+}
+
+/** Runs every check on a repository; returns `{ name, problems }` per check. */
+export function checkRepository(root, locales = LOCALES) {
+  const results = [];
+  const manifest = readJson(path.join(root, 'package.json'));
+  const english = readJson(path.join(root, 'package.nls.json'));
+  results.push({ name: `package.json shows users only %keys% of package.nls.json (${Object.keys(english).length} keys)`, problems: checkManifest(manifest, english) });
+  const bundles = [{ dir: '.', prefix: 'package.nls' }];
+  if (typeof manifest.l10n === 'string') bundles.push({ dir: path.posix.normalize(manifest.l10n), prefix: 'bundle.l10n' });
+  else results.push({ name: 'package.json names its l10n folder', problems: ['package.json has no "l10n" folder for vscode.l10n.t\'s bundles'] });
+  for (const { dir, prefix } of bundles) {
+    const file = (suffix) => path.posix.join(dir, `${prefix}${suffix}.json`);
+    if (!fs.existsSync(path.join(root, file('')))) { results.push({ name: file(''), problems: [`${file('')} is missing`] }); continue; }
+    const base = readJson(path.join(root, file('')));
+    for (const locale of localesIn(path.join(root, dir), prefix, locales)) {
+      const name = file(`.${locale}`);
+      const problems = fs.existsSync(path.join(root, name)) ? compareBundle(base, readJson(path.join(root, name)), name) : [`${name} is missing`];
+      results.push({ name: `${name}: the ${Object.keys(base).length} keys of ${file('')}, placeholders intact`, problems });
+    }
+  }
+  return results;
+}
+
+function main() {
+  const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const results = checkRepository(root);
+  for (const { name, problems } of results) {
+    process.stdout.write(`[l10n] ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.length ? `\n           ${problems.join('\n           ')}` : ''}\n`);
+  }
+  const failed = results.filter((result) => result.problems.length > 0).length;
+  process.stdout.write(`[l10n] ${results.length - failed} passed, ${failed} failed\n`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
