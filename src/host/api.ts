@@ -11,6 +11,7 @@ import type { CompletionService } from './completions/completionService';
 import type { ServiceConnection } from './service/connection';
 import type { IndexService, SearchHit } from './index/indexService';
 import type { VscodeChatApi } from './lm/vscodeChat';
+import type { PromptLibrary } from './prompts/promptLibrary';
 import type { AgentService } from './tools/agentService';
 import type { ChatViewProvider } from './views/chatViewProvider';
 import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
@@ -33,6 +34,8 @@ export interface CadenzaApi {
   readonly agent: AgentService;
   /** Cadenza in VS Code's own chat: the language model provider and the @cadenza handler. */
   readonly lm: VscodeChatApi;
+  /** The prompt files of the window (`/name`): what was found, where the profile's folder is, the change event. */
+  readonly prompts: PromptLibrary;
   /** Inline completions: state, counters, today's usage and each provider call's decision. */
   readonly completions: CompletionService;
   /** The status bar items whose tooltips show what chat and completions spent, apart. */

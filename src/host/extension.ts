@@ -34,6 +34,8 @@ import { CompletionStatusBar } from './completions/completionStatusBar';
 import { toggleCompletions } from './commands/toggleCompletions';
 import { snoozeCompletions } from './commands/snoozeCompletions';
 import { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
+import { PromptLibrary } from './prompts/promptLibrary';
+import { newPromptFile } from './commands/newPromptFile';
 
 export type { CadenzaApi } from './api';
 
@@ -64,7 +66,8 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   chat.attachMentions(mentions);
   chatView.attachMentions(mentions);
   chatView.attachApprovals(agent.approvals);
-  const vscodeChat = registerVscodeChat(host, connection, index, chat);
+  const prompts = new PromptLibrary(log, extension.globalStorageUri);
+  const vscodeChat = registerVscodeChat(host, connection, index, chat, prompts);
   const completions = new CompletionService(host, connection, index);
   const completionStatusBar = new CompletionStatusBar(completions);
   statusBar.setCompletionUsage(completions.usageSummary());
@@ -81,6 +84,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     index,
     agent,
     instructions,
+    prompts,
     mentions,
     ...vscodeChat.disposables,
     completions,
@@ -111,6 +115,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.indexStatus, () => indexStatus(index)),
     vscode.commands.registerCommand(commandIds.indexSetTeamConnection, (argument?: unknown) => setTeamConnection(host, index, argument, trustArguments)),
     vscode.commands.registerCommand(commandIds.createInstructions, async () => (await instructions.create())?.toString()),
+    vscode.commands.registerCommand(commandIds.newPromptFile, (name?: unknown, where?: unknown) => newPromptFile(prompts, name, where)),
     vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
     vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),
     vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
@@ -122,7 +127,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   setTimeout(() => void index.start(), 0);
   setTimeout(() => void settingsNotice.check(), 0);
   const storage = { conversationsFolder: chat.conversationsFolder, workspaceState: extension.workspaceState, globalState: extension.globalState, secrets: extension.secrets };
-  return exportedApi(extension.extensionMode, { chatView, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
+  return exportedApi(extension.extensionMode, { chatView, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, prompts, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
 }
 
 export function deactivate(): void {

@@ -23,6 +23,7 @@ export const commandIds = {
   indexStatus: 'cadenza.index.status',
   indexSetTeamConnection: 'cadenza.index.setTeamConnection',
   createInstructions: 'cadenza.createInstructions',
+  newPromptFile: 'cadenza.newPromptFile',
   toggleCompletions: 'cadenza.toggleCompletions',
   snoozeCompletions: 'cadenza.snoozeCompletions',
 } as const;
@@ -32,3 +33,6 @@ export const viewIds = {
   container: 'cadenza',
   chat: 'cadenza.chat',
 } as const;
+
+/** The @cadenza participant's slash commands; package.json's `chatParticipants` declares exactly these. */
+export const participantCommandNames = ['explain', 'search', 'transcribe'] as const;

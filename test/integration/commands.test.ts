@@ -108,6 +108,15 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
       await vscode.workspace.fs.delete(folder, { recursive: true });
     },
   }],
+  // Creates the profile's commands-check.prompt.md and opens it (promptFiles.test.ts tests it in depth); removed again right after.
+  ['cadenza.newPromptFile', {
+    args: () => ['commands-check', 'profile'],
+    check: async (result) => {
+      assert.ok(typeof result === 'string' && result.endsWith('/prompts/commands-check.prompt.md'), JSON.stringify(result));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(vscode.Uri.parse(result));
+    },
+  }],
   // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it. Its effect (a paused index
   // embeds no changed file until Resume): semanticIndex.test.ts.
   ['cadenza.index.pause', { check: (result) => assert.equal(typeof result, 'boolean') }],

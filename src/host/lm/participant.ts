@@ -10,6 +10,8 @@ import { chatErrorMessage, isCancel } from './lmErrors';
 import { answer, chooseModel, codeBlock, explainMissingSetup, referenceBlocks, type ParticipantDeps, type Question } from './participantAnswer';
 import { recordingStream, type RecordedPart } from './responseTee';
 import { isAudioPath, transcribeFile } from './transcription';
+import { listPrompts, participantCommands, promptInvocation, promptQuestion, type PromptInvocation } from './participantPrompts';
+import type { PromptLibrary } from '../prompts/promptLibrary';
 
 /** The participant's id; `chatParticipants` in package.json contributes it as @cadenza. */
 export const participantId = 'cadenza.participant';
@@ -17,6 +19,7 @@ export const participantId = 'cadenza.participant';
 /** Everything the @cadenza handler uses. */
 export interface CadenzaParticipantDeps extends ParticipantDeps {
   readonly index: IndexService;
+  readonly prompts: PromptLibrary;
 }
 
 /** The code /explain is about: the referenced files or selections, else the editor's selection (or the function around the cursor). */
@@ -119,8 +122,21 @@ async function transcribe(deps: CadenzaParticipantDeps, request: vscode.ChatRequ
   return { ...(failed.length > 0 ? { errorDetails: { message: failed.join('\n') } } : {}), metadata: { command: 'transcribe', files: uris.length, failed: failed.length } };
 }
 
+/** `/name` of a prompt file: filled in and answered like a question, or the list of prompts when there is none by that name. */
+async function runPrompt(deps: CadenzaParticipantDeps, invocation: PromptInvocation, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, signal: AbortSignal): Promise<vscode.ChatResult> {
+  const prompt = await deps.prompts.find(invocation.name, participantCommands);
+  if (!prompt) return await listPrompts(deps.prompts, invocation.name, stream);
+  if (!(await deps.host.apiKey.get())) return await explainMissingSetup(deps, stream);
+  const model = await chooseModel(deps, request.model);
+  if (!model) return await explainMissingSetup(deps, stream);
+  const question = await promptQuestion(prompt, invocation, request, stream, token);
+  if (!question) return { metadata: { command: 'prompt', prompt: prompt.name, ran: false } };
+  const result = await answer(deps, model, request, context, question, stream, token, signal);
+  return { ...result, metadata: { ...result.metadata, prompt: prompt.name, source: prompt.source.uri, untrusted: prompt.untrusted, ran: true } };
+}
+
 /**
- * The @cadenza handler: /explain, /search and /transcribe, or a question answered by the service.
+ * The @cadenza handler: /explain, /search and /transcribe, `/name` of a prompt file, or a question answered by the service.
  * Exported (through activate()'s API) for callers with their own request: tests of what VS Code's chat
  * input cannot express from an extension, such as a hand-made selection reference or a wrong key mid-test.
  * Errors become the result's errorDetails; a cancel ends quietly.
@@ -129,6 +145,8 @@ export function createParticipantHandler(deps: CadenzaParticipantDeps): vscode.C
   return async (request, context, stream, token) => {
     const abort = abortSignalOf(token);
     try {
+      const invocation = promptInvocation(request);
+      if (invocation) return await runPrompt(deps, invocation, request, context, stream, token, abort.signal);
       // Search still answers without a key (by words only); everything else needs the service.
       if (request.command === 'search') return await search(deps.index, request, stream, abort.signal);
       if (!(await deps.host.apiKey.get())) return await explainMissingSetup(deps, stream);

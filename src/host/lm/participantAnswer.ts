@@ -138,11 +138,22 @@ function referencedTools(request: vscode.ChatRequest): ToolDefinition[] {
   return vscode.lm.tools.filter((tool) => names.has(tool.name)).map(toToolDefinition);
 }
 
+/** The tools VS Code has among `names`, leaving out those already `offered`. */
+function namedTools(names: readonly string[], offered: readonly ToolDefinition[]): ToolDefinition[] {
+  const wanted = new Set(names);
+  return vscode.lm.tools.filter((tool) => wanted.has(tool.name) && !offered.some((definition) => definition.name === tool.name)).map(toToolDefinition);
+}
+
 /** What to ask and what the model is given besides the history. */
 export interface Question {
   /** The user's message as the model reads it (prompt, code, references). */
   readonly text: string;
   readonly command?: string;
+  /**
+   * The tools offered besides those the user attached: `none` offers no tool at all, not even attached ones
+   * (a prompt file from an untrusted workspace); a list adds the named tools VS Code has (a prompt file's `tools`).
+   */
+  readonly tools?: 'none' | readonly string[];
 }
 
 /**
@@ -154,7 +165,8 @@ export interface Question {
  */
 export async function answer(deps: ParticipantDeps, model: ModelInfo, request: vscode.ChatRequest, context: vscode.ChatContext, question: Question, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, signal: AbortSignal): Promise<vscode.ChatResult> {
   const limits = modelLimits(model);
-  let tools = referencedTools(request);
+  const attached = referencedTools(request);
+  let tools = question.tools === 'none' ? [] : [...attached, ...namedTools(question.tools ?? [], attached)];
   if (tools.length > 0 && !model.capabilities.includes('tools')) {
     stream.markdown(`*${model.id} cannot call tools; answering without ${tools.map((tool) => `#${tool.name}`).join(', ')}.*\n\n`);
     tools = [];
@@ -166,7 +178,8 @@ export async function answer(deps: ParticipantDeps, model: ModelInfo, request: v
     model: () => Promise.resolve({ id: model.id, info: model }),
     context: () => Promise.resolve({
       request: { model: model.id, messages: budget.kept.map((entry) => entry.message), maxTokens: limits.defaultMaxTokens, includeUsage: true },
-      ...(tools.length > 0 ? { tools: { kind: 'invoke' as const, definitions: tools, rounds: maxToolRounds, firstChoice: 'required' as const } } : {}),
+      // A tool the user attached is meant to be used: the first round must call one. Tools a prompt file names are offered.
+      ...(tools.length > 0 ? { tools: { kind: 'invoke' as const, definitions: tools, rounds: maxToolRounds, firstChoice: attached.length > 0 ? 'required' as const : 'auto' as const } } : {}),
     }),
     stream: (next, options) => deferredStream(async () => (await deps.connection.client()).streamChat(next, options)),
     invoke: async (call) => {

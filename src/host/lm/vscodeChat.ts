@@ -3,6 +3,7 @@ import type { ChatController } from '../chat/chatController';
 import type { ServiceConnection } from '../service/connection';
 import type { HostContext } from '../context';
 import type { IndexService } from '../index/indexService';
+import type { PromptLibrary } from '../prompts/promptLibrary';
 import { CadenzaChatProvider, lmVendor } from './chatProvider';
 import { createParticipantHandler, registerParticipant, type HandledRequest } from './participant';
 import { registerLmTools, SemanticSearchTool, TranscribeAudioTool } from './tools';
@@ -22,9 +23,9 @@ export interface VscodeChatApi {
  * Registers the language model provider (vendor `cadenza`), the @cadenza participant and the two
  * language model tools. Everything returned in `disposables` belongs to the extension's lifetime.
  */
-export function registerVscodeChat(host: HostContext, connection: ServiceConnection, index: IndexService, chat: ChatController): { api: VscodeChatApi; disposables: vscode.Disposable[] } {
+export function registerVscodeChat(host: HostContext, connection: ServiceConnection, index: IndexService, chat: ChatController, prompts: PromptLibrary): { api: VscodeChatApi; disposables: vscode.Disposable[] } {
   const provider = new CadenzaChatProvider(host, connection);
-  const deps = { host, connection, index, preferredModel: async () => (await chat.current()).model };
+  const deps = { host, connection, index, prompts, preferredModel: async () => (await chat.current()).model };
   const participant = registerParticipant(deps);
   const tools = { semanticSearch: new SemanticSearchTool(index), transcribeAudio: new TranscribeAudioTool(host, connection) };
   return {

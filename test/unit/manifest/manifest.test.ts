@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandIds, viewIds } from '../../../src/host/ids';
+import { commandIds, participantCommandNames, viewIds } from '../../../src/host/ids';
 import { settingDefaults } from '../../../src/host/settingDefaults';
 import { settingRules } from '../../../src/host/settingRules';
 
@@ -38,6 +38,7 @@ interface Manifest {
     configuration: ConfigurationSection | ConfigurationSection[];
     views: Record<string, { id: string }[]>;
     viewsContainers: { activitybar: { id: string }[] };
+    chatParticipants: { id: string; commands: { name: string }[] }[];
   };
 }
 
@@ -136,6 +137,11 @@ describe('package.json agrees with the code', () => {
   it('contributes exactly the commands the code registers', () => {
     const contributed = manifest.contributes.commands.map((command) => command.command).sort();
     assert.deepEqual(contributed, Object.values(commandIds).sort());
+  });
+
+  it('declares exactly the @cadenza commands the code keeps prompt files from taking', () => {
+    const commands = manifest.contributes.chatParticipants.flatMap((participant) => participant.commands.map((command) => command.name));
+    assert.deepEqual(commands.sort(), [...participantCommandNames].sort());
   });
 
   it('contributes the view container and the chat view', () => {
