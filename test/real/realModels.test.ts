@@ -169,12 +169,19 @@ suite('Real models: the extension against the local stack', () => {
     const counted = await chat.countTokens(question);
     assert.ok(counted > 0 && counted !== Math.ceil(question.length / 4), `a count from the server's /tokenize (${counted} for ${question.length} characters)`);
     const tools = vscode.lm.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema ?? { type: 'object', properties: {} } }));
-    const response = await chat.sendRequest([vscode.LanguageModelChatMessage.User(instructions), vscode.LanguageModelChatMessage.User(question)], { tools, toolMode: vscode.LanguageModelChatToolMode.Auto }, new vscode.CancellationTokenSource().token);
+    // One request may take most of the test's time: every tool's schema is a long prompt for two loaded cores
+    // (5-12 tokens/s under load), and the suite's 300 s time-out would cancel it and start it again from nothing.
+    await config().update('requestTimeoutSeconds', 850, vscode.ConfigurationTarget.Global);
     let text = '';
     const calls: vscode.LanguageModelToolCallPart[] = [];
-    for await (const part of response.stream) {
-      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-      else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    try {
+      const response = await chat.sendRequest([vscode.LanguageModelChatMessage.User(instructions), vscode.LanguageModelChatMessage.User(question)], { tools, toolMode: vscode.LanguageModelChatToolMode.Auto }, new vscode.CancellationTokenSource().token);
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+        else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+      }
+    } finally {
+      await config().update('requestTimeoutSeconds', 300, vscode.ConfigurationTarget.Global);
     }
     console.log(`[realmodels] VS Code chat: ${tools.length} tools offered, ${counted} tokens counted; ${calls.length > 0 ? `calls ${calls.map((call) => `${call.name}(${JSON.stringify(call.input)})`).join(', ')}` : `answered "${text.trim()}"`}`);
     // Either an answer from the attached file (its words: a greeting with the name), or a parsed call that
