@@ -10,7 +10,7 @@ export const tierFloors = {
   // Its checks: package, bundle, two type-checks, lint, documents (scripts/checkDocs.mjs).
   static: 6,
   unit: 888,
-  webview: 143,
+  webview: 146,
   integration: 236,
   // The suites titled `... real workspace trust` (agent, chat, index, project instructions, completions).
   'restricted mode': 8,

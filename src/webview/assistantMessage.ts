@@ -241,7 +241,7 @@ export class AssistantMessage {
       if (live) this.context.announce('Conversation saved.');
       return;
     }
-    const retry = button({ text: 'Save again', label: 'Save the conversation again', icon: 'refresh', className: 'text-button', onClick: () => {
+    const retry = button({ text: 'Save again', label: 'Save again: save the conversation again', icon: 'refresh', className: 'text-button', onClick: () => {
       retry.disabled = true;
       this.context.post({ type: 'chat/retrySave', messageId: this.id });
     } });
