@@ -87,6 +87,11 @@ export class AssistantMessage {
     this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.checkpoint, this.footer);
   }
 
+  /** The answer's text so far (Markdown, or the JSON as it streams). */
+  get text(): string {
+    return this.body.text;
+  }
+
   /** Shows a finished message (from `conversation/show`). */
   showFinished(message: MessageView, kind: BodyKind): void {
     if (message.streaming === true) {

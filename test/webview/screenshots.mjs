@@ -15,18 +15,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { axeByTheme } from './axe.mjs';
-import { startSandbox } from './server.mjs';
+import { keyboardChecks } from './keyboardChecks.mjs';
+import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = join(root, 'test-results', 'webview');
 mkdirSync(outDir, { recursive: true });
-
-/** The launch options every helper uses for Debian's Chromium. */
-export const chromiumOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-};
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const runChecks = !process.argv.includes('--no-checks');
@@ -412,6 +407,7 @@ try {
       const [edit] = await posted(page, 'chat/editResend');
       expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
     });
+    await keyboardChecks({ check, open, posted, expect, outDir });
   }
 } finally {
   await browser.close();
