@@ -74,6 +74,11 @@ function focusMessage(message: HTMLElement): void {
 export function installPanelKeys(root: HTMLElement): KeyboardHelp {
   const help = new KeyboardHelp();
   root.append(help.element);
+  // "Cadenza: Open Chat" (and any way in from the keyboard) focuses the panel's page: with nothing in it
+  // focused yet, the message box takes the focus, so typing goes straight into it.
+  window.addEventListener('focus', () => {
+    if (document.activeElement === null || document.activeElement === document.body) composerInput()?.focus();
+  });
   root.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.isComposing) return;
     const target = event.target instanceof HTMLElement ? event.target : undefined;
