@@ -20,6 +20,7 @@ export const settingDefaults = {
   'chat.thinking': true,
   'chat.autoCondense': false,
   'chat.autoCondenseThreshold': 0.9,
+  'chat.accessibility.announceProgress': false,
   'audio.output': 'document',
   'audio.concurrency': 2,
   'audio.transcriptionModel': '',

@@ -41,6 +41,14 @@ export interface ChatDefaults {
   readonly options: StoredOptions;
 }
 
+/**
+ * `cadenza.chat.accessibility.announceProgress`: whether the panel tells a screen reader that an answer has
+ * started and how it is going (a finished answer is read out once either way).
+ */
+export function readAnnounceProgress(): boolean {
+  return vscode.workspace.getConfiguration('cadenza.chat').get<boolean>('accessibility.announceProgress', settingDefaults['chat.accessibility.announceProgress']) === true;
+}
+
 /** Reads the chat defaults now. */
 export function readChatDefaults(): ChatDefaults {
   const config = vscode.workspace.getConfiguration('cadenza.chat');

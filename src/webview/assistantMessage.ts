@@ -87,6 +87,11 @@ export class AssistantMessage {
     this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.checkpoint, this.footer);
   }
 
+  /** The answer's text so far (Markdown, or the JSON as it streams). */
+  get text(): string {
+    return this.body.text;
+  }
+
   /** Shows a finished message (from `conversation/show`). */
   showFinished(message: MessageView, kind: BodyKind): void {
     if (message.streaming === true) {
@@ -241,7 +246,7 @@ export class AssistantMessage {
       if (live) this.context.announce('Conversation saved.');
       return;
     }
-    const retry = button({ text: 'Save again', label: 'Save the conversation again', icon: 'refresh', className: 'text-button', onClick: () => {
+    const retry = button({ text: 'Save again', label: 'Save again: save the conversation again', icon: 'refresh', className: 'text-button', onClick: () => {
       retry.disabled = true;
       this.context.post({ type: 'chat/retrySave', messageId: this.id });
     } });

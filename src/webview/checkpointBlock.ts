@@ -20,10 +20,11 @@ export function checkpointBlock(checkpoint: CheckpointView, post: (message: From
     list.append(el('li', {}, el('span', { className: `checkpoint-change change-${file.change}`, text: file.change }), el('span', { className: 'checkpoint-path', text: file.path })));
   }
   const actions = el('div', { className: 'checkpoint-actions' },
-    button({ text: 'Show changes', label: `Open the changes of this turn to ${noun} in one diff`, icon: 'open', className: 'text-button secondary', onClick: () => post({ type: 'checkpoint/showChanges', id: checkpoint.id }) }));
+    button({ text: 'Show changes', label: `Show changes: open the changes of this turn to ${noun} in one diff`, icon: 'open', className: 'text-button secondary', onClick: () => post({ type: 'checkpoint/showChanges', id: checkpoint.id }) }));
   const elsewhere = checkpoint.recordedIn;
   if (elsewhere === undefined) {
-    actions.append(button({ text: checkpoint.restoredAt === undefined ? 'Restore to before this turn' : 'Restore again', label: `Put ${noun} back as they were before this turn`, icon: 'refresh', className: 'text-button secondary checkpoint-restore', onClick: () => post({ type: 'checkpoint/restore', id: checkpoint.id }) }));
+    const restore = checkpoint.restoredAt === undefined ? 'Restore to before this turn' : 'Restore again';
+    actions.append(button({ text: restore, label: `${restore}: put ${noun} back as they were before this turn`, icon: 'refresh', className: 'text-button secondary checkpoint-restore', onClick: () => post({ type: 'checkpoint/restore', id: checkpoint.id }) }));
   }
   const where = elsewhere === undefined ? []
     : [el('p', { className: 'checkpoint-elsewhere', text: `Recorded in ${elsewhere.join(', ')}, not in this window's ${elsewhere.length === 1 ? 'folder' : 'folders'}: open ${elsewhere.length === 1 ? 'that folder' : 'those folders'} to restore this turn.` })];

@@ -54,6 +54,10 @@ export function decorateCodeBlocks(root: ParentNode): void {
     const toolbar = toolbarTemplate().cloneNode(true);
     if (toolbar instanceof Element) toolbar.setAttribute('aria-label', `${language || 'Code'} block actions`);
     header.append(label, toolbar);
+    // A long line scrolls the block sideways: focusable, so the keyboard can scroll it (and reach it), named by its language.
+    pre.tabIndex = 0;
+    pre.setAttribute('role', 'group');
+    pre.setAttribute('aria-label', `${language || 'Plain'} code`);
     pre.replaceWith(block);
     block.append(header, pre);
   }

@@ -13,7 +13,8 @@ export class ConversationList {
   readonly header: HTMLElement;
   readonly list: HTMLElement;
   private readonly toggle: HTMLButtonElement;
-  private readonly title = el('span', { className: 'conversation-title', text: 'New chat' });
+  /** The panel's one level-one heading: a screen reader's heading keys land on the open conversation. */
+  private readonly title = el('h1', { className: 'conversation-title', text: 'New chat' });
   private conversations: readonly ConversationSummary[] = [];
   private activeId = '';
   private open = false;

@@ -4,6 +4,7 @@
  */
 import type { ToWebview } from '../shared/protocol';
 import { App } from './app';
+import { installPanelKeys } from './keyboardNav';
 import { Host } from './vscodeApi';
 import './base.css';
 import './messages.css';
@@ -15,6 +16,7 @@ const root = document.getElementById('app');
 if (root) {
   const host = new Host();
   const app = new App(host, root);
+  installPanelKeys(root);
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (isHostMessage(event.data)) app.receive(event.data);
   });

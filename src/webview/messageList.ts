@@ -11,6 +11,7 @@ import { condensedBlock } from './condensedBlock';
 import { el } from './dom';
 import type { BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
+import { progressEveryMs, progressText, wordCount } from './panelKeys';
 import { UserMessage } from './userMessage';
 
 type Item =
@@ -52,6 +53,8 @@ export class MessageList {
   private atBottom = true;
   private scrollSave: number | undefined;
   private savedScroll: number | undefined;
+  /** Says how a streaming answer is going, with progress announcements on. */
+  private progressTimer: number | undefined;
 
   /**
    * `onStreamingChange` runs when an answer starts or stops streaming; `onScroll` receives the
@@ -276,8 +279,26 @@ export class MessageList {
   private setStreaming(id: string | undefined): void {
     const was = this.streaming;
     this.streamingId = id;
-    if (was !== this.streaming) this.onStreamingChange(this.streaming);
-    if (was !== this.streaming) this.refreshEditable();
+    if (was === this.streaming) return;
+    this.onStreamingChange(this.streaming);
+    this.refreshEditable();
+    this.announceProgress();
+  }
+
+  /**
+   * With `cadenza.chat.accessibility.announceProgress` on, says that Cadenza is answering, then how it is
+   * going every `progressEveryMs`; off (the default), a streaming answer says nothing until it is done.
+   */
+  private announceProgress(): void {
+    window.clearInterval(this.progressTimer);
+    this.progressTimer = undefined;
+    if (!this.streaming || !progressAnnouncementsOn()) return;
+    const started = Date.now();
+    this.context.announce(progressText(0, 0));
+    this.progressTimer = window.setInterval(() => {
+      const item = this.streamingId === undefined ? undefined : this.items.get(this.streamingId);
+      this.context.announce(progressText(Date.now() - started, item?.kind === 'assistant' ? wordCount(item.view.text) : 0));
+    }, progressEveryMs);
   }
 
   private refreshEditable(): void {
@@ -303,6 +324,14 @@ export class MessageList {
     const bottom = this.element.scrollHeight - this.element.clientHeight;
     if (this.element.scrollTop < bottom - 1) this.element.scrollTop = bottom;
   }
+}
+
+/**
+ * Whether the progress announcements setting is on. The host writes it into the panel's page when it builds
+ * it (src/host/views/webviewHtml.ts), so a change applies the next time the panel is created.
+ */
+function progressAnnouncementsOn(): boolean {
+  return document.getElementById('app')?.dataset['announceProgress'] === 'true';
 }
 
 /** JSON mode answers show as one JSON block; others as Markdown. */

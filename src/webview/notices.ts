@@ -29,7 +29,7 @@ export class AllowanceBar {
   readonly element: HTMLElement;
 
   constructor(post: (message: FromWebview) => void) {
-    const end = button({ text: 'Ask again', label: 'Stop allowing edits without asking in this conversation', className: 'text-button secondary', onClick: () => post({ type: 'agent/endAllowance' }) });
+    const end = button({ text: 'Ask again', label: 'Ask again: stop allowing edits without asking in this conversation', className: 'text-button secondary', onClick: () => post({ type: 'agent/endAllowance' }) });
     this.element = el('div', { className: 'notice allowance', attrs: { role: 'status', 'aria-label': 'Edit allowance' } },
       el('p', { text: 'Ordinary source and text files are edited and created without asking in this conversation. Other files (dot folders, packages, configuration, instructions, CI and build files, ignored files) still ask, each saying why.' }), end);
     show(this.element, false);

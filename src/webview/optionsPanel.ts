@@ -71,7 +71,7 @@ export class OptionsPanel {
     this.effortRow = field('Reasoning effort', this.effort);
     this.thinking.addEventListener('change', () => this.set('thinking', this.thinking.checked ? undefined : false));
     this.thinkingRow = el('label', { className: 'checkbox-field' }, this.thinking, el('span', { text: 'Think before answering (thinking is billed as output)' }));
-    const reset = button({ text: 'Reset to defaults', label: 'Reset all options to their defaults', className: 'text-button secondary', onClick: () => this.reset() });
+    const reset = button({ text: 'Reset to defaults', label: 'Reset to defaults: reset all options to their defaults', className: 'text-button secondary', onClick: () => this.reset() });
     this.element.append(
       field('System prompt', this.system),
       grid,
@@ -225,7 +225,7 @@ export class OptionsPanel {
     if (!visible) return;
     const problem = schemaProblem(this.options.schema);
     const name = this.schemaName ?? schemaTitle(this.options.schema);
-    const pick = button({ text: 'Pick schema\u2026', label: 'Pick a JSON schema file from the workspace', className: 'text-button secondary', onClick: () => this.deps.pickSchema() });
+    const pick = button({ text: 'Pick schema\u2026', label: 'Pick schema\u2026: pick a JSON schema file from the workspace', className: 'text-button secondary', onClick: () => this.deps.pickSchema() });
     const status = el('span', { className: problem ? 'schema-problem' : 'schema-name', text: problem ?? `Schema: ${name ?? 'from this conversation'}` });
     this.schemaRow.replaceChildren(pick, status);
   }

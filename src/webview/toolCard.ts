@@ -129,20 +129,22 @@ export class ToolCard {
       for (const control of bar.querySelectorAll('button')) control.disabled = true;
       this.context.post({ type: 'tool/approve', callId: this.view.id, decision });
     };
-    const approve = button({ text: change.kind === 'terminal' || change.kind === 'external' ? 'Run' : change.kind === 'read' ? 'Allow reading' : 'Approve', label: `Approve: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
+    // Each name starts with the button's visible text (WCAG 2.5.3): a voice user says what they see.
+    const approveText = change.kind === 'terminal' || change.kind === 'external' ? 'Run' : change.kind === 'read' ? 'Allow reading' : 'Approve';
+    const approve = button({ text: approveText, label: `${approveText}: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
     const deny = button({ text: 'Deny', label: `Deny: ${title}`, icon: 'close', className: 'text-button secondary', onClick: () => decide('deny') });
     const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': `Approve or deny: ${title}` } }, approve, deny);
     // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
     // So is any file but an ordinary source or text file (the card says why).
     if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
-      bar.append(button({ text: 'Allow edits for this conversation', label: 'Approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
+      bar.append(button({ text: 'Allow edits for this conversation', label: 'Allow edits for this conversation: approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
     }
     // Another extension's or an MCP server's tool is never covered by the edit allowance; it may be allowed on its own.
     if (change.kind === 'external') {
-      bar.append(button({ text: `Allow ${change.tool} for this conversation`, label: `Run, and run ${change.tool} again in this conversation without asking`, className: 'text-button secondary', onClick: () => decide('allowTool') }));
+      bar.append(button({ text: `Allow ${change.tool} for this conversation`, label: `Allow ${change.tool} for this conversation: run, and run ${change.tool} again in this conversation without asking`, className: 'text-button secondary', onClick: () => decide('allowTool') }));
     }
     if (change.kind === 'edit' || change.kind === 'create') {
-      bar.append(button({ text: 'Show diff', label: `Open the diff of ${change.path} in the editor`, icon: 'open', className: 'text-button secondary', onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }) }));
+      bar.append(button({ text: 'Show diff', label: `Show diff: open the diff of ${change.path} in the editor`, icon: 'open', className: 'text-button secondary', onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }) }));
     }
     return bar;
   }

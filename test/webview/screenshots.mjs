@@ -14,18 +14,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startSandbox } from './server.mjs';
+import { axeByTheme } from './axe.mjs';
+import { keyboardChecks } from './keyboardChecks.mjs';
+import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = join(root, 'test-results', 'webview');
 mkdirSync(outDir, { recursive: true });
-
-/** The launch options every helper uses for Debian's Chromium. */
-export const chromiumOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-};
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const runChecks = !process.argv.includes('--no-checks');
@@ -74,6 +70,8 @@ function report(label, problems, detail) {
     process.stdout.write(`check FAILED: ${label}:\n${problems.map((problem) => `    ${problem}`).join('\n')}\n`);
   }
 }
+/** axe-core over every scenario, one check per theme (test/webview/axe.mjs). */
+const axe = axeByTheme(report);
 
 async function open(context, scenario, theme = 'dark') {
   const page = await context.newPage();
@@ -103,6 +101,7 @@ try {
       if (runChecks) {
         const contrast = await contrastProblems(page);
         report(`contrast ${name}/${theme}`, contrast.measured > 0 ? contrast.problems : ['no text was measured'], `${contrast.measured} texts, lowest ${contrast.worst}:1`);
+        await axe.run(page, name, theme);
         // Focus walks the page with Tab: once per scenario and theme (the keyboard scenario has focus moved already).
         if (name !== 'keyboard') {
           const focus = await focusProblems(page);
@@ -122,6 +121,7 @@ try {
       await collectViolations(narrowPage, `${name}/${theme}/narrow`);
       await narrow.close();
     }
+    axe.report(theme);
   }
 
   if (runChecks) {
@@ -138,9 +138,7 @@ try {
       }
     };
     const posted = (page, type) => page.evaluate((wanted) => window.__sandbox.posted.filter((message) => message.type === wanted), type);
-    const expect = (condition, message) => {
-      if (!condition) throw new Error(message);
-    };
+    const expect = (condition, message) => { if (!condition) throw new Error(message); };
 
     await check('the note of an answer asked for without tools, and a replace_all card\'s count, are visible', async (context) => {
       const page = await open(context, 'agentRepeat');
@@ -409,6 +407,7 @@ try {
       const [edit] = await posted(page, 'chat/editResend');
       expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
     });
+    await keyboardChecks({ check, open, posted, expect, outDir });
   }
 } finally {
   await browser.close();

@@ -2,7 +2,8 @@
 // A static server for the chat panel sandbox: the real dist/webview.js and dist/webview.css inside a
 // page with the same CSP as the extension's webview shell, VS Code's default webview styles and theme
 // variables (dark, light, high contrast), a fake `acquireVsCodeApi` and a scripted host.
-// Loopback only, on a free port. Run it directly to open the sandbox in a browser:
+// Loopback only, on a free port. `&announceProgress=1` sets the progress announcements setting in the page as
+// the host does (src/host/views/webviewHtml.ts). Run it directly to open the sandbox in a browser:
 //   node test/webview/server.mjs   →  prints http://127.0.0.1:PORT/?theme=dark&scenario=conversation
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -17,6 +18,12 @@ const themes = {
   dark: { className: 'vscode-dark', css: 'theme-dark.css' },
   light: { className: 'vscode-light', css: 'theme-light.css' },
   hc: { className: 'vscode-high-contrast', css: 'theme-hc.css' },
+};
+
+/** The launch options every helper uses for Debian's Chromium. */
+export const chromiumOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
 
 const types = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.html': 'text/html' };
@@ -45,7 +52,7 @@ function page(url) {
 <title>Cadenza sandbox</title>
 </head>
 <body class="${theme.className}">
-<main id="app" aria-live="polite"></main>
+<main id="app" aria-live="polite"${url.searchParams.get('announceProgress') === '1' ? ' data-announce-progress="true"' : ''}></main>
 <script nonce="${nonce}" src="/sandbox/fakeVscode.js"></script>
 <script nonce="${nonce}" src="/sandbox/scenarios.js"></script>
 <script nonce="${nonce}" src="/dist/webview.js"></script>

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { readAnnounceProgress } from '../settings';
 
 /**
  * The panel's HTML: strict CSP (`default-src 'none'`), scripts only by nonce from the extension's
  * own dist/, styles from dist/ and media/, images only as data: or webview resources. No remote content.
+ * The page carries the settings the panel reads once, at its start (progress announcements), as data attributes:
+ * they need no message of the protocol, and a change applies the next time the panel is created.
  */
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');
@@ -26,7 +29,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
 <title>${title}</title>
 </head>
 <body>
-<main id="app"></main>
+<main id="app"${readAnnounceProgress() ? ' data-announce-progress="true"' : ''}></main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
