@@ -22,6 +22,10 @@ import { seedDevelopmentKey } from './devBootstrap';
 import { commandIds, viewIds } from './ids';
 import { createLog } from './log';
 import { ChatViewProvider } from './views/chatViewProvider';
+import { wireAllowance } from './panel/allowance';
+import { PanelConnectionState } from './panel/connectionState';
+import { PanelChannel } from './panel/panelChannel';
+import type { WorkspaceContextProvider } from './chat/turnTypes';
 import { IndexService } from './index/indexService';
 import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands';
 import { setTeamConnection } from './commands/setTeamConnection';
@@ -46,24 +50,20 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   // Commands take their arguments as given only from the extension's own tests: elsewhere any extension
   // can pass them, so an argument that changes a key, the team connection or the index is confirmed first.
   const trustArguments = extension.extensionMode === vscode.ExtensionMode.Test;
+  // The panel's channel comes first: everything that talks to the panel is given it when it is built.
+  const channel = new PanelChannel();
   const connection = new ServiceConnection(host);
-  const chatView = new ChatViewProvider(host);
-  const chat = new ChatController(host, connection, (message) => chatView.post(message));
-  const panelAudio = new PanelAudio(host, connection, (message) => chatView.post(message));
-  chatView.attach(chat, panelAudio);
   const statusBar = new ChatStatusBar();
   const proposals = new ProposalProvider();
   const index = new IndexService(host, connection);
-  chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
+  const workspaceContext: WorkspaceContextProvider = (query, budget, signal) => index.workspaceContext(query, budget, signal);
   const agent = new AgentService(log, indexSearch(index), extension.globalStorageUri, extension.workspaceState);
-  chat.agent = agent;
   const instructions = new ProjectInstructions(log);
-  chat.attachInstructions(instructions);
-  const mentions = new MentionService(log);
-  mentions.attachCodebase((query, budget, signal) => index.workspaceContext(query, budget, signal));
-  chat.attachMentions(mentions);
-  chatView.attachMentions(mentions);
-  chatView.attachApprovals(agent.approvals);
+  const mentions = new MentionService(log, workspaceContext);
+  const chat = new ChatController(host, connection, channel, { agent, instructions, mentions, workspaceContext });
+  const panelAudio = new PanelAudio(host, connection, channel);
+  const connectionState = new PanelConnectionState(host, channel);
+  const chatView = new ChatViewProvider(host, channel, { chat, audio: panelAudio, agent, mentions, connectionState });
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
   const completions = new CompletionService(host, connection, index);
   const completionStatusBar = new CompletionStatusBar(completions);
@@ -73,8 +73,11 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   extension.subscriptions.push(
     log,
     apiKey,
+    channel,
     connection,
     chatView,
+    connectionState,
+    wireAllowance(channel, agent.approvals),
     chat,
     statusBar,
     proposals,

@@ -4,6 +4,7 @@ import type { ModelChoice } from '../../core/chat/modelChoice';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
 import type { HostContext } from '../context';
+import type { PanelChannel } from '../panel/panelChannel';
 import type { AgentService } from '../tools/agentService';
 import { Answering } from './answering';
 import { ChatTurns } from './chatTurns';
@@ -18,6 +19,18 @@ import { ChatPanelState } from './panelState';
 import type { ProjectInstructions } from './projectInstructions';
 import type { MessageAudio, PanelSink, WorkspaceContextProvider } from './turnTypes';
 
+/** What the chat panel's logic works with, built before it (activate() constructs in this order). */
+export interface ChatDeps {
+  /** The agent (tool loop, approvals, checkpoints, the VS Code tools). */
+  readonly agent: AgentService;
+  /** The project's instruction files (AGENTS.md, .cadenza/instructions.md…), applied to every conversation. */
+  readonly instructions: ProjectInstructions;
+  /** The composer's @-mentions, whose context a message carries. */
+  readonly mentions: MentionService;
+  /** The workspace index, used when a conversation's "workspace" toggle is on. */
+  readonly workspaceContext: WorkspaceContextProvider;
+}
+
 /**
  * The chat panel's coordinator: it takes the panel's and the commands' requests (send, stop, regenerate,
  * edit, retry, switch, condense…) and hands each to the part that does it: the open conversation and its
@@ -31,13 +44,12 @@ export class ChatController implements vscode.Disposable {
   private readonly answering: Answering;
   private readonly condenser: Condenser;
   private readonly turns: ChatTurns;
-  private workspaceContext: WorkspaceContextProvider | undefined;
-  private mentions: MentionService | undefined;
+  private readonly sink: PanelSink;
   private readonly answered = new vscode.EventEmitter<StoredUsage>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  /** The agent (tool loop, approvals); undefined until attached. */
-  agent: AgentService | undefined;
+  /** The agent (tool loop, approvals, checkpoints). */
+  readonly agent: AgentService;
   /** Fires after each completed answer with its figures (the status bar sums the session's spend). */
   readonly onDidAnswer = this.answered.event;
   /** Fires when the open conversation's model changes (switch, select, new). */
@@ -48,9 +60,12 @@ export class ChatController implements vscode.Disposable {
     return this.session.conversationsFolder;
   }
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, channel: PanelChannel, deps: ChatDeps) {
+    const sink: PanelSink = (message) => channel.post(message);
+    this.sink = sink;
+    this.agent = deps.agent;
     this.session = new ConversationSession(host);
-    const panel = (this.panel = new ChatPanelState(host, this.session, connection, sink));
+    const panel = (this.panel = new ChatPanelState(host, this.session, connection, sink, deps.instructions));
     this.onDidChangeModel = panel.onDidChangeModel;
     const save = (conversation: Conversation): Promise<void> => this.session.save(conversation);
     const resolveModel = (conversation: Conversation, signal: AbortSignal): Promise<string | undefined> => this.resolveModel(conversation, signal);
@@ -64,15 +79,15 @@ export class ChatController implements vscode.Disposable {
     });
     this.answering = new Answering({
       log: host.log, connection, sink, resolveModel, save,
-      agent: () => this.agent,
+      agent: deps.agent,
       saveAtEnd: (conversation) => this.session.saveAtEnd(conversation),
       answered: (usage) => this.answered.fire(usage),
       meter: (conversation) => panel.meter(conversation),
-      systemContext: (options) => [panel.instructions.provider(options), workspaceSearchProvider(this.workspaceContext, options)],
+      systemContext: (options) => [panel.instructions.provider(options), workspaceSearchProvider(deps.workspaceContext, options)],
       gathered: (options, gathered) => panel.instructions.remember(options, gathered.beforePrompt),
       autoCondense: (conversation, model, options, reserved, signal) => this.condenser.autoCondense(conversation, model, options, reserved, signal),
     });
-    this.turns = new ChatTurns({ session: this.session, panel, answering: this.answering, connection, sink, mentions: () => this.mentions, modelFor: (conversation) => this.effectiveModel(conversation)?.id });
+    this.turns = new ChatTurns({ session: this.session, panel, answering: this.answering, connection, sink, mentions: deps.mentions, modelFor: (conversation) => this.effectiveModel(conversation)?.id });
     this.disposables.push(this.answered, panel);
     // Attachments left by conversations deleted in earlier sessions (or other windows) go a little after start.
     const collect = setTimeout(() => void this.session.collectAttachments(), 10_000);
@@ -80,24 +95,9 @@ export class ChatController implements vscode.Disposable {
     this.disposables.push({ dispose: () => clearTimeout(collect) });
   }
 
-  /** Connects the project's instruction files (AGENTS.md, .cadenza/instructions.md…), applied to every conversation. */
-  attachInstructions(instructions: ProjectInstructions): void {
-    this.disposables.push(this.panel.instructions.attach(instructions, () => void this.panel.instructionChips()));
-  }
-
   /** Opens an instruction file the panel's chip names. */
   openInstructions(relativePath: string): Promise<void> {
     return this.panel.instructions.open(relativePath);
-  }
-
-  /** Connects the composer's @-mentions, whose context a message carries. */
-  attachMentions(mentions: MentionService): void {
-    this.mentions = mentions;
-  }
-
-  /** Connects the workspace index, used when a conversation's "workspace" toggle is on. */
-  attachWorkspaceContext(provider: WorkspaceContextProvider): void {
-    this.workspaceContext = provider;
   }
 
   /** The open conversation, loading the last one (or starting a new one) on first use. */
@@ -195,7 +195,7 @@ export class ChatController implements vscode.Disposable {
 
   /** Restores the files of an agent turn's checkpoint (asking first) and marks the turn as restored. */
   async restoreCheckpoint(id: string): Promise<boolean> {
-    if (!this.agent || (await this.agent.checkpoints.restore(id)) !== 'restored') return false;
+    if ((await this.agent.checkpoints.restore(id)) !== 'restored') return false;
     const conversation = await this.current();
     const message = conversation.messages.find((entry) => entry.checkpoint?.id === id);
     if (message?.checkpoint) {

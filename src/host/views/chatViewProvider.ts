@@ -8,9 +8,10 @@ import { copyCode, insertCode, openCode, replaceSelection } from '../chat/codeAc
 import { checkDataUrl, pickImage } from '../chat/images';
 import { enableTool, toolsMenuState } from '../chat/toolsMenu';
 import type { HostContext } from '../context';
-import type { ApprovalBroker } from '../tools/approvals';
+import type { PanelConnectionState } from '../panel/connectionState';
+import type { PanelChannel } from '../panel/panelChannel';
+import type { AgentService } from '../tools/agentService';
 import { commandIds } from '../ids';
-import { readSettings, workspaceSystemPromptNotice } from '../settings';
 import { webviewHtml } from './webviewHtml';
 
 /** Opens a cited workspace location; the URI comes from the webview, so only files inside the workspace open. */
@@ -23,48 +24,31 @@ async function openSource(uriText: string, startLine: number): Promise<void> {
   await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: true, viewColumn: vscode.ViewColumn.One });
 }
 
+/** What the panel's messages reach, built before the view (activate() constructs in this order). */
+export interface PanelDeps {
+  readonly chat: ChatController;
+  readonly audio: PanelAudio;
+  readonly agent: AgentService;
+  readonly mentions: MentionService;
+  readonly connectionState: PanelConnectionState;
+}
+
 /**
- * The chat panel: a webview view in Cadenza's activity-bar container. Messages to the webview are
- * queued until it says `ready`; every incoming message is validated before it is routed.
+ * The chat panel: a webview view in Cadenza's activity-bar container. What it is sent goes through the
+ * panel's channel (queued until the webview says `ready`); every incoming message is validated before it is routed.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private ready = false;
-  private queue: ToWebview[] = [];
-  private controller: ChatController | undefined;
-  private audio: PanelAudio | undefined;
-  private approvals: ApprovalBroker | undefined;
-  private mentions: MentionService | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
-  private readonly readyEmitter = new vscode.EventEmitter<void>();
-  private readonly sentEmitter = new vscode.EventEmitter<ToWebview>();
 
   /** Fires each time the view is resolved (tests wait on it). */
   readonly onDidResolve = this.resolvedEmitter.event;
-  /** Fires when the webview says `ready`. */
-  readonly onDidBecomeReady = this.readyEmitter.event;
   /** Fires for every message posted to the webview (tests observe the panel's traffic). */
-  readonly onDidPost = this.sentEmitter.event;
+  readonly onDidPost: vscode.Event<ToWebview>;
 
-  constructor(private readonly host: HostContext) {}
-
-  /** Connects the chat logic and the panel's audio; done by the composition root once they exist. */
-  attach(controller: ChatController, audio: PanelAudio): void {
-    this.controller = controller;
-    this.audio = audio;
-  }
-
-  /** Connects the composer's @-mentions (the `@` list and the chips). */
-  attachMentions(mentions: MentionService): void {
-    this.mentions = mentions;
-  }
-
-  /** Connects the agent's approvals: the panel shows the edit allowance while it holds, and showing another conversation ends it. */
-  attachApprovals(approvals: ApprovalBroker): void {
-    this.approvals = approvals;
-    this.disposables.push(approvals.onDidChangeAllowance((conversationId) => this.post({ type: 'agent/allowance', conversationId })));
+  constructor(private readonly host: HostContext, private readonly channel: PanelChannel, private readonly deps: PanelDeps) {
+    this.onDidPost = channel.onDidPost;
   }
 
   get isResolved(): boolean {
@@ -72,13 +56,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   get isReady(): boolean {
-    return this.ready;
+    return this.channel.isReady;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.disposeView();
     this.view = view;
-    this.ready = false;
+    this.channel.connect(view.webview);
     const extensionUri = this.host.extension.extensionUri;
     view.webview.options = {
       enableScripts: true,
@@ -88,11 +72,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage((message: unknown) => void this.handle(message)),
       view.onDidDispose(() => this.disposeView()),
-      this.host.apiKey.onDidChange(() => void this.postConnectionState()),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('cadenza.baseUrl')) void this.postConnectionState();
-        if (event.affectsConfiguration('cadenza.chat.systemPrompt')) this.postWorkspacePrompt();
-      }),
     );
     this.resolvedEmitter.fire();
   }
@@ -119,53 +98,50 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async route(message: FromWebview): Promise<void> {
-    const chat = this.controller;
+    const { chat, audio, agent, mentions, connectionState } = this.deps;
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        await this.postConnectionState();
-        for (const queued of this.queue.splice(0)) this.deliver(queued);
-        await chat?.showAll();
-        this.post({ type: 'agent/allowance', conversationId: this.approvals?.allowedConversation });
-        this.postWorkspacePrompt();
-        this.mentions?.warm();
-        this.readyEmitter.fire();
+        this.channel.markReady([await connectionState.message()]);
+        await chat.showAll();
+        this.post({ type: 'agent/allowance', conversationId: agent.approvals.allowedConversation });
+        connectionState.postWorkspacePrompt();
+        mentions.warm();
         return;
       case 'chat/send':
         await this.send(message);
         return;
       case 'chat/stop':
-        chat?.stop();
+        chat.stop();
         return;
       case 'chat/regenerate':
-        await chat?.regenerate(message.options);
+        await chat.regenerate(message.options);
         return;
       case 'chat/editResend':
-        await chat?.editResend(message.messageId, message.text, message.options);
+        await chat.editResend(message.messageId, message.text, message.options);
         return;
       case 'chat/retry':
-        await chat?.retry(message.trim, message.options);
+        await chat.retry(message.trim, message.options);
         return;
       case 'chat/retrySave':
-        await chat?.retrySave(message.messageId);
+        await chat.retrySave(message.messageId);
         return;
       case 'conversation/new':
-        await chat?.newConversation();
+        await chat.newConversation();
         return;
       case 'conversation/switch':
-        await chat?.switchTo(message.id);
+        await chat.switchTo(message.id);
         return;
       case 'conversation/rename':
-        await chat?.rename(message.id);
+        await chat.rename(message.id);
         return;
       case 'conversation/delete':
-        await chat?.delete(message.id);
+        await chat.delete(message.id);
         return;
       case 'conversation/export':
         await this.exportConversation(message.id);
         return;
       case 'model/select':
-        await chat?.selectModel(message.modelId);
+        await chat.selectModel(message.modelId);
         return;
       case 'model/refresh':
         await vscode.commands.executeCommand(commandIds.refreshModels);
@@ -189,10 +165,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.postImage(checkDataUrl(message.image));
         return;
       case 'audio/pick':
-        await this.audio?.pick();
+        await audio.pick();
         return;
       case 'audio/transcribeIntoPrompt':
-        await this.audio?.transcribeIntoPrompt();
+        await audio.transcribeIntoPrompt();
         return;
       case 'schema/pick':
         await this.pickSchema();
@@ -204,42 +180,42 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.runAction(message.action);
         return;
       case 'tool/approve':
-        chat?.agent?.approvals.answer(message.callId, message.decision);
+        agent.approvals.answer(message.callId, message.decision);
         return;
       case 'tool/showDiff':
-        await chat?.agent?.approvals.showDiff(message.callId);
+        await agent.approvals.showDiff(message.callId);
         return;
       case 'mention/query': {
-        const candidates = (await this.mentions?.query(message.query)) ?? [];
+        const candidates = await mentions.query(message.query);
         this.post({ type: 'mention/candidates', requestId: message.requestId, query: message.query, candidates });
         return;
       }
       case 'mention/attach':
-        if (this.mentions) this.post({ type: 'composer/mention', mention: await this.mentions.attach(message.candidate) });
+        this.post({ type: 'composer/mention', mention: await mentions.attach(message.candidate) });
         return;
       case 'instructions/open':
-        await chat?.openInstructions(message.path);
+        await chat.openInstructions(message.path);
         return;
       case 'agent/endAllowance':
-        this.approvals?.endAllowance();
+        agent.approvals.endAllowance();
         return;
       case 'checkpoint/showChanges':
-        await chat?.agent?.checkpoints.showChanges(message.id);
+        await agent.checkpoints.showChanges(message.id);
         return;
       case 'checkpoint/restore':
-        await chat?.restoreCheckpoint(message.id);
+        await chat.restoreCheckpoint(message.id);
         return;
       case 'chat/condense':
-        await chat?.condense(undefined, undefined, message.maxTokens);
+        await chat.condense(undefined, undefined, message.maxTokens);
         return;
       case 'condense/edit':
-        await chat?.editSummary(message.summary);
+        await chat.editSummary(message.summary);
         return;
       case 'tools/list':
-        if (chat?.agent) this.post(toolsMenuState(chat.agent));
+        this.post(toolsMenuState(agent));
         return;
       case 'tools/enable':
-        if (chat?.agent) this.post(await enableTool(chat.agent, message.name, message.enabled));
+        this.post(await enableTool(agent, message.name, message.enabled));
         return;
       default: {
         const unreachable: never = message;
@@ -248,23 +224,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
-  /** Says so in the panel when the workspace sets the system prompt (see workspaceSystemPromptNotice). */
-  private postWorkspacePrompt(): void {
-    const text = workspaceSystemPromptNotice();
-    if (text !== undefined) this.post({ type: 'notice', level: 'warning', text });
-  }
-
   /** `chat/send`: an audio token is exchanged for the audio the host kept; a bad one stops the send with a notice. */
   private async send(message: Extract<FromWebview, { type: 'chat/send' }>): Promise<void> {
-    const chat = this.controller;
-    if (!chat) return;
+    const { chat, audio: panelAudio } = this.deps;
     // The webview is untrusted input: its image is checked again, as image/check does, before it is stored and sent.
     const image = message.image === undefined ? undefined : checkDataUrl(message.image);
     if (typeof image === 'string') {
       this.post({ type: 'notice', level: 'error', text: image });
       return;
     }
-    const audio = message.audio === undefined || !this.audio ? undefined : await this.audio.take(message.audio, (await chat.current()).model);
+    const audio = message.audio === undefined ? undefined : await panelAudio.take(message.audio, (await chat.current()).model);
     if (typeof audio === 'string') {
       // An error notice also tells the composer the send failed, so the typed text and the chip stay.
       this.post({ type: 'notice', level: 'error', text: audio });
@@ -318,42 +287,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async exportConversation(id: string): Promise<void> {
-    const conversation = await this.controller?.load(id);
+    const conversation = await this.deps.chat.load(id);
     if (!conversation) return;
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: conversationToMarkdown(conversation) });
     await vscode.window.showTextDocument(document, { preview: false });
   }
 
-  private async postConnectionState(): Promise<void> {
-    const hasKey = (await this.host.apiKey.get()) !== undefined;
-    this.post({ type: 'state/connection', state: { baseUrl: readSettings().baseUrl, hasKey } });
-  }
-
   /** Sends a message now, or queues it until the webview is ready. */
   post(message: ToWebview): void {
-    // The allowance belongs to one conversation: it ends when the panel shows another.
-    if (message.type === 'conversation/show') this.approvals?.conversationShown(message.conversation.id);
-    if (this.view && this.ready) this.deliver(message);
-    else if (message.type !== 'chat/delta' && message.type !== 'chat/reasoning') this.queue.push(message);
-    // Deltas are not queued: a hidden panel gets the whole answer from `conversation/show` on `ready`.
-  }
-
-  private deliver(message: ToWebview): void {
-    void this.view?.webview.postMessage(message);
-    this.sentEmitter.fire(message);
+    this.channel.post(message);
   }
 
   private disposeView(): void {
     for (const disposable of this.viewDisposables.splice(0)) disposable.dispose();
     this.view = undefined;
-    this.ready = false;
+    this.channel.disconnect();
   }
 
   dispose(): void {
     this.disposeView();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.resolvedEmitter.dispose();
-    this.readyEmitter.dispose();
-    this.sentEmitter.dispose();
   }
 }
