@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { exportedApi, type CadenzaApi, type CadenzaPublicApi } from './api';
+import { exportedApi, panelTestApi, type CadenzaApi, type CadenzaPublicApi } from './api';
 import { ApiKeyStore } from './apiKeyStore';
 import { askAboutAudio } from './audio/askAboutAudio';
 import { PanelAudio } from './audio/panelAudio';
@@ -25,6 +25,9 @@ import { ChatViewProvider } from './views/chatViewProvider';
 import { wireAllowance } from './panel/allowance';
 import { PanelConnectionState } from './panel/connectionState';
 import { PanelChannel } from './panel/panelChannel';
+import type { PanelPort } from './panel/panelPort';
+import { PanelRouter } from './panel/router';
+import { routingTable } from './panel/routingTable';
 import type { WorkspaceContextProvider } from './chat/turnTypes';
 import { IndexService } from './index/indexService';
 import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands';
@@ -63,7 +66,9 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   const chat = new ChatController(host, connection, channel, { agent, instructions, mentions, workspaceContext });
   const panelAudio = new PanelAudio(host, connection, channel);
   const connectionState = new PanelConnectionState(host, channel);
-  const chatView = new ChatViewProvider(host, channel, { chat, audio: panelAudio, agent, mentions, connectionState });
+  const router = new PanelRouter(host, channel, routingTable({ host, channel, chat, audio: panelAudio, agent, mentions, connectionState }));
+  const chatView = new ChatViewProvider(host, channel, (message) => router.handle(message));
+  const panel: PanelPort = { reveal: () => chatView.reveal(), post: (message) => channel.post(message) };
   const vscodeChat = registerVscodeChat(host, connection, index, chat);
   const completions = new CompletionService(host, connection, index);
   const completionStatusBar = new CompletionStatusBar(completions);
@@ -101,10 +106,10 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.newChat, async () => { await openChat(); await chat.newConversation(); }),
     vscode.commands.registerCommand(commandIds.selectModel, (model?: unknown) => selectModel(connection, chat, model)),
     vscode.commands.registerCommand(commandIds.refreshModels, async () => (await connection.refreshModels()).map((model) => model.id)),
-    vscode.commands.registerCommand(commandIds.explainSelection, () => askAboutCode(chat, chatView, 'explain')),
-    vscode.commands.registerCommand(commandIds.askAboutSelection, () => askAboutCode(chat, chatView, 'ask')),
+    vscode.commands.registerCommand(commandIds.explainSelection, () => askAboutCode(chat, panel, 'explain')),
+    vscode.commands.registerCommand(commandIds.askAboutSelection, () => askAboutCode(chat, panel, 'ask')),
     vscode.commands.registerCommand(commandIds.rewriteSelection, () => rewriteSelection(connection, chat, proposals)),
-    vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(chatView)),
+    vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(panel)),
     vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second)),
     vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
     vscode.commands.registerCommand(commandIds.transcribeAudioWithOptions, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second, 'pickers')),
@@ -116,7 +121,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.createInstructions, async () => (await instructions.create())?.toString()),
     vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
     vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),
-    vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
+    vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, panel, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));
   void seedDevelopmentKey(extension, apiKey, log);
@@ -125,7 +130,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   setTimeout(() => void index.start(), 0);
   setTimeout(() => void settingsNotice.check(), 0);
   const storage = { conversationsFolder: chat.conversationsFolder, workspaceState: extension.workspaceState, globalState: extension.globalState, secrets: extension.secrets };
-  return exportedApi(extension.extensionMode, { chatView, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
+  return exportedApi(extension.extensionMode, { chatView: panelTestApi(chatView, channel, router), storage, panelAudio, connection, index, agent, lm: vscodeChat.api, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
 }
 
 export function deactivate(): void {
