@@ -21,4 +21,6 @@ export const conversationFromWebview = [
   message('conversation/delete', { id: text }),
   /** Open a conversation as a Markdown document. */
   message('conversation/export', { id: text }),
+  /** Copy a conversation to the clipboard as Markdown (as the export renders it); the host says so with a notice. */
+  message('conversation/copyMarkdown', { id: text }),
 ] as const;

@@ -31,8 +31,8 @@ const cases: Record<string, { readonly good: readonly unknown[]; readonly bad: r
     ],
   },
   conversation: {
-    good: [{ type: 'conversation/new' }, { type: 'conversation/switch', id: 'c1' }, { type: 'conversation/rename', id: 'c1' }, { type: 'conversation/delete', id: 'c1' }, { type: 'conversation/export', id: 'c1' }],
-    bad: [{ type: 'conversation/switch' }, { type: 'conversation/delete', id: 1 }, { type: 'conversation/export', id: null }],
+    good: [{ type: 'conversation/new' }, { type: 'conversation/switch', id: 'c1' }, { type: 'conversation/rename', id: 'c1' }, { type: 'conversation/delete', id: 'c1' }, { type: 'conversation/export', id: 'c1' }, { type: 'conversation/copyMarkdown', id: 'c1' }],
+    bad: [{ type: 'conversation/switch' }, { type: 'conversation/delete', id: 1 }, { type: 'conversation/export', id: null }, { type: 'conversation/copyMarkdown' }],
   },
   model: {
     good: [{ type: 'model/select', modelId: 'Meta-Llama-3.3-70B-Instruct' }, { type: 'model/refresh' }],
