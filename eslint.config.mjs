@@ -1,5 +1,5 @@
 // Lint enforces the layers of ARCHITECTURE.md#layers: core imports no vscode (nor host/webview), shared imports
-// nothing, webview imports only shared, and nobody logs with console.*.
+// nothing but itself and valibot, webview imports only shared, and nobody logs with console.*.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -33,11 +33,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/shared/**/*.ts'],
+    files: ['src/shared/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [noVscode],
-        patterns: [{ regex: '^(?!\\./)', message: 'shared imports nothing but its own files.' }],
+        patterns: [{ regex: '^(?!\\./|valibot$)', message: 'shared imports nothing but its own files (and valibot, its messages\' schemas).' }],
+      }],
+    },
+  },
+  {
+    files: ['src/shared/protocol/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [{ regex: '^(?!\\./|\\.\\./[^.]|valibot$)', message: 'shared imports nothing but its own files (and valibot, its messages\' schemas).' }],
       }],
     },
   },

@@ -13,6 +13,9 @@ import type { IndexService, SearchHit } from './index/indexService';
 import type { VscodeChatApi } from './lm/vscodeChat';
 import type { PromptLibrary } from './prompts/promptLibrary';
 import type { AgentService } from './tools/agentService';
+import type { ToWebview } from '../shared/protocol';
+import type { PanelChannel } from './panel/panelChannel';
+import type { PanelRouter } from './panel/router';
 import type { ChatViewProvider } from './views/chatViewProvider';
 import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
 
@@ -23,7 +26,7 @@ import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
  */
 export interface CadenzaApi {
   /** The chat panel: the suites send what its webview sends (`handle`) and read what it is posted (`onDidPost`). */
-  readonly chatView: ChatViewProvider;
+  readonly chatView: PanelTestApi;
   /** What outlives a session, where the next session or another window reads it: the suites check what was stored here. */
   readonly storage: ExtensionStorage;
   /** Audio in the chat panel: attach (`pick`) and transcribe into the prompt; tests pass the file the dialog would ask for. */
@@ -44,6 +47,35 @@ export interface CadenzaApi {
   readonly mentions: MentionService;
   /** The notice naming the workspace's settings that are ignored because they would do or spend more. */
   readonly settingsNotice: WorkspaceSettingsNotice;
+}
+
+/** The chat panel as the integration suites drive it: its view, its channel and its router, seen as one. */
+export interface PanelTestApi {
+  /** Whether the panel's view is resolved. */
+  readonly isResolved: boolean;
+  /** Whether its webview said `ready` (what is posted is delivered at once). */
+  readonly isReady: boolean;
+  /** Fires each time the view is resolved. */
+  readonly onDidResolve: vscode.Event<void>;
+  /** Fires for every message delivered to the webview. */
+  readonly onDidPost: vscode.Event<ToWebview>;
+  /** Validates and routes a message as if the webview had sent it; resolves when it has been handled. */
+  handle(message: unknown): Promise<void>;
+}
+
+/** The panel's test view over its view, channel and router. */
+export function panelTestApi(view: ChatViewProvider, channel: PanelChannel, router: PanelRouter): PanelTestApi {
+  return {
+    get isResolved() {
+      return view.isResolved;
+    },
+    get isReady() {
+      return channel.isReady;
+    },
+    onDidResolve: view.onDidResolve,
+    onDidPost: channel.onDidPost,
+    handle: (message) => router.handle(message),
+  };
 }
 
 /** The extension's storage as another window or the next session finds it. */

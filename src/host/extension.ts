@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { exportedApi, type CadenzaApi, type CadenzaPublicApi } from './api';
+import { exportedApi, panelTestApi, type CadenzaApi, type CadenzaPublicApi } from './api';
 import { ApiKeyStore } from './apiKeyStore';
 import { askAboutAudio } from './audio/askAboutAudio';
 import { PanelAudio } from './audio/panelAudio';
@@ -22,6 +22,13 @@ import { seedDevelopmentKey } from './devBootstrap';
 import { commandIds, viewIds } from './ids';
 import { createLog } from './log';
 import { ChatViewProvider } from './views/chatViewProvider';
+import { wireAllowance } from './panel/allowance';
+import { PanelConnectionState } from './panel/connectionState';
+import { PanelChannel } from './panel/panelChannel';
+import type { PanelPort } from './panel/panelPort';
+import { PanelRouter } from './panel/router';
+import { routingTable } from './panel/routingTable';
+import type { WorkspaceContextProvider } from './chat/turnTypes';
 import { IndexService } from './index/indexService';
 import { indexStatus, pauseIndex, rebuildIndex } from './commands/indexCommands';
 import { setTeamConnection } from './commands/setTeamConnection';
@@ -48,24 +55,22 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   // Commands take their arguments as given only from the extension's own tests: elsewhere any extension
   // can pass them, so an argument that changes a key, the team connection or the index is confirmed first.
   const trustArguments = extension.extensionMode === vscode.ExtensionMode.Test;
+  // The panel's channel comes first: everything that talks to the panel is given it when it is built.
+  const channel = new PanelChannel();
   const connection = new ServiceConnection(host);
-  const chatView = new ChatViewProvider(host);
-  const chat = new ChatController(host, connection, (message) => chatView.post(message));
-  const panelAudio = new PanelAudio(host, connection, (message) => chatView.post(message));
-  chatView.attach(chat, panelAudio);
   const statusBar = new ChatStatusBar();
   const proposals = new ProposalProvider();
   const index = new IndexService(host, connection);
-  chat.attachWorkspaceContext((query, budget, signal) => index.workspaceContext(query, budget, signal));
+  const workspaceContext: WorkspaceContextProvider = (query, budget, signal) => index.workspaceContext(query, budget, signal);
   const agent = new AgentService(log, indexSearch(index), extension.globalStorageUri, extension.workspaceState);
-  chat.agent = agent;
   const instructions = new ProjectInstructions(log);
-  chat.attachInstructions(instructions);
-  const mentions = new MentionService(log);
-  mentions.attachCodebase((query, budget, signal) => index.workspaceContext(query, budget, signal));
-  chat.attachMentions(mentions);
-  chatView.attachMentions(mentions);
-  chatView.attachApprovals(agent.approvals);
+  const mentions = new MentionService(log, workspaceContext);
+  const chat = new ChatController(host, connection, channel, { agent, instructions, mentions, workspaceContext });
+  const panelAudio = new PanelAudio(host, connection, channel);
+  const connectionState = new PanelConnectionState(host, channel);
+  const router = new PanelRouter(host, channel, routingTable({ host, channel, chat, audio: panelAudio, agent, mentions, connectionState }));
+  const chatView = new ChatViewProvider(host, channel, (message) => router.handle(message));
+  const panel: PanelPort = { reveal: () => chatView.reveal(), post: (message) => channel.post(message) };
   const prompts = new PromptLibrary(log, extension.globalStorageUri);
   const vscodeChat = registerVscodeChat(host, connection, index, chat, prompts);
   const completions = new CompletionService(host, connection, index);
@@ -76,8 +81,11 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   extension.subscriptions.push(
     log,
     apiKey,
+    channel,
     connection,
     chatView,
+    connectionState,
+    wireAllowance(channel, agent.approvals),
     chat,
     statusBar,
     proposals,
@@ -102,10 +110,10 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.newChat, async () => { await openChat(); await chat.newConversation(); }),
     vscode.commands.registerCommand(commandIds.selectModel, (model?: unknown) => selectModel(connection, chat, model)),
     vscode.commands.registerCommand(commandIds.refreshModels, async () => (await connection.refreshModels()).map((model) => model.id)),
-    vscode.commands.registerCommand(commandIds.explainSelection, () => askAboutCode(chat, chatView, 'explain')),
-    vscode.commands.registerCommand(commandIds.askAboutSelection, () => askAboutCode(chat, chatView, 'ask')),
+    vscode.commands.registerCommand(commandIds.explainSelection, () => askAboutCode(chat, panel, 'explain')),
+    vscode.commands.registerCommand(commandIds.askAboutSelection, () => askAboutCode(chat, panel, 'ask')),
     vscode.commands.registerCommand(commandIds.rewriteSelection, () => rewriteSelection(connection, chat, proposals)),
-    vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(chatView)),
+    vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(panel)),
     vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second)),
     vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
     vscode.commands.registerCommand(commandIds.transcribeAudioWithOptions, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second, 'pickers')),
@@ -118,7 +126,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.newPromptFile, (name?: unknown, where?: unknown) => newPromptFile(prompts, name, where)),
     vscode.commands.registerCommand(commandIds.toggleCompletions, (value?: unknown) => toggleCompletions(value)),
     vscode.commands.registerCommand(commandIds.snoozeCompletions, (minutes?: unknown) => snoozeCompletions(completions, minutes)),
-    vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, chatView, first, second)),
+    vscode.commands.registerCommand(commandIds.askAboutAudio, (first?: unknown, second?: unknown) => askAboutAudio(connection, chat, panel, first, second)),
   );
   void chat.current().then((conversation) => statusBar.setModel(conversation.model));
   void seedDevelopmentKey(extension, apiKey, log);
@@ -127,7 +135,7 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   setTimeout(() => void index.start(), 0);
   setTimeout(() => void settingsNotice.check(), 0);
   const storage = { conversationsFolder: chat.conversationsFolder, workspaceState: extension.workspaceState, globalState: extension.globalState, secrets: extension.secrets };
-  return exportedApi(extension.extensionMode, { chatView, storage, panelAudio, connection, index, agent, lm: vscodeChat.api, prompts, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
+  return exportedApi(extension.extensionMode, { chatView: panelTestApi(chatView, channel, router), storage, panelAudio, connection, index, agent, lm: vscodeChat.api, prompts, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
 }
 
 export function deactivate(): void {

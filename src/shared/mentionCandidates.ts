@@ -2,11 +2,13 @@
  * @-mentions: what the composer offers after `@`, the fuzzy filter that ranks the offers (run in the host
  * over its cached file list, and testable in plain Node), and the chip a mention becomes.
  */
+import * as v from 'valibot';
+import { optional, shortText } from './protocol/schema';
 
 /** The kinds of context a mention can add. */
 export type MentionKind = 'file' | 'folder' | 'symbol' | 'selection' | 'problems' | 'terminal' | 'git' | 'codebase';
 
-const mentionKinds: readonly string[] = ['file', 'folder', 'symbol', 'selection', 'problems', 'terminal', 'git', 'codebase'] satisfies readonly MentionKind[];
+const mentionKinds = ['file', 'folder', 'symbol', 'selection', 'problems', 'terminal', 'git', 'codebase'] as const satisfies readonly MentionKind[];
 
 /** One offer of the `@` list. `id` is what the host resolves (a path, a symbol's location, `staged`...). */
 export interface MentionCandidate {
@@ -29,11 +31,17 @@ export interface MentionChip {
   readonly note?: string;
 }
 
+/** The shape of a mention candidate from the webview (its messages are untrusted): a known kind, an id and label of at most 4,096 characters. */
+export const mentionCandidate: v.GenericSchema<unknown, MentionCandidate> = v.object({
+  kind: v.picklist(mentionKinds),
+  id: shortText(4096),
+  label: shortText(4096),
+  detail: optional(v.string()),
+});
+
 /** Whether a value is a mention candidate (the webview's messages are untrusted). */
 export function isMentionCandidate(value: unknown): value is MentionCandidate {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return typeof record['kind'] === 'string' && mentionKinds.includes(record['kind']) && typeof record['id'] === 'string' && typeof record['label'] === 'string' && record['id'].length <= 4096 && record['label'].length <= 4096;
+  return v.is(mentionCandidate, value);
 }
 
 /** `/ \\ . _ - space :` as char codes: a character after one starts a word. */

@@ -1,8 +1,8 @@
 /**
- * The chat panel: builds the layout, routes every host message to its part with an exhaustive switch,
+ * The chat panel: builds the layout, routes every host message to its part through an exhaustive table,
  * and holds what the parts share (the connection, the open conversation, the options to send).
  */
-import type { AudioAttachment, FromWebview, ImageAttachment, ToWebview } from '../shared/protocol';
+import type { AudioAttachment, FromWebview, ImageAttachment, ToWebview, ToWebviewOf } from '../shared/protocol';
 import type { ChatOptions, ConversationView } from '../shared/views';
 import { AudioAttach } from './audioAttach';
 import { Composer } from './composer';
@@ -20,6 +20,9 @@ import { OptionsPanel } from './optionsPanel';
 import { ToolsMenu } from './toolsMenu';
 import type { PanelContext } from './panelContext';
 import type { Host } from './vscodeApi';
+
+/** A receiver for every message the host may send. */
+type Receivers = { readonly [K in ToWebview['type']]: (message: ToWebviewOf<K>) => void };
 
 /** The whole panel. */
 export class App implements PanelContext {
@@ -109,90 +112,64 @@ export class App implements PanelContext {
     return undefined;
   }
 
-  /** Handles one message from the host. */
+  /** Handles one message from the host; one from a newer host that this page does not know is ignored. */
   receive(message: ToWebview): void {
-    switch (message.type) {
-      case 'state/connection':
-        this.hasKey = message.state.hasKey;
-        this.banner.update(message.state);
-        this.refreshComposer();
-        return;
-      case 'state/models':
-        this.picker.update(message.models, message.selected, message.loading, message.error);
-        return;
-      case 'state/instructions':
-        this.instructions.update(message.files, message.untrusted);
-        this.instructions.setEnabled(this.options.current.useInstructions !== false);
-        return;
-      case 'state/conversations':
-        this.conversations.update(message.conversations, message.activeId);
-        return;
-      case 'conversation/show':
-        this.showConversation(message.conversation);
-        return;
-      case 'message/add':
-        this.messages.add(message.message, this.options.prepared().options.jsonMode ?? 'off');
-        if (message.message.role === 'user') this.composer.confirmSent();
-        return;
-      case 'chat/delta':
-      case 'chat/reasoning':
-      case 'chat/retrying':
-        this.messages.stream(message);
-        return;
-      case 'chat/done':
-        this.messages.stream(message);
-        if (message.error) this.composer.sendFailed();
-        return;
-      case 'chat/saveResult':
-        this.messages.saveResult(message);
-        return;
-      case 'tool/call':
-        this.messages.toolCall(message);
-        return;
-      case 'checkpoint/update':
-        this.messages.checkpoint(message);
-        return;
-      case 'context/meter':
-        this.meterFigures = { usedTokens: message.usedTokens, limitTokens: message.limitTokens, droppedMessages: message.droppedMessages, shown: true };
-        this.updateMeter();
-        return;
-      case 'mention/candidates':
-        this.mentions.showCandidates(message.requestId, message.query, message.candidates);
-        return;
-      case 'composer/mention':
-        this.mentions.accept(message.mention);
-        return;
-      case 'composer/addContext':
-        this.composer.addContext(message.label, message.text, message.language);
-        return;
-      case 'composer/image':
-        this.image.accept(message.image);
-        return;
-      case 'composer/audio':
-        this.audio.accept(message.audio);
-        return;
-      case 'composer/insertText':
-        this.composer.insertText(message.text);
-        return;
-      case 'composer/schema':
-        this.options.setSchema(message.name, message.schema);
-        this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
-        return;
-      case 'state/vscodeTools':
-        this.tools.update(message.tools, message.restricted, message.agentEnabled);
-        return;
-      case 'agent/allowance':
-        this.allowance.update(message.conversationId);
-        return;
-      case 'notice':
-        this.notices.add(message.level, message.text, message.key);
-        this.image.rejected();
-        if (message.level === 'error') this.composer.sendFailed();
-        return;
-      default:
-        ignoreUnknown(message);
-    }
+    // The table pairs each type with its receiver; TypeScript cannot follow that pairing through an index by a
+    // union, so the one receiver is called as a receiver of any message (`Receivers` checked the pairing).
+    const receiver = (this.receivers as Partial<Record<string, (message: ToWebview) => void>>)[message.type];
+    receiver?.(message);
   }
+
+  /** What the panel does with each message from the host: a message without a receiver does not compile. */
+  private readonly receivers: Receivers = {
+    'state/connection': (message) => {
+      this.hasKey = message.state.hasKey;
+      this.banner.update(message.state);
+      this.refreshComposer();
+    },
+    'state/models': (message) => this.picker.update(message.models, message.selected, message.loading, message.error),
+    'state/instructions': (message) => {
+      this.instructions.update(message.files, message.untrusted);
+      this.instructions.setEnabled(this.options.current.useInstructions !== false);
+    },
+    'state/conversations': (message) => this.conversations.update(message.conversations, message.activeId),
+    'conversation/show': (message) => this.showConversation(message.conversation),
+    'message/add': (message) => {
+      this.messages.add(message.message, this.options.prepared().options.jsonMode ?? 'off');
+      if (message.message.role === 'user') this.composer.confirmSent();
+    },
+    'chat/delta': (message) => this.messages.stream(message),
+    'chat/reasoning': (message) => this.messages.stream(message),
+    'chat/retrying': (message) => this.messages.stream(message),
+    'chat/done': (message) => {
+      this.messages.stream(message);
+      if (message.error) this.composer.sendFailed();
+    },
+    'chat/saveResult': (message) => this.messages.saveResult(message),
+    'tool/call': (message) => this.messages.toolCall(message),
+    'checkpoint/update': (message) => this.messages.checkpoint(message),
+    'context/meter': (message) => {
+      this.meterFigures = { usedTokens: message.usedTokens, limitTokens: message.limitTokens, droppedMessages: message.droppedMessages, shown: true };
+      this.updateMeter();
+    },
+    'mention/candidates': (message) => this.mentions.showCandidates(message.requestId, message.query, message.candidates),
+    'composer/mention': (message) => this.mentions.accept(message.mention),
+    'composer/addContext': (message) => this.composer.addContext(message.label, message.text, message.language),
+    'composer/image': (message) => this.image.accept(message.image),
+    'composer/audio': (message) => this.audio.accept(message.audio),
+    'composer/insertText': (message) => this.composer.insertText(message.text),
+    'composer/schema': (message) => {
+      this.options.setSchema(message.name, message.schema);
+      this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
+    },
+    'state/vscodeTools': (message) => this.tools.update(message.tools, message.restricted, message.agentEnabled),
+    'agent/allowance': (message) => this.allowance.update(message.conversationId),
+    notice: (message) => {
+      this.notices.add(message.level, message.text, message.key);
+      this.image.rejected();
+      if (message.level === 'error') this.composer.sendFailed();
+    },
+  };
 
   private showConversation(conversation: ConversationView): void {
     const switched = conversation.id !== this.conversationId;
@@ -263,9 +240,4 @@ export class App implements PanelContext {
     const reason = this.hasKey === false ? 'Set an API key first.' : problem;
     this.composer.setBlocked(reason);
   }
-}
-
-/** Compile-time exhaustiveness; at run time a message from a newer host is ignored. */
-function ignoreUnknown(_message: never): void {
-  // Nothing to do.
 }

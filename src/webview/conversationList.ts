@@ -1,6 +1,6 @@
 /**
  * The header with the open conversation's title, New chat, and the conversation list (switch, rename,
- * export, delete). The panel only posts `conversation/*`; the host does the work, including asking
+ * export, copy as Markdown, delete). The panel only posts `conversation/*`; the host does the work, including asking
  * for confirmation before a delete.
  */
 import type { FromWebview } from '../shared/protocol';
@@ -83,6 +83,7 @@ export class ConversationList {
       const actions = el('div', { className: 'conversation-actions' },
         button({ label: `Rename \u201c${name}\u201d`, icon: 'rename', onClick: () => this.post({ type: 'conversation/rename', id: conversation.id }) }),
         button({ label: `Export \u201c${name}\u201d`, icon: 'export', onClick: () => this.post({ type: 'conversation/export', id: conversation.id }) }),
+        button({ label: `Copy \u201c${name}\u201d as Markdown`, icon: 'copy', onClick: () => this.post({ type: 'conversation/copyMarkdown', id: conversation.id }) }),
         button({ label: `Delete \u201c${name}\u201d`, icon: 'trash', onClick: () => this.post({ type: 'conversation/delete', id: conversation.id }) }));
       const item = el('li', { className: current ? 'conversation current' : 'conversation' }, open, actions);
       item.dataset['id'] = conversation.id;

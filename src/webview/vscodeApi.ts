@@ -5,7 +5,7 @@
  */
 import type { FromWebview } from '../shared/protocol';
 import type { ChatOptions } from '../shared/views';
-import { isChatOptions } from '../shared/protocol';
+import { isChatOptions } from '../shared/protocol/chat';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;

@@ -225,4 +225,16 @@ suite('Chat: key, models, streaming, errors', () => {
     await panel().delete(saved.id);
     assert.equal(await storedConversation(api, saved.id), undefined);
   });
+
+  test('Copy as Markdown puts the conversation on the clipboard as Export renders it, and says so', async () => {
+    await panel().newConversation();
+    const turn = await panel().send('copy this conversation');
+    const shown = await panel().conversation();
+    await vscode.env.clipboard.writeText('something else');
+    const posted = await panel().post({ type: 'conversation/copyMarkdown', id: shown.id });
+    const copied = await vscode.env.clipboard.readText();
+    assert.ok(copied.startsWith(`# ${shown.title}\n`), copied);
+    assert.ok(turn.answer !== '' && copied.includes('**You**\n\ncopy this conversation') && copied.includes(turn.answer), copied);
+    assert.ok(posted.some((message) => message.type === 'notice' && message.level === 'info' && message.text === 'Conversation copied as Markdown.'), JSON.stringify(posted));
+  });
 });

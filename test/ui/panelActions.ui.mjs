@@ -191,6 +191,20 @@ export const tests = [
     },
   },
   {
+    name: 'Copy as Markdown in the conversation list copies the conversation and says so',
+    async run({ webview, shot }) {
+      await webview.getByRole('button', { name: 'Show conversations' }).click();
+      const list = webview.getByRole('navigation', { name: 'Conversations' });
+      await list.waitFor();
+      const copyButton = list.getByRole('button', { name: /^Copy “Name a colour\.?” as Markdown$/ }).first();
+      await copyButton.waitFor({ timeout: 10_000 });
+      await copyButton.click();
+      await waitForText(webview.locator('.notices'), /Conversation copied as Markdown\./);
+      await shot('copied as Markdown');
+      await webview.getByRole('button', { name: /conversations/i }).first().click();
+    },
+  },
+  {
     name: 'JSON mode "JSON schema": Pick schema… lists the workspace\'s .json files; the picked schema goes into response_format',
     async run({ page, webview, emulator, workspace, shot }) {
       const schema = { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] };

@@ -408,6 +408,13 @@ try {
       expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
     });
     await keyboardChecks({ check, open, posted, expect, outDir });
+
+    await check('Copy as Markdown in the conversation list posts conversation/copyMarkdown', async (context) => {
+      const page = await open(context, 'conversation');
+      await page.getByRole('button', { name: 'Show conversations' }).click();
+      await page.getByRole('button', { name: 'Copy \u201cExtract invoice fields\u201d as Markdown' }).click();
+      expect(JSON.stringify(await posted(page, 'conversation/copyMarkdown')) === '[{"type":"conversation/copyMarkdown","id":"c2"}]', JSON.stringify(await posted(page, 'conversation/copyMarkdown')));
+    });
   }
 } finally {
   await browser.close();

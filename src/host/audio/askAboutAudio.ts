@@ -3,7 +3,7 @@ import { toAudioDataUrl } from '../../core/audio/dataUrl';
 import { checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
 import type { ChatController } from '../chat/chatController';
 import type { ServiceConnection } from '../service/connection';
-import type { ChatViewProvider } from '../views/chatViewProvider';
+import type { PanelPort } from '../panel/panelPort';
 import { pickAudioFiles } from './audioPickers';
 import { baseName, inspectUri } from './audioUpload';
 import { urisFrom } from './transcribeCommand';
@@ -13,7 +13,7 @@ import { urisFrom } from './transcribeCommand';
  * `audio_content` part to the audio-reasoning operation, and streams the answer into the chat panel,
  * where the conversation can go on. Arguments: (Uri, { question?, model? }). Returns the answer text.
  */
-export async function askAboutAudio(connection: ServiceConnection, chat: ChatController, view: ChatViewProvider, first?: unknown, second?: unknown): Promise<string | undefined> {
+export async function askAboutAudio(connection: ServiceConnection, chat: ChatController, panel: PanelPort, first?: unknown, second?: unknown): Promise<string | undefined> {
   const options = typeof second === 'object' && second !== null && !Array.isArray(second) ? (second as Record<string, unknown>) : {};
   const uri = urisFrom(first, Array.isArray(second) ? second : undefined)[0] ?? (await pickAudioFiles())[0];
   if (!uri) return undefined;
@@ -36,7 +36,7 @@ export async function askAboutAudio(connection: ServiceConnection, chat: ChatCon
     ? options['question']
     : await vscode.window.showInputBox({ title: `Cadenza: ask about ${name}`, prompt: 'What do you want to know about this audio?', ignoreFocusOut: true });
   if (!question?.trim()) return undefined;
-  await view.reveal();
+  await panel.reveal();
   const bytes = await vscode.workspace.fs.readFile(uri);
-  return chat.askAboutAudio(modelId, { name, dataUrl: toAudioDataUrl(bytes, format) }, question.trim());
+  return chat.turns.askAboutAudio(modelId, { name, dataUrl: toAudioDataUrl(bytes, format) }, question.trim());
 }

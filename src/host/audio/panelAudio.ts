@@ -9,6 +9,7 @@ import type { MessageAudio, PanelSink } from '../chat/turnTypes';
 import type { ServiceConnection } from '../service/connection';
 import { errorView } from '../service/errorView';
 import type { HostContext } from '../context';
+import type { PanelChannel } from '../panel/panelChannel';
 import { chooseTranscription, lastTranscriptionChoice, rememberTranscriptionChoice, transcriptionModels } from './audioPickers';
 import { askToSplit, baseName, inspectUri, prepareUpload, transcribeParts } from './audioUpload';
 
@@ -51,7 +52,11 @@ function messageOf(error: unknown): string {
 export class PanelAudio {
   private readonly held = new Map<string, HeldAudio>();
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, private readonly post: PanelSink) {}
+  private readonly post: PanelSink;
+
+  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, channel: PanelChannel) {
+    this.post = (message) => channel.post(message);
+  }
 
   /**
    * `audio/pick`: asks for a file (unless `uri` is given), checks it for the audio-instruct family (sniffed

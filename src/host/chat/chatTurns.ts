@@ -23,8 +23,8 @@ export interface ChatTurnsHost {
   readonly answering: Answering;
   readonly connection: ServiceConnection;
   readonly sink: PanelSink;
-  /** The composer's @-mentions, once connected. */
-  mentions(): MentionService | undefined;
+  /** The composer's @-mentions. */
+  readonly mentions: MentionService;
   /** The model a message of `conversation` would use now. */
   modelFor(conversation: Conversation): string | undefined;
 }
@@ -40,8 +40,8 @@ export class ChatTurns {
     const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}), ...(audio ? { audio } : {}) };
     if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user')) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
     this.applyOptions(conversation, options);
-    const provider = this.host.mentions();
-    if (provider && mentions.length > 0) {
+    const provider = this.host.mentions;
+    if (mentions.length > 0) {
       const room = roomTokens(connection.model(this.host.modelFor(conversation)), conversation.options);
       const gathered = await gatherContext([provider.provider(mentions)], text, room, sink, new AbortController().signal);
       if (gathered.message.length > 0) message.context = gathered.message;

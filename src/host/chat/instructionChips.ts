@@ -1,7 +1,6 @@
 // The project instructions in the chat panel: the chips naming the instruction files that apply (and whether
 // this conversation uses them), opening one, and their prompt section as last read, which the context meter
 // counts (the meter is synchronous, so it cannot read the files itself). Reading the files is projectInstructions.ts.
-import type * as vscode from 'vscode';
 import { joinSections, type ContextProvider } from '../../core/chat/context/contextProvider';
 import type { Conversation, StoredOptions } from '../../core/chat/conversation';
 import { instructionsProvider } from './context/systemProviders';
@@ -10,29 +9,21 @@ import type { PanelSink } from './turnTypes';
 
 /** The instruction chips of the panel and the instructions' share of the meter. */
 export class InstructionChips {
-  private instructions: ProjectInstructions | undefined;
   /** The instructions' prompt section as last read, so the meter (which is synchronous) counts it. */
   private prompt = '';
 
-  constructor(private readonly sink: PanelSink) {}
-
-  /** Connects the project's instruction files; `changed` runs when they (or which apply) change. */
-  attach(instructions: ProjectInstructions, changed: () => void): vscode.Disposable {
-    this.instructions = instructions;
-    return instructions.onDidChange(changed);
-  }
+  constructor(private readonly sink: PanelSink, private readonly instructions: ProjectInstructions) {}
 
   /** Opens an instruction file a chip names. */
   async open(relativePath: string): Promise<void> {
-    await this.instructions?.open(relativePath);
+    await this.instructions.open(relativePath);
   }
 
   /**
    * Tells the panel which instruction files apply and whether the conversation `current` resolves to uses
-   * them; resolves with that conversation (for the meter), or undefined when no instructions are connected.
+   * them; resolves with that conversation (for the meter).
    */
-  async post(current: () => Promise<Conversation>): Promise<Conversation | undefined> {
-    if (!this.instructions) return undefined;
+  async post(current: () => Promise<Conversation>): Promise<Conversation> {
     const applied = await this.instructions.current();
     this.prompt = applied.prompt;
     const conversation = await current();

@@ -7,6 +7,7 @@ import { buildChatRequest } from '../../core/chat/requestBuilder';
 import type { HostContext } from '../context';
 import type { ServiceConnection } from '../service/connection';
 import type { ConversationSession } from './conversationSession';
+import type { ProjectInstructions } from './projectInstructions';
 import { InstructionChips } from './instructionChips';
 import { conversationView } from './messageView';
 import { postModelPicker } from './modelPicker';
@@ -23,9 +24,11 @@ export class ChatPanelState implements vscode.Disposable {
   /** Fires with the model the picker shows whenever it is posted (switch, select, new, a new list). */
   readonly onDidChangeModel = this.modelChanged.event;
 
-  constructor(private readonly host: HostContext, private readonly session: ConversationSession, private readonly connection: ServiceConnection, private readonly sink: PanelSink) {
-    this.instructions = new InstructionChips(sink);
+  constructor(private readonly host: HostContext, private readonly session: ConversationSession, private readonly connection: ServiceConnection, private readonly sink: PanelSink, instructions: ProjectInstructions) {
+    this.instructions = new InstructionChips(sink, instructions);
     this.disposables.push(
+      // The instruction files (or which apply) changed: the chips and the meter follow.
+      instructions.onDidChange(() => void this.instructionChips()),
       connection.onDidChangeModels(() => this.models()),
       // The default model is a setting: a conversation that has not chosen one shows the new default at once.
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -70,8 +73,7 @@ export class ChatPanelState implements vscode.Disposable {
 
   /** Which instruction files apply and whether the open conversation uses them; updates the meter. */
   async instructionChips(): Promise<void> {
-    const conversation = await this.instructions.post(() => this.session.current());
-    if (conversation) this.meter(conversation);
+    this.meter(await this.instructions.post(() => this.session.current()));
   }
 
   dispose(): void {

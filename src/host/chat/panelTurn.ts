@@ -63,19 +63,19 @@ class PanelTurn {
     const gathered = await gatherContext(deps.systemContext(options), question, roomTokens(model.info, options), deps.sink, signal);
     deps.gathered(options, gathered);
     const withContext = applySystemContext(options, gathered, reply);
-    const agent = deps.agent();
-    const plan = agent ? agent.plan(conversation, model.info, model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id), deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id)) : undefined;
-    if (plan && !plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
-    const settings = plan?.use ? plan.settings : undefined;
-    const requestOptions = agent && settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
-    const reserved = agent && settings ? agent.schemaTokens(settings) : 0;
+    const agent = deps.agent;
+    const plan = agent.plan(conversation, model.info, model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id), deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
+    if (!plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
+    const settings = plan.use ? plan.settings : undefined;
+    const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
+    const reserved = settings ? agent.schemaTokens(settings) : 0;
     await deps.autoCondense(conversation, model.info, requestOptions, reserved, signal);
     const { request, budget } = buildChatRequest(conversation, model.info, requestOptions, reserved);
     const fit = {
       fits: budget.fits, usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount,
       overflow: `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`,
     };
-    if (agent && settings && budget.fits) {
+    if (settings && budget.fits) {
       // Every change the turn's tools make is recorded for its checkpoint (the texts before the turn).
       const recorder = agent.checkpoints.recorder(conversation.id);
       this.agentRun = { agent, settings, recorder };

@@ -10,7 +10,7 @@ import type { ToWebview } from '../../shared/protocol';
 import type { AgentService } from '../tools/agentService';
 import type { ServiceConnection } from '../service/connection';
 
-/** Where the controller sends what the panel should show (the view provider queues until ready). */
+/** Where the controller sends what the panel should show (the panel's channel queues until ready). */
 export type PanelSink = (message: ToWebview) => void;
 
 /** The parts each placement of the turn's context received, in provider order. */
@@ -36,8 +36,8 @@ export interface PanelTurnDeps {
   readonly log: Logger;
   readonly connection: ServiceConnection;
   readonly sink: PanelSink;
-  /** The agent as attached now (it is attached after the controller is built). */
-  agent(): AgentService | undefined;
+  /** The agent (tool loop, approvals, checkpoints). */
+  readonly agent: AgentService;
   /** Resolves (and keeps) the conversation's model; undefined, with the reason shown, when none can be chosen. */
   resolveModel(conversation: Conversation, signal: AbortSignal): Promise<string | undefined>;
   save(conversation: Conversation): Promise<void>;

@@ -1,12 +1,12 @@
-import type { ChatViewProvider } from '../views/chatViewProvider';
+import type { PanelPort } from '../panel/panelPort';
 import { codeContext, lineRange } from './editorContext';
 
 /** `cadenza.addSelectionToChat`: puts the selection into the panel's next message as a quoted block. */
-export async function addSelectionToChat(view: ChatViewProvider): Promise<string | undefined> {
+export async function addSelectionToChat(panel: PanelPort): Promise<string | undefined> {
   const context = await codeContext();
   if (!context) return undefined;
-  await view.reveal();
+  await panel.reveal();
   const label = `${context.fileName}:${lineRange(context)}`;
-  view.post({ type: 'composer/addContext', label, text: context.text, language: context.language });
+  panel.post({ type: 'composer/addContext', label, text: context.text, language: context.language });
   return context.text;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
-import type { ChatViewProvider } from '../views/chatViewProvider';
+import type { PanelPort } from '../panel/panelPort';
 import { codeContext, fenced } from './editorContext';
 
 /**
@@ -8,7 +8,7 @@ import { codeContext, fenced } from './editorContext';
  * around the cursor) in the chat panel, streaming the answer there. Returns the answer text.
  * askAboutSelection asks for the question in an input box; no argument stands in for it.
  */
-export async function askAboutCode(chat: ChatController, view: ChatViewProvider, mode: 'explain' | 'ask'): Promise<string | undefined> {
+export async function askAboutCode(chat: ChatController, panel: PanelPort, mode: 'explain' | 'ask'): Promise<string | undefined> {
   const context = await codeContext();
   if (!context) return undefined;
   let question: string | undefined;
@@ -19,7 +19,7 @@ export async function askAboutCode(chat: ChatController, view: ChatViewProvider,
   const prompt = mode === 'explain'
     ? `Explain this code: what it does, how, and anything surprising.\n\n${fenced(context)}`
     : `${question ?? ''}\n\n${fenced(context)}`;
-  await view.reveal();
+  await panel.reveal();
   const conversation = await chat.current();
-  return chat.send(prompt, conversation.options);
+  return chat.turns.send(prompt, conversation.options);
 }

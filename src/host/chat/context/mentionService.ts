@@ -26,16 +26,11 @@ export class MentionService implements vscode.Disposable {
   private readonly terminals = new TerminalOutputs();
   private readonly resolvers: MentionResolvers;
   private readonly held = new Map<string, Held>();
-  private codebase: WorkspaceContextProvider | undefined;
 
-  constructor(private readonly log: Logger) {
+  /** `codebase`: the index's semantic search, which `@codebase` uses. */
+  constructor(private readonly log: Logger, private readonly codebase: WorkspaceContextProvider) {
     this.catalog = new MentionCatalog(log);
     this.resolvers = new MentionResolvers(this.terminals, (folder) => this.catalog.filesBelow(folder));
-  }
-
-  /** Connects the index's semantic search, which `@codebase` uses. */
-  attachCodebase(search: WorkspaceContextProvider): void {
-    this.codebase = search;
   }
 
   /**
@@ -80,7 +75,6 @@ export class MentionService implements vscode.Disposable {
 
   private async searchCodebase(question: string, budgetTokens: number, signal: AbortSignal): Promise<ContextPart> {
     const query = question.replace(/@codebase\b/g, '').trim();
-    if (!this.codebase) return contextPart('codebase', 'codebase', '', 'No folder is open, so there is no index to search.');
     if (query === '') return contextPart('codebase', 'codebase', '', 'Nothing to search for: write the question after @codebase.');
     const found = await this.codebase(query, budgetTokens, signal).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
     if (typeof found === 'string') return contextPart('codebase', 'codebase', '', found);
