@@ -102,19 +102,20 @@ suite('Prompt files under the real workspace trust', () => {
   });
 
   test('a changed, an added and a removed prompt file are picked up', async function () {
-    this.timeout(120_000);
+    this.timeout(240_000);
     const api = await cadenzaApi();
     const changes: number[] = [];
     const listening = api.prompts.onDidChange(() => changes.push(Date.now()));
     try {
       // Right after the window opens (this suite may run first) the workspace's file watcher can take tens of
-      // seconds on a loaded machine to start, and a change before that is never reported: write a probe until
-      // the library hears one, so what follows tests the watchers and not their start-up.
+      // seconds on a loaded machine to start (once, in a fresh-clone run's Restricted Mode tier, more than 60 s),
+      // and a change before that is never reported: write a probe until the library hears one, so what follows
+      // tests the watchers and not their start-up.
       const probe = path.join(root, '.github', 'prompts', 'probe.prompt.md');
       await waitFor(() => {
         if (changes.length === 0) write(probe, `Probe ${Date.now()}`);
         return changes.length > 0;
-      }, 'the prompt watchers to report a change', 60_000);
+      }, 'the prompt watchers to report a change', 150_000);
       fs.rmSync(probe);
       await waitFor(async () => !(await api.prompts.catalog()).prompts.some((prompt) => prompt.name === 'probe'), 'the probe to be gone', 30_000);
       changes.length = 0;
