@@ -146,10 +146,11 @@ suite('Real models: the extension against the local stack', () => {
     assert.ok(onFile.length >= 1, `a finished call on src/greeting.ts; saw ${cards.filter((card) => card.status !== 'forming').map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`).join(', ')}`);
     const errors = dones().filter((done) => done.error !== undefined);
     assert.deepEqual(errors.map((done) => done.error), [], 'no step failed');
-    // An answer in words after the results, with a word only the file holds (the question has neither),
-    // and no call left as text in it.
+    // An answer in words after the results, with a word only the file holds (the question has none of them:
+    // the greeting's text, its parameter, or its return type, as in "returns a string", seen at temperature 0
+    // on a fresh clone), and no call left as text in it.
     assert.ok(answer.trim() !== '', 'an answer after the call');
-    assert.match(answer, /\bname\b|Hello/i, answer);
+    assert.match(answer, /\bname\b|Hello|\bstring\b/i, answer);
     assert.doesNotMatch(answer, /"arguments"\s*:/, `no tool call left unparsed in the answer; cards ${cards.filter((card) => card.status !== 'forming').map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`).join(', ')}; answer ${answer}`);
     console.log(`[realmodels] agent: ${finished.map((card) => card.name).join(', ')}, then "${answer.trim()}"`);
   });
