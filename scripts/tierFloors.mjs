@@ -5,14 +5,14 @@
 //
 // These are floors, not exact counts: adding tests never needs a change here. Removing or renaming tests
 // on purpose does: lower the floor in the same commit and say why. Raise a floor when a tier has grown a
-// good deal, so that losing the new tests is caught too. Set from a full run's counts of 27 November 2026.
+// good deal, so that losing the new tests is caught too. Set from a full run's counts of 28 November 2026.
 export const tierFloors = {
   // Its checks: package, bundle, two type-checks, lint, documents (scripts/checkDocs.mjs), translations
   // (scripts/checkL10n.mjs).
   static: 7,
-  unit: 907,
-  webview: 154,
-  integration: 243,
+  unit: 956,
+  webview: 155,
+  integration: 245,
   // The suites titled `... real workspace trust` (agent, chat, index, project instructions, completions, prompt files).
   'restricted mode': 14,
   llama: 32,

@@ -49,7 +49,7 @@ export const tests = [
         await checkpoint.evaluate((element) => element.scrollIntoView({ block: 'end' }));
         await shot('a turn with its checkpoint');
 
-        await checkpoint.getByRole('button', { name: /^Put 1 file back/ }).click();
+        await checkpoint.getByRole('button', { name: /^Restore to before this turn: put 1 file back/ }).click();
         const dialog = page.locator('.monaco-dialog-box');
         await dialog.waitFor({ timeout: 15_000 });
         const question = (await dialog.textContent()) ?? '';
