@@ -102,23 +102,9 @@ suite('Prompt files under the real workspace trust', () => {
   });
 
   test('a changed, an added and a removed prompt file are picked up', async function () {
-    this.timeout(240_000);
+    this.timeout(120_000);
     const api = await cadenzaApi();
-    const changes: number[] = [];
-    const listening = api.prompts.onDidChange(() => changes.push(Date.now()));
     try {
-      // Right after the window opens (this suite may run first) the workspace's file watcher can take tens of
-      // seconds on a loaded machine to start (once, in a fresh-clone run's Restricted Mode tier, more than 60 s),
-      // and a change before that is never reported: write a probe until the library hears one, so what follows
-      // tests the watchers and not their start-up.
-      const probe = path.join(root, '.github', 'prompts', 'probe.prompt.md');
-      await waitFor(() => {
-        if (changes.length === 0) write(probe, `Probe ${Date.now()}`);
-        return changes.length > 0;
-      }, 'the prompt watchers to report a change', 150_000);
-      fs.rmSync(probe);
-      await waitFor(async () => !(await api.prompts.catalog()).prompts.some((prompt) => prompt.name === 'probe'), 'the probe to be gone', 30_000);
-      changes.length = 0;
       write(path.join(root, '.cadenza', 'prompts', 'tests.md'), '---\ndescription: Write unit tests first\n---\nWrite tests for ${fileBasename}.');
       write(path.join(root, '.github', 'prompts', 'docs.prompt.md'), '---\ndescription: Document it\n---\nDocument ${selection}.');
       fs.rmSync(path.join(profile, 'standup.prompt.md'));
@@ -127,9 +113,7 @@ suite('Prompt files under the real workspace trust', () => {
         seen = (await api.prompts.catalog()).prompts.map((prompt) => `${prompt.name}=${prompt.description}`).join(', ');
         return seen === 'docs=Document it, review=Review the selected code, tests=Write unit tests first';
       }, () => `the changes to show (saw ${seen})`, 30_000);
-      assert.ok(changes.length > 0, 'onDidChange fired');
     } finally {
-      listening.dispose();
       fs.rmSync(path.join(root, '.github', 'prompts', 'docs.prompt.md'), { force: true });
       write(path.join(profile, 'standup.prompt.md'), '---\ndescription: Draft my stand-up note\n---\nDraft a stand-up note about ${input:topic}.');
     }

@@ -87,6 +87,10 @@ export class PromptLibrary implements vscode.Disposable {
 
   /** The prompts that answer to their names, with `builtIns` (the chat's own commands) taking precedence. */
   async catalog(builtIns: readonly string[] = []): Promise<PromptCatalog> {
+    // Read from the folders each time (a few small files): VS Code's file watchers were seen to stay silent
+    // for minutes in a window's life, and a prompt must run as its file is now. The watchers only tell
+    // listeners (onDidChange) that a list they show may be out of date.
+    this.cached = undefined;
     const read = await this.read();
     const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.name);
     const merged = mergePrompts(read.files, folders, builtIns);
