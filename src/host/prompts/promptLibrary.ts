@@ -28,7 +28,6 @@ interface Read {
 export class PromptLibrary implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
-  private cached: Promise<Read> | undefined;
   private profileWatched = false;
   /** The profile's prompts folder (see `profilePromptFolder`). */
   readonly profileFolder: vscode.Uri;
@@ -66,14 +65,12 @@ export class PromptLibrary implements vscode.Disposable {
     this.watch(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.profileFolder, '*.md')));
   }
 
-  /** Forgets what was read (a file changed, or the New Prompt File command wrote one). */
+  /** Tells listeners the prompts may have changed (a file changed, or the New Prompt File command wrote one). */
   invalidate(): void {
-    this.cached = undefined;
     this.changed.fire();
   }
 
-  private read(): Promise<Read> {
-    this.cached ??= (async (): Promise<Read> => {
+  private async read(): Promise<Read> {
       await this.watchProfile();
       const problems: PromptProblem[] = [];
       const files: PromptFile[] = [];
@@ -81,8 +78,6 @@ export class PromptLibrary implements vscode.Disposable {
       for (const problem of problems) this.log.warn(`Prompt files: ${problem.message}`);
       this.log.debug(`Prompt files: ${files.length} read (${files.map((file) => `/${file.name}`).join(', ') || 'none'}).`);
       return { files, problems };
-    })();
-    return this.cached;
   }
 
   /** The prompts that answer to their names, with `builtIns` (the chat's own commands) taking precedence. */
@@ -90,7 +85,6 @@ export class PromptLibrary implements vscode.Disposable {
     // Read from the folders each time (a few small files): VS Code's file watchers were seen to stay silent
     // for minutes in a window's life, and a prompt must run as its file is now. The watchers only tell
     // listeners (onDidChange) that a list they show may be out of date.
-    this.cached = undefined;
     const read = await this.read();
     const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.name);
     const merged = mergePrompts(read.files, folders, builtIns);
@@ -102,17 +96,10 @@ export class PromptLibrary implements vscode.Disposable {
     };
   }
 
-  /**
-   * The prompt a name means (without regard to case), or undefined. A name not found is looked for again in
-   * the folders themselves: a file just saved may be there before its watcher's event (seconds, on a busy machine).
-   */
+  /** The prompt a name means (without regard to case), or undefined; read from the folders as they are now. */
   async find(name: string, builtIns: readonly string[] = []): Promise<LibraryPrompt | undefined> {
     const key = name.toLowerCase();
-    const lookUp = async (): Promise<LibraryPrompt | undefined> => (await this.catalog(builtIns)).prompts.find((prompt) => prompt.name.toLowerCase() === key);
-    const found = await lookUp();
-    if (found) return found;
-    this.invalidate();
-    return lookUp();
+    return (await this.catalog(builtIns)).prompts.find((prompt) => prompt.name.toLowerCase() === key);
   }
 
   dispose(): void {
