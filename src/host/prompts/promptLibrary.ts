@@ -1,5 +1,5 @@
 // The prompt files of this window: found in the workspace folders and the profile (promptFolders.ts), read
-// once and kept until one of them changes (file watchers, folders added or removed, trust granted). Which
+// each time they are listed or run; watchers, folder changes and granted trust fire onDidChange. Which
 // file answers a name is decided in core (core/prompts/promptFile.ts); whether a workspace's prompt is
 // trusted is read at the moment of the question, so granting trust needs no re-read.
 import * as vscode from 'vscode';
