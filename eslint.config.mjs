@@ -26,38 +26,50 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [{ group: ['**/host/**', '**/webview/**', '../host', '../webview'], message: 'core must not depend on host or webview.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [{ group: ['**/host/**', '**/webview/**', '../host', '../webview'], message: 'core must not depend on host or webview.' }],
+        },
+      ],
     },
   },
   {
     files: ['src/shared/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [{ regex: '^(?!\\./|valibot$)', message: 'shared imports nothing but its own files (and valibot, its messages\' schemas).' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [{ regex: '^(?!\\./|valibot$)', message: "shared imports nothing but its own files (and valibot, its messages' schemas)." }],
+        },
+      ],
     },
   },
   {
     files: ['src/shared/protocol/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [{ regex: '^(?!\\./|\\.\\./[^.]|valibot$)', message: 'shared imports nothing but its own files (and valibot, its messages\' schemas).' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [{ regex: '^(?!\\./|\\.\\./[^.]|valibot$)', message: "shared imports nothing but its own files (and valibot, its messages' schemas)." }],
+        },
+      ],
     },
   },
   {
     files: ['src/webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [{ group: ['**/core/**', '**/host/**', '../core', '../host'], message: 'webview imports only shared (and browser libraries).' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [{ group: ['**/core/**', '**/host/**', '../core', '../host'], message: 'webview imports only shared (and browser libraries).' }],
+        },
+      ],
     },
   },
   {

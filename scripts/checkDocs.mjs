@@ -75,7 +75,10 @@ function cStyleComments(text) {
   const templates = []; // brace depth inside each open template's `${…}`
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '\n') { line++; continue; }
+    if (c === '\n') {
+      line++;
+      continue;
+    }
     if (c === '/' && text[i + 1] === '/') {
       const end = text.indexOf('\n', i);
       const stop = end === -1 ? text.length : end;
@@ -91,7 +94,7 @@ function cStyleComments(text) {
       i = stop + 1;
       continue;
     }
-    if (c === '\'' || c === '"') {
+    if (c === "'" || c === '"') {
       for (i++; i < text.length && text[i] !== c && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
       previous = c;
       continue;
@@ -100,9 +103,16 @@ function cStyleComments(text) {
       if (c === '}') templates.pop();
       // A template's text, up to its end or to the next `${`.
       for (i++; i < text.length && text[i] !== '`'; i++) {
-        if (text[i] === '\\') { i++; continue; }
+        if (text[i] === '\\') {
+          i++;
+          continue;
+        }
         if (text[i] === '\n') line++;
-        if (text[i] === '$' && text[i + 1] === '{') { templates.push(0); i++; break; }
+        if (text[i] === '$' && text[i + 1] === '{') {
+          templates.push(0);
+          i++;
+          break;
+        }
       }
       previous = '`';
       continue;
@@ -112,7 +122,10 @@ function cStyleComments(text) {
     if (c === '/' && regexCanFollow(previous)) {
       let inClass = false;
       for (i++; i < text.length && text[i] !== '\n'; i++) {
-        if (text[i] === '\\') { i++; continue; }
+        if (text[i] === '\\') {
+          i++;
+          continue;
+        }
         if (text[i] === '[') inClass = true;
         else if (text[i] === ']') inClass = false;
         else if (text[i] === '/' && !inClass) break;
@@ -135,7 +148,7 @@ function hashComments(text) {
       if (quote !== undefined) {
         if (c === '\\') i++;
         else if (c === quote) quote = undefined;
-      } else if (c === '\'' || c === '"') {
+      } else if (c === "'" || c === '"') {
         quote = c;
       } else if (c === '#' && (i === 0 || /\s/.test(source[i - 1] ?? ''))) {
         comments.push({ line: index + 1, text: source.slice(i + 1) });
@@ -151,7 +164,10 @@ function markdownText(text) {
   const out = [];
   let fenced = false;
   text.split('\n').forEach((source, index) => {
-    if (/^\s{0,3}(```|~~~)/.test(source)) { fenced = !fenced; return; }
+    if (/^\s{0,3}(```|~~~)/.test(source)) {
+      fenced = !fenced;
+      return;
+    }
     if (!fenced) out.push({ line: index + 1, text: source });
   });
   return out;
@@ -249,10 +265,13 @@ export function checkDocs(root) {
     for (const citation of citationsOf(fs.readFileSync(path.join(root, file), 'utf8'), file)) {
       citations++;
       const known = anchorsIn(citation.file);
-      const cited = citation.heading !== undefined ? `${citation.file}, "${citation.heading}"` : `${citation.file}${citation.anchor ? `#${citation.anchor}` : ''}`;
+      const cited =
+        citation.heading !== undefined ? `${citation.file}, "${citation.heading}"` : `${citation.file}${citation.anchor ? `#${citation.anchor}` : ''}`;
       if (known === undefined) problems.push(`${file}:${citation.line}: cites ${cited}, which does not exist`);
-      else if (citation.anchor !== undefined && !known.has(citation.anchor)) problems.push(`${file}:${citation.line}: cites ${cited}, but ${citation.file} has no such heading`);
-      else if (citation.heading !== undefined && !known.has(slugOf(citation.heading))) problems.push(`${file}:${citation.line}: cites ${cited}, but ${citation.file} has no such heading`);
+      else if (citation.anchor !== undefined && !known.has(citation.anchor))
+        problems.push(`${file}:${citation.line}: cites ${cited}, but ${citation.file} has no such heading`);
+      else if (citation.heading !== undefined && !known.has(slugOf(citation.heading)))
+        problems.push(`${file}:${citation.line}: cites ${cited}, but ${citation.file} has no such heading`);
     }
   }
   return { words, citations, problems };
@@ -264,7 +283,9 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
   const architectureOk = words < MAX_ARCHITECTURE_WORDS;
   const citationProblems = problems.filter((problem) => !problem.startsWith('ARCHITECTURE.md has'));
   process.stdout.write(`[docs] ${architectureOk ? 'ok  ' : 'FAIL'} ARCHITECTURE.md is under ${MAX_ARCHITECTURE_WORDS} words (${words})\n`);
-  process.stdout.write(`[docs] ${citationProblems.length === 0 ? 'ok  ' : 'FAIL'} every document and heading cited in src, test, scripts and bench exists (${citations} citations)\n`);
+  process.stdout.write(
+    `[docs] ${citationProblems.length === 0 ? 'ok  ' : 'FAIL'} every document and heading cited in src, test, scripts and bench exists (${citations} citations)\n`,
+  );
   for (const problem of citationProblems) process.stdout.write(`[docs]      ${problem}\n`);
   const failed = (architectureOk ? 0 : 1) + (citationProblems.length === 0 ? 0 : 1);
   process.stdout.write(`[docs] ${2 - failed} passed, ${failed} failed\n`);

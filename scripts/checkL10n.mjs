@@ -25,8 +25,21 @@ export const LOCALES = ['zh-cn', 'ja', 'de', 'fr', 'es', 'pt-br'];
 const UNTRANSLATED = new Set(['Cadenza']);
 
 /** Manifest properties whose strings users see (an array's items count as its property's). */
-const VISIBLE = new Set(['title', 'shortTitle', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions',
-  'deprecationMessage', 'markdownDeprecationMessage', 'label', 'displayName', 'userDescription', 'fullName', 'altText']);
+const VISIBLE = new Set([
+  'title',
+  'shortTitle',
+  'description',
+  'markdownDescription',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'deprecationMessage',
+  'markdownDeprecationMessage',
+  'label',
+  'displayName',
+  'userDescription',
+  'fullName',
+  'altText',
+]);
 
 /** Subtrees only the model reads: written for it in English, never shown in the workbench. */
 const MODEL_ONLY = new Set(['inputSchema', 'modelDescription']);
@@ -59,13 +72,20 @@ export function compareBundle(english, translated, label) {
   const problems = [];
   for (const [key, value] of Object.entries(english)) {
     const text = textOf(value) ?? '';
-    if (!(key in translated)) { problems.push(`${label}: no ${JSON.stringify(key)}`); continue; }
+    if (!(key in translated)) {
+      problems.push(`${label}: no ${JSON.stringify(key)}`);
+      continue;
+    }
     const translation = translated[key];
-    if (typeof translation !== 'string' || translation.trim() === '') { problems.push(`${label}: ${JSON.stringify(key)} is empty`); continue; }
+    if (typeof translation !== 'string' || translation.trim() === '') {
+      problems.push(`${label}: ${JSON.stringify(key)} is empty`);
+      continue;
+    }
     const want = placeholdersOf(text);
     const have = placeholdersOf(translation);
     for (const lost of want.filter((item) => !have.includes(item))) problems.push(`${label}: ${JSON.stringify(key)} lost ${lost}`);
-    for (const added of have.filter((item) => !want.includes(item))) problems.push(`${label}: ${JSON.stringify(key)} has ${added}, which the English text does not`);
+    for (const added of have.filter((item) => !want.includes(item)))
+      problems.push(`${label}: ${JSON.stringify(key)} has ${added}, which the English text does not`);
   }
   for (const key of Object.keys(translated).filter((key) => !(key in english))) problems.push(`${label}: ${JSON.stringify(key)} is not in the English bundle`);
   return problems;
@@ -95,9 +115,11 @@ export function checkManifest(manifest, messages) {
   for (const { at, property, value } of strings) {
     // A view's `name` is its title; elsewhere `name` is an id (a tool's, a participant's, a command's).
     const visible = VISIBLE.has(property) || (property === 'name' && at.startsWith('contributes.views.'));
-    if (visible && !/^%[\w.-]+%$/.test(value) && !UNTRANSLATED.has(value)) problems.push(`package.json ${at} is shown to users but not localized: ${JSON.stringify(value)}`);
+    if (visible && !/^%[\w.-]+%$/.test(value) && !UNTRANSLATED.has(value))
+      problems.push(`package.json ${at} is shown to users but not localized: ${JSON.stringify(value)}`);
   }
-  for (const key of Object.keys(messages).filter((key) => !used.has(key))) problems.push(`package.nls.json defines ${JSON.stringify(key)}, which package.json does not use`);
+  for (const key of Object.keys(messages).filter((key) => !used.has(key)))
+    problems.push(`package.nls.json defines ${JSON.stringify(key)}, which package.json does not use`);
   return problems;
 }
 
@@ -107,7 +129,12 @@ function readJson(file) {
 
 /** The locales that have a file `<prefix>.<locale>.json` in `dir`, besides the required ones. */
 function localesIn(dir, prefix, required) {
-  const found = fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.([a-z]{2}(?:-[a-z]+)?)\\.json$`).exec(name)?.[1]).filter(Boolean) : [];
+  const found = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .map((name) => new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.([a-z]{2}(?:-[a-z]+)?)\\.json$`).exec(name)?.[1])
+        .filter(Boolean)
+    : [];
   return [...new Set([...required, ...found])];
 }
 
@@ -116,13 +143,19 @@ export function checkRepository(root, locales = LOCALES) {
   const results = [];
   const manifest = readJson(path.join(root, 'package.json'));
   const english = readJson(path.join(root, 'package.nls.json'));
-  results.push({ name: `package.json shows users only %keys% of package.nls.json (${Object.keys(english).length} keys)`, problems: checkManifest(manifest, english) });
+  results.push({
+    name: `package.json shows users only %keys% of package.nls.json (${Object.keys(english).length} keys)`,
+    problems: checkManifest(manifest, english),
+  });
   const bundles = [{ dir: '.', prefix: 'package.nls' }];
   if (typeof manifest.l10n === 'string') bundles.push({ dir: path.posix.normalize(manifest.l10n), prefix: 'bundle.l10n' });
   else results.push({ name: 'package.json names its l10n folder', problems: ['package.json has no "l10n" folder for vscode.l10n.t\'s bundles'] });
   for (const { dir, prefix } of bundles) {
     const file = (suffix) => path.posix.join(dir, `${prefix}${suffix}.json`);
-    if (!fs.existsSync(path.join(root, file('')))) { results.push({ name: file(''), problems: [`${file('')} is missing`] }); continue; }
+    if (!fs.existsSync(path.join(root, file('')))) {
+      results.push({ name: file(''), problems: [`${file('')} is missing`] });
+      continue;
+    }
     const base = readJson(path.join(root, file('')));
     for (const locale of localesIn(path.join(root, dir), prefix, locales)) {
       const name = file(`.${locale}`);
@@ -137,7 +170,9 @@ function main() {
   const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
   const results = checkRepository(root);
   for (const { name, problems } of results) {
-    process.stdout.write(`[l10n] ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.length ? `\n           ${problems.join('\n           ')}` : ''}\n`);
+    process.stdout.write(
+      `[l10n] ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.length ? `\n           ${problems.join('\n           ')}` : ''}\n`,
+    );
   }
   const failed = results.filter((result) => result.problems.length > 0).length;
   process.stdout.write(`[l10n] ${results.length - failed} passed, ${failed} failed\n`);

@@ -25,7 +25,10 @@ export function readZip(buffer) {
   // The end-of-central-directory record is in the last 64 KB + 22 bytes (after an optional comment).
   let end = -1;
   for (let at = buffer.length - 22; at >= Math.max(0, buffer.length - 22 - 0xffff); at--) {
-    if (buffer.readUInt32LE(at) === 0x06054b50) { end = at; break; }
+    if (buffer.readUInt32LE(at) === 0x06054b50) {
+      end = at;
+      break;
+    }
   }
   if (end < 0) throw new Error('not a zip file (no end of central directory)');
   const count = buffer.readUInt16LE(end + 10);
@@ -68,13 +71,24 @@ export function imagesOf(markdown) {
 }
 
 /** Paths a VSIX may hold (inside `extension/`; media/ only as used, see below), and what must never be there. */
-const allowed = [/^package\.json$/, /^package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]+)?)?\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/, /^dist\/[\w.-]+\.(js|css)$/, /^media\//];
+const allowed = [
+  /^package\.json$/,
+  /^package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json$/,
+  /^l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]+)?)?\.json$/,
+  /^readme\.md$/i,
+  /^changelog\.md$/i,
+  /^LICENSE(\.txt)?$/,
+  /^dist\/[\w.-]+\.(js|css)$/,
+  /^media\//,
+];
 const forbidden = [/\.map$/, /\.ts$/, /(^|\/)(test|tests|src|out|fixtures|node_modules|bench|scripts)\//, /\.vsix$/];
 
 const results = [];
 function check(name, problems) {
   results.push({ name, problems });
-  process.stdout.write(`[package] ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.length ? `\n           ${problems.join('\n           ')}` : ''}\n`);
+  process.stdout.write(
+    `[package] ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.length ? `\n           ${problems.join('\n           ')}` : ''}\n`,
+  );
 }
 
 function main() {
@@ -95,28 +109,59 @@ function main() {
   const images = imagesOf(readme);
   // A media file ships only when the manifest uses it (icon, view icons, walkthrough pages).
   const used = new Set([...JSON.stringify(manifest).matchAll(/media\/[\w./@-]+/g)].map((match) => match[0]));
-  const stray = [...inside.keys()].filter((name) => forbidden.some((pattern) => pattern.test(name)) || !allowed.some((pattern) => pattern.test(name))
-    || (name.startsWith('media/') && !used.has(name)));
-  const outside = entries.map((entry) => entry.name).filter((name) => !name.startsWith('extension/') && !['[Content_Types].xml', 'extension.vsixmanifest'].includes(name));
-  check(`holds only what runs (${inside.size} files)`, [...stray.map((name) => `should not ship: ${name}`), ...outside.map((name) => `unexpected entry: ${name}`)]);
-  check('holds the bundles, the manifest, README, CHANGELOG and LICENSE', ['dist/extension.js', 'dist/webview.js', 'dist/webview.css', 'package.json', 'readme.md', 'changelog.md', 'LICENSE.txt']
-    .filter((name) => ![...inside.keys()].some((have) => have.toLowerCase() === name.toLowerCase()))
-    .map((name) => `missing: ${name}`));
+  const stray = [...inside.keys()].filter(
+    (name) =>
+      forbidden.some((pattern) => pattern.test(name)) || !allowed.some((pattern) => pattern.test(name)) || (name.startsWith('media/') && !used.has(name)),
+  );
+  const outside = entries
+    .map((entry) => entry.name)
+    .filter((name) => !name.startsWith('extension/') && !['[Content_Types].xml', 'extension.vsixmanifest'].includes(name));
+  check(`holds only what runs (${inside.size} files)`, [
+    ...stray.map((name) => `should not ship: ${name}`),
+    ...outside.map((name) => `unexpected entry: ${name}`),
+  ]);
+  check(
+    'holds the bundles, the manifest, README, CHANGELOG and LICENSE',
+    ['dist/extension.js', 'dist/webview.js', 'dist/webview.css', 'package.json', 'readme.md', 'changelog.md', 'LICENSE.txt']
+      .filter((name) => ![...inside.keys()].some((have) => have.toLowerCase() === name.toLowerCase()))
+      .map((name) => `missing: ${name}`),
+  );
   // VS Code reads the translations from the installed extension's folder: a locale missing from the package
   // would show English however complete the repository's file is (scripts/checkL10n.mjs checks the texts).
-  const translations = fs.readdirSync(root).filter((name) => /^package\.nls(\.[a-z-]+)?\.json$/.test(name))
-    .concat(fs.readdirSync(path.join(root, 'l10n')).filter((name) => name.endsWith('.json')).map((name) => `l10n/${name}`));
-  check(`holds every translation (${translations.length} files)`, translations.filter((name) => !inside.has(name)).map((name) => `missing: ${name}`));
+  const translations = fs
+    .readdirSync(root)
+    .filter((name) => /^package\.nls(\.[a-z-]+)?\.json$/.test(name))
+    .concat(
+      fs
+        .readdirSync(path.join(root, 'l10n'))
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => `l10n/${name}`),
+    );
+  check(
+    `holds every translation (${translations.length} files)`,
+    translations.filter((name) => !inside.has(name)).map((name) => `missing: ${name}`),
+  );
   check(`is under 1.5 MB (${(vsix.length / 1024).toFixed(0)} KB)`, vsix.length < maxBytes ? [] : [`${vsix.length} bytes`]);
 
   const icon = typeof manifest.icon === 'string' ? inside.get(manifest.icon) : undefined;
   const iconSize = icon ? pngSize(icon.read()) : undefined;
-  check(`has a 256x256 PNG icon (${manifest.icon})`, !icon ? [`the manifest's icon ${manifest.icon} is not in the package`]
-    : !iconSize ? ['the icon is not a PNG'] : iconSize.width === 256 && iconSize.height === 256 ? [] : [`the icon is ${iconSize.width}x${iconSize.height}`]);
+  check(
+    `has a 256x256 PNG icon (${manifest.icon})`,
+    !icon
+      ? [`the manifest's icon ${manifest.icon} is not in the package`]
+      : !iconSize
+        ? ['the icon is not a PNG']
+        : iconSize.width === 256 && iconSize.height === 256
+          ? []
+          : [`the icon is ${iconSize.width}x${iconSize.height}`],
+  );
 
   const imageProblems = images.length === 0 ? ['the README shows no image'] : [];
   for (const image of images) {
-    if (/^[a-z]+:/i.test(image)) { imageProblems.push(`not a file of the repository: ${image}`); continue; }
+    if (/^[a-z]+:/i.test(image)) {
+      imageProblems.push(`not a file of the repository: ${image}`);
+      continue;
+    }
     const relative = path.posix.normalize(image.replace(/^\.\//, ''));
     const file = path.join(root, relative);
     if (!fs.existsSync(file)) imageProblems.push(`missing in the repository: ${relative}`);
@@ -129,7 +174,8 @@ function main() {
   const headings = changelog.split('\n').filter((line) => line.startsWith('## '));
   check('CHANGELOG.md has Marketplace headings ("## Unreleased", "## x.y.z - YYYY-MM-DD", brackets allowed)', [
     ...(headings.length === 0 ? ['no version heading'] : []),
-    ...headings.filter((line) => !/^## (\[Unreleased\]|Unreleased|\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+ - \d{4}-\d{2}-\d{2})$/.test(line))
+    ...headings
+      .filter((line) => !/^## (\[Unreleased\]|Unreleased|\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+ - \d{4}-\d{2}-\d{2})$/.test(line))
       .map((line) => `not a Marketplace heading: ${line}`),
   ]);
 

@@ -15,7 +15,10 @@ const require = createRequire(import.meta.url);
 await initWasm(readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
 
 const svg = readFileSync(join(root, 'media', 'icon.svg'), 'utf8');
-for (const [size, file] of [[256, 'icon.png'], [128, 'icon-128.png']]) {
+for (const [size, file] of [
+  [256, 'icon.png'],
+  [128, 'icon-128.png'],
+]) {
   const png = new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng();
   writeFileSync(join(root, 'media', file), png);
   process.stdout.write(`media/${file}: ${size}x${size}, ${png.length} bytes\n`);

@@ -29,8 +29,18 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import {
-  cleanup, copyFixtureWorkspace, harnessEnv, makeLog, onCleanup, remoteUri, repoRoot, scratchDir, spawnOwned,
-  startCodeServer, workbenchUrl, writeSettings,
+  cleanup,
+  copyFixtureWorkspace,
+  harnessEnv,
+  makeLog,
+  onCleanup,
+  remoteUri,
+  repoRoot,
+  scratchDir,
+  spawnOwned,
+  startCodeServer,
+  workbenchUrl,
+  writeSettings,
 } from '../test/support/harness/workbench.mjs';
 import { runSetup, stackInstalled, stackSettings, startStack, stopStack } from './local-stack/stack.mjs';
 import { startUserSettings } from './startSettings.mjs';
@@ -136,7 +146,9 @@ if (process.env.CADENZA_BASE_URL && process.env.CADENZA_API_KEY) {
   } catch (error) {
     await stop(1, `the local stack did not start: ${error instanceof Error ? error.message : String(error)}`);
   }
-  log(`local stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: chat ${stack.chat.url}, embeddings ${stack.embeddings.url}, audio ${stack.audio.url} (logs in ${stackLogs})`);
+  log(
+    `local stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: chat ${stack.chat.url}, embeddings ${stack.embeddings.url}, audio ${stack.audio.url} (logs in ${stackLogs})`,
+  );
   // The local servers check no key; the panel wants one stored, so a placeholder goes in.
   service = { baseUrl: stack.chat.url, key: 'local-stack', kind: 'local', settings: stackSettings(stack) };
 }
@@ -153,20 +165,32 @@ if (code) {
   // Its own instance (own user-data-dir): the settings below stay out of the user's profile, and --wait
   // keeps the CLI alive until the window closes, so Ctrl-C here ends it.
   writeSettings(tmp, 'User', startUserSettings(service, { web: false }));
-  const child = spawnOwned(code, [
-    '--wait', '--new-window', '--disable-workspace-trust',
-    '--user-data-dir', path.join(tmp, 'user-data'),
-    '--extensions-dir', path.join(tmp, 'extensions'),
-    `--extensionDevelopmentPath=${repoRoot}`,
-    folder,
-  ], { env: { ...process.env, ...keyEnv }, stdio: 'inherit' });
+  const child = spawnOwned(
+    code,
+    [
+      '--wait',
+      '--new-window',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      path.join(tmp, 'user-data'),
+      '--extensions-dir',
+      path.join(tmp, 'extensions'),
+      `--extensionDevelopmentPath=${repoRoot}`,
+      folder,
+    ],
+    { env: { ...process.env, ...keyEnv }, stdio: 'inherit' },
+  );
   child.on('exit', () => void stop(0, 'the VS Code window was closed'));
   log(`desktop VS Code (${code}) opened ${folder} with Cadenza from ${repoRoot}`);
 } else {
   const harness = harnessEnv();
   writeSettings(tmp, 'User', startUserSettings(service, { web: true }));
   const server = await startCodeServer({
-    env: harness, tmp, workspace: folder, log, extraEnv: keyEnv,
+    env: harness,
+    tmp,
+    workspace: folder,
+    log,
+    extraEnv: keyEnv,
     port: options.port ? Number(options.port) : undefined,
     // The payload below (load the extension from the repo, in development mode) needs the smoke-test driver.
     smokeTestDriver: true,

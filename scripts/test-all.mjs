@@ -22,11 +22,18 @@ function run(command, args, options = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const forward = (stream, target) => stream.on('data', (data) => { output += data; target.write(data); });
+    const forward = (stream, target) =>
+      stream.on('data', (data) => {
+        output += data;
+        target.write(data);
+      });
     forward(child.stdout, process.stdout);
     forward(child.stderr, process.stderr);
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
-    child.on('error', (error) => { output += String(error); resolve({ code: 1, output }); });
+    child.on('error', (error) => {
+      output += String(error);
+      resolve({ code: 1, output });
+    });
   });
 }
 
@@ -90,14 +97,29 @@ const stamp = join(root, 'node_modules', '.package-lock.json');
 if (only === undefined && (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs)) {
   process.stdout.write('[test] npm ci\n');
   const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (install.status !== 0) { process.stdout.write('[test] npm ci failed\n0 passed, 1 failed\n'); process.exit(1); }
+  if (install.status !== 0) {
+    process.stdout.write('[test] npm ci failed\n0 passed, 1 failed\n');
+    process.exit(1);
+  }
 }
 
 // --- 1. machine set-up: Debian packages, Node 24 + code-server, test tools (idempotent) ------------
-const setups = only !== undefined ? [] : ['test/support/harness/setup.sh', 'test/unit/api/setup-apt.sh', 'test/support/fixtures/audio/setup-audio-tools.sh', 'test/llama/setup.sh', 'test/support/pg/setup.sh'].filter((file) => existsSync(file));
+const setups =
+  only !== undefined
+    ? []
+    : [
+        'test/support/harness/setup.sh',
+        'test/unit/api/setup-apt.sh',
+        'test/support/fixtures/audio/setup-audio-tools.sh',
+        'test/llama/setup.sh',
+        'test/support/pg/setup.sh',
+      ].filter((file) => existsSync(file));
 for (const script of setups) {
   const result = await timed(() => run('bash', [script]));
-  if (result.code !== 0) { record(`setup ${script}`, result.seconds, undefined, result.code); finish(); }
+  if (result.code !== 0) {
+    record(`setup ${script}`, result.seconds, undefined, result.code);
+    finish();
+  }
   process.stdout.write(`[test] ${script} done in ${result.seconds.toFixed(1)} s\n`);
 }
 
@@ -110,6 +132,7 @@ if (wanted('static')) {
     ['type-check (extension, core, tests)', 'npx', ['tsc', '-p', 'tsconfig.json']],
     ['type-check (webview)', 'npx', ['tsc', '-p', 'src/webview/tsconfig.json']],
     ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+    ['format (Prettier: the code as `npm run format` leaves it)', 'npx', ['prettier', '--check', '.']],
     ['documents (ARCHITECTURE.md a map under 8,000 words; every document and heading the code cites exists)', 'node', ['scripts/checkDocs.mjs']],
     ['translations (every manifest string a key in every language; keys and placeholders intact)', 'node', ['scripts/checkL10n.mjs']],
   ];
@@ -119,7 +142,11 @@ if (wanted('static')) {
   for (const [label, command, args] of checks) {
     process.stdout.write(`[test] ${label}\n`);
     const { code } = await run(command, args);
-    if (code === 0) passed += 1; else { failed += 1; process.stdout.write(`[test] ${label} FAILED\n`); }
+    if (code === 0) passed += 1;
+    else {
+      failed += 1;
+      process.stdout.write(`[test] ${label} FAILED\n`);
+    }
   }
   record('static', (performance.now() - started) / 1000, { passed, failed, skipped: 0 }, failed ? 1 : 0);
 }
@@ -132,7 +159,9 @@ if (wanted('unit')) {
 
 // --- 3a. webview tier: the chat panel's bundle (built by the static tier) in three themes, in Chromium -
 // Contrast, focus rings, no overflow at a narrow side bar, interactions and the CSP (test/webview).
-if (!wanted('webview')) { /* --only another tier */ } else if (existsSync('test/webview/screenshots.mjs')) {
+if (!wanted('webview')) {
+  /* --only another tier */
+} else if (existsSync('test/webview/screenshots.mjs')) {
   const result = await timed(() => run('node', ['test/webview/screenshots.mjs']));
   record('webview', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -140,7 +169,9 @@ if (!wanted('webview')) { /* --only another tier */ } else if (existsSync('test/
 }
 
 // --- 4. integration tests (inside a real VS Code extension host) ------------------------------------
-if (!wanted('integration')) { /* --only another tier */ } else if (existsSync('test/support/harness/runIntegration.mjs')) {
+if (!wanted('integration')) {
+  /* --only another tier */
+} else if (existsSync('test/support/harness/runIntegration.mjs')) {
   const result = await timed(() => run('node', ['test/support/harness/runIntegration.mjs', '--no-build']));
   record('integration', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -149,15 +180,23 @@ if (!wanted('integration')) { /* --only another tier */ } else if (existsSync('t
 
 // --- 4a. the same extension host in a workspace VS Code really does not trust (Restricted Mode) ---
 // Its suite asserts first that VS Code really opened the folder untrusted. A missing suite fails the tier.
-if (!wanted('restricted mode')) { /* --only another tier */ } else if (existsSync('test/integration/agentTrust.test.ts')) {
-  const result = await timed(() => run('node', ['test/support/harness/runIntegration.mjs', '--no-build'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' } }));
+if (!wanted('restricted mode')) {
+  /* --only another tier */
+} else if (existsSync('test/integration/agentTrust.test.ts')) {
+  const result = await timed(() =>
+    run('node', ['test/support/harness/runIntegration.mjs', '--no-build'], {
+      env: { HARNESS_WORKSPACE_TRUST: 'untrusted', MOCHA_GREP: 'real workspace trust' },
+    }),
+  );
   record('restricted mode', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('restricted mode', 0, undefined, 1);
 }
 
 // --- 4b. llama tier: the client and the extension against a real llama-server (built from source) ---
-if (!wanted('llama')) { /* --only another tier */ } else if (existsSync('test/llama/run.mjs')) {
+if (!wanted('llama')) {
+  /* --only another tier */
+} else if (existsSync('test/llama/run.mjs')) {
   const result = await timed(() => run('node', ['test/llama/run.mjs', '--no-build']));
   record('llama', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -166,7 +205,9 @@ if (!wanted('llama')) { /* --only another tier */ } else if (existsSync('test/ll
 
 // --- 4c. real-model tier: the extension against real trained models on the local stack ------------
 // (Qwen2.5-Coder-1.5B, multilingual-e5-small, Whisper base; scripts/local-stack). Its setup failing fails it.
-if (!wanted('real models')) { /* --only another tier */ } else if (existsSync('test/real/run.mjs')) {
+if (!wanted('real models')) {
+  /* --only another tier */
+} else if (existsSync('test/real/run.mjs')) {
   const result = await timed(() => run('node', ['test/real/run.mjs', '--no-build']));
   record('real models', result.seconds, countsFrom(result.output), result.code);
 } else {
@@ -174,7 +215,9 @@ if (!wanted('real models')) { /* --only another tier */ } else if (existsSync('t
 }
 
 // --- 5. UI tests (the packaged .vsix in the real workbench, driven by a real browser) --------------
-if (!wanted('ui')) { /* --only another tier */ } else if (existsSync('test/support/harness/runUi.mjs')) {
+if (!wanted('ui')) {
+  /* --only another tier */
+} else if (existsSync('test/support/harness/runUi.mjs')) {
   const pack = await timed(() => run('npm', ['run', '--silent', 'package']));
   if (pack.code !== 0) record('package', pack.seconds, undefined, pack.code);
   else {
@@ -188,9 +231,13 @@ if (!wanted('ui')) { /* --only another tier */ } else if (existsSync('test/suppo
 // --- 5a. the same in Restricted Mode: the *.untrusted.ui.mjs files in a workspace VS Code does not trust --
 // (the agent's Deny there, clicked in the panel). It checks first that the workbench shows Restricted Mode;
 // a missing file fails the tier.
-if (!wanted('ui restricted mode')) { /* --only another tier */ } else if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
+if (!wanted('ui restricted mode')) {
+  /* --only another tier */
+} else if (existsSync('test/ui/agentRestricted.untrusted.ui.mjs') && existsSync('cadenza.vsix')) {
   // Its screenshots go to a folder of their own: in the UI tier's it would delete that tier's (runUi clears its folder first).
-  const result = await timed(() => run('node', ['test/support/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', SHOTS: 'test-results/screenshots-restricted' } }));
+  const result = await timed(() =>
+    run('node', ['test/support/harness/runUi.mjs'], { env: { HARNESS_WORKSPACE_TRUST: 'untrusted', SHOTS: 'test-results/screenshots-restricted' } }),
+  );
   record('ui restricted mode', result.seconds, countsFrom(result.output), result.code);
 } else {
   record('ui restricted mode', 0, undefined, 1);

@@ -38,7 +38,8 @@ if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND
   const xvfb = spawnSync('sh', ['-c', 'command -v xvfb-run'], { encoding: 'utf8' }).stdout.trim();
   if (xvfb) {
     const rerun = spawnSync(xvfb, ['-a', process.execPath, ...process.argv.slice(1)], {
-      stdio: 'inherit', env: { ...process.env, CADENZA_UNDER_XVFB: '1' },
+      stdio: 'inherit',
+      env: { ...process.env, CADENZA_UNDER_XVFB: '1' },
     });
     process.exit(rerun.status ?? 1);
   }
@@ -80,9 +81,12 @@ try {
       workspace,
       '--disable-extensions', // other installed extensions stay out of the run
       '--disable-workspace-trust',
-      '--skip-welcome', '--skip-release-notes',
-      '--user-data-dir', path.join(tmp, 'user-data'),
-      '--extensions-dir', path.join(tmp, 'extensions'),
+      '--skip-welcome',
+      '--skip-release-notes',
+      '--user-data-dir',
+      path.join(tmp, 'user-data'),
+      '--extensions-dir',
+      path.join(tmp, 'extensions'),
     ],
   });
 } catch (error) {
@@ -107,4 +111,8 @@ for (const test of results.tests) {
 fs.rmSync(tmp, { recursive: true, force: true });
 const skipped = results.pending ?? 0;
 const ok = exitCode === 0 && results.passed > 0 && results.failed === 0 && skipped === 0;
-finish(ok ? 0 : exitCode || 1, { passed: results.passed, failed: results.failed, skipped }, skipped ? `${skipped} skipped (a skip is a failure here)` : undefined);
+finish(
+  ok ? 0 : exitCode || 1,
+  { passed: results.passed, failed: results.failed, skipped },
+  skipped ? `${skipped} skipped (a skip is a failure here)` : undefined,
+);

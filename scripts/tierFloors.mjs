@@ -7,9 +7,9 @@
 // on purpose does: lower the floor in the same commit and say why. Raise a floor when a tier has grown a
 // good deal, so that losing the new tests is caught too. Set from a full run's counts of 28 November 2026.
 export const tierFloors = {
-  // Its checks: package, bundle, two type-checks, lint, documents (scripts/checkDocs.mjs), translations
-  // (scripts/checkL10n.mjs).
-  static: 7,
+  // Its checks: package, bundle, two type-checks, lint, format (Prettier), documents (scripts/checkDocs.mjs),
+  // translations (scripts/checkL10n.mjs).
+  static: 8,
   unit: 956,
   webview: 155,
   integration: 245,

@@ -37,7 +37,11 @@ type Command = { type: 'script'; replies: ScriptedChat[] } | { type: 'close' };
 
 /** The emulator in its own process. */
 class EmulatorProcess {
-  private constructor(private readonly child: ChildProcess, readonly baseUrl: string, readonly key: string) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly baseUrl: string,
+    readonly key: string,
+  ) {}
 
   static start(): Promise<EmulatorProcess> {
     const child = fork(__filename, ['--emulator-child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -66,7 +70,9 @@ class EmulatorProcess {
 
 /** The scripted answers of one run: `rounds` read_file calls, then a short final answer. */
 function replies(rounds: number): ScriptedChat[] {
-  const calls: ScriptedChat[] = Array.from({ length: rounds }, (_, index) => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/module.ts', start_line: 1 + (index % 50), end_line: 10 + (index % 50) } }] }));
+  const calls: ScriptedChat[] = Array.from({ length: rounds }, (_, index) => ({
+    toolCalls: [{ name: 'read_file', arguments: { path: 'src/module.ts', start_line: 1 + (index % 50), end_line: 10 + (index % 50) } }],
+  }));
   return [...calls, { content: 'Read it all.' }];
 }
 
@@ -108,7 +114,14 @@ async function sample(emu: EmulatorProcess, client: InferenceClient, rounds: num
   const loopStarted = performance.now();
   const result = await runToolLoop({
     streamChat: timed,
-    request: { model: MODEL, messages: [{ role: 'system', content: agentSystemPrompt(true) }, { role: 'user', content: 'Read the module in pieces.' }], maxTokens: 1024 },
+    request: {
+      model: MODEL,
+      messages: [
+        { role: 'system', content: agentSystemPrompt(true) },
+        { role: 'user', content: 'Read the module in pieces.' },
+      ],
+      maxTokens: 1024,
+    },
     tools: toolset.tools,
     unavailable: toolset.unavailable,
     session: new ToolSession(),
@@ -132,7 +145,7 @@ async function sample(emu: EmulatorProcess, client: InferenceClient, rounds: num
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] ?? 0 : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** The GPT-2/3 BPE counter, if the package is installed (it comes with vectra, a bench dependency). */
@@ -149,7 +162,11 @@ function bpeCounter(): ((text: string) => number) | undefined {
 function schemaFigures(): void {
   const bpe = bpeCounter();
   const row = (label: string, text: string): string => {
-    const figures = [`${text.length.toLocaleString('en-US')} chars`, `~${estimateTokens(text)} tokens (4 chars/token)`, `${countTokens(text)} (emulator tokenizer)`];
+    const figures = [
+      `${text.length.toLocaleString('en-US')} chars`,
+      `~${estimateTokens(text)} tokens (4 chars/token)`,
+      `${countTokens(text)} (emulator tokenizer)`,
+    ];
     if (bpe) figures.push(`${bpe(text)} (GPT-2/3 BPE)`);
     return `  ${label.padEnd(34)} ${figures.join(' · ')}`;
   };
@@ -157,7 +174,8 @@ function schemaFigures(): void {
   const trusted = workspaceToolset(port, { terminalTimeoutSeconds: 60 });
   port.trusted = false;
   const restricted = workspaceToolset(port, { terminalTimeoutSeconds: 60 });
-  const wireTools = (tools: typeof trusted.tools): string => JSON.stringify(buildChatBody({ model: MODEL, messages: [], tools: tools.map((tool) => tool.definition) }, false)['tools']);
+  const wireTools = (tools: typeof trusted.tools): string =>
+    JSON.stringify(buildChatBody({ model: MODEL, messages: [], tools: tools.map((tool) => tool.definition) }, false)['tools']);
   const all = wireTools(trusted.tools);
   const prompt = agentSystemPrompt(true);
   console.log('Tokens the agent adds to every request of an agent turn:');
@@ -191,7 +209,7 @@ async function main(): Promise<void> {
     show('one round trip through the loop', (entry) => entry.loopMs);
     show('the same request through the bare client', (entry) => entry.bareMs);
     show('loop overhead (a): loop minus bare client', (entry) => entry.loopMs - entry.bareMs, '   goal < 5 ms');
-    show('loop overhead (b): time outside the client\'s streams', (entry) => entry.outsideMs, '   goal < 5 ms');
+    show("loop overhead (b): time outside the client's streams", (entry) => entry.outsideMs, '   goal < 5 ms');
   } finally {
     await client.close();
     await emu.close();

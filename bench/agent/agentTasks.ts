@@ -79,7 +79,15 @@ function productHash(): string {
     if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) add(join(path, name));
     else if (!path.includes('__pycache__')) hash.update(path.slice(repoRoot.length)).update(readFileSync(path));
   };
-  for (const path of ['src/core/chat/toolLoop.ts', 'src/core/chat/callRepeats.ts', 'src/core/tools', 'bench/agent/agentTaskSet.ts', 'bench/agent/diskPort.ts', 'bench/fixtures/agent-repo']) add(join(repoRoot, path));
+  for (const path of [
+    'src/core/chat/toolLoop.ts',
+    'src/core/chat/callRepeats.ts',
+    'src/core/tools',
+    'bench/agent/agentTaskSet.ts',
+    'bench/agent/diskPort.ts',
+    'bench/fixtures/agent-repo',
+  ])
+    add(join(repoRoot, path));
   return hash.digest('hex').slice(0, 12);
 }
 
@@ -94,7 +102,14 @@ function workspaceFor(task: AgentTask): string {
 /** A call that ends as a text answer: fenced JSON of a function call, which a template left unparsed. */
 const looksLikeCall = (text: string): boolean => /^\s*(```(json)?\s*)?\{\s*"name"\s*:/.test(text);
 
-function judge(task: AgentTask, dir: string, answer: string, calls: readonly ToolCallRecord[], stop: ToolLoopResult['stop'], withoutTools: string | undefined): { ok: boolean; cause?: Cause; detail?: string } {
+function judge(
+  task: AgentTask,
+  dir: string,
+  answer: string,
+  calls: readonly ToolCallRecord[],
+  stop: ToolLoopResult['stop'],
+  withoutTools: string | undefined,
+): { ok: boolean; cause?: Cause; detail?: string } {
   const missing = (task.answer ?? []).filter((fact) => !fact.test(answer));
   const fileProblem = task.files?.(dir);
   const ok = missing.length === 0 && fileProblem === undefined && (task.kind !== 'noTool' || calls.length === 0);
@@ -104,7 +119,8 @@ function judge(task: AgentTask, dir: string, answer: string, calls: readonly Too
   const detail = looksLikeCall(answer) ? `${what}; the answer is a function call written as text` : what;
   if (task.kind === 'noTool' && calls.length > 0) return { ok, cause: 'tool not needed', detail };
   if (stop === 'stepLimit') return { ok, cause: 'step limit', detail };
-  if (withoutTools === 'repeatedCall' || calls.some((call) => call.status === 'skipped' && /^Not run: this exact call/.test(call.result ?? ''))) return { ok, cause: 'repeated call', detail };
+  if (withoutTools === 'repeatedCall' || calls.some((call) => call.status === 'skipped' && /^Not run: this exact call/.test(call.result ?? '')))
+    return { ok, cause: 'repeated call', detail };
   if (calls.some((call) => call.status === 'invalid' || call.status === 'failed')) return { ok, cause: 'wrong args', detail };
   if (answer.trim() === '' || looksLikeCall(answer)) return { ok, cause: 'no answer', detail };
   return { ok, cause: task.files ? 'wrong change' : 'wrong answer', detail };
@@ -123,7 +139,15 @@ async function runTask(client: InferenceClient, task: AgentTask): Promise<Result
     const result = await runToolLoop({
       streamChat: (request, options) => client.streamChat(request, options),
       // The system prompt as the product builds it: the instructions and the workspace's files.
-      request: { model, messages: [{ role: 'system', content: agentSystemPrompt(true, await workspaceOverview(port, new AbortController().signal)) }, { role: 'user', content: task.prompt }], maxTokens, temperature },
+      request: {
+        model,
+        messages: [
+          { role: 'system', content: agentSystemPrompt(true, await workspaceOverview(port, new AbortController().signal)) },
+          { role: 'user', content: task.prompt },
+        ],
+        maxTokens,
+        temperature,
+      },
       tools: toolset.tools,
       unavailable: toolset.unavailable,
       session: new ToolSession(),
@@ -135,9 +159,14 @@ async function runTask(client: InferenceClient, task: AgentTask): Promise<Result
       onEvent: (event) => {
         if (event.type === 'stepDone') {
           calls.push(...event.calls);
-          if (values.trace) for (const call of event.calls) console.log(`    [${task.id} step ${event.step}] ${call.name}(${call.arguments}) ${call.status}: ${(call.result ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
+          if (values.trace)
+            for (const call of event.calls)
+              console.log(
+                `    [${task.id} step ${event.step}] ${call.name}(${call.arguments}) ${call.status}: ${(call.result ?? '').replace(/\s+/g, ' ').slice(0, 300)}`,
+              );
         }
-        if (values.trace && event.type === 'answer' && event.result.text.trim() !== '') console.log(`    [${task.id} step ${event.step}] text: ${event.result.text.replace(/\s+/g, ' ').slice(0, 300)}`);
+        if (values.trace && event.type === 'answer' && event.result.text.trim() !== '')
+          console.log(`    [${task.id} step ${event.step}] text: ${event.result.text.replace(/\s+/g, ' ').slice(0, 300)}`);
         if (event.type === 'step' && event.withoutTools) withoutTools = event.withoutTools;
         if (event.type === 'answer') {
           promptTokens += event.result.usage.promptTokens ?? 0;
@@ -146,9 +175,31 @@ async function runTask(client: InferenceClient, task: AgentTask): Promise<Result
       },
     });
     const verdict = judge(task, dir, result.text, calls, result.stop, withoutTools);
-    return { id: task.id, ...verdict, steps: result.steps, promptTokens, completionTokens, ms: performance.now() - started, calls: calls.map((call) => `${call.name}(${call.status})`), stop: result.stop, ...(withoutTools ? { withoutTools } : {}), answer: result.text.slice(0, 600) };
+    return {
+      id: task.id,
+      ...verdict,
+      steps: result.steps,
+      promptTokens,
+      completionTokens,
+      ms: performance.now() - started,
+      calls: calls.map((call) => `${call.name}(${call.status})`),
+      stop: result.stop,
+      ...(withoutTools ? { withoutTools } : {}),
+      answer: result.text.slice(0, 600),
+    };
   } catch (error) {
-    return { id: task.id, ok: false, cause: 'error', detail: error instanceof Error ? error.message : String(error), steps: 0, promptTokens, completionTokens, ms: performance.now() - started, calls: calls.map((call) => `${call.name}(${call.status})`), answer: '' };
+    return {
+      id: task.id,
+      ok: false,
+      cause: 'error',
+      detail: error instanceof Error ? error.message : String(error),
+      steps: 0,
+      promptTokens,
+      completionTokens,
+      ms: performance.now() - started,
+      calls: calls.map((call) => `${call.name}(${call.status})`),
+      answer: '',
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -182,16 +233,24 @@ function report(tasks: readonly AgentTask[], results: ReadonlyMap<string, Result
   for (const { task, result } of rows) {
     const tokens = `${result.promptTokens}+${result.completionTokens}`;
     const tail = result.ok ? result.calls.join(' ') : `${result.cause}: ${result.detail ?? ''} [${result.calls.join(' ')}]`;
-    console.log(`${task.id.padEnd(20)} ${(result.ok ? 'yes' : 'no').padEnd(4)} ${String(result.steps).padStart(5)}  ${tokens.padStart(21)}  ${(result.ms / 1000).toFixed(1).padStart(6)}s  ${tail}`);
+    console.log(
+      `${task.id.padEnd(20)} ${(result.ok ? 'yes' : 'no').padEnd(4)} ${String(result.steps).padStart(5)}  ${tokens.padStart(21)}  ${(result.ms / 1000).toFixed(1).padStart(6)}s  ${tail}`,
+    );
   }
   const passed = rows.filter(({ result }) => result.ok).length;
   const sum = (pick: (result: Result) => number): number => rows.reduce((total, { result }) => total + pick(result), 0);
-  console.log(`\n${passed} of ${rows.length} tasks succeeded (${tasks.length} in the set); ${sum((result) => result.steps)} steps, ${sum((result) => result.promptTokens)}+${sum((result) => result.completionTokens)} tokens, ${(sum((result) => result.ms) / 60_000).toFixed(1)} min.`);
+  console.log(
+    `\n${passed} of ${rows.length} tasks succeeded (${tasks.length} in the set); ${sum((result) => result.steps)} steps, ${sum((result) => result.promptTokens)}+${sum((result) => result.completionTokens)} tokens, ${(sum((result) => result.ms) / 60_000).toFixed(1)} min.`,
+  );
   const kinds = [...new Set(rows.map(({ task }) => task.kind))];
-  console.log(`By kind: ${kinds.map((kind) => {
-    const of = rows.filter(({ task }) => task.kind === kind);
-    return `${kind} ${of.filter(({ result }) => result.ok).length}/${of.length}`;
-  }).join(', ')}`);
+  console.log(
+    `By kind: ${kinds
+      .map((kind) => {
+        const of = rows.filter(({ task }) => task.kind === kind);
+        return `${kind} ${of.filter(({ result }) => result.ok).length}/${of.length}`;
+      })
+      .join(', ')}`,
+  );
   const failures = new Map<Cause, string[]>();
   for (const { task, result } of rows) if (!result.ok && result.cause) failures.set(result.cause, [...(failures.get(result.cause) ?? []), task.id]);
   if (failures.size > 0) {
@@ -199,32 +258,48 @@ function report(tasks: readonly AgentTask[], results: ReadonlyMap<string, Result
     for (const [cause, ids] of [...failures].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${cause.padEnd(16)} ${ids.length}  ${ids.join(', ')}`);
   }
   const withheld = rows.filter(({ result }) => result.withoutTools !== undefined);
-  if (withheld.length > 0) console.log(`Answers asked for without tools: ${withheld.map(({ task, result }) => `${task.id} (${result.withoutTools}, ${result.ok ? 'succeeded' : 'failed'})`).join(', ')}`);
+  if (withheld.length > 0)
+    console.log(
+      `Answers asked for without tools: ${withheld.map(({ task, result }) => `${task.id} (${result.withoutTools}, ${result.ok ? 'succeeded' : 'failed'})`).join(', ')}`,
+    );
 }
 
 async function main(): Promise<void> {
   if (values['check-tasks']) return checkTasks();
   const only = values.only ? new Set(values.only.split(',')) : undefined;
   const tasks = agentTasks.filter((task) => !only || only.has(task.id)).slice(0, values.limit === undefined ? undefined : Number(values.limit));
-  const settings = createHash('sha256').update(JSON.stringify({ model, maxSteps, maxTokens, contextTokens, temperature, product: productHash(), v: 1 })).digest('hex').slice(0, 12);
+  const settings = createHash('sha256')
+    .update(JSON.stringify({ model, maxSteps, maxTokens, contextTokens, temperature, product: productHash(), v: 1 }))
+    .digest('hex')
+    .slice(0, 12);
   const cacheDir = join(homedir(), '.cache', 'cadenza-bench');
   mkdirSync(cacheDir, { recursive: true });
   const cacheFile = join(cacheDir, `agent-tasks-${settings}.jsonl`);
   const results = new Map<string, Result>();
   if (existsSync(cacheFile)) {
-    for (const line of readFileSync(cacheFile, 'utf8').split('\n')) if (line.trim() !== '') results.set((JSON.parse(line) as Result).id, JSON.parse(line) as Result);
+    for (const line of readFileSync(cacheFile, 'utf8').split('\n'))
+      if (line.trim() !== '') results.set((JSON.parse(line) as Result).id, JSON.parse(line) as Result);
   }
   const todo = values.report ? [] : tasks.filter((task) => !results.has(task.id));
   console.log(`${tasks.length} tasks (${agentTasks.length} in the set); ${results.size} cached in ${cacheFile}, ${todo.length} to run on ${model}.`);
-  if (todo.length > 0 && values.url === undefined) throw new Error('--url of an OpenAI-style server is needed to run tasks (or --report to print the cached results)');
-  const client = new InferenceClient({ baseUrl: values.url ?? 'http://127.0.0.1:1', apiKey: 'local', maxRetries: 1, timeoutMs: 900_000, transport: { useEnvironment: false } });
+  if (todo.length > 0 && values.url === undefined)
+    throw new Error('--url of an OpenAI-style server is needed to run tasks (or --report to print the cached results)');
+  const client = new InferenceClient({
+    baseUrl: values.url ?? 'http://127.0.0.1:1',
+    apiKey: 'local',
+    maxRetries: 1,
+    timeoutMs: 900_000,
+    transport: { useEnvironment: false },
+  });
   try {
     for (const task of todo) {
       const result = await runTask(client, task);
       // An error of the server (not of the agent) is not cached, so the next run asks again.
       if (result.cause !== 'error') appendFileSync(cacheFile, `${JSON.stringify(result)}\n`);
       results.set(task.id, result);
-      console.log(`  ${task.id}: ${result.ok ? 'ok' : `failed (${result.cause}: ${result.detail ?? ''})`}, ${result.steps} steps, ${(result.ms / 1000).toFixed(1)} s`);
+      console.log(
+        `  ${task.id}: ${result.ok ? 'ok' : `failed (${result.cause}: ${result.detail ?? ''})`}, ${result.steps} steps, ${(result.ms / 1000).toFixed(1)} s`,
+      );
     }
   } finally {
     await client.close();

@@ -85,7 +85,10 @@ async function scenario(name: string, pick: (port: MemoryPort, next: () => numbe
         await prepared.apply(signal);
       }
       if (createEvery > 0 && turn % createEvery === 0) {
-        const prepared = await create.prepare({ path: `src/generated/turn${turn}.ts`, content: `export const turn = ${turn};\n`.repeat(20) }, { signal, session });
+        const prepared = await create.prepare(
+          { path: `src/generated/turn${turn}.ts`, content: `export const turn = ${turn};\n`.repeat(20) },
+          { signal, session },
+        );
         await prepared.apply(signal);
       }
       const started = performance.now();
@@ -100,7 +103,15 @@ async function scenario(name: string, pick: (port: MemoryPort, next: () => numbe
     }
     const usage = await store.usage();
     times.sort((a, b) => a - b);
-    return { scenario: name, storeBytes: usage.bytes, blobs: usage.blobs, naiveBytes: naive, medianMs: times[Math.floor(times.length / 2)] ?? 0, p95Ms: times[Math.floor(times.length * 0.95)] ?? 0, filesChanged };
+    return {
+      scenario: name,
+      storeBytes: usage.bytes,
+      blobs: usage.blobs,
+      naiveBytes: naive,
+      medianMs: times[Math.floor(times.length / 2)] ?? 0,
+      p95Ms: times[Math.floor(times.length * 0.95)] ?? 0,
+      filesChanged,
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -112,20 +123,28 @@ async function main(): Promise<void> {
   const files = sourceFiles();
   const sizes = Object.values(files).map((text) => Buffer.byteLength(text));
   const largest = Object.entries(files).sort((a, b) => b[1].length - a[1].length)[0]?.[0] ?? '';
-  console.log(`workspace: this repository's src/**/*.ts, ${sizes.length} files, ${kb(sizes.reduce((a, b) => a + b, 0))}; largest ${largest} (${kb(Buffer.byteLength(files[largest] ?? ''))})`);
+  console.log(
+    `workspace: this repository's src/**/*.ts, ${sizes.length} files, ${kb(sizes.reduce((a, b) => a + b, 0))}; largest ${largest} (${kb(Buffer.byteLength(files[largest] ?? ''))})`,
+  );
   console.log(`${turns} agent turns per scenario\n`);
   const paths = Object.keys(files);
   const results = [
-    await scenario('spread: 1-4 files a turn, a new file every 10th turn', (_port, next) => {
-      const count = 1 + Math.floor(next() * 4);
-      return Array.from({ length: count }, () => paths[Math.floor(next() * paths.length)] ?? '').filter((path, index, all) => all.indexOf(path) === index);
-    }, 10),
+    await scenario(
+      'spread: 1-4 files a turn, a new file every 10th turn',
+      (_port, next) => {
+        const count = 1 + Math.floor(next() * 4);
+        return Array.from({ length: count }, () => paths[Math.floor(next() * paths.length)] ?? '').filter((path, index, all) => all.indexOf(path) === index);
+      },
+      10,
+    ),
     await scenario(`worst case: ${largest} edited every turn`, () => [largest], 0),
   ];
   console.log('| scenario | files changed | store on disk | per turn | blobs | without dedupe | record one turn (median / p95) |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const row of results) {
-    console.log(`| ${row.scenario} | ${row.filesChanged} | ${kb(row.storeBytes)} | ${kb(row.storeBytes / turns)} | ${row.blobs} | ${kb(row.naiveBytes)} | ${row.medianMs.toFixed(2)} ms / ${row.p95Ms.toFixed(2)} ms |`);
+    console.log(
+      `| ${row.scenario} | ${row.filesChanged} | ${kb(row.storeBytes)} | ${kb(row.storeBytes / turns)} | ${row.blobs} | ${kb(row.naiveBytes)} | ${row.medianMs.toFixed(2)} ms / ${row.p95Ms.toFixed(2)} ms |`,
+    );
   }
 }
 

@@ -8,7 +8,18 @@ import { dirname, join, relative, sep } from 'node:path';
 import { collectMatches, lineMatcher } from '../../src/core/tools/textSearch';
 import { ToolError } from '../../src/core/tools/toolTypes';
 import { resolveWorkspacePath, type FolderRoot } from '../../src/core/tools/workspacePaths';
-import type { CommandOutcome, DiagnosticInfo, DirectoryEntry, FileEdit, SelectionInfo, SemanticHit, SymbolInfo, TextMatch, TextQuery, WorkspacePort } from '../../src/core/tools/workspacePort';
+import type {
+  CommandOutcome,
+  DiagnosticInfo,
+  DirectoryEntry,
+  FileEdit,
+  SelectionInfo,
+  SemanticHit,
+  SymbolInfo,
+  TextMatch,
+  TextQuery,
+  WorkspacePort,
+} from '../../src/core/tools/workspacePort';
 
 const maxOutputChars = 64_000;
 
@@ -24,7 +35,15 @@ function walk(root: string, folder = root, out: string[] = []): string[] {
 }
 
 function globPattern(glob: string): RegExp {
-  const source = glob.trim().replace(/^\.\//, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '@@').replace(/\*\*/g, '.*').replace(/\*/g, '[^/]*').replace(/\?/g, '.').replace(/@@/g, '(.*/)?');
+  const source = glob
+    .trim()
+    .replace(/^\.\//, '')
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*\//g, '@@')
+    .replace(/\*\*/g, '.*')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '.')
+    .replace(/@@/g, '(.*/)?');
   // A glob without a folder matches at any depth, as VS Code's findFiles does for `*.py`.
   return new RegExp(glob.includes('/') ? `^${source}$` : `(^|/)${source}$`);
 }
@@ -55,8 +74,10 @@ export class DiskPort implements WorkspacePort {
 
   async listDirectory(path: string): Promise<{ path: string; entries: DirectoryEntry[] }> {
     const target = this.resolve(path);
-    if (!existsSync(target.absolute) || !statSync(target.absolute).isDirectory()) throw new ToolError('notFound', `${target.display || '.'} is not a directory that exists.`);
-    const entries = readdirSync(target.absolute, { withFileTypes: true }).filter((entry) => entry.name !== '__pycache__')
+    if (!existsSync(target.absolute) || !statSync(target.absolute).isDirectory())
+      throw new ToolError('notFound', `${target.display || '.'} is not a directory that exists.`);
+    const entries = readdirSync(target.absolute, { withFileTypes: true })
+      .filter((entry) => entry.name !== '__pycache__')
       .map((entry): DirectoryEntry => ({ name: entry.name, kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other' }));
     return { path: target.display, entries };
   }

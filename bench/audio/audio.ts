@@ -31,7 +31,10 @@ interface BenchFile {
 function loadBenchSet(): BenchFile[] {
   const fixtures = join(repoRoot(), 'test', 'support', 'fixtures', 'audio');
   execFileSync('bash', [join(fixtures, 'setup-audio-tools.sh')], { stdio: 'inherit' });
-  const manifestPath = execFileSync(process.execPath, [join(fixtures, 'generate.mjs'), '--bench'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const manifestPath = execFileSync(process.execPath, [join(fixtures, 'generate.mjs'), '--bench'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
   const parsed: unknown = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const files: unknown = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'files') : undefined;
   if (!Array.isArray(files)) throw new Error(`${manifestPath}: no files`);
@@ -74,7 +77,9 @@ async function main(): Promise<void> {
   for (const f of files) groups.set(f.name, [...(groups.get(f.name) ?? []), f]);
   const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
   process.stdout.write(`audio duration readers: ${files.length} files, ${(totalBytes / 1e6).toFixed(0)} MB, ${groups.size} kinds (best of 5 rounds)\n\n`);
-  process.stdout.write(`${'kind'.padEnd(16)}${'files'.padStart(6)}${'MB'.padStart(8)}${'head+tail f/s'.padStart(15)}${'whole f/s'.padStart(12)}${'parse-only f/s'.padStart(16)}  seconds (ffprobe)\n`);
+  process.stdout.write(
+    `${'kind'.padEnd(16)}${'files'.padStart(6)}${'MB'.padStart(8)}${'head+tail f/s'.padStart(15)}${'whole f/s'.padStart(12)}${'parse-only f/s'.padStart(16)}  seconds (ffprobe)\n`,
+  );
 
   let allParts = 0;
   let allWhole = 0;
@@ -96,9 +101,13 @@ async function main(): Promise<void> {
     allParts += partsMs;
     allWhole += wholeMs;
     const perSecond = (ms: number): number => (group.length * 1000) / Math.max(ms, 1e-6);
-    process.stdout.write(`${name.padEnd(16)}${String(group.length).padStart(6)}${mb.toFixed(1).padStart(8)}${fmt(perSecond(partsMs), 15)}${fmt(perSecond(wholeMs), 12)}${fmt(perSecond(parseMs), 16)}  ${seconds?.toFixed(3)} (${group[0]?.ffprobeSeconds ?? '?'})\n`);
+    process.stdout.write(
+      `${name.padEnd(16)}${String(group.length).padStart(6)}${mb.toFixed(1).padStart(8)}${fmt(perSecond(partsMs), 15)}${fmt(perSecond(wholeMs), 12)}${fmt(perSecond(parseMs), 16)}  ${seconds?.toFixed(3)} (${group[0]?.ffprobeSeconds ?? '?'})\n`,
+    );
   }
-  process.stdout.write(`${'all'.padEnd(16)}${String(files.length).padStart(6)}${(totalBytes / 1e6).toFixed(1).padStart(8)}${fmt((files.length * 1000) / allParts, 15)}${fmt((files.length * 1000) / allWhole, 12)}\n\n`);
+  process.stdout.write(
+    `${'all'.padEnd(16)}${String(files.length).padStart(6)}${(totalBytes / 1e6).toFixed(1).padStart(8)}${fmt((files.length * 1000) / allParts, 15)}${fmt((files.length * 1000) / allWhole, 12)}\n\n`,
+  );
 
   // Sniff and validate 100 files from disk, as the client does before an upload: read head and tail,
   // sniff, measure, apply both families' rules.
@@ -123,10 +132,12 @@ async function main(): Promise<void> {
   const sniffMs = await time(5, () => {
     for (const head of heads) sniffAudio(head);
   });
-  process.stdout.write(`sniff+validate ${hundred.length} files (${hundredMb.toFixed(0)} MB on disk, both families): ` +
-    `${validateMs.toFixed(1)} ms total, ${((hundred.length * 1000) / validateMs).toFixed(0)} files/s, ${(validateMs / hundred.length).toFixed(3)} ms/file ` +
-    `(problems found: ${[...problems].map(([kind, n]) => `${kind} ×${n}`).join(', ') || 'none'})\n`);
-  process.stdout.write(`sniff alone, heads in memory: ${(sniffMs * 1000 / hundred.length).toFixed(1)} µs/file\n`);
+  process.stdout.write(
+    `sniff+validate ${hundred.length} files (${hundredMb.toFixed(0)} MB on disk, both families): ` +
+      `${validateMs.toFixed(1)} ms total, ${((hundred.length * 1000) / validateMs).toFixed(0)} files/s, ${(validateMs / hundred.length).toFixed(3)} ms/file ` +
+      `(problems found: ${[...problems].map(([kind, n]) => `${kind} ×${n}`).join(', ') || 'none'})\n`,
+  );
+  process.stdout.write(`sniff alone, heads in memory: ${((sniffMs * 1000) / hundred.length).toFixed(1)} µs/file\n`);
   // Splitting: the 26 MB WAV the speech-to-text limit refuses, cut into 30 s parts in memory.
   const large = await readFile(fixture(loadFixtures(), 'large-26mb.wav').path);
   let partCount = 0;
@@ -135,11 +146,16 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`split the ${(large.length / 1e6).toFixed(1)} MB WAV into ${partCount} parts: ${splitMs.toFixed(1)} ms (best of 5)\n`);
   // The upload half: files the speech-to-text family accepts (under 25 MB), 100 of them.
-  await benchUploads(repoRoot(), hundred.filter((f) => f.bytes < 25_000_000));
-  process.stdout.write(`machine noise: median run / best run = ${median(noise).toFixed(2)} (typical), ${Math.max(...noise).toFixed(2)} (worst); load average ${loadavg()[0]?.toFixed(1)}\n`);
+  await benchUploads(
+    repoRoot(),
+    hundred.filter((f) => f.bytes < 25_000_000),
+  );
+  process.stdout.write(
+    `machine noise: median run / best run = ${median(noise).toFixed(2)} (typical), ${Math.max(...noise).toFixed(2)} (worst); load average ${loadavg()[0]?.toFixed(1)}\n`,
+  );
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench/audio/audio: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`bench/audio/audio: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

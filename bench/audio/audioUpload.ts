@@ -41,23 +41,29 @@ export async function benchUploads(root: string, files: readonly UploadFile[]): 
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       let validateCpuMicros = 0;
-      const results = await runBatch(files, async (file, signal) => {
-        const before = process.cpuUsage();
-        const facts = await inspectAudioFile(file.path);
-        const problem = checkAudioForFamily(facts, 'speechToText');
-        const spent = process.cpuUsage(before);
-        validateCpuMicros += spent.user + spent.system;
-        if (problem) throw new Error(problem.kind);
-        return client.transcribe({ model: 'Whisper-Large-v3', audio: await readFile(file.path), language: 'en' }, { signal });
-      }, { concurrency });
+      const results = await runBatch(
+        files,
+        async (file, signal) => {
+          const before = process.cpuUsage();
+          const facts = await inspectAudioFile(file.path);
+          const problem = checkAudioForFamily(facts, 'speechToText');
+          const spent = process.cpuUsage(before);
+          validateCpuMicros += spent.user + spent.system;
+          if (problem) throw new Error(problem.kind);
+          return client.transcribe({ model: 'Whisper-Large-v3', audio: await readFile(file.path), language: 'en' }, { signal });
+        },
+        { concurrency },
+      );
       const wallMs = performance.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
       const cpuMs = (cpu.user + cpu.system) / 1000;
       const done = results.filter((result) => result.status === 'done').length;
       const megabytes = files.reduce((sum, file) => sum + file.bytes, 0) / 1e6;
-      process.stdout.write(`validate+upload ${files.length} files (${megabytes.toFixed(1)} MB) to an emulator in another process, ${concurrency} at a time: ` +
-        `${done} done; client CPU ${cpuMs.toFixed(0)} ms total = ${(cpuMs / files.length).toFixed(2)} ms/file ` +
-        `(validation ${(validateCpuMicros / 1000 / files.length).toFixed(2)} ms/file); wall ${wallMs.toFixed(0)} ms (${((megabytes * 1000) / wallMs).toFixed(0)} MB/s, includes the emulator's time)\n`);
+      process.stdout.write(
+        `validate+upload ${files.length} files (${megabytes.toFixed(1)} MB) to an emulator in another process, ${concurrency} at a time: ` +
+          `${done} done; client CPU ${cpuMs.toFixed(0)} ms total = ${(cpuMs / files.length).toFixed(2)} ms/file ` +
+          `(validation ${(validateCpuMicros / 1000 / files.length).toFixed(2)} ms/file); wall ${wallMs.toFixed(0)} ms (${((megabytes * 1000) / wallMs).toFixed(0)} MB/s, includes the emulator's time)\n`,
+      );
     }
   } finally {
     await client.close();

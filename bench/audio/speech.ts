@@ -36,8 +36,17 @@ const sentences: readonly { name: string; voice: 'festival' | 'espeak'; text: st
   { name: 'espeak-train', voice: 'espeak', text: 'The last train to the city leaves the station at half past ten.' },
 ];
 
-interface Clip { name: string; wav: string; text: string; seconds: number }
-interface Row { clip: Clip; whisper: { text: string; seconds: number }; sphinx: { text: string; seconds: number } }
+interface Clip {
+  name: string;
+  wav: string;
+  text: string;
+  seconds: number;
+}
+interface Row {
+  clip: Clip;
+  whisper: { text: string; seconds: number };
+  sphinx: { text: string; seconds: number };
+}
 
 /** 16 kHz mono 16-bit WAV: what pocketsphinx needs; Whisper gets the same file. */
 function toWav(input: string, output: string): void {
@@ -69,12 +78,16 @@ function clips(scratch: string): Clip[] {
 
 function pocketsphinxPython(): string {
   const python = join(benchHome, 'venv', 'bin', 'python');
-  const ready = existsSync(python) && spawnSync(python, ['-c', `import importlib.metadata as m; assert m.version("pocketsphinx") == "${pocketsphinxVersion}"`]).status === 0;
+  const ready =
+    existsSync(python) &&
+    spawnSync(python, ['-c', `import importlib.metadata as m; assert m.version("pocketsphinx") == "${pocketsphinxVersion}"`]).status === 0;
   if (!ready) {
     process.stdout.write(`installing pocketsphinx==${pocketsphinxVersion} into ${benchHome}/venv (PyPI, once)\n`);
     rmSync(join(benchHome, 'venv'), { recursive: true, force: true });
     execFileSync('python3', ['-m', 'venv', join(benchHome, 'venv')], { stdio: 'inherit' });
-    execFileSync(join(benchHome, 'venv', 'bin', 'pip'), ['install', '-q', '--disable-pip-version-check', `pocketsphinx==${pocketsphinxVersion}`], { stdio: 'inherit' });
+    execFileSync(join(benchHome, 'venv', 'bin', 'pip'), ['install', '-q', '--disable-pip-version-check', `pocketsphinx==${pocketsphinxVersion}`], {
+      stdio: 'inherit',
+    });
   }
   return python;
 }
@@ -113,11 +126,21 @@ async function startWhisper(scratch: string): Promise<{ url: string; child: Chil
   });
   const log = join(scratch, 'whisper.log');
   const out = openSync(log, 'w');
-  const child = spawn(join(stackHome, 'venv', 'bin', 'faster-whisper-server'), ['--config', join(stackHome, 'whisper.yaml'), '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: ['ignore', out, out] });
+  const child = spawn(
+    join(stackHome, 'venv', 'bin', 'faster-whisper-server'),
+    ['--config', join(stackHome, 'whisper.yaml'), '--host', '127.0.0.1', '--port', String(port)],
+    { detached: true, stdio: ['ignore', out, out] },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline && child.exitCode === null) {
-    if (await fetch(`${url}/health`).then((r) => r.status === 200, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      return { url, child };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   stop(child);
@@ -146,7 +169,11 @@ async function main(): Promise<void> {
     const python = pocketsphinxPython();
     whisper = await startWhisper(scratch);
     const client = new InferenceClient({ baseUrl: whisper.url, apiKey: 'local-stack', maxRetries: 0, timeoutMs: 600_000 });
-    process.stdout.write(`bench/audio/speech: ${list.length} clips, ${list.reduce((sum, clip) => sum + clip.seconds, 0).toFixed(1)} s of speech; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+    process.stdout.write(
+      `bench/audio/speech: ${list.length} clips, ${list.reduce((sum, clip) => sum + clip.seconds, 0).toFixed(1)} s of speech; load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}\n`,
+    );
     // Warm-up: the first request loads the model into the server.
     await client.transcribe({ model: 'whisper-base', audio: readFileSync(list[0]?.wav ?? ''), fileName: 'warmup.wav', language: 'en' });
     const whisperResults: { text: string; seconds: number }[] = [];
@@ -157,26 +184,47 @@ async function main(): Promise<void> {
     }
     await client.close();
     const sphinx = runPocketsphinx(python, list);
-    const rows: Row[] = list.map((clip, i) => ({ clip, whisper: whisperResults[i] ?? { text: '', seconds: 0 }, sphinx: sphinx.results[i] ?? { text: '', seconds: 0 } }));
+    const rows: Row[] = list.map((clip, i) => ({
+      clip,
+      whisper: whisperResults[i] ?? { text: '', seconds: 0 },
+      sphinx: sphinx.results[i] ?? { text: '', seconds: 0 },
+    }));
 
     const pad = (text: string, width: number): string => text.padEnd(width);
-    process.stdout.write(`\n${pad('clip', 18)}${'audio s'.padStart(8)}${'whisper WER'.padStart(13)}${'RTF'.padStart(7)}${'sphinx WER'.padStart(12)}${'RTF'.padStart(7)}\n`);
+    process.stdout.write(
+      `\n${pad('clip', 18)}${'audio s'.padStart(8)}${'whisper WER'.padStart(13)}${'RTF'.padStart(7)}${'sphinx WER'.padStart(12)}${'RTF'.padStart(7)}\n`,
+    );
     for (const row of rows) {
-      process.stdout.write(`${pad(row.clip.name, 18)}${row.clip.seconds.toFixed(1).padStart(8)}${wordErrorRate(row.clip.text, row.whisper.text).toFixed(3).padStart(13)}${(row.whisper.seconds / row.clip.seconds).toFixed(2).padStart(7)}` +
-        `${wordErrorRate(row.clip.text, row.sphinx.text).toFixed(3).padStart(12)}${(row.sphinx.seconds / row.clip.seconds).toFixed(2).padStart(7)}\n`);
+      process.stdout.write(
+        `${pad(row.clip.name, 18)}${row.clip.seconds.toFixed(1).padStart(8)}${wordErrorRate(row.clip.text, row.whisper.text).toFixed(3).padStart(13)}${(row.whisper.seconds / row.clip.seconds).toFixed(2).padStart(7)}` +
+          `${wordErrorRate(row.clip.text, row.sphinx.text).toFixed(3).padStart(12)}${(row.sphinx.seconds / row.clip.seconds).toFixed(2).padStart(7)}\n`,
+      );
     }
     // Overall WER weights clips by their words (all errors / all reference words); RTF by duration.
     const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
     const overall = (pick: (row: Row) => { text: string; seconds: number }): { wer: number; rtf: number } => ({
-      wer: rows.reduce((sum, row) => sum + wordErrorRate(row.clip.text, pick(row).text) * words(row.clip.text), 0) / rows.reduce((sum, row) => sum + words(row.clip.text), 0),
+      wer:
+        rows.reduce((sum, row) => sum + wordErrorRate(row.clip.text, pick(row).text) * words(row.clip.text), 0) /
+        rows.reduce((sum, row) => sum + words(row.clip.text), 0),
       rtf: rows.reduce((sum, row) => sum + pick(row).seconds, 0) / rows.reduce((sum, row) => sum + row.clip.seconds, 0),
     });
     const w = overall((row) => row.whisper);
     const s = overall((row) => row.sphinx);
-    process.stdout.write(`${pad('all', 18)}${rows.reduce((sum, row) => sum + row.clip.seconds, 0).toFixed(1).padStart(8)}${w.wer.toFixed(3).padStart(13)}${w.rtf.toFixed(2).padStart(7)}${s.wer.toFixed(3).padStart(12)}${s.rtf.toFixed(2).padStart(7)}\n`);
-    process.stdout.write(`\nwhisper-base: faster-whisper-server (CTranslate2 int8, beam 5) through Cadenza's InferenceClient.transcribe, request time; pocketsphinx ${pocketsphinxVersion} (en-us model bundled), decoding time, model load ${sphinx.load.toFixed(2)} s apart\n`);
+    process.stdout.write(
+      `${pad('all', 18)}${rows
+        .reduce((sum, row) => sum + row.clip.seconds, 0)
+        .toFixed(1)
+        .padStart(8)}${w.wer.toFixed(3).padStart(13)}${w.rtf.toFixed(2).padStart(7)}${s.wer.toFixed(3).padStart(12)}${s.rtf.toFixed(2).padStart(7)}\n`,
+    );
+    process.stdout.write(
+      `\nwhisper-base: faster-whisper-server (CTranslate2 int8, beam 5) through Cadenza's InferenceClient.transcribe, request time; pocketsphinx ${pocketsphinxVersion} (en-us model bundled), decoding time, model load ${sphinx.load.toFixed(2)} s apart\n`,
+    );
     for (const row of rows) process.stdout.write(`  ${pad(row.clip.name, 17)} whisper "${row.whisper.text}"\n  ${pad('', 17)} sphinx  "${row.sphinx.text}"\n`);
-    process.stdout.write(`load average after: ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+    process.stdout.write(
+      `load average after: ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}\n`,
+    );
   } finally {
     stop(whisper?.child);
     rmSync(scratch, { recursive: true, force: true });

@@ -296,7 +296,9 @@ function startLoad(): ChildProcess {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, chunks: { type: 'string', default: '100000' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '5' }, chunks: { type: 'string', default: '100000' }, only: { type: 'string' } },
+  });
   const runs = Math.max(1, Number(values.runs));
   const chunkCount = Math.max(1, Number(values.chunks));
   const ratios: string[] = [];
@@ -357,7 +359,9 @@ async function measureAll(runs: number, chunkCount: number): Promise<string> {
   const rawDelay = median(delays.get('raw (floor)') ?? []);
   process.stdout.write(
     `Streaming ${chunkCount.toLocaleString('en')} chunks (${mb.toFixed(1)} MB of SSE) from the emulator in a child process; ` +
-      `median of ${runs} runs (first token: of ${runs * TTFT_SAMPLES_PER_ROUND}) after a warm-up; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
+      `median of ${runs} runs (first token: of ${runs * TTFT_SAMPLES_PER_ROUND}) after a warm-up; node ${process.version}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n` +
       'raw = fetch() counting bytes for throughput, a bare socket for the first token\n\n',
   );
   const rows: string[][] = [['reader', 'chunks/s', 'MB/s', 'total ms', 'CPU ms', 'chunks/CPU-s', 'TTFT ms', 'first-token delay ms', 'added TTFT ms']];
@@ -384,7 +388,8 @@ async function measureAll(runs: number, chunkCount: number): Promise<string> {
     ]);
   }
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length))) ?? [];
-  for (const row of rows) process.stdout.write(`${row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0))).join('  ')}\n`);
+  for (const row of rows)
+    process.stdout.write(`${row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0))).join('  ')}\n`);
   const oursRow = summary.get('cadenza client');
   const theirs = summary.get('openai v6 client');
   const samba = summary.get('sambanova v1 client');
@@ -392,8 +397,8 @@ async function measureAll(runs: number, chunkCount: number): Promise<string> {
     `${((oursRow?.chunksPerSec ?? 0) / (other?.chunksPerSec ?? 1)).toFixed(2)}x wall clock, ${((oursRow?.chunksPerCpuSec ?? 0) / (other?.chunksPerCpuSec ?? 1)).toFixed(2)}x per CPU second`;
   process.stdout.write(
     '\nTTFT ms = request start to first token, whole request (dominated by the emulator preparing the answer).\n' +
-      'first-token delay = the relay receives the first content bytes -> the caller sees the token; added = minus a bare socket\'s.\n' +
-      'chunks/s is wall clock, shared with the emulator process on the same cores; chunks/CPU-s is the reader\'s own cost.\n' +
+      "first-token delay = the relay receives the first content bytes -> the caller sees the token; added = minus a bare socket's.\n" +
+      "chunks/s is wall clock, shared with the emulator process on the same cores; chunks/CPU-s is the reader's own cost.\n" +
       `throughput ratio cadenza/openai: ${ratio(theirs)}; cadenza/sambanova: ${ratio(samba)} (goal >= 1.00)\n` +
       `cadenza added time to first token: ${(oursRow?.added ?? 0).toFixed(3)} ms (goal < 1 ms); openai: ${(theirs?.added ?? 0).toFixed(3)} ms; sambanova: ${(samba?.added ?? 0).toFixed(3)} ms\n`,
   );

@@ -80,7 +80,11 @@ interface Counters {
 async function counters(url: string): Promise<Counters> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const read = (name: string): number => Number(new RegExp(`^llamacpp:${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { promptSeconds: read('prompt_seconds_total'), predictedSeconds: read('tokens_predicted_seconds_total'), predictedTokens: read('tokens_predicted_total') };
+  return {
+    promptSeconds: read('prompt_seconds_total'),
+    predictedSeconds: read('tokens_predicted_seconds_total'),
+    predictedTokens: read('tokens_predicted_total'),
+  };
 }
 
 /** The server's side of the request that ran between `before` and now; waits for the counters to move. */
@@ -95,7 +99,7 @@ async function serverSide(url: string, before: Counters): Promise<ServerSide> {
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error('llama-server\'s /metrics counters did not move');
+  throw new Error("llama-server's /metrics counters did not move");
 }
 
 type Runner = (prompt: string) => Promise<Sample>;
@@ -169,9 +173,30 @@ function curlRunner(url: string, scratch: string): Runner {
   const traceFile = join(scratch, 'curl-trace.txt');
   return (prompt) =>
     new Promise((resolve, reject) => {
-      writeFileSync(bodyFile, JSON.stringify({ model, messages: [{ role: 'user', content: prompt }], max_tokens: maxTokens, stream: true, stream_options: { include_usage: true } }));
+      writeFileSync(
+        bodyFile,
+        JSON.stringify({ model, messages: [{ role: 'user', content: prompt }], max_tokens: maxTokens, stream: true, stream_options: { include_usage: true } }),
+      );
       const spawnedAt = performance.now();
-      const curl = spawn('curl', ['-sSN', '--trace-ascii', traceFile, '--trace-time', '-o', '/dev/null', '-H', 'content-type: application/json', '-H', 'authorization: Bearer none', '--data-binary', `@${bodyFile}`, `${url}/v1/chat/completions`], { stdio: 'ignore' });
+      const curl = spawn(
+        'curl',
+        [
+          '-sSN',
+          '--trace-ascii',
+          traceFile,
+          '--trace-time',
+          '-o',
+          '/dev/null',
+          '-H',
+          'content-type: application/json',
+          '-H',
+          'authorization: Bearer none',
+          '--data-binary',
+          `@${bodyFile}`,
+          `${url}/v1/chat/completions`,
+        ],
+        { stdio: 'ignore' },
+      );
       curl.on('error', reject);
       curl.on('close', (code) => {
         const endedAt = performance.now();
@@ -195,7 +220,13 @@ function openaiRunner(url: string): Runner {
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'none', maxRetries: 0 });
   return async (prompt) => {
     const start = performance.now();
-    const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], max_tokens: maxTokens, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: prompt }],
+      max_tokens: maxTokens,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let first: number | undefined;
     let last: number | undefined;
     let chunks = 0;
@@ -258,16 +289,45 @@ async function startServer(root: string, scratch: string): Promise<{ url: string
   // server-side figures (see the top of this file).
   const threads = real ? stackThreads() : 2;
   const weights = real
-    ? ['-m', join(stackHome, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'), '--chat-template-file', join(root, 'scripts', 'local-stack', 'qwen2.5-coder-tools.jinja')]
+    ? [
+        '-m',
+        join(stackHome, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'),
+        '--chat-template-file',
+        join(root, 'scripts', 'local-stack', 'qwen2.5-coder-tools.jinja'),
+      ]
     : ['-m', join(home, 'models', 'chat-qwen05b.gguf')];
   // The real model runs on the server the stack chose (setup.sh's llama-server.env: prebuilt or source).
   const chosen = real ? /^LLAMA_SERVER=(.*)$/m.exec(readFileSync(join(stackHome, 'llama-server.env'), 'utf8'))?.[1] : undefined;
-  const child = spawn(chosen ?? join(home, 'bin', 'llama-server'), [...weights, '--alias', model, '--jinja', '-c', '4096', '-np', '1', '-t', String(threads), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: ['ignore', out, out] });
+  const child = spawn(
+    chosen ?? join(home, 'bin', 'llama-server'),
+    [
+      ...weights,
+      '--alias',
+      model,
+      '--jinja',
+      '-c',
+      '4096',
+      '-np',
+      '1',
+      '-t',
+      String(threads),
+      '--metrics',
+      '--no-webui',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    { detached: true, stdio: ['ignore', out, out] },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
-    const ok = await fetch(`${url}/health`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return { url, child, threads };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -311,10 +371,17 @@ async function main(): Promise<void> {
     const prompt = (round: number, runner: number): string =>
       real
         ? `(${round + 1}.${runner}) ${questions[(round + questions.length) % questions.length] ?? ''}`
-        : `[round ${round} runner ${runner}] ` + Array.from({ length: promptWords }, (_, i) => vocabulary[(i * 7 + round + runner) % vocabulary.length]).join(' ');
-    process.stdout.write(real
-      ? `bench/client/e2e --real: llama-server ${server.url}, ${model} (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, the local stack's template, ${server.threads} thread(s)), ${questions.length} real questions once per runner, max_tokens ${maxTokens}; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`
-      : `bench/client/e2e: llama-server ${server.url}, ${model} (Q8_0, 494 M parameters), ${promptWords}-word prompt, max_tokens ${maxTokens}, ${rounds} rounds; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+        : `[round ${round} runner ${runner}] ` +
+          Array.from({ length: promptWords }, (_, i) => vocabulary[(i * 7 + round + runner) % vocabulary.length]).join(' ');
+    process.stdout.write(
+      real
+        ? `bench/client/e2e --real: llama-server ${server.url}, ${model} (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, the local stack's template, ${server.threads} thread(s)), ${questions.length} real questions once per runner, max_tokens ${maxTokens}; load average ${loadavg()
+            .map((n) => n.toFixed(1))
+            .join(' ')}\n`
+        : `bench/client/e2e: llama-server ${server.url}, ${model} (Q8_0, 494 M parameters), ${promptWords}-word prompt, max_tokens ${maxTokens}, ${rounds} rounds; load average ${loadavg()
+            .map((n) => n.toFixed(1))
+            .join(' ')}\n`,
+    );
     // Warm-up: connections, server caches. Each waits for the server's counters, so the first measured
     // request does not see the last warm-up's figures arrive late.
     for (const [, run] of runners) {
@@ -335,8 +402,10 @@ async function main(): Promise<void> {
         const result = await run(prompt(round, index));
         const side = await serverSide(server.url, before);
         samples.get(name)?.push({ client: result, server: side });
-        process.stdout.write(`  round ${round + 1} ${name.padEnd(18)} TTFT ${result.ttftMs.toFixed(1).padStart(8)} ms (server prompt ${side.promptMs.toFixed(1).padStart(8)} ms)   ` +
-          `${result.tokensPerSecond.toFixed(2).padStart(6)} tok/s (server ${side.tokensPerSecond.toFixed(2).padStart(6)})   ${result.chunks} chunks, ${result.tokens} tokens, ${(result.totalMs / 1000).toFixed(2)} s\n`);
+        process.stdout.write(
+          `  round ${round + 1} ${name.padEnd(18)} TTFT ${result.ttftMs.toFixed(1).padStart(8)} ms (server prompt ${side.promptMs.toFixed(1).padStart(8)} ms)   ` +
+            `${result.tokensPerSecond.toFixed(2).padStart(6)} tok/s (server ${side.tokensPerSecond.toFixed(2).padStart(6)})   ${result.chunks} chunks, ${result.tokens} tokens, ${(result.totalMs / 1000).toFixed(2)} s\n`,
+        );
       }
     }
     await cadenza.close();
@@ -349,9 +418,13 @@ async function main(): Promise<void> {
       addedTtft: median(list.map((s) => s.client.ttftMs - s.server.promptMs)),
       rateShare: median(list.map((s) => s.client.tokensPerSecond / s.server.tokensPerSecond)),
     }));
-    process.stdout.write(`\n${'runner'.padEnd(20)}${'TTFT'.padStart(12)}${'tok/s'.padStart(9)}${'TTFT - server prompt'.padStart(23)}${'tok/s / server tok/s'.padStart(23)}   (medians of ${rounds})\n`);
+    process.stdout.write(
+      `\n${'runner'.padEnd(20)}${'TTFT'.padStart(12)}${'tok/s'.padStart(9)}${'TTFT - server prompt'.padStart(23)}${'tok/s / server tok/s'.padStart(23)}   (medians of ${rounds})\n`,
+    );
     for (const row of rows) {
-      process.stdout.write(`${row.name.padEnd(20)}${`${row.ttft.toFixed(1)} ms`.padStart(12)}${row.rate.toFixed(2).padStart(9)}${`${row.addedTtft.toFixed(1)} ms`.padStart(23)}${row.rateShare.toFixed(4).padStart(23)}\n`);
+      process.stdout.write(
+        `${row.name.padEnd(20)}${`${row.ttft.toFixed(1)} ms`.padStart(12)}${row.rate.toFixed(2).padStart(9)}${`${row.addedTtft.toFixed(1)} ms`.padStart(23)}${row.rateShare.toFixed(4).padStart(23)}\n`,
+      );
     }
     const raw = rows[0];
     const ours = rows[2];
@@ -360,11 +433,21 @@ async function main(): Promise<void> {
     const added = ours.addedTtft - raw.addedTtft;
     const ttftRatio = (raw.ttft + added) / raw.ttft;
     const rateRatio = ours.rateShare / raw.rateShare;
-    process.stdout.write(`\ncadenza's added time to first token vs curl: ${added >= 0 ? '+' : ''}${added.toFixed(1)} ms per request (openai: ${sdk.addedTtft - raw.addedTtft >= 0 ? '+' : ''}${(sdk.addedTtft - raw.addedTtft).toFixed(1)} ms)\n`);
-    process.stdout.write(`cadenza / curl, server swings removed: TTFT ratio ${ttftRatio.toFixed(4)}, tokens/s ratio ${rateRatio.toFixed(4)}  ` +
-      `(goal: within 2% -> ${Math.abs(ttftRatio - 1) <= 0.02 && Math.abs(rateRatio - 1) <= 0.02 ? 'MET' : 'NOT MET'})\n`);
-    process.stdout.write(`cadenza / curl, raw medians:            TTFT ratio ${(ours.ttft / raw.ttft).toFixed(4)}, tokens/s ratio ${(ours.rate / raw.rate).toFixed(4)}\n`);
-    process.stdout.write(`load average after: ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+    process.stdout.write(
+      `\ncadenza's added time to first token vs curl: ${added >= 0 ? '+' : ''}${added.toFixed(1)} ms per request (openai: ${sdk.addedTtft - raw.addedTtft >= 0 ? '+' : ''}${(sdk.addedTtft - raw.addedTtft).toFixed(1)} ms)\n`,
+    );
+    process.stdout.write(
+      `cadenza / curl, server swings removed: TTFT ratio ${ttftRatio.toFixed(4)}, tokens/s ratio ${rateRatio.toFixed(4)}  ` +
+        `(goal: within 2% -> ${Math.abs(ttftRatio - 1) <= 0.02 && Math.abs(rateRatio - 1) <= 0.02 ? 'MET' : 'NOT MET'})\n`,
+    );
+    process.stdout.write(
+      `cadenza / curl, raw medians:            TTFT ratio ${(ours.ttft / raw.ttft).toFixed(4)}, tokens/s ratio ${(ours.rate / raw.rate).toFixed(4)}\n`,
+    );
+    process.stdout.write(
+      `load average after: ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}\n`,
+    );
   } finally {
     stop(server?.child);
     rmSync(scratch, { recursive: true, force: true });

@@ -16,7 +16,15 @@ const timeoutMs = Number(values['timeout-seconds']) * 1000;
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({});
-  const client = new InferenceClient({ baseUrl: emulator.baseUrl, apiKey: emulator.key, timeoutMs, firstTokenTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, maxRetries: 2, transport: { useEnvironment: false } });
+  const client = new InferenceClient({
+    baseUrl: emulator.baseUrl,
+    apiKey: emulator.key,
+    timeoutMs,
+    firstTokenTimeoutMs: timeoutMs,
+    idleTimeoutMs: timeoutMs,
+    maxRetries: 2,
+    transport: { useEnvironment: false },
+  });
   const thought = 'Consider the question carefully, one step after another, checking each step before the next. '.repeat(40);
   try {
     for (const model of ['DeepSeek-R1', 'gpt-oss-120b']) {
@@ -37,10 +45,12 @@ async function main(): Promise<void> {
       }
       const result = await stream.result;
       const requests = emulator.requests.filter((request) => request.path === '/v1/chat/completions').length;
-      console.log(`${model.padEnd(13)} thinking ${(thinkMs / 1000).toFixed(0)} s, time-outs ${(timeoutMs / 1000).toFixed(0)} s: ` +
-        `answer complete in ${((performance.now() - started) / 1000).toFixed(1)} s, first answer text at ${(((firstText ?? started) - started) / 1000).toFixed(1)} s, ` +
-        `${requests} request(s), ${thinkingEvents} thinking events (${result.reasoning.length} chars), answer ${JSON.stringify(result.text)}, ` +
-        `longest gap between events ${(longestGap / 1000).toFixed(2)} s, reasoning tokens ${result.usage.service?.reasoningTokens ?? 'n/a'}`);
+      console.log(
+        `${model.padEnd(13)} thinking ${(thinkMs / 1000).toFixed(0)} s, time-outs ${(timeoutMs / 1000).toFixed(0)} s: ` +
+          `answer complete in ${((performance.now() - started) / 1000).toFixed(1)} s, first answer text at ${(((firstText ?? started) - started) / 1000).toFixed(1)} s, ` +
+          `${requests} request(s), ${thinkingEvents} thinking events (${result.reasoning.length} chars), answer ${JSON.stringify(result.text)}, ` +
+          `longest gap between events ${(longestGap / 1000).toFixed(2)} s, reasoning tokens ${result.usage.service?.reasoningTokens ?? 'n/a'}`,
+      );
     }
   } finally {
     await client.close();

@@ -19,14 +19,17 @@ import { CompletionScheduler, type CompletionRequest } from '../../src/core/comp
 import { startEmulator } from '../../test/support/emulator/emulator';
 import { repoRoot } from '../../test/support/fixtures/repoRoot';
 
-const { values } = parseArgs({ options: { keystrokes: { type: 'string', default: '400' }, cps: { type: 'string', default: '8' }, 'latency-ms': { type: 'string', default: '150' } } });
+const { values } = parseArgs({
+  options: { keystrokes: { type: 'string', default: '400' }, cps: { type: 'string', default: '8' }, 'latency-ms': { type: 'string', default: '150' } },
+});
 const keystrokes = Number(values.keystrokes);
 const cps = Number(values.cps);
 const latencyMs = Number(values['latency-ms']);
 const debounceMs = 75;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], p: number): number => sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN);
 
 async function main(): Promise<void> {
   const source = readFileSync(join(repoRoot(), 'src', 'core', 'completions', 'scheduler.ts'), 'utf8');
@@ -40,7 +43,12 @@ async function main(): Promise<void> {
     fetch: async (request, signal, onPartial) => {
       const lineEnd = source.indexOf('\n', request.offset);
       emulator.scriptChat({ content: source.slice(request.offset, lineEnd < 0 ? undefined : lineEnd) || ' ', chunkCount: 6 });
-      const prompt = buildCompletionPrompt({ path: 'src/core/completions/scheduler.ts', languageId: 'typescript', prefix: request.prefix, suffix: request.suffix });
+      const prompt = buildCompletionPrompt({
+        path: 'src/core/completions/scheduler.ts',
+        languageId: 'typescript',
+        prefix: request.prefix,
+        suffix: request.suffix,
+      });
       try {
         return (await fetchCompletion({ port: client, model: 'Meta-Llama-3.1-8B-Instruct', prompt, signal, onPartial })).text;
       } finally {
@@ -67,19 +75,21 @@ async function main(): Promise<void> {
       const call = scheduler.complete(request, controller.signal);
       const syncMs = performance.now() - keystroke;
       sync.push(syncMs);
-      pending.push(call.then((suggestion) => {
-        if (!suggestion) return;
-        const total = performance.now() - keystroke;
-        totals.push(total);
-        // Served from a request: the call's own synchronous part plus the time from the answer's last
-        // byte to the suggestion (cleaning, settling); the debounce and the network are the service's side.
-        if (suggestion.source === 'network' || suggestion.source === 'inflight') {
-          const ms = syncMs + (performance.now() - lastFetchEnd);
-          added.push(ms);
-          addedNetwork.push(ms);
-        } else added.push(total);
-      }));
-      await sleep(1000 / cps * (0.75 + Math.random() * 0.5));
+      pending.push(
+        call.then((suggestion) => {
+          if (!suggestion) return;
+          const total = performance.now() - keystroke;
+          totals.push(total);
+          // Served from a request: the call's own synchronous part plus the time from the answer's last
+          // byte to the suggestion (cleaning, settling); the debounce and the network are the service's side.
+          if (suggestion.source === 'network' || suggestion.source === 'inflight') {
+            const ms = syncMs + (performance.now() - lastFetchEnd);
+            added.push(ms);
+            addedNetwork.push(ms);
+          } else added.push(total);
+        }),
+      );
+      await sleep((1000 / cps) * (0.75 + Math.random() * 0.5));
     }
     previous?.abort();
     await Promise.all(pending);
@@ -88,18 +98,28 @@ async function main(): Promise<void> {
     await emulator.close();
   }
   const stats = scheduler.stats;
-  const per100 = (count: number): string => (count / keystrokes * 100).toFixed(1);
+  const per100 = (count: number): string => ((count / keystrokes) * 100).toFixed(1);
   added.sort((a, b) => a - b);
   addedNetwork.sort((a, b) => a - b);
   sync.sort((a, b) => a - b);
   totals.sort((a, b) => a - b);
-  console.log(`typing session: ${keystrokes} keystrokes at ~${cps}/s of src/core/completions/scheduler.ts; emulator latency ${latencyMs} ms, debounce ${debounceMs} ms`);
+  console.log(
+    `typing session: ${keystrokes} keystrokes at ~${cps}/s of src/core/completions/scheduler.ts; emulator latency ${latencyMs} ms, debounce ${debounceMs} ms`,
+  );
   console.log(`requests per 100 keystrokes: ${per100(stats.requests)} (${stats.requests} requests)`);
-  console.log(`cancelled: ${stats.cancelled} (${(stats.requests === 0 ? 0 : stats.cancelled / stats.requests * 100).toFixed(1)} % of requests)`);
-  console.log(`per 100 keystrokes: typed-through ${per100(stats.typedThrough)}, in-flight reuse ${per100(stats.inflightReuse)}, cache ${per100(stats.cacheHits)}, debounced ${per100(stats.debounced)}`);
-  console.log(`suggestions shown: ${totals.length}; keystroke to suggestion p50 ${percentile(totals, 0.5).toFixed(1)} ms, p95 ${percentile(totals, 0.95).toFixed(1)} ms`);
-  console.log(`extension-added latency (all suggestions; those from a request minus the debounce and the request's own time): p50 ${percentile(added, 0.5).toFixed(2)} ms, p95 ${percentile(added, 0.95).toFixed(2)} ms`);
-  console.log(`  of suggestions that needed a request (${addedNetwork.length}): p50 ${percentile(addedNetwork, 0.5).toFixed(2)} ms, p95 ${percentile(addedNetwork, 0.95).toFixed(2)} ms`);
+  console.log(`cancelled: ${stats.cancelled} (${(stats.requests === 0 ? 0 : (stats.cancelled / stats.requests) * 100).toFixed(1)} % of requests)`);
+  console.log(
+    `per 100 keystrokes: typed-through ${per100(stats.typedThrough)}, in-flight reuse ${per100(stats.inflightReuse)}, cache ${per100(stats.cacheHits)}, debounced ${per100(stats.debounced)}`,
+  );
+  console.log(
+    `suggestions shown: ${totals.length}; keystroke to suggestion p50 ${percentile(totals, 0.5).toFixed(1)} ms, p95 ${percentile(totals, 0.95).toFixed(1)} ms`,
+  );
+  console.log(
+    `extension-added latency (all suggestions; those from a request minus the debounce and the request's own time): p50 ${percentile(added, 0.5).toFixed(2)} ms, p95 ${percentile(added, 0.95).toFixed(2)} ms`,
+  );
+  console.log(
+    `  of suggestions that needed a request (${addedNetwork.length}): p50 ${percentile(addedNetwork, 0.5).toFixed(2)} ms, p95 ${percentile(addedNetwork, 0.95).toFixed(2)} ms`,
+  );
   console.log(`synchronous time per keystroke call: p50 ${percentile(sync, 0.5).toFixed(3)} ms, p95 ${percentile(sync, 0.95).toFixed(3)} ms`);
 }
 

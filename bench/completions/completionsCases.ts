@@ -42,7 +42,10 @@ export function materialise(entry: Case): { prefix: string; suffix: string; expe
   return {
     prefix: `${lines.slice(0, start).join('\n')}\n${indent}`,
     suffix: `\n${lines.slice(end + 1).join('\n')}`,
-    expected: lines.slice(start, end + 1).join('\n').slice(indent.length),
+    expected: lines
+      .slice(start, end + 1)
+      .join('\n')
+      .slice(indent.length),
   };
 }
 
@@ -73,7 +76,8 @@ function pythonCases(file: string, path: string): Case[] {
         let stop = i + 1;
         while (stop < end && (blank(lines[stop] ?? '') || indentOf(lines[stop] ?? '') > indentOf(line))) stop++;
         while (stop - 1 > i && blank(lines[stop - 1] ?? '')) stop--;
-        if (stop - i >= 2 && stop - i <= 6 && /^(if|for|while|with|try)\b/.test(text)) cases.push(makeCase('python', 'block', path, 'python', lines, i, stop - 1));
+        if (stop - i >= 2 && stop - i <= 6 && /^(if|for|while|with|try)\b/.test(text))
+          cases.push(makeCase('python', 'block', path, 'python', lines, i, stop - 1));
       } else if (!/[([{,\\]$/.test(text) && !/^(else|elif|except|finally)\b/.test(text)) {
         cases.push(makeCase('python', 'line', path, 'python', lines, i, i));
       }
@@ -101,7 +105,8 @@ function javascriptCases(file: string, path: string): Case[] {
         const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
         let stop = i + 1;
         while (stop < end && !(lines[stop] ?? '').startsWith(`${indent}}`)) stop++;
-        if (stop < end && lines[stop]?.trim() === '}' && stop - i >= 2 && stop - i <= 6 && /^(if|for|while|try)\b/.test(text)) cases.push(makeCase('javascript', 'block', path, 'javascript', lines, i, stop));
+        if (stop < end && lines[stop]?.trim() === '}' && stop - i >= 2 && stop - i <= 6 && /^(if|for|while|try)\b/.test(text))
+          cases.push(makeCase('javascript', 'block', path, 'javascript', lines, i, stop));
       } else if (/[;)]$/.test(text)) {
         cases.push(makeCase('javascript', 'line', path, 'javascript', lines, i, i));
       }
@@ -119,7 +124,8 @@ function declarationCases(file: string, path: string): Case[] {
     const text = (lines[i] ?? '').trim();
     if (/^(export\s+)?(declare\s+)?interface\s+\w+.*\{$/.test(text)) inside = true;
     else if (text === '}') inside = false;
-    else if (inside && /^[A-Za-z_[].*\(.*\).*;$/.test(text) && text.length <= 120 && i > 0) cases.push(makeCase('d.ts', 'line', path, 'typescript', lines, i, i));
+    else if (inside && /^[A-Za-z_[].*\(.*\).*;$/.test(text) && text.length <= 120 && i > 0)
+      cases.push(makeCase('d.ts', 'line', path, 'typescript', lines, i, i));
   }
   return cases;
 }
@@ -150,7 +156,9 @@ function walk(dir: string, accept: (file: string) => boolean, out: string[], dep
 }
 
 function pythonStdlib(): string {
-  const candidates = readdirSync('/usr/lib').filter((name) => /^python3\.\d+$/.test(name)).sort();
+  const candidates = readdirSync('/usr/lib')
+    .filter((name) => /^python3\.\d+$/.test(name))
+    .sort();
   const chosen = candidates.at(-1);
   if (!chosen) throw new Error('no Python standard library under /usr/lib');
   return join('/usr/lib', chosen);
@@ -178,20 +186,26 @@ export function buildCases(count: number, seed: number): Case[] {
   };
   const javascript = jsFiles.flatMap((file) => javascriptCases(file, relative(repoRoot(), file)));
   const libDir = join(modules, 'typescript', 'lib');
-  const declarations = readdirSync(libDir).filter((name) => /^lib\..*\.d\.ts$/.test(name)).sort().flatMap((name) => declarationCases(join(libDir, name), `typescript/lib/${name}`));
+  const declarations = readdirSync(libDir)
+    .filter((name) => /^lib\..*\.d\.ts$/.test(name))
+    .sort()
+    .flatMap((name) => declarationCases(join(libDir, name), `typescript/lib/${name}`));
   const dts = Math.floor(count * 0.2);
   const py = Math.floor((count - dts) / 2);
-  const picked = [
-    ...perFile(python, 3).slice(0, py),
-    ...perFile(javascript, 3).slice(0, count - dts - py),
-    ...perFile(declarations, 4).slice(0, dts),
-  ];
-  process.stdout.write(`Candidates: ${python.length} Python (${stdlib}), ${javascript.length} JavaScript (${jsFiles.length} JSDoc'd files in node_modules), ${declarations.length} d.ts members; picked ${picked.length}.\n`);
+  const picked = [...perFile(python, 3).slice(0, py), ...perFile(javascript, 3).slice(0, count - dts - py), ...perFile(declarations, 4).slice(0, dts)];
+  process.stdout.write(
+    `Candidates: ${python.length} Python (${stdlib}), ${javascript.length} JavaScript (${jsFiles.length} JSDoc'd files in node_modules), ${declarations.length} d.ts members; picked ${picked.length}.\n`,
+  );
   return shuffle(picked, random);
 }
 
 // ---- scoring ----
-export const normalise = (text: string): string => text.split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n+$/, '');
+export const normalise = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n+$/, '');
 
 function levenshtein(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -211,4 +225,3 @@ export function similarity(expected: string, actual: string): number {
   const longer = Math.max(a.length, b.length);
   return longer === 0 ? 1 : 1 - levenshtein(a, b) / longer;
 }
-

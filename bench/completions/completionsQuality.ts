@@ -78,9 +78,11 @@ interface Result {
 // Cadenza's answers depend on the product's code they run through, so their key carries a hash of those
 // sources: a change to any of them asks again, while the naive variant (the kept prefix alone, the raw
 // answer) keeps its results.
-const fingerprint = (files: readonly string[]): string => createHash('sha256')
-  .update(files.map((name) => readFileSync(join(repoRoot(), 'src', 'core', name), 'utf8')).join('\n'))
-  .digest('hex').slice(0, 8);
+const fingerprint = (files: readonly string[]): string =>
+  createHash('sha256')
+    .update(files.map((name) => readFileSync(join(repoRoot(), 'src', 'core', name), 'utf8')).join('\n'))
+    .digest('hex')
+    .slice(0, 8);
 const shared = ['completions/prompt.ts', 'completions/postprocess.ts', 'completions/fetchCompletion.ts'];
 const productFingerprint: Record<Variant, string> = {
   'cadenza-chat': fingerprint(shared),
@@ -95,17 +97,41 @@ async function startLlama(): Promise<{ url: string; stop: () => void }> {
   const stackHome = process.env['CADENZA_STACK_HOME'] ?? join(homedir(), '.cache', 'cadenza-local-stack');
   // The local stack's model and the llama-server setup.sh chose for it (prebuilt or source build).
   const stackModel = model === 'qwen2.5-coder-1.5b';
-  const chosen = existsSync(join(stackHome, 'llama-server.env')) ? /^LLAMA_SERVER=(.*)$/m.exec(readFileSync(join(stackHome, 'llama-server.env'), 'utf8'))?.[1] : undefined;
+  const chosen = existsSync(join(stackHome, 'llama-server.env'))
+    ? /^LLAMA_SERVER=(.*)$/m.exec(readFileSync(join(stackHome, 'llama-server.env'), 'utf8'))?.[1]
+    : undefined;
   const binary = stackModel && chosen !== undefined ? chosen : join(llamaHome, 'bin', 'llama-server');
   const weights = values.weights ?? (stackModel ? join(stackHome, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf') : undefined);
-  if (weights === undefined) throw new Error(`--weights PATH (a GGUF of ${model}) or --url of a running server is needed for a model other than the local stack's qwen2.5-coder-1.5b`);
+  if (weights === undefined)
+    throw new Error(`--weights PATH (a GGUF of ${model}) or --url of a running server is needed for a model other than the local stack's qwen2.5-coder-1.5b`);
   for (const needed of [binary, weights]) if (!existsSync(needed)) throw new Error(`${needed} is missing: run bash scripts/local-stack/setup.sh`);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   // The stack's own arguments (scripts/local-stack/stack.mjs), with one slot per concurrent request, and
   // its tool-call template for its model (completions do not use it; the chat variants see what users see).
   const template = stackModel ? ['--chat-template-file', join(repoRoot(), 'scripts', 'local-stack', 'qwen2.5-coder-tools.jinja')] : [];
-  const child = spawn(binary, ['-m', weights, '--alias', model, '--jinja', ...template,
-    '-c', String(4096 * concurrency), '-np', String(concurrency), '-t', String(threads), '--no-webui', '--host', '127.0.0.1', '--port', String(port)], { detached: true, stdio: 'ignore' });
+  const child = spawn(
+    binary,
+    [
+      '-m',
+      weights,
+      '--alias',
+      model,
+      '--jinja',
+      ...template,
+      '-c',
+      String(4096 * concurrency),
+      '-np',
+      String(concurrency),
+      '-t',
+      String(threads),
+      '--no-webui',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
   const stop = (): void => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
@@ -131,7 +157,10 @@ async function startLlama(): Promise<{ url: string; stop: () => void }> {
 
 async function main(): Promise<void> {
   const cases = buildCases(caseCount, Number(values.seed)).slice(0, limit);
-  const settings = createHash('sha256').update(JSON.stringify({ model, budgetTokens, maxTokensCap, seed: values.seed, caseCount, v: 1 })).digest('hex').slice(0, 12);
+  const settings = createHash('sha256')
+    .update(JSON.stringify({ model, budgetTokens, maxTokensCap, seed: values.seed, caseCount, v: 1 }))
+    .digest('hex')
+    .slice(0, 12);
   const cacheDir = join(homedir(), '.cache', 'cadenza-bench');
   mkdirSync(cacheDir, { recursive: true });
   const cacheFile = join(cacheDir, `completions-quality-${settings}.jsonl`);
@@ -143,10 +172,16 @@ async function main(): Promise<void> {
       done.set(result.key, result);
     }
   }
-  const todo = values.report ? [] : cases.flatMap((entry) => variants.map((variant) => ({ entry, variant, key: resultKey(entry.id, variant) }))).filter((job) => !done.has(job.key));
-  process.stdout.write(`${cases.length} cases x ${variants.length} variants (${variants.join(', ')}); ${done.size} results cached in ${cacheFile}, ${todo.length} to ask.\n`);
+  const todo = values.report
+    ? []
+    : cases.flatMap((entry) => variants.map((variant) => ({ entry, variant, key: resultKey(entry.id, variant) }))).filter((job) => !done.has(job.key));
+  process.stdout.write(
+    `${cases.length} cases x ${variants.length} variants (${variants.join(', ')}); ${done.size} results cached in ${cacheFile}, ${todo.length} to ask.\n`,
+  );
   const server = todo.length === 0 ? undefined : values.url !== undefined ? { url: values.url, stop: (): void => undefined } : await startLlama();
-  const client = server ? new InferenceClient({ baseUrl: server.url, apiKey: 'local', maxRetries: 1, timeoutMs: 900_000, transport: { useEnvironment: false } }) : undefined;
+  const client = server
+    ? new InferenceClient({ baseUrl: server.url, apiKey: 'local', maxRetries: 1, timeoutMs: 900_000, transport: { useEnvironment: false } })
+    : undefined;
   const started = performance.now();
   let asked = 0;
   const next = async (): Promise<void> => {
@@ -159,13 +194,23 @@ async function main(): Promise<void> {
       let text: string;
       let completionTokens: number;
       if (variant === 'cadenza-chat') {
-        const answer = await fetchCompletion({ port: client, model, prompt: { ...built, maxTokens: Math.min(built.maxTokens, maxTokensCap) }, signal: new AbortController().signal });
+        const answer = await fetchCompletion({
+          port: client,
+          model,
+          prompt: { ...built, maxTokens: Math.min(built.maxTokens, maxTokensCap) },
+          signal: new AbortController().signal,
+        });
         text = answer.text;
         completionTokens = answer.usage.completionTokens;
       } else if (variant === 'cadenza-fim') {
         // The product's fill-in-the-middle path: the same budget, sent to /infill (the server writes the FIM tokens).
         const infill = buildInfillPrompt(input);
-        const answer = await fetchInfill({ port: client, model, prompt: { ...infill, maxTokens: Math.min(infill.maxTokens, maxTokensCap) }, signal: new AbortController().signal });
+        const answer = await fetchInfill({
+          port: client,
+          model,
+          prompt: { ...infill, maxTokens: Math.min(infill.maxTokens, maxTokensCap) },
+          signal: new AbortController().signal,
+        });
         text = answer.text;
         completionTokens = answer.usage.completionTokens;
       } else {
@@ -180,7 +225,9 @@ async function main(): Promise<void> {
       asked++;
       if (asked % 20 === 0) {
         const per = (performance.now() - started) / asked;
-        process.stdout.write(`  ${asked} asked, ${(per / 1000).toFixed(1)} s each on average; ${todo.length} left (~${Math.round((todo.length * per) / 60_000)} min)\n`);
+        process.stdout.write(
+          `  ${asked} asked, ${(per / 1000).toFixed(1)} s each on average; ${todo.length} left (~${Math.round((todo.length * per) / 60_000)} min)\n`,
+        );
       }
     }
   };
@@ -203,7 +250,9 @@ function report(cases: Case[], done: Map<string, Result>): void {
     ['block spans', (entry) => entry.kind === 'block'],
   ];
   rows.push(`## Completion quality: ${model} (llama-server), prompt budget ${budgetTokens} tokens, answer cap ${maxTokensCap} tokens`);
-  rows.push(`| cases | n | ${variants.map((v) => `${v} exact`).join(' | ')} | ${variants.map((v) => `${v} edit sim.`).join(' | ')} | ${variants.map((v) => `${v} ms (median)`).join(' | ')} |`);
+  rows.push(
+    `| cases | n | ${variants.map((v) => `${v} exact`).join(' | ')} | ${variants.map((v) => `${v} edit sim.`).join(' | ')} | ${variants.map((v) => `${v} ms (median)`).join(' | ')} |`,
+  );
   rows.push(`|---|---:|${variants.map(() => '---:|---:|---:|').join('')}`);
   const median = (list: number[]): number => {
     const sorted = [...list].sort((a, b) => a - b);
@@ -216,8 +265,10 @@ function report(cases: Case[], done: Map<string, Result>): void {
       return results.every((result) => result !== undefined) ? [{ entry, results: results as Result[] }] : [];
     });
     if (scored.length === 0) continue;
-    const exact = (i: number): string => `${((100 * scored.filter((row) => normalise(row.results[i]?.text ?? '') === normalise(materialise(row.entry).expected)).length) / scored.length).toFixed(1)} %`;
-    const sim = (i: number): string => (scored.reduce((sum, row) => sum + similarity(materialise(row.entry).expected, row.results[i]?.text ?? ''), 0) / scored.length).toFixed(3);
+    const exact = (i: number): string =>
+      `${((100 * scored.filter((row) => normalise(row.results[i]?.text ?? '') === normalise(materialise(row.entry).expected)).length) / scored.length).toFixed(1)} %`;
+    const sim = (i: number): string =>
+      (scored.reduce((sum, row) => sum + similarity(materialise(row.entry).expected, row.results[i]?.text ?? ''), 0) / scored.length).toFixed(3);
     const ms = (i: number): string => median(scored.map((row) => row.results[i]?.ms ?? Number.NaN)).toFixed(0);
     const columns = (cell: (i: number) => string): string => variants.map((_, i) => cell(i)).join(' | ');
     rows.push(`| ${name} | ${scored.length} | ${columns(exact)} | ${columns(sim)} | ${columns(ms)} |`);

@@ -51,10 +51,15 @@ const cpuOf = (since: NodeJS.CpuUsage): number => {
 };
 const cpuSecs = (since: NodeJS.CpuUsage): string => `${cpuOf(since).toFixed(1)} s`;
 /** For a build stopped at `done` of `n`: the CPU a whole build would take, at least (HNSW grows like n log n). */
-const projected = (cpu: string, done: number, n: number): string => `whole build >= ${((Number.parseFloat(cpu) * n) / Math.max(1, done) / 60).toFixed(1)} CPU min`;
+const projected = (cpu: string, done: number, n: number): string =>
+  `whole build >= ${((Number.parseFloat(cpu) * n) / Math.max(1, done) / 60).toFixed(1)} CPU min`;
 
 /** Runs `search` for every query, timing each; returns p50, p95 and mean recall@10 against `truth`. */
-function measure(queries: readonly Float32Array[], truth: readonly number[][], search: (q: Float32Array) => number[]): { p50: number; p95: number; cpu: number; recall: number } {
+function measure(
+  queries: readonly Float32Array[],
+  truth: readonly number[][],
+  search: (q: Float32Array) => number[],
+): { p50: number; p95: number; cpu: number; recall: number } {
   const times: number[] = [];
   const cpu: number[] = [];
   let recall = 0;
@@ -84,13 +89,21 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
   const rows: Row[] = [];
   const clusters = Math.max(1000, Math.round(n / 100));
   const gen = new Clustered(clusters, dim);
-  out(`## Vector search peers: ${n.toLocaleString('en')} x ${dim.toLocaleString('en')} (clustered like real embeddings, ${clusters.toLocaleString('en')} topics), ${options.queries} queries, top-10, one search thread`);
+  out(
+    `## Vector search peers: ${n.toLocaleString('en')} x ${dim.toLocaleString('en')} (clustered like real embeddings, ${clusters.toLocaleString('en')} topics), ${options.queries} queries, top-10, one search thread`,
+  );
   let t = performance.now();
   let data: Float32Array | undefined = new Float32Array(n * dim);
   for (let i = 0; i < n; i++) gen.fill(i, data.subarray(i * dim, (i + 1) * dim));
   const queries = Array.from({ length: options.queries }, (_, q) => gen.fill((q * 7919 + 13) % n, new Float32Array(dim), 1.2));
-  out(`(${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the start: other work shares these cores, so times are upper bounds)`);
-  out(`(data generated in ${secs(performance.now() - t)}; float32 data ${mb(n * dim * 4)}; queries are noisy copies of stored vectors, so each has a clear neighbourhood)`);
+  out(
+    `(${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} at the start: other work shares these cores, so times are upper bounds)`,
+  );
+  out(
+    `(data generated in ${secs(performance.now() - t)}; float32 data ${mb(n * dim * 4)}; queries are noisy copies of stored vectors, so each has a clear neighbourhood)`,
+  );
 
   // The reference: exact float32 dot products in plain JavaScript. Its own latency is the first row.
   const truth: number[][] = [];
@@ -104,7 +117,16 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
     const used = process.cpuUsage(c);
     refCpu.push((used.user + used.system) / 1000);
   }
-  rows.push({ index: 'float32 scan, scalar JavaScript (the reference)', build: '-', memory: mb(n * dim * 4), knob: 'exact', p50: median(refTimes), p95: p95(refTimes), cpu: median(refCpu), recall: 1 });
+  rows.push({
+    index: 'float32 scan, scalar JavaScript (the reference)',
+    build: '-',
+    memory: mb(n * dim * 4),
+    knob: 'exact',
+    p50: median(refTimes),
+    p95: p95(refTimes),
+    cpu: median(refCpu),
+    recall: 1,
+  });
 
   const d = data;
   const simdRow = measure(queries, truth, (q) => {
@@ -147,7 +169,13 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
     await search.warm();
     const warm = performance.now() - t;
     const row = measure(queries, truth, (q) => search.semantic(q, 10).map((h) => idOf(h.location.path, h.location.startLine)));
-    rows.push({ index: `Cadenza int8, its own search path${store.arena?.simd ? '' : ' (NO SIMD!)'}`, build: `${secs(cadenzaBuild)} (CPU ${cadenzaCpu}) + sketch ${secs(warm)}`, memory: mb(rss() - before), knob: `candidates ${candidates}`, ...row });
+    rows.push({
+      index: `Cadenza int8, its own search path${store.arena?.simd ? '' : ' (NO SIMD!)'}`,
+      build: `${secs(cadenzaBuild)} (CPU ${cadenzaCpu}) + sketch ${secs(warm)}`,
+      memory: mb(rss() - before),
+      knob: `candidates ${candidates}`,
+      ...row,
+    });
   }
   await store.close();
   out(`(Cadenza measured; ${new Date().toISOString().slice(11, 19)})`);
@@ -181,7 +209,16 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
       const buildCpu = cpuSecs(cpuAt);
       const memory = rss() - before;
       if (added < n) {
-        rows.push({ index: label, build: `stopped at ${added.toLocaleString('en')} of ${n.toLocaleString('en')} after ${secs(build)} (CPU ${buildCpu}; ${projected(buildCpu, added, n)})`, memory: mb(memory), knob: '-', p50: NaN, p95: NaN, cpu: NaN, recall: NaN });
+        rows.push({
+          index: label,
+          build: `stopped at ${added.toLocaleString('en')} of ${n.toLocaleString('en')} after ${secs(build)} (CPU ${buildCpu}; ${projected(buildCpu, added, n)})`,
+          memory: mb(memory),
+          knob: '-',
+          p50: NaN,
+          p95: NaN,
+          cpu: NaN,
+          recall: NaN,
+        });
         continue;
       }
       index.save(file);
@@ -192,7 +229,13 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
           const found = view.search(q, 10, 1);
           return Array.from(found.keys, (k) => Number(k));
         });
-        rows.push({ index: label, build: `${secs(build)} (CPU ${buildCpu}, 2 threads)`, memory: `${mb(memory)} (file ${mb(statSync(file).size)})`, knob: `ef ${ef}`, ...row });
+        rows.push({
+          index: label,
+          build: `${secs(build)} (CPU ${buildCpu}, 2 threads)`,
+          memory: `${mb(memory)} (file ${mb(statSync(file).size)})`,
+          knob: `ef ${ef}`,
+          ...row,
+        });
       }
       out(`(${label} measured; ${new Date().toISOString().slice(11, 19)})`);
     }
@@ -217,7 +260,16 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
   const hnswCpu = cpuSecs(cpuAt);
   const hnswMemory = rss() - before;
   if (inserted < n) {
-    rows.push({ index: 'hnswlib-node HNSW f32', build: `stopped at ${inserted.toLocaleString('en')} of ${n.toLocaleString('en')} after ${secs(hnswBuild)} (CPU ${hnswCpu}, 1 thread; ${projected(hnswCpu, inserted, n)})`, memory: mb(hnswMemory), knob: '-', p50: NaN, p95: NaN, cpu: NaN, recall: NaN });
+    rows.push({
+      index: 'hnswlib-node HNSW f32',
+      build: `stopped at ${inserted.toLocaleString('en')} of ${n.toLocaleString('en')} after ${secs(hnswBuild)} (CPU ${hnswCpu}, 1 thread; ${projected(hnswCpu, inserted, n)})`,
+      memory: mb(hnswMemory),
+      knob: '-',
+      p50: NaN,
+      p95: NaN,
+      cpu: NaN,
+      recall: NaN,
+    });
   } else {
     for (const ef of [16, 32, 64, 128, 256, 512]) {
       hnsw.setEf(ef);
@@ -231,7 +283,10 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
   out();
   out('| index | build (wall, CPU) | memory (RSS growth) | setting | query p50 | query p95 | query CPU p50 | recall@10 |');
   out('|---|---|---:|---|---:|---:|---:|---:|');
-  for (const r of rows) out(`| ${r.index} | ${r.build} | ${r.memory} | ${r.knob} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.cpu)} | ${Number.isFinite(r.recall) ? r.recall.toFixed(3) : '-'} |`);
+  for (const r of rows)
+    out(
+      `| ${r.index} | ${r.build} | ${r.memory} | ${r.knob} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.cpu)} | ${Number.isFinite(r.recall) ? r.recall.toFixed(3) : '-'} |`,
+    );
   out();
   out(`### At recall@10 >= 0.95, the fastest setting of each (${n.toLocaleString('en')} x ${dim})`);
   out('| index | setting | query p50 | query p95 | query CPU p50 | recall@10 | build |');
@@ -242,7 +297,8 @@ async function oneSize(out: Out, n: number, dim: number, options: PeerOptions, p
     const kept = best.get(r.index);
     if (!kept || r.cpu < kept.cpu) best.set(r.index, r);
   }
-  for (const r of [...best.values()].sort((a, b) => a.cpu - b.cpu)) out(`| ${r.index} | ${r.knob} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.cpu)} | ${r.recall.toFixed(3)} | ${r.build} |`);
+  for (const r of [...best.values()].sort((a, b) => a.cpu - b.cpu))
+    out(`| ${r.index} | ${r.knob} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.cpu)} | ${r.recall.toFixed(3)} | ${r.build} |`);
   const missing = [...new Set(rows.map((r) => r.index))].filter((name) => !best.has(name));
   if (missing.length > 0) out(`(no setting reached 0.95: ${missing.join('; ')})`);
   out();

@@ -57,15 +57,20 @@ export const peersPackageDir = path.join(__dirname, '..', '..', '..', 'bench', '
 
 /** The libraries could not all be loaded; the message names each one missing and how to install them. */
 export class PeerModulesMissing extends Error {
-  constructor(readonly missing: readonly string[], details: readonly string[]) {
-    super([
-      `bench/localIndex/indexPeers needs native libraries that are not installed: ${missing.join(', ')}.`,
-      'They are kept out of the project\'s own npm ci (they compile with node-gyp, which needs a C++ toolchain and Node\'s headers',
-      'where no prebuilt binary fits). Install them into bench/localIndex/peers and run the bench with:',
-      '  npm run bench:peers -- [--sizes=100000x4096,1000000x1024] [--queries=50] [--budget-min=25]',
-      '(or once: npm install --prefix bench/localIndex/peers; then npm run bench:index -- peers).',
-      ...details.map((line) => `  ${line}`),
-    ].join('\n'));
+  constructor(
+    readonly missing: readonly string[],
+    details: readonly string[],
+  ) {
+    super(
+      [
+        `bench/localIndex/indexPeers needs native libraries that are not installed: ${missing.join(', ')}.`,
+        "They are kept out of the project's own npm ci (they compile with node-gyp, which needs a C++ toolchain and Node's headers",
+        'where no prebuilt binary fits). Install them into bench/localIndex/peers and run the bench with:',
+        '  npm run bench:peers -- [--sizes=100000x4096,1000000x1024] [--queries=50] [--budget-min=25]',
+        '(or once: npm install --prefix bench/localIndex/peers; then npm run bench:index -- peers).',
+        ...details.map((line) => `  ${line}`),
+      ].join('\n'),
+    );
     this.name = 'PeerModulesMissing';
   }
 }

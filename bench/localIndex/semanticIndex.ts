@@ -59,7 +59,12 @@ class FloatBaseline {
   }
 }
 
-async function memoryStore(n: number, gen: Clustered, preferSimd: boolean, baseline?: FloatBaseline): Promise<{ store: IndexStore; search: HybridSearch; ids: Map<string, number> }> {
+async function memoryStore(
+  n: number,
+  gen: Clustered,
+  preferSimd: boolean,
+  baseline?: FloatBaseline,
+): Promise<{ store: IndexStore; search: HybridSearch; ids: Map<string, number> }> {
   const { store } = await IndexStore.open({ path: undefined, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, preferSimd });
   const v = new Float32Array(DIM);
   const ids = new Map<string, number>();
@@ -104,7 +109,10 @@ async function queryBench(): Promise<void> {
     const base = baseTimes.filter((x) => !Number.isNaN(x));
     out(`| ${n.toLocaleString('en')} | float32 brute force (baseline) | - | - | ${ms(mean(base))} | ${ms(p95(base))} | 1.000 (is the reference) |`);
 
-    for (const [label, entry] of [['Cadenza int8, SIMD kernel', ours], ['Cadenza int8, JS fallback kernel', undefined]] as const) {
+    for (const [label, entry] of [
+      ['Cadenza int8, SIMD kernel', ours],
+      ['Cadenza int8, JS fallback kernel', undefined],
+    ] as const) {
       let subject = entry;
       let build = buildOurs;
       if (!subject) {
@@ -121,9 +129,14 @@ async function queryBench(): Promise<void> {
         t = performance.now();
         const hits = subject.search.semantic(queries[q] ?? new Float32Array(DIM), 10);
         times.push(performance.now() - t);
-        recall += recallAt10(hits.map((h) => subject.ids.get(`${h.location.path}:${h.location.startLine}`) ?? -1), truth[q] ?? []);
+        recall += recallAt10(
+          hits.map((h) => subject.ids.get(`${h.location.path}:${h.location.startLine}`) ?? -1),
+          truth[q] ?? [],
+        );
       }
-      out(`| ${n.toLocaleString('en')} | ${label}${subject.store.arena?.simd === false && label.includes('SIMD') ? ' (SIMD unavailable!)' : ''} | ${ms(build)} | ${ms(first)} | ${ms(mean(times))} | ${ms(p95(times))} | ${(recall / QUERIES).toFixed(3)} |`);
+      out(
+        `| ${n.toLocaleString('en')} | ${label}${subject.store.arena?.simd === false && label.includes('SIMD') ? ' (SIMD unavailable!)' : ''} | ${ms(build)} | ${ms(first)} | ${ms(mean(times))} | ${ms(p95(times))} | ${(recall / QUERIES).toFixed(3)} |`,
+      );
     }
 
     if (n <= VECTRA_MAX) await vectraBench(n, gen, queries, truth);
@@ -134,9 +147,9 @@ async function queryBench(): Promise<void> {
   out('column is the one-off warm-up that WorkspaceIndex runs in the background after open and after each run (at 100k');
   out('it builds the in-memory sketch for the two-stage search; below 20,000 chunks every query is an exact int8 scan);');
   out('for vectra it is its first query. vectra keeps vectors as');
-  out('JSON number arrays: 100,000 x 4,096 doubles is 3.3 GB of JS heap (past Node\'s default limit), its insert checks');
+  out("JSON number arrays: 100,000 x 4,096 doubles is 3.3 GB of JS heap (past Node's default limit), its insert checks");
   out('id uniqueness by linear search (O(n^2), ~5e9 comparisons at 100k), and its save JSON.stringifies the index,');
-  out('which at 4,096-d exceeds V8\'s maximum string length from ~6,000 items; so it is measured at 10,000, in memory.');
+  out("which at 4,096-d exceeds V8's maximum string length from ~6,000 items; so it is measured at 10,000, in memory.");
   out();
 }
 
@@ -161,15 +174,25 @@ async function vectraBench(n: number, gen: Clustered, queries: Float32Array[], t
       t = performance.now();
       const hits = await index.queryItems(Array.from(queries[q] ?? v), '', 10);
       times.push(performance.now() - t);
-      recall += recallAt10(hits.map((h) => Number(h.item.id)), truth[q] ?? []);
+      recall += recallAt10(
+        hits.map((h) => Number(h.item.id)),
+        truth[q] ?? [],
+      );
     }
     index.cancelUpdate();
-    out(`| ${n.toLocaleString('en')} | vectra 0.11 LocalIndex (in memory) | ${ms(build)} | ${ms(first)} | ${ms(mean(times))} | ${ms(p95(times))} | ${(recall / QUERIES).toFixed(3)} |`);
+    out(
+      `| ${n.toLocaleString('en')} | vectra 0.11 LocalIndex (in memory) | ${ms(build)} | ${ms(first)} | ${ms(mean(times))} | ${ms(p95(times))} | ${(recall / QUERIES).toFixed(3)} |`,
+    );
     // Its bytes on disk per item, from a save it can still manage.
     const small = new LocalIndex(path.join(folder, 'small'));
     await small.createIndex({ version: 1 });
     await small.beginUpdate();
-    for (let i = 0; i < 500; i++) await small.insertItem({ id: String(i), vector: Array.from(gen.fill(i, v)), metadata: { path: `workspace/src/pkg${i}/file${i}.ts`, startLine: 1, endLine: 40 } });
+    for (let i = 0; i < 500; i++)
+      await small.insertItem({
+        id: String(i),
+        vector: Array.from(gen.fill(i, v)),
+        metadata: { path: `workspace/src/pkg${i}/file${i}.ts`, startLine: 1, endLine: 40 },
+      });
     await small.endUpdate();
     vectraBytesPerItem = statSync(path.join(folder, 'small', 'index.json')).size / 500;
   } finally {
@@ -206,9 +229,12 @@ async function diskBench(): Promise<void> {
     const load = performance.now() - t2;
     await reopened.store.close();
     out('## Index size on disk (10,000 chunks of 4,096-d, 4 chunks a file, paths ~45 characters)');
-    out(`- Cadenza: ${bytes.toLocaleString('en')} bytes = ${(bytes / n).toFixed(0)} bytes (${(bytes / n / 1024).toFixed(2)} KiB) per chunk, metadata and checksums included`);
+    out(
+      `- Cadenza: ${bytes.toLocaleString('en')} bytes = ${(bytes / n).toFixed(0)} bytes (${(bytes / n / 1024).toFixed(2)} KiB) per chunk, metadata and checksums included`,
+    );
     out(`- snapshot write (tmp + fsync + rename): ${ms(write)}; load with checksum verification: ${ms(load)}`);
-    if (vectraBytesPerItem > 0) out(`- vectra index.json: ${vectraBytesPerItem.toFixed(0)} bytes (${(vectraBytesPerItem / 1024).toFixed(1)} KiB) per item (measured on 500 items)`);
+    if (vectraBytesPerItem > 0)
+      out(`- vectra index.json: ${vectraBytesPerItem.toFixed(0)} bytes (${(vectraBytesPerItem / 1024).toFixed(1)} KiB) per item (measured on 500 items)`);
     out();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -255,15 +281,26 @@ async function throughputBench(): Promise<void> {
     let walked = 0;
     for await (const _ of walkWorkspace({ roots })) walked++;
     const walk = performance.now() - t;
-    out(`- walk only (gitignore rules, stat): ${walked.toLocaleString('en')} files in ${ms(walk)} = ${Math.round(walked / (walk / 1000)).toLocaleString('en')} files/s`);
+    out(
+      `- walk only (gitignore rules, stat): ${walked.toLocaleString('en')} files in ${ms(walk)} = ${Math.round(walked / (walk / 1000)).toLocaleString('en')} files/s`,
+    );
 
     const file = indexFilePath(storage, 'E5-Mistral-7B-Instruct');
-    const { index } = await WorkspaceIndex.open({ roots, storagePath: file, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, embed: instant, embedding: { batchSize: 32, concurrency: 2 } });
+    const { index } = await WorkspaceIndex.open({
+      roots,
+      storagePath: file,
+      modelId: 'E5-Mistral-7B-Instruct',
+      dimension: DIM,
+      embed: instant,
+      embedding: { batchSize: 32, concurrency: 2 },
+    });
     t = performance.now();
     const build = await index.sync();
     const full = performance.now() - t;
     const stats = index.stats();
-    out(`- first build (walk, read, decode, hash, chunk, BM25, quantise, journal, snapshot): ${build.filesSeen.toLocaleString('en')} files, ${stats.chunks.toLocaleString('en')} chunks in ${ms(full)} = ${Math.round(build.filesSeen / (full / 1000)).toLocaleString('en')} files/s, ${Math.round(stats.chunks / (full / 1000)).toLocaleString('en')} chunks/s; ${embedded.toLocaleString('en')} embedded; index ${(stats.diskBytes / 1e6).toFixed(1)} MB = ${(stats.diskBytes / stats.chunks).toFixed(0)} bytes/chunk`);
+    out(
+      `- first build (walk, read, decode, hash, chunk, BM25, quantise, journal, snapshot): ${build.filesSeen.toLocaleString('en')} files, ${stats.chunks.toLocaleString('en')} chunks in ${ms(full)} = ${Math.round(build.filesSeen / (full / 1000)).toLocaleString('en')} files/s, ${Math.round(stats.chunks / (full / 1000)).toLocaleString('en')} chunks/s; ${embedded.toLocaleString('en')} embedded; index ${(stats.diskBytes / 1e6).toFixed(1)} MB = ${(stats.diskBytes / stats.chunks).toFixed(0)} bytes/chunk`,
+    );
 
     t = performance.now();
     const again = await index.sync();
@@ -278,7 +315,9 @@ async function throughputBench(): Promise<void> {
       times.push(performance.now() - t);
       if (r.filesChanged !== 1) out(`  (unexpected: ${JSON.stringify(r)})`);
     }
-    out(`- one changed file via applyChanges (stat, read, hash, chunk, embed new chunk, journal append + fsync): median ${ms(median(times))}, max ${ms(Math.max(...times))} over ${times.length} edits`);
+    out(
+      `- one changed file via applyChanges (stat, read, hash, chunk, embed new chunk, journal append + fsync): median ${ms(median(times))}, max ${ms(Math.max(...times))} over ${times.length} edits`,
+    );
     writeFileSync(changedPath, workspaceFile(1207));
     t = performance.now();
     await index.sync();
@@ -290,7 +329,9 @@ async function throughputBench(): Promise<void> {
     t = performance.now();
     const startup = await fresh.sync();
     const startupMs = performance.now() - t;
-    out(`- next session (${status.kind}, load ${''}then sync: reads every file once for BM25, embeds nothing): ${ms(startupMs)} = ${Math.round(startup.filesSeen / (startupMs / 1000)).toLocaleString('en')} files/s, ${embedded} embedded`);
+    out(
+      `- next session (${status.kind}, load ${''}then sync: reads every file once for BM25, embeds nothing): ${ms(startupMs)} = ${Math.round(startup.filesSeen / (startupMs / 1000)).toLocaleString('en')} files/s, ${embedded} embedded`,
+    );
     await fresh.close();
     out();
   } finally {

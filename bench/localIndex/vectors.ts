@@ -23,7 +23,10 @@ export class Clustered {
   private readonly common: Float32Array;
   private readonly centres: Float32Array[];
 
-  constructor(clusters: number, readonly dim = 4096) {
+  constructor(
+    clusters: number,
+    readonly dim = 4096,
+  ) {
     const r = prng(42);
     this.common = new Float32Array(dim);
     for (let d = 0; d < dim; d++) this.common[d] = 1.2 * r();

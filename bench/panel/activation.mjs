@@ -63,7 +63,10 @@ const loads = [];
 const activates = [];
 for (let i = 0; i < samples; i += 1) {
   const result = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
-  if (result.status !== 0) { process.stderr.write(result.stderr); process.exit(1); }
+  if (result.status !== 0) {
+    process.stderr.write(result.stderr);
+    process.exit(1);
+  }
   const { load, activate } = JSON.parse(result.stdout);
   loads.push(load);
   activates.push(activate);

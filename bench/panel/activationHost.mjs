@@ -11,8 +11,18 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
-  cleanup, codeServerDirs, codeServerEnv, copyFixtureWorkspace, harnessEnv, launchBrowser, quietWorkbenchSettings, repoRoot,
-  scratchDir, startCodeServer, workbenchUrl, writeSettings,
+  cleanup,
+  codeServerDirs,
+  codeServerEnv,
+  copyFixtureWorkspace,
+  harnessEnv,
+  launchBrowser,
+  quietWorkbenchSettings,
+  repoRoot,
+  scratchDir,
+  startCodeServer,
+  workbenchUrl,
+  writeSettings,
 } from '../../test/support/harness/workbench.mjs';
 
 const samplesAt = process.argv.indexOf('--samples');
@@ -55,7 +65,9 @@ try {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
-  process.stdout.write(`activation in the real extension host (code-server's VS Code, ${times.length} fresh windows): median ${median} ms, min ${times[0]} ms, max ${times.at(-1)} ms (goal < 50 ms); load average ${loadavg()[0]?.toFixed(1)}\n`);
+  process.stdout.write(
+    `activation in the real extension host (code-server's VS Code, ${times.length} fresh windows): median ${median} ms, min ${times[0]} ms, max ${times.at(-1)} ms (goal < 50 ms); load average ${loadavg()[0]?.toFixed(1)}\n`,
+  );
 } finally {
   await cleanup();
   fs.rmSync(tmp, { recursive: true, force: true });

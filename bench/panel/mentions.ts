@@ -21,7 +21,24 @@ import { repoRoot } from '../../test/support/fixtures/repoRoot';
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' } } });
 const fileCount = Number(values.files);
 
-const words = ['chat', 'index', 'audio', 'client', 'stream', 'budget', 'context', 'model', 'tool', 'agent', 'render', 'store', 'search', 'parse', 'retry', 'token'];
+const words = [
+  'chat',
+  'index',
+  'audio',
+  'client',
+  'stream',
+  'budget',
+  'context',
+  'model',
+  'tool',
+  'agent',
+  'render',
+  'store',
+  'search',
+  'parse',
+  'retry',
+  'token',
+];
 
 function makeWorkspace(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cadenza-bench-mentions-'));
@@ -53,9 +70,32 @@ async function latency(): Promise<void> {
     const list = await listWorkspace(roots, {});
     const cold = performance.now() - coldStart;
     const files = list.filter((entry) => entry.kind === 'file').length;
-    console.log(`\n1. @ to the list, ${files} files listed (${list.length - files} folders; 5,000 git-ignored files left out: ${list.some((entry) => entry.label.startsWith('node_modules')) ? 'NO' : 'yes'})`);
-    console.log(`   first @ of a session (walk + list): ${cold.toFixed(0)} ms; load average while measured: ${os.loadavg().map((value) => value.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    const typed = ['', 'c', 'ch', 'cha', 'chat', 'chatS', 'chatSt', 'chatSto', 'chatStor', 'chatStore', 'chatStore1', 'pkg3/agent', 'srcmodel', 'tokenretry', 'zzz'];
+    console.log(
+      `\n1. @ to the list, ${files} files listed (${list.length - files} folders; 5,000 git-ignored files left out: ${list.some((entry) => entry.label.startsWith('node_modules')) ? 'NO' : 'yes'})`,
+    );
+    console.log(
+      `   first @ of a session (walk + list): ${cold.toFixed(0)} ms; load average while measured: ${os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')} on ${os.cpus().length} cores`,
+    );
+    const typed = [
+      '',
+      'c',
+      'ch',
+      'cha',
+      'chat',
+      'chatS',
+      'chatSt',
+      'chatSto',
+      'chatStor',
+      'chatStore',
+      'chatStore1',
+      'pkg3/agent',
+      'srcmodel',
+      'tokenretry',
+      'zzz',
+    ];
     const rows: string[] = [];
     const all: number[] = [];
     for (const query of typed) {
@@ -65,14 +105,21 @@ async function latency(): Promise<void> {
       for (let run = 0; run < 15; run++) {
         const start = performance.now();
         const best = filterListed(list, query, 50);
-        const message = JSON.stringify({ type: 'mention/candidates', requestId: run, query, candidates: best.map((entry) => ({ kind: entry.kind, id: `file://${root}/${entry.relPath}`, label: entry.label })) });
+        const message = JSON.stringify({
+          type: 'mention/candidates',
+          requestId: run,
+          query,
+          candidates: best.map((entry) => ({ kind: entry.kind, id: `file://${root}/${entry.relPath}`, label: entry.label })),
+        });
         times.push(performance.now() - start);
         found = best.length;
         bytes = message.length;
       }
       times.sort((x, y) => x - y);
       all.push(...times);
-      rows.push(`   | @${query.padEnd(12)} | ${quantile(times, 0.5).toFixed(1).padStart(6)} | ${quantile(times, 0.95).toFixed(1).padStart(6)} | ${String(found).padStart(6)} | ${String(bytes).padStart(7)} |`);
+      rows.push(
+        `   | @${query.padEnd(12)} | ${quantile(times, 0.5).toFixed(1).padStart(6)} | ${quantile(times, 0.95).toFixed(1).padStart(6)} | ${String(found).padStart(6)} | ${String(bytes).padStart(7)} |`,
+      );
     }
     // As the catalog runs it: one ListFilter over a typing session, each keystroke extending the last query.
     const session: number[] = [];
@@ -90,8 +137,12 @@ async function latency(): Promise<void> {
     console.log('   | typed         | median |    p95 | offers |   bytes |');
     console.log('   | ------------- | ------ | ------ | ------ | ------- |');
     for (const row of rows) console.log(row);
-    console.log(`   typing "chatStore1" one key at a time through ListFilter (what the catalog runs): median ${quantile(session, 0.5).toFixed(1)} ms, p95 ${quantile(session, 0.95).toFixed(1)} ms, max ${(session.at(-1) ?? 0).toFixed(1)} ms`);
-    console.log(`   each query alone over the whole list (filterListed): median ${quantile(all, 0.5).toFixed(1)} ms, p95 ${quantile(all, 0.95).toFixed(1)} ms, max ${(all.at(-1) ?? 0).toFixed(1)} ms (goal: under 100 ms)`);
+    console.log(
+      `   typing "chatStore1" one key at a time through ListFilter (what the catalog runs): median ${quantile(session, 0.5).toFixed(1)} ms, p95 ${quantile(session, 0.95).toFixed(1)} ms, max ${(session.at(-1) ?? 0).toFixed(1)} ms`,
+    );
+    console.log(
+      `   each query alone over the whole list (filterListed): median ${quantile(all, 0.5).toFixed(1)} ms, p95 ${quantile(all, 0.95).toFixed(1)} ms, max ${(all.at(-1) ?? 0).toFixed(1)} ms (goal: under 100 ms)`,
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -105,7 +156,14 @@ function tokens(): void {
   const parts: ContextPart[] = [
     contextPart('file', 'src/greeting.ts', greeting),
     contextPart('file', 'docs/notes.md', read('docs/notes.md')),
-    contextPart('folder', 'src/', `Files in src/ (workspace-relative):\n${fs.readdirSync(path.join(fixture, 'src')).map((name) => `src/${name}`).join('\n')}`),
+    contextPart(
+      'folder',
+      'src/',
+      `Files in src/ (workspace-relative):\n${fs
+        .readdirSync(path.join(fixture, 'src'))
+        .map((name) => `src/${name}`)
+        .join('\n')}`,
+    ),
     contextPart('symbol', 'greeting() (src/greeting.ts:2-4)', `${greetingLines.slice(1, 4).join('\n')}\n`),
     contextPart('selection', 'selection (src/greeting.ts:3-3)', greetingLines[2] ?? ''),
     contextPart('problems', 'problems (src/greeting.ts)', 'src/greeting.ts:2:17 warning: Parameter name shadows a global (mentions test).'),
@@ -126,7 +184,13 @@ function tokens(): void {
   // @codebase on the fixture: the index returns every file of it as one excerpt each (as the integration test saw).
   const files = ['src/greeting.ts', 'docs/notes.md', 'README.md', 'data.json', 'src/math.py'];
   const excerpts = files.map((file, index) => `[${index + 1}] ${file}:1-${read(file).split('\n').length}\n\`\`\`\n${read(file).trimEnd()}\n\`\`\``);
-  parts.push(contextPart('codebase', `codebase: ${files.length} excerpts`, ['Workspace context: excerpts of the user\'s files that may be relevant. Cite one as [n] when you use it.', ...excerpts].join('\n\n')));
+  parts.push(
+    contextPart(
+      'codebase',
+      `codebase: ${files.length} excerpts`,
+      ["Workspace context: excerpts of the user's files that may be relevant. Cite one as [n] when you use it.", ...excerpts].join('\n\n'),
+    ),
+  );
   console.log('\n2. Tokens each context kind adds (fixture workspace; estimate: 4 characters a token)');
   console.log('   | kind      | mention                            | part | with its preamble |');
   console.log('   | --------- | ---------------------------------- | ---- | ----------------- |');

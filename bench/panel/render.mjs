@@ -55,9 +55,23 @@ function answer(targetTokens) {
       '',
       section % 3 === 0 ? '```python' : section % 3 === 1 ? '```ts' : '```rust',
       ...(section % 3 === 0
-        ? [`def reduce_${section}(stack: list[int]) -> int:`, '    total = 0', '    for value in stack:', '        total += value * 2  # weight', '    return total']
+        ? [
+            `def reduce_${section}(stack: list[int]) -> int:`,
+            '    total = 0',
+            '    for value in stack:',
+            '        total += value * 2  # weight',
+            '    return total',
+          ]
         : section % 3 === 1
-          ? [`export function reduce${section}(stack: number[]): number {`, '  let total = 0;', '  for (const value of stack) {', '    total += value * 2; // weight', '  }', '  return total;', '}']
+          ? [
+              `export function reduce${section}(stack: number[]): number {`,
+              '  let total = 0;',
+              '  for (const value of stack) {',
+              '    total += value * 2; // weight',
+              '  }',
+              '  return total;',
+              '}',
+            ]
           : [`fn reduce_${section}(stack: &[i64]) -> i64 {`, '    stack.iter().map(|value| value * 2).sum()', '}']),
       '```',
       '',
@@ -79,14 +93,25 @@ const text = answer(tokens);
 const sandbox = await startSandbox();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 function metric(metrics, name) {
   return metrics.find((entry) => entry.name === name)?.value ?? 0;
 }
 
-process.stdout.write(`bench/panel/render: ${text.length.toLocaleString('en-US')} characters (~${tokens.toLocaleString('en-US')} tokens), production bundle, headless Chromium\n`);
+process.stdout.write(
+  `bench/panel/render: ${text.length.toLocaleString('en-US')} characters (~${tokens.toLocaleString('en-US')} tokens), production bundle, headless Chromium\n`,
+);
 /** A fresh panel in the sandbox's bench scenario, ready, with CDP's performance metrics on (thread time). */
 async function benchPage() {
   const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
@@ -125,22 +150,25 @@ async function measure(perSecond, count, baseline) {
   const run = await page.evaluate(([answerText, many, speed]) => window.__sandbox.streamForBench(answerText, many, speed), [text, count, perSecond]);
   // Rendering may go on for a few frames after done (a backlog is rendered in slices): wait until
   // the answer's DOM stops growing.
-  await page.evaluate(() => new Promise((resolve) => {
-    const size = () => {
-      const body = document.querySelector('.message.assistant:last-child .markdown');
-      return `${body?.childElementCount}/${body?.lastElementChild?.childElementCount}`;
-    };
-    let last = size();
-    let stable = 0;
-    const poll = () => {
-      const now = size();
-      stable = now === last ? stable + 1 : 0;
-      last = now;
-      if (stable >= 5) resolve();
-      else setTimeout(poll, 50);
-    };
-    poll();
-  }));
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const size = () => {
+          const body = document.querySelector('.message.assistant:last-child .markdown');
+          return `${body?.childElementCount}/${body?.lastElementChild?.childElementCount}`;
+        };
+        let last = size();
+        let stable = 0;
+        const poll = () => {
+          const now = size();
+          stable = now === last ? stable + 1 : 0;
+          last = now;
+          if (stable >= 5) resolve();
+          else setTimeout(poll, 50);
+        };
+        poll();
+      }),
+  );
   const after = (await cdp.send('Performance.getMetrics')).metrics;
   const result = await page.evaluate(() => {
     const state = window.__bench;
@@ -170,15 +198,33 @@ function longConversation(messages) {
   const out = [];
   for (let i = 0; i < messages; i += 2) {
     const turn = i / 2;
-    out.push({ id: `u${turn}`, role: 'user', text: `Question ${turn}: why does \`reduce${turn}\` allocate when the stack is small?`, ...(turn % 25 === 0 ? { imageDataUrl: image } : {}) });
+    out.push({
+      id: `u${turn}`,
+      role: 'user',
+      text: `Question ${turn}: why does \`reduce${turn}\` allocate when the stack is small?`,
+      ...(turn % 25 === 0 ? { imageDataUrl: image } : {}),
+    });
     const agent = turn % 10 === 3;
     out.push({
       id: `a${turn}`,
       role: 'assistant',
       model: 'Meta-Llama-3.3-70B-Instruct',
-      text: `Answer ${turn}. The stack spills to the heap past **${turn % 7 + 4}** items.\n\n\`\`\`ts\nexport function reduce${turn}(stack: number[]): number {\n  let total = 0;\n  for (const value of stack) total += value * 2;\n  return total;\n}\n\`\`\`\n\n- keep the inline buffer\n- measure with \`--trace-gc\`\n`,
+      text: `Answer ${turn}. The stack spills to the heap past **${(turn % 7) + 4}** items.\n\n\`\`\`ts\nexport function reduce${turn}(stack: number[]): number {\n  let total = 0;\n  for (const value of stack) total += value * 2;\n  return total;\n}\n\`\`\`\n\n- keep the inline buffer\n- measure with \`--trace-gc\`\n`,
       usage: { promptTokens: 900 + turn, completionTokens: 120, source: 'service', model: 'Meta-Llama-3.3-70B-Instruct' },
-      ...(agent ? { toolCalls: [{ index: 0, id: `call${turn}`, name: 'read_file', arguments: JSON.stringify({ path: `src/reduce${turn}.ts` }), status: 'done', result: `export function reduce${turn}() {}\n`.repeat(8) }] } : {}),
+      ...(agent
+        ? {
+            toolCalls: [
+              {
+                index: 0,
+                id: `call${turn}`,
+                name: 'read_file',
+                arguments: JSON.stringify({ path: `src/reduce${turn}.ts` }),
+                status: 'done',
+                result: `export function reduce${turn}() {}\n`.repeat(8),
+              },
+            ],
+          }
+        : {}),
     });
   }
   return { id: 'long', title: 'A long conversation', model: 'Meta-Llama-3.3-70B-Instruct', options: {}, messages: out };
@@ -189,30 +235,43 @@ async function measureLong(count) {
   const { context, page, cdp } = await benchPage();
   const conversation = longConversation(count);
   const beforeOpen = (await cdp.send('Performance.getMetrics')).metrics;
-  const open = await page.evaluate((view) => new Promise((resolve) => {
-    const started = performance.now();
-    window.__sandbox.send({ type: 'conversation/show', conversation: view });
-    // The first frame after the show is the one the user sees: rAF, then a task after its paint.
-    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
-  }), conversation);
+  const open = await page.evaluate(
+    (view) =>
+      new Promise((resolve) => {
+        const started = performance.now();
+        window.__sandbox.send({ type: 'conversation/show', conversation: view });
+        // The first frame after the show is the one the user sees: rAF, then a task after its paint.
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+      }),
+    conversation,
+  );
   const afterOpen = (await cdp.send('Performance.getMetrics')).metrics;
   // Older messages may still be filled in in the background; let that finish before streaming.
-  const settle = await page.evaluate((expected) => new Promise((resolve) => {
-    const started = performance.now();
-    const poll = () => {
-      const list = document.querySelector('.messages');
-      const done = document.querySelectorAll('.messages-content > .message, .messages-content > .message-group > .message').length >= expected && list?.dataset.pending !== 'true';
-      if (done || performance.now() - started > 60_000) resolve({ ms: performance.now() - started, done });
-      else setTimeout(poll, 20);
-    };
-    poll();
-  }), count);
+  const settle = await page.evaluate(
+    (expected) =>
+      new Promise((resolve) => {
+        const started = performance.now();
+        const poll = () => {
+          const list = document.querySelector('.messages');
+          const done =
+            document.querySelectorAll('.messages-content > .message, .messages-content > .message-group > .message').length >= expected &&
+            list?.dataset.pending !== 'true';
+          if (done || performance.now() - started > 60_000) resolve({ ms: performance.now() - started, done });
+          else setTimeout(poll, 20);
+        };
+        poll();
+      }),
+    count,
+  );
   const settled = (await cdp.send('Performance.getMetrics')).metrics;
   const streamTokens = 2_000;
   const streamText = text.slice(0, streamTokens * 4);
   const streamDeltas = Math.ceil((streamTokens / tokensPerSecond) * (1000 / coalesceMs));
   const beforeStream = (await cdp.send('Performance.getMetrics')).metrics;
-  const run = await page.evaluate(([answerText, many, speed]) => window.__sandbox.streamForBench(answerText, many, speed), [streamText, streamDeltas, 1000 / coalesceMs]);
+  const run = await page.evaluate(
+    ([answerText, many, speed]) => window.__sandbox.streamForBench(answerText, many, speed),
+    [streamText, streamDeltas, 1000 / coalesceMs],
+  );
   const afterStream = (await cdp.send('Performance.getMetrics')).metrics;
   await context.close();
   const diff = (a, b, name) => (metric(b, name) - metric(a, name)) * 1000;
@@ -223,7 +282,11 @@ async function measureLong(count) {
     settled: settle.done,
     streamSeconds: run.ms / 1000,
     streamTaskPerSecond: diff(beforeStream, afterStream, 'TaskDuration') / (run.ms / 1000),
-    streamParts: ['ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((name) => `${name.replace('Duration', '').replace('Recalc', '').toLowerCase()} ${(diff(beforeStream, afterStream, name) / (run.ms / 1000)).toFixed(1)}`).join(', '),
+    streamParts: ['ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration']
+      .map(
+        (name) => `${name.replace('Duration', '').replace('Recalc', '').toLowerCase()} ${(diff(beforeStream, afterStream, name) / (run.ms / 1000)).toFixed(1)}`,
+      )
+      .join(', '),
     nodes: metric(settled, 'Nodes'),
     heapMb: metric(settled, 'JSHeapUsedSize') / 1e6,
   };
@@ -237,11 +300,11 @@ try {
       const ratio = long.streamTaskPerSecond / Math.max(1e-9, empty.streamTaskPerSecond);
       process.stdout.write(
         `\nlong conversation (1,000 messages: 500 answers with code, 50 with tool cards, 20 images) against an empty one:\n` +
-        `  open: ${long.openMs.toFixed(0)} ms to the first painted frame (main thread ${long.openTask.toFixed(0)} ms); background fill-in of older messages: ${long.settleMs.toFixed(0)} ms${long.settled ? '' : ' (NOT finished within 60 s)'}\n` +
-        `  streaming a 2,000-token answer at the bottom, host-coalesced: ${long.streamTaskPerSecond.toFixed(1)} ms main thread per second, empty conversation ${empty.streamTaskPerSecond.toFixed(1)} ms/s: ${(100 * (ratio - 1)).toFixed(0)}% more\n` +
-        `    per second: ${long.streamParts} (empty: ${empty.streamParts})\n` +
-        `  memory after open: ${long.nodes.toLocaleString('en-US')} DOM nodes, ${long.heapMb.toFixed(1)} MB JS heap (empty: ${empty.nodes.toLocaleString('en-US')} nodes, ${empty.heapMb.toFixed(1)} MB)\n` +
-        `  goals (open < 300 ms; streaming within 10% of empty): ${long.openMs < 300 ? 'open met' : 'open MISSED'}, ${ratio <= 1.1 ? 'streaming met' : 'streaming MISSED'}\n`,
+          `  open: ${long.openMs.toFixed(0)} ms to the first painted frame (main thread ${long.openTask.toFixed(0)} ms); background fill-in of older messages: ${long.settleMs.toFixed(0)} ms${long.settled ? '' : ' (NOT finished within 60 s)'}\n` +
+          `  streaming a 2,000-token answer at the bottom, host-coalesced: ${long.streamTaskPerSecond.toFixed(1)} ms main thread per second, empty conversation ${empty.streamTaskPerSecond.toFixed(1)} ms/s: ${(100 * (ratio - 1)).toFixed(0)}% more\n` +
+          `    per second: ${long.streamParts} (empty: ${empty.streamParts})\n` +
+          `  memory after open: ${long.nodes.toLocaleString('en-US')} DOM nodes, ${long.heapMb.toFixed(1)} MB JS heap (empty: ${empty.nodes.toLocaleString('en-US')} nodes, ${empty.heapMb.toFixed(1)} MB)\n` +
+          `  goals (open < 300 ms; streaming within 10% of empty): ${long.openMs < 300 ? 'open met' : 'open MISSED'}, ${ratio <= 1.1 ? 'streaming met' : 'streaming MISSED'}\n`,
       );
       continue;
     }
@@ -256,12 +319,12 @@ try {
       : `stress, uncoalesced (the host never sends this): ${count.toLocaleString('en-US')} deltas ${rate === 'burst' ? 'all at once' : `at ${rate}/s (~${(Number(rate) * 4).toLocaleString('en-US')} tokens/s)`}`;
     process.stdout.write(
       `\n${label}: stream took ${(run.ms / 1000).toFixed(2)} s\n` +
-      `  main thread: ${task.toFixed(0)} ms total (script ${script.toFixed(0)} ms, layout ${layout.toFixed(0)} ms, style ${style.toFixed(0)} ms)\n` +
-      `  of which delivery alone (same deltas, not rendered): ${base.task.toFixed(0)} ms; rendering: ${(task - base.task).toFixed(0)} ms\n` +
-      `  frames: ${result.frames}, slowest ${result.slowest.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, over 50 ms: ${result.over50} (delivery alone: slowest ${base.result.slowest.toFixed(1)} ms, over 50 ms: ${base.result.over50})\n` +
-      `  long tasks (> 50 ms): ${result.longTasks}${result.longTasks ? `, longest ${result.longest.toFixed(0)} ms` : ''}\n` +
-      `  rendered: ${result.codeBlocks} code blocks, ${result.rendered.toLocaleString('en-US')} characters of text\n` +
-      (host ? `  goal (< 1,000 ms main thread, no frame over 50 ms): ${task < 1000 && result.over50 === 0 ? 'met' : 'MISSED'}\n` : ''),
+        `  main thread: ${task.toFixed(0)} ms total (script ${script.toFixed(0)} ms, layout ${layout.toFixed(0)} ms, style ${style.toFixed(0)} ms)\n` +
+        `  of which delivery alone (same deltas, not rendered): ${base.task.toFixed(0)} ms; rendering: ${(task - base.task).toFixed(0)} ms\n` +
+        `  frames: ${result.frames}, slowest ${result.slowest.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, over 50 ms: ${result.over50} (delivery alone: slowest ${base.result.slowest.toFixed(1)} ms, over 50 ms: ${base.result.over50})\n` +
+        `  long tasks (> 50 ms): ${result.longTasks}${result.longTasks ? `, longest ${result.longest.toFixed(0)} ms` : ''}\n` +
+        `  rendered: ${result.codeBlocks} code blocks, ${result.rendered.toLocaleString('en-US')} characters of text\n` +
+        (host ? `  goal (< 1,000 ms main thread, no frame over 50 ms): ${task < 1000 && result.over50 === 0 ? 'met' : 'MISSED'}\n` : ''),
     );
   }
 } finally {

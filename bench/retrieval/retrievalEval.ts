@@ -52,7 +52,10 @@ export function rrfBefore(lists: RankedLists, k = 10): ChunkLocation[] {
   });
   lists.keyword.forEach((h, r) => add(h, r));
   lists.exact.forEach((h, r) => add(h, r));
-  return [...merged.values()].sort((a, b) => b.score - a.score || byLocation(a.location, b.location)).slice(0, k).map((e) => e.location);
+  return [...merged.values()]
+    .sort((a, b) => b.score - a.score || byLocation(a.location, b.location))
+    .slice(0, k)
+    .map((e) => e.location);
 }
 
 /**
@@ -86,8 +89,12 @@ export function zFusion(lists: RankedLists, alpha: number, k = 10, exactWeight =
     x.kz ??= (h.score - kw.mean) / kw.sd;
   }
   for (const h of lists.exact) get(h).exact = true;
-  const score = (x: { vz?: number; kz?: number; exact?: boolean }): number => alpha * (x.vz ?? vFloor) + (1 - alpha) * (x.kz ?? kFloor) + (x.exact ? exactWeight : 0);
-  return [...e.values()].sort((a, b) => score(b) - score(a) || byLocation(a.location, b.location)).slice(0, k).map((x) => x.location);
+  const score = (x: { vz?: number; kz?: number; exact?: boolean }): number =>
+    alpha * (x.vz ?? vFloor) + (1 - alpha) * (x.kz ?? kFloor) + (x.exact ? exactWeight : 0);
+  return [...e.values()]
+    .sort((a, b) => score(b) - score(a) || byLocation(a.location, b.location))
+    .slice(0, k)
+    .map((x) => x.location);
 }
 
 /** Lists cut to `depth`, as a backend reading each list that deep would return them. */
@@ -108,7 +115,13 @@ interface Row {
   readonly rank: (p: Prepared) => readonly ChunkLocation[];
 }
 
-function table(out: Out, title: string, rows: readonly Row[], prepared: readonly Prepared[], idOf: (l: ChunkLocation) => number): Map<string, { tune: number; held: number }> {
+function table(
+  out: Out,
+  title: string,
+  rows: readonly Row[],
+  prepared: readonly Prepared[],
+  idOf: (l: ChunkLocation) => number,
+): Map<string, { tune: number; held: number }> {
   const ndcgs = new Map<string, { tune: number; held: number }>();
   out();
   out(title);
@@ -125,14 +138,21 @@ function table(out: Out, title: string, rows: readonly Row[], prepared: readonly
       s.n++;
     }
     const f = (x: number, n: number): string => (n > 0 ? (x / n).toFixed(3) : '-');
-    out(`| ${row.name} | ${f(sums.tune.recall, sums.tune.n)} | ${f(sums.tune.mrr, sums.tune.n)} | ${f(sums.tune.ndcg, sums.tune.n)} | ${f(sums.held.recall, sums.held.n)} | ${f(sums.held.mrr, sums.held.n)} | ${f(sums.held.ndcg, sums.held.n)} |`);
+    out(
+      `| ${row.name} | ${f(sums.tune.recall, sums.tune.n)} | ${f(sums.tune.mrr, sums.tune.n)} | ${f(sums.tune.ndcg, sums.tune.n)} | ${f(sums.held.recall, sums.held.n)} | ${f(sums.held.mrr, sums.held.n)} | ${f(sums.held.ndcg, sums.held.n)} |`,
+    );
     ndcgs.set(row.name, { tune: sums.tune.ndcg / Math.max(1, sums.tune.n), held: sums.held.ndcg / Math.max(1, sums.held.n) });
   }
   return ndcgs;
 }
 
 /** Runs the comparison and prints its tables. */
-export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: CorpusQuery[] }[], cache: EmbeddingCache, out: Out, options: { ann: boolean }): void {
+export function evaluate(
+  files: readonly { chunks: CorpusChunk[]; queries: CorpusQuery[] }[],
+  cache: EmbeddingCache,
+  out: Out,
+  options: { ann: boolean },
+): void {
   if (files.length === 0) {
     out('nothing embedded yet');
     return;
@@ -152,7 +172,10 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
       const first = f.chunks[0];
       if (!first) continue;
       store.putFile({ path: first.path, hash: contentHash(first.path), size: 0, mtimeMs: 0, chunks });
-      keywords.setFile(first.path, f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, text: c.text })));
+      keywords.setFile(
+        first.path,
+        f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, text: c.text })),
+      );
     }
     const search = new HybridSearch(store, keywords);
     const idOf = (l: ChunkLocation): number => ids.get(key(l)) ?? -1;
@@ -167,7 +190,10 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
     );
     const tune = prepared.filter((p) => !p.held).length;
     out(`queries: ${tune} tuning, ${prepared.length - tune} held out (split by file); ${store.vectorCount} distinct chunk vectors`);
-    const fused = (o: HybridOptions) => (p: Prepared): ChunkLocation[] => fuseRanked(cut(p.lists, o.depth ?? 30), { k: 10, ...o });
+    const fused =
+      (o: HybridOptions) =>
+      (p: Prepared): ChunkLocation[] =>
+        fuseRanked(cut(p.lists, o.depth ?? 30), { k: 10, ...o });
     const base: Row[] = [
       { name: 'vector only (cosine)', rank: (p) => p.lists.semantic.slice(0, 10).map((h) => h.location) },
       { name: 'BM25 only', rank: (p) => p.lists.keyword.slice(0, 10) },
@@ -176,12 +202,30 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
     ];
     const base0 = table(out, '## Vector-only, BM25-only and the hybrid', base, prepared, idOf);
     const grid: Row[] = [];
-    for (const wv of [0.5, 0.75, 1, 1.5, 2, 3]) for (const rrfK of [5, 20, 60]) grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}`, rank: fused({ fusion: 'rrf', rrfK, vectorWeight: wv, depth: 30 }) });
-    for (const alpha of [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) for (const depth of [30, 100]) grid.push({ name: `score fusion alpha=${alpha}, depth ${depth}`, rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, depth }) });
-    for (const alpha of [0.5, 0.7]) grid.push({ name: `score fusion alpha=${alpha}, depth 30, no exact list`, rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, exactWeight: 0, depth: 30 }) });
-    for (const rrfK of [1, 2, 5, 10, 60]) for (const wv of [0.5, 0.75, 1]) grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}, no exact list`, rank: (p) => fuseRanked(cut({ ...p.lists, exact: [] }, 30), { k: 10, fusion: 'rrf', rrfK, vectorWeight: wv }) });
-    for (const alpha of [0.3, 0.4, 0.5, 0.6]) for (const depth of [30, 100]) grid.push({ name: `z-score fusion alpha=${alpha}, depth ${depth}`, rank: (p) => zFusion(cut(p.lists, depth), alpha) });
-    for (const alpha of [0.4, 0.5]) grid.push({ name: `z-score fusion alpha=${alpha}, depth 30, exact +1`, rank: (p) => zFusion(cut(p.lists, 30), alpha, 10, 1) });
+    for (const wv of [0.5, 0.75, 1, 1.5, 2, 3])
+      for (const rrfK of [5, 20, 60])
+        grid.push({ name: `RRF k=${rrfK}, vector weight ${wv}`, rank: fused({ fusion: 'rrf', rrfK, vectorWeight: wv, depth: 30 }) });
+    for (const alpha of [0.4, 0.5, 0.6, 0.7, 0.8, 0.9])
+      for (const depth of [30, 100])
+        grid.push({
+          name: `score fusion alpha=${alpha}, depth ${depth}`,
+          rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, depth }),
+        });
+    for (const alpha of [0.5, 0.7])
+      grid.push({
+        name: `score fusion alpha=${alpha}, depth 30, no exact list`,
+        rank: fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha, exactWeight: 0, depth: 30 }),
+      });
+    for (const rrfK of [1, 2, 5, 10, 60])
+      for (const wv of [0.5, 0.75, 1])
+        grid.push({
+          name: `RRF k=${rrfK}, vector weight ${wv}, no exact list`,
+          rank: (p) => fuseRanked(cut({ ...p.lists, exact: [] }, 30), { k: 10, fusion: 'rrf', rrfK, vectorWeight: wv }),
+        });
+    for (const alpha of [0.3, 0.4, 0.5, 0.6])
+      for (const depth of [30, 100]) grid.push({ name: `z-score fusion alpha=${alpha}, depth ${depth}`, rank: (p) => zFusion(cut(p.lists, depth), alpha) });
+    for (const alpha of [0.4, 0.5])
+      grid.push({ name: `z-score fusion alpha=${alpha}, depth 30, exact +1`, rank: (p) => zFusion(cut(p.lists, 30), alpha, 10, 1) });
     const results = table(out, '## Fusion variants (choose on tuning, read on held-out)', grid, prepared, idOf);
     // The choice: best tuning nDCG@10 among variants that read the lists 30 deep (what search reads
     // today, so a query costs the same); the depth-100 rows are for information.
@@ -191,21 +235,37 @@ export function evaluate(files: readonly { chunks: CorpusChunk[]; queries: Corpu
       const h = base0.get(name);
       const v = base0.get('vector only (cosine)');
       const b = base0.get('BM25 only');
-      if (h && v && b) out(`${name}: nDCG@10 over the better single ranker, tuning ${(100 * (h.tune - Math.max(v.tune, b.tune))).toFixed(1)} points, held-out ${(100 * (h.held - Math.max(v.held, b.held))).toFixed(1)} points`);
+      if (h && v && b)
+        out(
+          `${name}: nDCG@10 over the better single ranker, tuning ${(100 * (h.tune - Math.max(v.tune, b.tune))).toFixed(1)} points, held-out ${(100 * (h.held - Math.max(v.held, b.held))).toFixed(1)} points`,
+        );
     }
     // By source, both halves pooled: where each ranking wins.
     const sources = [...new Set(prepared.map((p) => p.query.source))];
-    const pick: Row[] = [...base, ...grid.filter((r) => ['RRF k=5, vector weight 0.5', 'RRF k=5, vector weight 0.75', 'z-score fusion alpha=0.4, depth 100', 'score fusion alpha=0.4, depth 100'].includes(r.name))];
+    const pick: Row[] = [
+      ...base,
+      ...grid.filter((r) =>
+        ['RRF k=5, vector weight 0.5', 'RRF k=5, vector weight 0.75', 'z-score fusion alpha=0.4, depth 100', 'score fusion alpha=0.4, depth 100'].includes(
+          r.name,
+        ),
+      ),
+    ];
     out();
     out(`## nDCG@10 by source (both halves pooled)`);
     out(`| ranking | ${sources.map((src) => `${src} (${prepared.filter((p) => p.query.source === src).length})`).join(' | ')} | all (${prepared.length}) |`);
     out(`| --- | ${sources.map(() => '---:').join(' | ')} | ---: |`);
     for (const row of pick) {
-      const by = (list: readonly Prepared[]): string => (list.reduce((a, p) => a + metrics(row.rank(p).map(idOf), p.query.targets).ndcg, 0) / Math.max(1, list.length)).toFixed(3);
+      const by = (list: readonly Prepared[]): string =>
+        (list.reduce((a, p) => a + metrics(row.rank(p).map(idOf), p.query.targets).ndcg, 0) / Math.max(1, list.length)).toFixed(3);
       out(`| ${row.name} | ${sources.map((src) => by(prepared.filter((p) => p.query.source === src))).join(' | ')} | ${by(prepared)} |`);
     }
     const distinct = new Map<string, Float32Array>();
     for (const f of files) for (const c of f.chunks) distinct.set(contentHash(c.text), cache.get(c.text) ?? new Float32Array(DIMENSION));
-    if (options.ann) annRecall([...distinct.values()], prepared.map((p) => cache.get(p.query.text) ?? new Float32Array(DIMENSION)), out);
+    if (options.ann)
+      annRecall(
+        [...distinct.values()],
+        prepared.map((p) => cache.get(p.query.text) ?? new Float32Array(DIMENSION)),
+        out,
+      );
   });
 }

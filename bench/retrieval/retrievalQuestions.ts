@@ -116,7 +116,8 @@ const f3 = (x: number, n: number): string => (n > 0 ? (x / n).toFixed(3) : '-');
 function print(rows: readonly { name: string; tune: Score; held: Score }[]): void {
   out('| ranking | tune recall@5 | tune MRR@10 | held-out recall@5 | held-out MRR@10 |');
   out('| --- | ---: | ---: | ---: | ---: |');
-  for (const r of rows) out(`| ${r.name} | ${f3(r.tune.recall5, r.tune.n)} | ${f3(r.tune.mrr10, r.tune.n)} | ${f3(r.held.recall5, r.held.n)} | ${f3(r.held.mrr10, r.held.n)} |`);
+  for (const r of rows)
+    out(`| ${r.name} | ${f3(r.tune.recall5, r.tune.n)} | ${f3(r.tune.mrr10, r.tune.n)} | ${f3(r.held.recall5, r.held.n)} | ${f3(r.held.mrr10, r.held.n)} |`);
 }
 
 /** Each list read this deep, and the fused ranking this long: enough chunks for 10 distinct files. */
@@ -128,7 +129,9 @@ async function evaluate(variant: Variant, byFile: Map<string, TextChunk[]>, cach
   const keywords = new KeywordIndex();
   for (const [rel, chunks] of byFile) {
     // A text not embedded yet gets a placeholder (only its words are then measured).
-    for (const c of chunks) if (!store.hasVector(c.hash)) store.addVectors([{ hash: c.hash, vector: cache.get(c.text) ?? Float32Array.from({ length: DIMENSION }, (_, d) => (d === 0 ? 1 : 0)) }]);
+    for (const c of chunks)
+      if (!store.hasVector(c.hash))
+        store.addVectors([{ hash: c.hash, vector: cache.get(c.text) ?? Float32Array.from({ length: DIMENSION }, (_, d) => (d === 0 ? 1 : 0)) }]);
     store.putFile({ path: rel, hash: rel, size: 0, mtimeMs: 0, chunks: chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, hash: c.hash })) });
     keywords.setFile(rel, variant.wordsPath ? keywordDocuments(rel, chunks) : chunks);
   }
@@ -151,10 +154,16 @@ async function evaluate(variant: Variant, byFile: Map<string, TextChunk[]>, cach
   ];
   print(rows);
   if (!grid) return;
-  const fused = (o: HybridOptions): Ranker => (p) => fuseRanked(p.lists, { k: K, depth: DEPTH, ...o });
+  const fused =
+    (o: HybridOptions): Ranker =>
+    (p) =>
+      fuseRanked(p.lists, { k: K, depth: DEPTH, ...o });
   const gridRows = [];
-  for (const rrfK of [1, 5, 10, 20, 60]) for (const wv of [0.5, 0.75, 1, 1.25, 1.5, 2, 3]) gridRows.push(row(`RRF k=${rrfK}, vector weight ${wv}`, prepared, fused({ fusion: 'rrf', rrfK, vectorWeight: wv })));
-  for (const alpha of [0.3, 0.5, 0.7, 0.8, 0.9]) gridRows.push(row(`score fusion alpha=${alpha}`, prepared, fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha })));
+  for (const rrfK of [1, 5, 10, 20, 60])
+    for (const wv of [0.5, 0.75, 1, 1.25, 1.5, 2, 3])
+      gridRows.push(row(`RRF k=${rrfK}, vector weight ${wv}`, prepared, fused({ fusion: 'rrf', rrfK, vectorWeight: wv })));
+  for (const alpha of [0.3, 0.5, 0.7, 0.8, 0.9])
+    gridRows.push(row(`score fusion alpha=${alpha}`, prepared, fused({ fusion: 'score', vectorWeight: alpha, keywordWeight: 1 - alpha })));
   out();
   out(`### ${variant.name}: fusion grid (choose on tuning; held-out for information)`);
   print(gridRows);
@@ -165,8 +174,14 @@ async function evaluate(variant: Variant, byFile: Map<string, TextChunk[]>, cach
 async function main(): Promise<void> {
   const files = sourceFiles(QUESTION_SET.root);
   const tune = QUESTIONS.filter((q) => !heldOut(q)).length;
-  out(`# bench/retrieval/retrievalQuestions (${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  out(`codebase: ${QUESTION_SET.package} ${QUESTION_SET.version} (${QUESTION_SET.distribution}), ${files.length} files; ${QUESTIONS.length} questions: ${tune} tuning, ${QUESTIONS.length - tune} held out (seed ${QUESTION_SET.seed})`);
+  out(
+    `# bench/retrieval/retrievalQuestions (${new Date().toISOString()}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  out(
+    `codebase: ${QUESTION_SET.package} ${QUESTION_SET.version} (${QUESTION_SET.distribution}), ${files.length} files; ${QUESTIONS.length} questions: ${tune} tuning, ${QUESTIONS.length - tune} held out (seed ${QUESTION_SET.seed})`,
+  );
   const missingFiles = QUESTIONS.flatMap((q) => q.files).filter((f) => !files.includes(f));
   if (missingFiles.length > 0) throw new Error(`answer files not in the codebase: ${missingFiles.join(', ')}`);
   const wanted = arg('variants')?.split(',');
@@ -200,7 +215,9 @@ async function main(): Promise<void> {
       servers.stop();
     }
   }
-  const ready = variants.filter((v) => [...(chunked.get(v)?.values() ?? [])].every((cs) => cs.every((c) => cache.has(c.text))) && QUESTIONS.every((q) => cache.has(q.text)));
+  const ready = variants.filter(
+    (v) => [...(chunked.get(v)?.values() ?? [])].every((cs) => cs.every((c) => cache.has(c.text))) && QUESTIONS.every((q) => cache.has(q.text)),
+  );
   const skipped = variants.filter((v) => !ready.includes(v));
   if (skipped.length > 0) out(`not embedded yet (rerun to go on): ${skipped.map((v) => v.name).join('; ')}`);
   for (const v of variants) await evaluate(v, chunked.get(v) ?? new Map(), cache, process.argv.includes('--grid'), ready.includes(v));

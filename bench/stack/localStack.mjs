@@ -78,7 +78,14 @@ try {
   await client.listModels();
   let firstText;
   let answer = '';
-  const stream = client.streamChat({ model: stackModels.chat, messages: [{ role: 'user', content: 'In one sentence: what does a TypeScript function `greeting(name: string): string` that returns `Hello, ${name}!` do?' }], maxTokens: 80, temperature: 0 });
+  const stream = client.streamChat({
+    model: stackModels.chat,
+    messages: [
+      { role: 'user', content: 'In one sentence: what does a TypeScript function `greeting(name: string): string` that returns `Hello, ${name}!` do?' },
+    ],
+    maxTokens: 80,
+    temperature: 0,
+  });
   for await (const event of stream) {
     if (event.type === 'text') {
       firstText ??= Date.now();
@@ -90,7 +97,19 @@ try {
   rows.push(['from nothing to the first token (setup + servers + answer)', `${seconds(started)} s`]);
   rows.push(['the answer', JSON.stringify(answer.trim()).slice(0, 160)]);
   // One more request, not streamed, for llama-server's own timings of prompt and generation.
-  const timed = await (await fetch(`${stack.chat.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: stackModels.chat, messages: [{ role: 'user', content: 'Write a Python function that returns the n-th Fibonacci number.' }], max_tokens: 96, temperature: 0, cache_prompt: false }) })).json();
+  const timed = await (
+    await fetch(`${stack.chat.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: stackModels.chat,
+        messages: [{ role: 'user', content: 'Write a Python function that returns the n-th Fibonacci number.' }],
+        max_tokens: 96,
+        temperature: 0,
+        cache_prompt: false,
+      }),
+    })
+  ).json();
   rows.push(['chat prompt speed', `${timed.timings.prompt_per_second.toFixed(1)} tokens/s (${timed.timings.prompt_n} tokens)`]);
   rows.push(['chat generation speed', `${timed.timings.predicted_per_second.toFixed(1)} tokens/s (${timed.timings.predicted_n} tokens)`]);
   let total = 0;
@@ -105,9 +124,15 @@ try {
   if (!process.argv.includes('--keep')) fs.rmSync(scratch, { recursive: true, force: true });
 }
 
-const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
+const load = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' ');
 const cpu = (/model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU').trim();
-const header = `# bench/stack/localStack: from nothing to the first answer\n\n${new Date().toISOString().slice(0, 10)}, ${cpu}, ${os.availableParallelism()} cores, load average at the end ${load}.\nCommand: \`node bench/stack/localStack.mjs${process.argv.slice(2).map((a) => ` ${a}`).join('')}\`\n\n| step | figure |\n| --- | --- |\n`;
+const header = `# bench/stack/localStack: from nothing to the first answer\n\n${new Date().toISOString().slice(0, 10)}, ${cpu}, ${os.availableParallelism()} cores, load average at the end ${load}.\nCommand: \`node bench/stack/localStack.mjs${process.argv
+  .slice(2)
+  .map((a) => ` ${a}`)
+  .join('')}\`\n\n| step | figure |\n| --- | --- |\n`;
 const table = rows.map(([step, figure]) => `| ${step} | ${String(figure).replace(/\|/g, '\\|')} |`).join('\n');
 console.log(`\n${header}${table}`);
 fs.mkdirSync(path.join(repoRoot, 'bench', 'results'), { recursive: true });

@@ -57,7 +57,8 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
 const ms = (x: number): string => x.toFixed(1);
-const foldSql = (value: string, w = FOLD_WIDTH): string => `(${Array.from({ length: DIM / w }, (_, i) => `subvector((${value})::vector(${DIM}), ${i * w + 1}, ${w})`).join(' + ')})::vector(${w})`;
+const foldSql = (value: string, w = FOLD_WIDTH): string =>
+  `(${Array.from({ length: DIM / w }, (_, i) => `subvector((${value})::vector(${DIM}), ${i * w + 1}, ${w})`).join(' + ')})::vector(${w})`;
 const embed = (texts: readonly string[]): Promise<Float32Array[]> => Promise.resolve(texts.map((t) => Float32Array.from(embedText(t, DIM))));
 
 async function runSize(url: string, target: number): Promise<void> {
@@ -79,10 +80,14 @@ async function runSize(url: string, target: number): Promise<void> {
     const loaded = await load(pool, stored, dir, target, out);
     if (!loaded) return;
     const totalS = loaded.loadS + loaded.hnswS;
-    out(`\n## ${loaded.chunks.toLocaleString('en-US')} chunks (${loaded.files.toLocaleString('en-US')} files, ${loaded.vectors.toLocaleString('en-US')} distinct vectors, ${DIM} dimensions)`);
+    out(
+      `\n## ${loaded.chunks.toLocaleString('en-US')} chunks (${loaded.files.toLocaleString('en-US')} files, ${loaded.vectors.toLocaleString('en-US')} distinct vectors, ${DIM} dimensions)`,
+    );
     out(`| step | figure |`);
     out(`| --- | --- |`);
-    out(`| generate + read/hash/chunk + embed (in-process), rows written in batches | ${loaded.loadS.toFixed(0)} s (JS ${loaded.generateS.toFixed(0)} s, PostgreSQL writes ${loaded.writeS.toFixed(0)} s overlapped; ${Math.round(loaded.chunks / loaded.loadS)} chunks/s) |`);
+    out(
+      `| generate + read/hash/chunk + embed (in-process), rows written in batches | ${loaded.loadS.toFixed(0)} s (JS ${loaded.generateS.toFixed(0)} s, PostgreSQL writes ${loaded.writeS.toFixed(0)} s overlapped; ${Math.round(loaded.chunks / loaded.loadS)} chunks/s) |`,
+    );
     out(`| HNSW build after the load (${graphLabel(DIM)}) | ${loaded.hnswS.toFixed(0)} s |`);
     out(`| total to a searchable snapshot (load + graph${KEEP ? ', summed over the runs that built it' : ''}) | ${totalS.toFixed(0)} s |`);
     const sizes = await pool.query<{ db: string; vectors: string; chunks: string; hnsw: string; gin: string }>(
@@ -91,7 +96,9 @@ async function runSize(url: string, target: number): Promise<void> {
     );
     const s = sizes.rows[0];
     const per = (x: string | undefined): string => `${Math.round(Number(x) / loaded.chunks).toLocaleString('en-US')} B`;
-    out(`| database size | ${(Number(s?.db) / 1e9).toFixed(2)} GB = ${per(s?.db)} per chunk (vectors ${per(s?.vectors)}, HNSW ${per(s?.hnsw)}, chunk rows with text + tsvector ${per(s?.chunks)}, GIN ${per(s?.gin)}) |`);
+    out(
+      `| database size | ${(Number(s?.db) / 1e9).toFixed(2)} GB = ${per(s?.db)} per chunk (vectors ${per(s?.vectors)}, HNSW ${per(s?.hnsw)}, chunk rows with text + tsvector ${per(s?.chunks)}, GIN ${per(s?.gin)}) |`,
+    );
 
     const team = await PgTeamIndex.open(pool, REPO, MODEL, 'c1');
     if (!team) throw new Error('no snapshot');
@@ -108,7 +115,9 @@ async function runSize(url: string, target: number): Promise<void> {
       hybrid.push(performance.now() - t);
     }
     hybrid.sort((a, b) => a - b);
-    out(`| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${QUERIES} queries, default tuning | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms (load average ${load1()}) |`);
+    out(
+      `| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${QUERIES} queries, default tuning | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms (load average ${load1()}) |`,
+    );
     // The text side alone (full-text rank + exact identifiers, no vector), to see which part a hybrid query spends on.
     const textOnly: number[] = [];
     for (const text of queries) {
@@ -117,7 +126,9 @@ async function runSize(url: string, target: number): Promise<void> {
       textOnly.push(performance.now() - t);
     }
     textOnly.sort((a, b) => a - b);
-    out(`| the same queries, text side only (full text + exact, no vector) | p50 ${ms(percentile(textOnly, 0.5))} ms, p95 ${ms(percentile(textOnly, 0.95))} ms (load average ${load1()}) |`);
+    out(
+      `| the same queries, text side only (full text + exact, no vector) | p50 ${ms(percentile(textOnly, 0.5))} ms, p95 ${ms(percentile(textOnly, 0.95))} ms (load average ${load1()}) |`,
+    );
 
     // The exact top 10 of each recall query: a sequential scan of every vector of the snapshot.
     const truths: Set<string>[] = [];
@@ -132,7 +143,18 @@ async function runSize(url: string, target: number): Promise<void> {
     if (n > 0) out(`| exact cosine scan of the snapshot (the recall reference, ${n} queries) | ${ms(exactMs / n)} ms per query |`);
     // The fold alone (no graph): the true top 10 among the exact top N by folded cosine, re-ranked on the full vector.
     if (folds(DIM) && loaded.chunks <= env('FOLD_DIAG_MAX', 20_000)) {
-      for (const [w, depth] of (loaded.chunks <= 5000 ? [[512, 80], [1024, 80], [2048, 80], [1024, 40], [2048, 40]] : [[2048, 40], [2048, 80]]) as readonly (readonly [number, number])[]) {
+      for (const [w, depth] of (loaded.chunks <= 5000
+        ? [
+            [512, 80],
+            [1024, 80],
+            [2048, 80],
+            [1024, 40],
+            [2048, 40],
+          ]
+        : [
+            [2048, 40],
+            [2048, 80],
+          ]) as readonly (readonly [number, number])[]) {
         let hit = 0;
         for (const [i, text] of queries.slice(0, n).entries()) {
           const client = await pool.connect();
@@ -153,7 +175,9 @@ async function runSize(url: string, target: number): Promise<void> {
             client.release();
           }
         }
-        out(`| the fold to ${w} alone (exact scan of folded vectors, top ${depth} re-ranked on the full vector, no graph) | recall@10 ${(hit / n).toFixed(3)} |`);
+        out(
+          `| the fold to ${w} alone (exact scan of folded vectors, top ${depth} re-ranked on the full vector, no graph) | recall@10 ${(hit / n).toFixed(3)} |`,
+        );
       }
     }
     // Vector-only top 10 at several widths of the HNSW walk (candidates re-ranked on the full vector).
@@ -178,7 +202,9 @@ async function runSize(url: string, target: number): Promise<void> {
       times.sort((a, b) => a - b);
       const candidates = Math.max(10 * tuning.candidatesPerResult, tuning.minCandidates);
       const label = tuning === base ? ' (default)' : '';
-      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recallCell(recalls, queries)} (load average ${load1()}) |`);
+      out(
+        `| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${label} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recallCell(recalls, queries)} (load average ${load1()}) |`,
+      );
     }
 
     if (KEEP) await stored.set({ commit_rounds: round });
@@ -194,15 +220,37 @@ async function runSize(url: string, target: number): Promise<void> {
       return embed(texts);
     };
     let t = performance.now();
-    const inPlace = await buildTeamIndex({ root: dir, repository: REPO, commit: 'c1', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
-    out(`| one commit touching 20 files, snapshot updated in place (cadenza-index) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${inPlace.filesChanged} files changed, ${inPlace.chunksReused} reused; rows written: ${inPlace.written.entries} file entries, ${inPlace.written.chunks} chunks |`);
+    const inPlace = await buildTeamIndex({
+      root: dir,
+      repository: REPO,
+      commit: 'c1',
+      model: MODEL,
+      pool,
+      embed: countingEmbed,
+      batchSize: 64,
+      concurrency: 2,
+    });
+    out(
+      `| one commit touching 20 files, snapshot updated in place (cadenza-index) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${inPlace.filesChanged} files changed, ${inPlace.chunksReused} reused; rows written: ${inPlace.written.entries} file entries, ${inPlace.written.chunks} chunks |`,
+    );
     if (loaded.chunks <= NEW_COMMIT_MAX) {
       for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, relOf(i * stride + 1)), fileText(i * stride + 1, ` (changed in commit c3${suffix})`));
       embedded = 0;
       t = performance.now();
-      const fresh = await buildTeamIndex({ root: dir, repository: REPO, commit: round > 1 ? `c3-${round}` : 'c3', model: MODEL, pool, embed: countingEmbed, batchSize: 64, concurrency: 2 });
+      const fresh = await buildTeamIndex({
+        root: dir,
+        repository: REPO,
+        commit: round > 1 ? `c3-${round}` : 'c3',
+        model: MODEL,
+        pool,
+        embed: countingEmbed,
+        batchSize: 64,
+        concurrency: 2,
+      });
       const w = fresh.written;
-      out(`| the same as a new commit's snapshot (a delta on c1) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${fresh.chunksReused} reused; rows written: ${w.entries} file entries, ${w.blobs} file contents, ${w.chunks} chunks, ${w.vectors} vectors |`);
+      out(
+        `| the same as a new commit's snapshot (a delta on c1) | ${((performance.now() - t) / 1000).toFixed(1)} s, ${embedded} chunks embedded, ${fresh.chunksReused} reused; rows written: ${w.entries} file entries, ${w.blobs} file contents, ${w.chunks} chunks, ${w.vectors} vectors |`,
+      );
     }
 
     await localIndex(dir, loaded.chunks, queries);
@@ -228,7 +276,9 @@ async function localIndex(dir: string, chunks: number, queries: readonly string[
       localMs.push(performance.now() - t1);
     }
     localMs.sort((a, b) => a - b);
-    out(`| local index, same checkout (in memory, int8), hybrid top-10 | p50 ${ms(percentile(localMs, 0.5))} ms, p95 ${ms(percentile(localMs, 0.95))} ms (built in ${buildS.toFixed(0)} s, ${local.stats().chunks} chunks; load average ${loadavg()[0]?.toFixed(2) ?? '?'}) |`);
+    out(
+      `| local index, same checkout (in memory, int8), hybrid top-10 | p50 ${ms(percentile(localMs, 0.5))} ms, p95 ${ms(percentile(localMs, 0.95))} ms (built in ${buildS.toFixed(0)} s, ${local.stats().chunks} chunks; load average ${loadavg()[0]?.toFixed(2) ?? '?'}) |`,
+    );
     await local.close();
   } else {
     out(`| local index | not run above LOCAL_MAX=${LOCAL_MAX} chunks |`);
@@ -256,7 +306,10 @@ async function localOnly(target: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   if (process.env['LOCAL_ONLY']) {
     for (const size of sizes) await localOnly(size);
     return;
@@ -269,7 +322,9 @@ async function main(): Promise<void> {
   const probe = new Pool({ connectionString: pg.url, max: 1 });
   const sharedBuffers = (await probe.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]?.shared_buffers ?? '?';
   await probe.end();
-  out(`team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${CORPUS_LABEL}, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${sharedBuffers}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`);
+  out(
+    `team index bench: PostgreSQL 18 + pgvector 0.8 on loopback, ${CORPUS_LABEL}, ${DIM}-dimension vectors, model ${MODEL}, shared_buffers ${sharedBuffers}${KEEP ? `, kept in ${KEEP_DIR}` : ''}`,
+  );
   try {
     for (const size of sizes.length > 0 ? sizes : [10_000, 50_000]) await runSize(pg.url, size);
   } finally {

@@ -9,7 +9,8 @@ export const REPO = 'bench';
 /** Where `--keep` keeps the cluster, each size's database and its checkout (PostgreSQL runs as `nobody`, who cannot enter /root). */
 export const KEEP_DIR = process.env['TEAM_BENCH_DIR'] ?? '/var/cache/cadenza-team-bench';
 const REAL = process.env['CORPUS'] === 'real';
-if (process.env['CORPUS'] !== undefined && !REAL && process.env['CORPUS'] !== 'generated') throw new Error(`CORPUS is "generated" or "real", not "${process.env['CORPUS']}"`);
+if (process.env['CORPUS'] !== undefined && !REAL && process.env['CORPUS'] !== 'generated')
+  throw new Error(`CORPUS is "generated" or "real", not "${process.env['CORPUS']}"`);
 /** Names a size's kept database and checkout: bench_1000000 / checkout-1000000, or bench_real_1000000 / checkout-real-1000000. */
 export const corpusName = (target: number, separator: string): string => (REAL ? `real${separator}${target}` : String(target));
 export const CORPUS_LABEL = REAL ? 'real code from this machine, identifiers renamed per copy beyond the first' : 'generated TypeScript-like code';
@@ -26,8 +27,14 @@ export function rng(seed: number): () => number {
   };
 }
 
-const VERBS = 'parse read write load save send fetch retry cancel encode decode render validate merge split index search embed sort filter map reduce flush open close start stop resolve reject connect listen'.split(' ');
-const NOUNS = 'request response buffer token stream cache vector query socket timer config logger schema commit branch chunk file folder snapshot model user session header payload record batch queue worker channel message error limit window budget cursor document range'.split(' ');
+const VERBS =
+  'parse read write load save send fetch retry cancel encode decode render validate merge split index search embed sort filter map reduce flush open close start stop resolve reject connect listen'.split(
+    ' ',
+  );
+const NOUNS =
+  'request response buffer token stream cache vector query socket timer config logger schema commit branch chunk file folder snapshot model user session header payload record batch queue worker channel message error limit window budget cursor document range'.split(
+    ' ',
+  );
 const ADJ = 'pending active stale fresh remote local shared partial complete empty nested binary quoted signed'.split(' ');
 const cap = (w: string): string => `${w[0]?.toUpperCase() ?? ''}${w.slice(1)}`;
 

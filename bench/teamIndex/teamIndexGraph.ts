@@ -31,8 +31,13 @@ async function main(): Promise<void> {
     let t = performance.now();
     await pool.query('DROP TABLE IF EXISTS graph_probe');
     // A sample spread over the whole load (hash order is random), not its first files.
-    await pool.query(`CREATE TABLE graph_probe AS SELECT hash, ${fold(`embedding::vector(${DIM})`)} AS f FROM cadenza_vectors WHERE model_id = $1 ORDER BY hash LIMIT ${SAMPLE}`, [snapshot.modelId]);
-    out(`team index graph probe: bench_${target}, ${SAMPLE.toLocaleString('en-US')} vectors folded to ${WIDTH} (copied in ${((performance.now() - t) / 1000).toFixed(0)} s), ${QUERIES} queries`);
+    await pool.query(
+      `CREATE TABLE graph_probe AS SELECT hash, ${fold(`embedding::vector(${DIM})`)} AS f FROM cadenza_vectors WHERE model_id = $1 ORDER BY hash LIMIT ${SAMPLE}`,
+      [snapshot.modelId],
+    );
+    out(
+      `team index graph probe: bench_${target}, ${SAMPLE.toLocaleString('en-US')} vectors folded to ${WIDTH} (copied in ${((performance.now() - t) / 1000).toFixed(0)} s), ${QUERIES} queries`,
+    );
     t = performance.now();
     const truths: Set<string>[] = [];
     for (const q of queries) {
@@ -40,7 +45,7 @@ async function main(): Promise<void> {
       truths.push(new Set(rows.rows.map((row) => row.hash)));
     }
     out(`exact top 10 by the fold: ${((performance.now() - t) / QUERIES).toFixed(0)} ms per query (sequential scan)`);
-    out('| m | ef_construction | build | graph size | ef_search | recall@10 (of the fold\'s exact top 10) | p50 | p95 |');
+    out("| m | ef_construction | build | graph size | ef_search | recall@10 (of the fold's exact top 10) | p50 | p95 |");
     out('| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const [m, efc] of GRAPHS) {
       await pool.query('DROP INDEX IF EXISTS graph_probe_hnsw');
@@ -74,7 +79,9 @@ async function main(): Promise<void> {
         }
         times.sort((a, b) => a - b);
         const pct = (p: number): string => (times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN).toFixed(1);
-        out(`| ${m} | ${efc} | ${build.toFixed(0)} s | ${(size / 1e6).toFixed(0)} MB | ${ef} | ${(recall / queries.length).toFixed(3)} | ${pct(0.5)} ms | ${pct(0.95)} ms |`);
+        out(
+          `| ${m} | ${efc} | ${build.toFixed(0)} s | ${(size / 1e6).toFixed(0)} MB | ${ef} | ${(recall / queries.length).toFixed(3)} | ${pct(0.5)} ms | ${pct(0.95)} ms |`,
+        );
       }
     }
     await pool.query('DROP TABLE graph_probe');

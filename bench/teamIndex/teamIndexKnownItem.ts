@@ -18,8 +18,12 @@ async function main(): Promise<void> {
   const { pool } = await openKept(size, 0);
   try {
     const items: { text: string; path: string; line: number }[] = [];
-    for (let i = 0, n = 0; i < 2000 && items.length < 5000; i++) for (const chunk of chunkText(fileText(i))) if (++n % 7 === 0) items.push({ text: chunk.text, path: `${REPO}/${relOf(i)}`, line: chunk.startLine });
-    const queries = benchItems(items.map((item) => item.text), count).map(({ source, query }) => ({ item: items[source] ?? { text: '', path: '', line: 0 }, text: query }));
+    for (let i = 0, n = 0; i < 2000 && items.length < 5000; i++)
+      for (const chunk of chunkText(fileText(i))) if (++n % 7 === 0) items.push({ text: chunk.text, path: `${REPO}/${relOf(i)}`, line: chunk.startLine });
+    const queries = benchItems(
+      items.map((item) => item.text),
+      count,
+    ).map(({ source, query }) => ({ item: items[source] ?? { text: '', path: '', line: 0 }, text: query }));
     const cap = Number(process.env['RANK_CAP'] ?? KEYWORD_RANK_CAP);
     const team = await PgTeamIndex.open(pool, REPO, MODEL, 'c1', undefined, cap);
     if (!team) throw new Error('no snapshot');
@@ -46,10 +50,16 @@ async function main(): Promise<void> {
     const share = (x: number): string => (x / count).toFixed(3);
     textMs.sort((a, b) => a - b);
     const at = (p: number): string => (textMs[Math.min(textMs.length - 1, Math.floor(p * textMs.length))] ?? NaN).toFixed(1);
-    process.stdout.write(`known-item search on bench_${size} (${CORPUS_LABEL}), ${count} queries, keyword passes rank at most ${cap} matches, ${((performance.now() - t) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `known-item search on bench_${size} (${CORPUS_LABEL}), ${count} queries, keyword passes rank at most ${cap} matches, ${((performance.now() - t) / 1000).toFixed(0)} s\n`,
+    );
     process.stdout.write(`| text side (keyword + identifier lists, 50 deep) | p50 ${at(0.5)} ms, p95 ${at(0.95)} ms |\n`);
-    process.stdout.write(`| keyword list alone | source chunk in top 10 ${share(score.keyword10)}, in top 50 ${share(score.keyword50)}, MRR@50 ${share(score.keywordRr)} |\n`);
-    process.stdout.write(`| hybrid top 10 (vector + keyword + identifiers, fused) | source chunk in top 10 ${share(score.hybrid10)}, MRR@10 ${share(score.hybridRr)} |\n`);
+    process.stdout.write(
+      `| keyword list alone | source chunk in top 10 ${share(score.keyword10)}, in top 50 ${share(score.keyword50)}, MRR@50 ${share(score.keywordRr)} |\n`,
+    );
+    process.stdout.write(
+      `| hybrid top 10 (vector + keyword + identifiers, fused) | source chunk in top 10 ${share(score.hybrid10)}, MRR@10 ${share(score.hybridRr)} |\n`,
+    );
   } finally {
     await pool.end();
   }

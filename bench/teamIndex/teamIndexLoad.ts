@@ -11,7 +11,19 @@ import { nodeFileSource } from '../../src/core/index/fileSource';
 import { PgRunStore } from '../../src/core/index/pg/pgRunStore';
 import type { VectorTuning } from '../../src/core/index/pg/pgTeamIndex';
 import { EMBEDDING_TYPE_SQL, ensureSchema } from '../../src/core/index/pg/pgSchema';
-import { ANALYZE_SQL, BLOBS_INSERT_SQL, BLOBS_SELECT_SQL, CHUNKS_INSERT_SQL, ENTRIES_UPSERT_SQL, SNAPSHOT_STATE_SQL, VECTORS_INSERT_SQL, graphSettings, hnswIndexSql, hnswName, obsoleteHnswSql } from '../../src/core/index/pg/pgSql';
+import {
+  ANALYZE_SQL,
+  BLOBS_INSERT_SQL,
+  BLOBS_SELECT_SQL,
+  CHUNKS_INSERT_SQL,
+  ENTRIES_UPSERT_SQL,
+  SNAPSHOT_STATE_SQL,
+  VECTORS_INSERT_SQL,
+  graphSettings,
+  hnswIndexSql,
+  hnswName,
+  obsoleteHnswSql,
+} from '../../src/core/index/pg/pgSql';
 import { pgText, tsvectorLiteral } from '../../src/core/index/pg/pgText';
 import { prepareFile } from '../../src/core/index/prepareFile';
 import { silentLogger } from '../../src/core/logger';
@@ -49,7 +61,10 @@ export async function progress(pool: Pool): Promise<Progress> {
   const write = async (entries: Record<string, number>, add: boolean): Promise<void> => {
     for (const [key, value] of Object.entries(entries)) {
       values.set(key, (add ? (values.get(key) ?? 0) : 0) + value);
-      await pool.query('INSERT INTO bench_progress (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, values.get(key)]);
+      await pool.query('INSERT INTO bench_progress (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
+        key,
+        values.get(key),
+      ]);
     }
   };
   return { get: (key) => values.get(key) ?? 0, add: (v) => write(v, true), set: (v) => write(v, false) };
@@ -63,7 +78,8 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   const version = chunkerVersion(undefined);
   const exists = (await pool.query<{ t: string | null }>("SELECT to_regclass('cadenza_snapshots')::text AS t")).rows[0]?.t;
   const findSnapshot = async (): Promise<{ id: number; model_id: number } | undefined> =>
-    (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1'])).rows[0];
+    (await pool.query<{ id: number; model_id: number }>('SELECT id, model_id FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, 'c1']))
+      .rows[0];
   let snapshot = exists ? await findSnapshot() : undefined;
   if (snapshot) {
     // A kept database an older release wrote is brought to this release's layout first, by the product's
@@ -75,16 +91,34 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   }
   if (!snapshot) throw new Error('no snapshot row');
   // Resume: batches commit in file order, so the committed files are a prefix of the checkout.
-  const committed = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
+  const committed = Number(
+    (await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0,
+  );
   let files = committed;
-  let chunks = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snapshot.id])).rows[0]?.n ?? 0);
-  let vectors = committed === 0 ? 0 : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_vectors WHERE model_id = $1', [snapshot.model_id])).rows[0]?.n ?? 0);
+  let chunks =
+    committed === 0
+      ? 0
+      : Number(
+          (
+            await pool.query<{ n: string }>(
+              'SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1',
+              [snapshot.id],
+            )
+          ).rows[0]?.n ?? 0,
+        );
+  let vectors =
+    committed === 0
+      ? 0
+      : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM cadenza_vectors WHERE model_id = $1', [snapshot.model_id])).rows[0]?.n ?? 0);
   const loadDone = stored.get('load_done') === 1;
   // --chunks-only: files, chunks and their text without the emulator's vectors, for bench/teamIndex/teamIndexRealModel
   // (which embeds the chunks with a real model); the emulator's vectors are most of the load's time and size.
   const chunksOnly = process.argv.includes('--chunks-only');
   if (chunksOnly && !loadDone) await stored.set({ chunks_only: 1 });
-  else if (!chunksOnly && stored.get('chunks_only') === 1) throw new Error('this database was loaded with --chunks-only (for bench/teamIndex/teamIndexRealModel): its E5 vectors are partial, so its graph and recall would mean nothing');
+  else if (!chunksOnly && stored.get('chunks_only') === 1)
+    throw new Error(
+      'this database was loaded with --chunks-only (for bench/teamIndex/teamIndexRealModel): its E5 vectors are partial, so its graph and recall would mean nothing',
+    );
   if (!loadDone) await pool.query(`DROP INDEX IF EXISTS ${hnswName(DIM)}`);
   if (committed > 0) out(`    resuming a kept database: ${files} files, ${chunks} chunks already loaded${loadDone ? ' (load finished)' : ''}`);
   // The query sample (every 7th chunk of the first files) is read back from the checkout when resuming.
@@ -93,7 +127,20 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
   let generateMs = 0;
   let loadMs = 0;
   let writing: Promise<void> = Promise.resolve();
-  const batch = { vHash: [] as string[], vText: [] as string[], fPath: [] as string[], fHash: [] as string[], fSize: [] as number[], fMtime: [] as number[], cFile: [] as number[], cS: [] as number[], cE: [] as number[], cHash: [] as string[], cBody: [] as string[], cTerms: [] as string[] };
+  const batch = {
+    vHash: [] as string[],
+    vText: [] as string[],
+    fPath: [] as string[],
+    fHash: [] as string[],
+    fSize: [] as number[],
+    fMtime: [] as number[],
+    cFile: [] as number[],
+    cS: [] as number[],
+    cE: [] as number[],
+    cHash: [] as string[],
+    cBody: [] as string[],
+    cTerms: [] as string[],
+  };
   const seenHashes = new Set<string>();
   const flush = async (): Promise<void> => {
     const b = { ...batch };
@@ -111,7 +158,8 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
         const created = new Map(blobs.rows.map((row) => [row.hash, row.id]));
         const missing = b.fHash.filter((h) => !created.has(h));
         const ids = new Map(created);
-        if (missing.length > 0) for (const row of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [missing, version])).rows) ids.set(row.hash, row.id);
+        if (missing.length > 0)
+          for (const row of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [missing, version])).rows) ids.set(row.hash, row.id);
         const blobOf = (i: number): string => ids.get(b.fHash[i] ?? '') ?? '';
         const owner = new Map<string, number>();
         b.fHash.forEach((h, i) => {
@@ -182,7 +230,9 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
     await stored.add({ load_s: (performance.now() - started) / 1000, generate_s: generateMs / 1000, write_s: loadMs / 1000 });
     await stored.set({ load_done: 1, files, chunks, vectors });
     if (process.argv.includes('--load-only') || chunksOnly) {
-      out(`    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (${chunksOnly ? '--chunks-only: for bench/teamIndex/teamIndexRealModel' : '--load-only: the graph and the queries are for a later run'})`);
+      out(
+        `    load finished: ${chunks} chunks in ${stored.get('load_s').toFixed(0)} s (${chunksOnly ? '--chunks-only: for bench/teamIndex/teamIndexRealModel' : '--load-only: the graph and the queries are for a later run'})`,
+      );
       return undefined;
     }
   }
@@ -207,7 +257,16 @@ export async function load(pool: Pool, stored: Progress, dir: string, target: nu
     await pool.query(SNAPSHOT_STATE_SQL, [snapshot.id, true]);
     await pool.query(ANALYZE_SQL);
   }
-  return { files, chunks, vectors, generateS: stored.get('generate_s'), loadS: stored.get('load_s'), writeS: stored.get('write_s'), hnswS: stored.get('hnsw_s'), texts: sampleTexts };
+  return {
+    files,
+    chunks,
+    vectors,
+    generateS: stored.get('generate_s'),
+    loadS: stored.get('load_s'),
+    writeS: stored.get('write_s'),
+    hnswS: stored.get('hnsw_s'),
+    texts: sampleTexts,
+  };
 }
 
 /**
@@ -249,9 +308,13 @@ async function readSampleTexts(dir: string, files: number): Promise<string[]> {
 export async function openKept(target: number, count: number): Promise<{ pool: Pool; snapshot: { id: number; modelId: number }; queries: string[] }> {
   const pg = await startPostgres({ dir: path.join(KEEP_DIR, 'pg'), settings: { shared_buffers: process.env['PG_SHARED_BUFFERS'] ?? '128MB' } });
   const pool = new Pool({ connectionString: pg.url.replace(/\/cadenza$/, `/bench_${corpusName(target, '_')}`), max: 1 });
-  const row = (await pool.query<{ id: number; model_id: number; files: string }>(
-    `SELECT s.id, s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
-     FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1' ORDER BY s.id LIMIT 1`, [REPO])).rows[0];
+  const row = (
+    await pool.query<{ id: number; model_id: number; files: string }>(
+      `SELECT s.id, s.model_id, (SELECT count(*) FROM cadenza_entries e WHERE e.snapshot_id = s.id) AS files
+     FROM cadenza_snapshots s WHERE s.repository = $1 AND s.commit_id = 'c1' ORDER BY s.id LIMIT 1`,
+      [REPO],
+    )
+  ).rows[0];
   if (!row) {
     await pool.end();
     throw new Error(`no snapshot in bench_${corpusName(target, '_')}: build it with bench/teamIndex/teamIndex --keep first`);

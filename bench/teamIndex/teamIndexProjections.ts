@@ -27,7 +27,8 @@ interface Projection {
   readonly sql: (x: string) => string;
 }
 
-const fold = (x: string): string => `(${Array.from({ length: DIM / FOLD_WIDTH }, (_, i) => `subvector(${x}, ${i * FOLD_WIDTH + 1}, ${FOLD_WIDTH})`).join(' + ')})::halfvec(${FOLD_WIDTH})`;
+const fold = (x: string): string =>
+  `(${Array.from({ length: DIM / FOLD_WIDTH }, (_, i) => `subvector(${x}, ${i * FOLD_WIDTH + 1}, ${FOLD_WIDTH})`).join(' + ')})::halfvec(${FOLD_WIDTH})`;
 const PROJECTIONS: readonly Projection[] = [
   { name: `the fold to ${FOLD_WIDTH} (halfvec; today's graph)`, sql: fold },
   ...FIRST_WIDTHS.map((w) => ({ name: `the first ${w} components (halfvec)`, sql: (x: string) => `subvector(${x}, 1, ${w})::halfvec(${w})` })),
@@ -61,7 +62,9 @@ async function main(): Promise<void> {
     try {
       await client.query('BEGIN READ ONLY');
       await client.query("SELECT set_config('work_mem', '2GB', true), set_config('max_parallel_workers_per_gather', '0', true)");
-      rows = (await client.query<Row>(sql, [snapshot.id, queries.map((q) => vectorText(embedText(q, DIM))), snapshot.modelId, process.env['HASH_BELOW'] ?? 'g'])).rows;
+      rows = (
+        await client.query<Row>(sql, [snapshot.id, queries.map((q) => vectorText(embedText(q, DIM))), snapshot.modelId, process.env['HASH_BELOW'] ?? 'g'])
+      ).rows;
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -76,13 +79,17 @@ async function main(): Promise<void> {
       let sum = 0;
       for (const list of byQuery.values()) {
         const truth = new Set(list.filter((row) => Number(row['r0']) <= 10).map((row) => row['hash']));
-        const top = list.filter((row) => Number(row[`r${j}`]) <= depth).sort((a, b) => Number(a[`d${rerank}`]) - Number(b[`d${rerank}`])).slice(0, 10);
+        const top = list
+          .filter((row) => Number(row[`r${j}`]) <= depth)
+          .sort((a, b) => Number(a[`d${rerank}`]) - Number(b[`d${rerank}`]))
+          .slice(0, 10);
         sum += top.filter((row) => truth.has(row['hash'])).length / Math.max(1, truth.size);
       }
       return sum / Math.max(1, byQuery.size);
     };
     for (const [k, projection] of PROJECTIONS.entries()) {
-      for (const depth of DEPTHS) out(`| ${projection.name} | ${depth} | ${recallOf(k + 1, depth, 0).toFixed(3)} | ${recallOf(k + 1, depth, half).toFixed(3)} |`);
+      for (const depth of DEPTHS)
+        out(`| ${projection.name} | ${depth} | ${recallOf(k + 1, depth, 0).toFixed(3)} | ${recallOf(k + 1, depth, half).toFixed(3)} |`);
     }
     out(`| the whole vector as halfvec(${DIM}) | 10 | ${recallOf(half, 10, 0).toFixed(3)} | ${recallOf(half, 10, half).toFixed(3)} |`);
   } finally {

@@ -24,7 +24,32 @@ const SOURCES: readonly (readonly [string, string])[] = [
   ['llama', '/root/.cache/cadenza-llama'],
   ['model-stack', '/root/.cache/cadenza-local-stack'],
 ];
-const EXTENSIONS = new Set(['.c', '.h', '.cc', '.cpp', '.hpp', '.cu', '.py', '.js', '.mjs', '.cjs', '.ts', '.go', '.rs', '.java', '.rb', '.pl', '.pm', '.sh', '.lua', '.swift', '.kt', '.m', '.cs', '.php']);
+const EXTENSIONS = new Set([
+  '.c',
+  '.h',
+  '.cc',
+  '.cpp',
+  '.hpp',
+  '.cu',
+  '.py',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.ts',
+  '.go',
+  '.rs',
+  '.java',
+  '.rb',
+  '.pl',
+  '.pm',
+  '.sh',
+  '.lua',
+  '.swift',
+  '.kt',
+  '.m',
+  '.cs',
+  '.php',
+]);
 const KEEP_COMMONEST = 300;
 const MIN_BYTES = 512;
 const MAX_BYTES = 200_000;
@@ -143,7 +168,10 @@ function permutation(b: Base, copy: number): Int32Array {
 const commentFor = (rel: string): string => (/\.(py|sh|pl|pm|rb)$/.test(rel) ? '#' : '//');
 
 /** The real-code checkout over the base in `dir` (harvested on first use). */
-export function realCodeCheckout(dir: string, log: (line: string) => void = () => undefined): {
+export function realCodeCheckout(
+  dir: string,
+  log: (line: string) => void = () => undefined,
+): {
   relOf(i: number): string;
   fileText(i: number, salt?: string): string;
 } {
@@ -160,13 +188,16 @@ export function realCodeCheckout(dir: string, log: (line: string) => void = () =
       const b = base(dir, log);
       const { copy, rel } = at(i);
       const text = readFileSync(path.join(b.dir, rel), 'utf8');
-      const renamed = copy === 0 ? text : (() => {
-        const p = permutation(b, copy);
-        return text.replace(IDENT, (word) => {
-          const r = b.rank.get(word);
-          return r === undefined || r < KEEP_COMMONEST || word.length < 4 ? word : (b.vocabulary[p[r] as number] ?? word);
-        });
-      })();
+      const renamed =
+        copy === 0
+          ? text
+          : (() => {
+              const p = permutation(b, copy);
+              return text.replace(IDENT, (word) => {
+                const r = b.rank.get(word);
+                return r === undefined || r < KEEP_COMMONEST || word.length < 4 ? word : (b.vocabulary[p[r] as number] ?? word);
+              });
+            })();
       return salt ? `${renamed}\n${commentFor(rel)}${salt}\n` : renamed;
     },
   };

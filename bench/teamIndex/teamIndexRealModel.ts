@@ -74,7 +74,9 @@ function setUp(): { python: string; cache: string } {
 
 /** One WordLlama process: `embed` sends a batch of texts and resolves with their unit vectors. */
 async function startEmbedder(python: string, cache: string): Promise<{ embed: (texts: readonly string[]) => Promise<Float32Array[]>; stop: () => void }> {
-  const child = spawn(python, [path.join(__dirname, '..', '..', '..', 'bench', 'teamIndex', 'wordllamaEmbed.py'), cache], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(python, [path.join(__dirname, '..', '..', '..', 'bench', 'teamIndex', 'wordllamaEmbed.py'), cache], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = await lines.next();
   if (first.done || first.value !== 'ready') throw new Error('WordLlama did not start');
@@ -101,11 +103,23 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: kept.pool.options.connectionString, max: 4 });
   try {
     out(`team index with a real model: ${MODEL} (${DIM} dimensions, ${PACKAGE}), bench_real_1000000`);
-    await PgRunStore.open(pool, { repository: REPO, commit: 'c1', model: MODEL }, { chunkerVersion: chunkerVersion(undefined), dimension: DIM, logger: silentLogger });
-    const snap = (await pool.query<{ id: number; model_id: number; complete: boolean }>('SELECT s.id, s.model_id, s.complete FROM cadenza_snapshots s JOIN cadenza_models m ON m.id = s.model_id WHERE s.repository = $1 AND s.commit_id = $2 AND m.name = $3', [REPO, 'c1', MODEL])).rows[0];
+    await PgRunStore.open(
+      pool,
+      { repository: REPO, commit: 'c1', model: MODEL },
+      { chunkerVersion: chunkerVersion(undefined), dimension: DIM, logger: silentLogger },
+    );
+    const snap = (
+      await pool.query<{ id: number; model_id: number; complete: boolean }>(
+        'SELECT s.id, s.model_id, s.complete FROM cadenza_snapshots s JOIN cadenza_models m ON m.id = s.model_id WHERE s.repository = $1 AND s.commit_id = $2 AND m.name = $3',
+        [REPO, 'c1', MODEL],
+      )
+    ).rows[0];
     if (!snap) throw new Error('no snapshot');
     // The same commit's files, pointing at the same stored contents and chunks.
-    await pool.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) SELECT $1, path, blob_id, size, mtime_ms FROM cadenza_entries WHERE snapshot_id = $2 ON CONFLICT DO NOTHING', [snap.id, kept.snapshot.id]);
+    await pool.query(
+      'INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) SELECT $1, path, blob_id, size, mtime_ms FROM cadenza_entries WHERE snapshot_id = $2 ON CONFLICT DO NOTHING',
+      [snap.id, kept.snapshot.id],
+    );
 
     // The snapshot's opening created the model's (empty) graph; filling it row by row is far slower than
     // building it once after the load, as bench/teamIndex/teamIndex does. A complete snapshot has its graph.
@@ -120,7 +134,12 @@ async function main(): Promise<void> {
     let lastReport = performance.now();
     // Reading the next batch, embedding this one and writing the last overlap.
     const read = async (from: string): Promise<{ hash: string; body: string }[]> =>
-      (await pool.query<{ hash: string; body: string }>('SELECT DISTINCT ON (hash) hash, body FROM cadenza_chunks WHERE hash > $1 ORDER BY hash LIMIT $2', [from, BATCH])).rows;
+      (
+        await pool.query<{ hash: string; body: string }>('SELECT DISTINCT ON (hash) hash, body FROM cadenza_chunks WHERE hash > $1 ORDER BY hash LIMIT $2', [
+          from,
+          BATCH,
+        ])
+      ).rows;
     let next = read(after);
     for (;;) {
       const rows = await next;
@@ -140,7 +159,10 @@ async function main(): Promise<void> {
     }
     await writing;
     written += fresh;
-    if (fresh > 0) out(`| embed ${fresh} distinct chunks with ${MODEL} and write them | ${((performance.now() - startedAt) / 1000).toFixed(0)} s (embedding ${(embedMs / 1000).toFixed(0)} s: ${(fresh / (embedMs / 1000)).toFixed(0)} chunks/s) |`);
+    if (fresh > 0)
+      out(
+        `| embed ${fresh} distinct chunks with ${MODEL} and write them | ${((performance.now() - startedAt) / 1000).toFixed(0)} s (embedding ${(embedMs / 1000).toFixed(0)} s: ${(fresh / (embedMs / 1000)).toFixed(0)} chunks/s) |`,
+      );
 
     if (((await pool.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [hnswName(DIM)])).rowCount ?? 0) === 0) {
       const client = await pool.connect();
@@ -172,7 +194,9 @@ async function main(): Promise<void> {
       hybrid.push(performance.now() - t);
     }
     hybrid.sort((a, b) => a - b);
-    out(`| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${queries.length} queries, warmed, default tuning | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms (load average ${load1()}) |`);
+    out(
+      `| top-10 hybrid query through PgTeamIndex (vector + full text + exact, fused), ${queries.length} queries, warmed, default tuning | p50 ${ms(percentile(hybrid, 0.5))} ms, p95 ${ms(percentile(hybrid, 0.95))} ms (load average ${load1()}) |`,
+    );
 
     const truths: Set<string>[] = [];
     for (const [i] of queries.slice(0, RECALL_QUERIES).entries()) truths.push(await exactTopTen(pool, snap.id, snap.model_id, vectorOf(i)));
@@ -193,7 +217,9 @@ async function main(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       const candidates = Math.max(10 * tuning.candidatesPerResult, tuning.minCandidates);
-      out(`| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${tuning === base ? ' (default)' : ''} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recallCell(recalls, queries)} (load average ${load1()}) |`);
+      out(
+        `| top-10 vector-only, ${candidates} candidates re-ranked, ef_search ${Math.max(candidates, tuning.efSearch)}${tuning === base ? ' (default)' : ''} | p50 ${ms(percentile(times, 0.5))} ms, p95 ${ms(percentile(times, 0.95))} ms, ${recallCell(recalls, queries)} (load average ${load1()}) |`,
+      );
     }
   } finally {
     embedder.stop();

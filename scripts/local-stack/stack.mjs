@@ -75,9 +75,13 @@ export function chosenLlamaServer() {
 function checkChatFiles() {
   const model = path.join(stackHome, 'models', chatModel.file);
   const size = fs.existsSync(model) ? fs.statSync(model).size : -1;
-  if (size !== chatModel.bytes) throw new Error(`${model} is ${size < 0 ? 'missing' : `${size} bytes, not ${chatModel.bytes}`}: run bash scripts/local-stack/setup.sh`);
+  if (size !== chatModel.bytes)
+    throw new Error(`${model} is ${size < 0 ? 'missing' : `${size} bytes, not ${chatModel.bytes}`}: run bash scripts/local-stack/setup.sh`);
   const digest = createHash('sha256').update(fs.readFileSync(chatTemplate.file)).digest('hex');
-  if (digest !== chatTemplate.sha256) throw new Error(`${chatTemplate.file} has sha256 ${digest}, not the pinned ${chatTemplate.sha256}: its tool-call lines decide how llama-server parses calls; restore it or pin the new hash after checking that calls still parse`);
+  if (digest !== chatTemplate.sha256)
+    throw new Error(
+      `${chatTemplate.file} has sha256 ${digest}, not the pinned ${chatTemplate.sha256}: its tool-call lines decide how llama-server parses calls; restore it or pin the new hash after checking that calls still parse`,
+    );
   return model;
 }
 
@@ -95,9 +99,27 @@ function preset(name, port) {
       // conversation at a time. --metrics: bench/client/e2e reads the server's own timings.
       return {
         command: chosenLlamaServer().path,
-        args: ['-m', checkChatFiles(), '--alias', stackModels.chat,
-          '--jinja', '--chat-template-file', chatTemplate.file,
-          '-c', '32768', '-np', '1', '-t', String(llamaThreads()), '--metrics', '--no-webui', '--host', '127.0.0.1', '--port', String(port)],
+        args: [
+          '-m',
+          checkChatFiles(),
+          '--alias',
+          stackModels.chat,
+          '--jinja',
+          '--chat-template-file',
+          chatTemplate.file,
+          '-c',
+          '32768',
+          '-np',
+          '1',
+          '-t',
+          String(llamaThreads()),
+          '--metrics',
+          '--no-webui',
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(port),
+        ],
         health: '/health',
       };
     case 'embeddings':
@@ -137,7 +159,9 @@ export async function startServer(name, { logDir, timeoutMs = 120_000 }) {
   const log = path.join(logDir, `stack-${name}.log`);
   const out = fs.openSync(log, 'w');
   const child = spawn(command, args, {
-    detached: true, stdio: ['ignore', out, out], env: { ...process.env, OMP_NUM_THREADS: '2' },
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, OMP_NUM_THREADS: '2' },
   });
   fs.closeSync(out);
   owned.set(child.pid, name);
@@ -236,7 +260,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => process.exit(130));
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadenza-stack-'));
   const stack = await startStack({ logDir });
-  for (const server of Object.values(stack)) console.log(`${server.name.padEnd(10)} ${server.url}  model ${server.model} (pid ${server.pid}, log ${server.log})`);
+  for (const server of Object.values(stack))
+    console.log(`${server.name.padEnd(10)} ${server.url}  model ${server.model} (pid ${server.pid}, log ${server.log})`);
   console.log(JSON.stringify(stackSettings(stack), null, 2));
   console.log('Ctrl-C stops them');
   setInterval(() => {}, 1 << 30);

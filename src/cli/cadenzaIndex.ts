@@ -29,7 +29,16 @@ Environment: CADENZA_DATABASE_URL (PostgreSQL connection string, sslmode honoure
 CADENZA_BASE_URL (default https://api.sambanova.ai).`;
 
 function parseArgs(argv: readonly string[]): CliArgs {
-  const args: CliArgs = { root: process.cwd(), repository: undefined, commit: undefined, model: 'E5-Mistral-7B-Instruct', batchSize: undefined, concurrency: undefined, maxFiles: undefined, verbose: false };
+  const args: CliArgs = {
+    root: process.cwd(),
+    repository: undefined,
+    commit: undefined,
+    model: 'E5-Mistral-7B-Instruct',
+    batchSize: undefined,
+    concurrency: undefined,
+    maxFiles: undefined,
+    verbose: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const value = (): string => {
@@ -67,9 +76,11 @@ function gitHead(root: string): string | undefined {
 }
 
 function stderrLogger(verbose: boolean): Logger {
-  const write = (level: string) => (message: string | Error): void => {
-    process.stderr.write(`[${level}] ${message instanceof Error ? message.message : message}\n`);
-  };
+  const write =
+    (level: string) =>
+    (message: string | Error): void => {
+      process.stderr.write(`[${level}] ${message instanceof Error ? message.message : message}\n`);
+    };
   const quiet = (): void => undefined;
   return { trace: quiet, debug: verbose ? write('debug') : quiet, info: verbose ? write('info') : quiet, warn: write('warn'), error: write('error') };
 }
@@ -86,7 +97,12 @@ async function main(): Promise<number> {
   const database = process.env['CADENZA_DATABASE_URL'];
   const apiKey = process.env['CADENZA_API_KEY'];
   const commit = args.commit ?? gitHead(args.root);
-  const missing = [!args.repository && '--repository', !commit && '--commit (not a git checkout)', !database && 'CADENZA_DATABASE_URL', !apiKey && 'CADENZA_API_KEY'].filter((m): m is string => typeof m === 'string');
+  const missing = [
+    !args.repository && '--repository',
+    !commit && '--commit (not a git checkout)',
+    !database && 'CADENZA_DATABASE_URL',
+    !apiKey && 'CADENZA_API_KEY',
+  ].filter((m): m is string => typeof m === 'string');
   if (missing.length > 0 || !args.repository || !commit || !database || !apiKey) {
     process.stderr.write(`Missing: ${missing.join(', ')}.\n${USAGE}\n`);
     return 2;

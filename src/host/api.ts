@@ -19,7 +19,6 @@ import type { PanelRouter } from './panel/router';
 import type { ChatViewProvider } from './views/chatViewProvider';
 import type { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
 
-
 /**
  * What activate() returns to the integration tests (VS Code's test mode only; other extensions get
  * `CadenzaPublicApi`, see api.ts).

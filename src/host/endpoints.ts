@@ -14,7 +14,10 @@ const roles = Object.keys(endpointSettings) as EndpointKeyRole[];
 
 function readAddress(setting: string): string {
   const dot = setting.lastIndexOf('.');
-  return vscode.workspace.getConfiguration(setting.slice(0, dot)).get<string>(setting.slice(dot + 1), '').trim();
+  return vscode.workspace
+    .getConfiguration(setting.slice(0, dot))
+    .get<string>(setting.slice(dot + 1), '')
+    .trim();
 }
 
 /** The per-operation endpoints for the client: each address from its setting, each key from SecretStorage. */

@@ -107,16 +107,25 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
     vscode.commands.registerCommand(commandIds.clearApiKey, (role?: unknown) => clearApiKey(host, role, trustArguments)),
     vscode.commands.registerCommand(commandIds.showLog, () => showLog(host)),
     vscode.commands.registerCommand(commandIds.openChat, () => openChat()),
-    vscode.commands.registerCommand(commandIds.newChat, async () => { await openChat(); await chat.newConversation(); }),
+    vscode.commands.registerCommand(commandIds.newChat, async () => {
+      await openChat();
+      await chat.newConversation();
+    }),
     vscode.commands.registerCommand(commandIds.selectModel, (model?: unknown) => selectModel(connection, chat, model)),
     vscode.commands.registerCommand(commandIds.refreshModels, async () => (await connection.refreshModels()).map((model) => model.id)),
     vscode.commands.registerCommand(commandIds.explainSelection, () => askAboutCode(chat, panel, 'explain')),
     vscode.commands.registerCommand(commandIds.askAboutSelection, () => askAboutCode(chat, panel, 'ask')),
     vscode.commands.registerCommand(commandIds.rewriteSelection, () => rewriteSelection(connection, chat, proposals)),
     vscode.commands.registerCommand(commandIds.addSelectionToChat, () => addSelectionToChat(panel)),
-    vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second)),
-    vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'translate', first, second)),
-    vscode.commands.registerCommand(commandIds.transcribeAudioWithOptions, (first?: unknown, second?: unknown) => transcribeCommand(host, connection, 'transcribe', first, second, 'pickers')),
+    vscode.commands.registerCommand(commandIds.transcribeAudio, (first?: unknown, second?: unknown) =>
+      transcribeCommand(host, connection, 'transcribe', first, second),
+    ),
+    vscode.commands.registerCommand(commandIds.translateAudio, (first?: unknown, second?: unknown) =>
+      transcribeCommand(host, connection, 'translate', first, second),
+    ),
+    vscode.commands.registerCommand(commandIds.transcribeAudioWithOptions, (first?: unknown, second?: unknown) =>
+      transcribeCommand(host, connection, 'transcribe', first, second, 'pickers'),
+    ),
     vscode.commands.registerCommand(commandIds.search, (query?: unknown) => searchCommand(index, query)),
     vscode.commands.registerCommand(commandIds.indexRebuild, (argument?: unknown) => rebuildIndex(index, argument, trustArguments)),
     vscode.commands.registerCommand(commandIds.indexPause, () => pauseIndex(index)),
@@ -134,8 +143,26 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   // The index starts after activation has returned, so activation stays light.
   setTimeout(() => void index.start(), 0);
   setTimeout(() => void settingsNotice.check(), 0);
-  const storage = { conversationsFolder: chat.conversationsFolder, workspaceState: extension.workspaceState, globalState: extension.globalState, secrets: extension.secrets };
-  return exportedApi(extension.extensionMode, { chatView: panelTestApi(chatView, channel, router), storage, panelAudio, connection, index, agent, lm: vscodeChat.api, prompts, completions, statusBars: { chat: statusBar, completions: completionStatusBar }, mentions, settingsNotice });
+  const storage = {
+    conversationsFolder: chat.conversationsFolder,
+    workspaceState: extension.workspaceState,
+    globalState: extension.globalState,
+    secrets: extension.secrets,
+  };
+  return exportedApi(extension.extensionMode, {
+    chatView: panelTestApi(chatView, channel, router),
+    storage,
+    panelAudio,
+    connection,
+    index,
+    agent,
+    lm: vscodeChat.api,
+    prompts,
+    completions,
+    statusBars: { chat: statusBar, completions: completionStatusBar },
+    mentions,
+    settingsNotice,
+  });
 }
 
 export function deactivate(): void {

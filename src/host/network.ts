@@ -24,6 +24,17 @@ export function readTransportOptions(): TransportOptions {
 
 /** True when a configuration change affects how Cadenza connects. */
 export function affectsConnection(event: vscode.ConfigurationChangeEvent): boolean {
-  return ['cadenza.baseUrl', 'cadenza.chatBaseUrl', 'cadenza.endpoints.embeddings', 'cadenza.endpoints.audio', 'cadenza.requestTimeoutSeconds', 'cadenza.maxRetries', 'cadenza.models.overrides',
-    'http.proxy', 'http.noProxy', 'http.proxyStrictSSL', 'http.systemCertificates'].some((key) => event.affectsConfiguration(key));
+  return [
+    'cadenza.baseUrl',
+    'cadenza.chatBaseUrl',
+    'cadenza.endpoints.embeddings',
+    'cadenza.endpoints.audio',
+    'cadenza.requestTimeoutSeconds',
+    'cadenza.maxRetries',
+    'cadenza.models.overrides',
+    'http.proxy',
+    'http.noProxy',
+    'http.proxyStrictSSL',
+    'http.systemCertificates',
+  ].some((key) => event.affectsConfiguration(key));
 }

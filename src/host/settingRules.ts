@@ -21,7 +21,11 @@ export const settingRules = {
   'completions.disabledLanguages': union(readTextList),
   'completions.debounceMs': lessOnly(readNumber(0, 2000), longerIsLess, settingDefaults['completions.debounceMs']),
   // 0 means no limit: the most a limit allows.
-  'completions.dailyTokenLimit': lessOnly(readNumber(0, Number.MAX_SAFE_INTEGER), (limit) => (limit === 0 ? Infinity : limit), settingDefaults['completions.dailyTokenLimit']),
+  'completions.dailyTokenLimit': lessOnly(
+    readNumber(0, Number.MAX_SAFE_INTEGER),
+    (limit) => (limit === 0 ? Infinity : limit),
+    settingDefaults['completions.dailyTokenLimit'],
+  ),
   'completions.enableInRestrictedMode': userOnly(readBoolean, settingDefaults['completions.enableInRestrictedMode']),
   'index.mode': lessOnly(readChoice(indexModes), (mode) => indexModes.indexOf(mode), settingDefaults['index.mode']),
   'index.maxFileSizeKB': lessOnly(readNumber(1, 10_240), more, settingDefaults['index.maxFileSizeKB']),

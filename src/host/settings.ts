@@ -46,7 +46,10 @@ export interface ChatDefaults {
  * started and how it is going (a finished answer is read out once either way).
  */
 export function readAnnounceProgress(): boolean {
-  return vscode.workspace.getConfiguration('cadenza.chat').get<boolean>('accessibility.announceProgress', settingDefaults['chat.accessibility.announceProgress']) === true;
+  return (
+    vscode.workspace.getConfiguration('cadenza.chat').get<boolean>('accessibility.announceProgress', settingDefaults['chat.accessibility.announceProgress']) ===
+    true
+  );
 }
 
 /** Reads the chat defaults now. */
@@ -144,7 +147,9 @@ export function readCompletionSettings(): CompletionSettings {
     // A user setting only: a workspace in Restricted Mode cannot switch it on for itself.
     enableInRestrictedMode: guardedSetting('completions.enableInRestrictedMode'),
     // A user setting only, like the one above: a workspace cannot widen what is sent.
-    allowOutsideWorkspace: (vscode.workspace.getConfiguration('cadenza.completions').inspect<boolean>('allowOutsideWorkspace')?.globalValue ?? settingDefaults['completions.allowOutsideWorkspace']) === true,
+    allowOutsideWorkspace:
+      (vscode.workspace.getConfiguration('cadenza.completions').inspect<boolean>('allowOutsideWorkspace')?.globalValue ??
+        settingDefaults['completions.allowOutsideWorkspace']) === true,
   };
 }
 
@@ -177,5 +182,6 @@ export interface IgnoredSetting {
 export function ignoredWorkspaceSettings(): IgnoredSetting[] {
   const config = guardedConfiguration();
   return Object.entries(settingRules).flatMap(([key, rule]) =>
-    rule.effective(config.inspect(key) ?? {}).ignored.map((entry) => ({ id: `cadenza.${key}`, value: entry.value, level: entry.level })));
+    rule.effective(config.inspect(key) ?? {}).ignored.map((entry) => ({ id: `cadenza.${key}`, value: entry.value, level: entry.level })),
+  );
 }

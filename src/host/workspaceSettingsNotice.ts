@@ -33,7 +33,10 @@ export class WorkspaceSettingsNotice implements vscode.Disposable {
   private checking: Promise<unknown> = Promise.resolve();
   private settle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly state: vscode.Memento, private readonly log: Logger) {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly log: Logger,
+  ) {
     const later = (): void => {
       if (this.settle) clearTimeout(this.settle);
       this.settle = setTimeout(() => void this.check(), SETTLE_MS);
@@ -66,7 +69,10 @@ export class WorkspaceSettingsNotice implements vscode.Disposable {
     const signature = keys.join('\n');
     if (signature !== this.logged) {
       this.logged = signature;
-      if (ignored.length > 0) this.log.info(`Workspace settings ignored, as they would make Cadenza do or spend more than the user's settings allow: ${ignored.map(describe).join(', ')}.`);
+      if (ignored.length > 0)
+        this.log.info(
+          `Workspace settings ignored, as they would make Cadenza do or spend more than the user's settings allow: ${ignored.map(describe).join(', ')}.`,
+        );
     }
     const seen = new Set(this.state.get<string[]>(shownKey, []));
     if (keys.every((key) => seen.has(key))) return ignored;

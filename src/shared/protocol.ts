@@ -69,7 +69,9 @@ type Declaration = (typeof fromWebview.options)[number];
  * declaration names it (`request(type, fields, reply)` in `protocol/schema.ts`).
  */
 export type ReplyTo<K extends FromWebview['type']> =
-  Extract<Declaration, { readonly entries: { readonly type: v.LiteralSchema<K, undefined> } }> extends { readonly reply: infer R extends ToWebview['type'] } ? ToWebviewOf<R> : never;
+  Extract<Declaration, { readonly entries: { readonly type: v.LiteralSchema<K, undefined> } }> extends { readonly reply: infer R extends ToWebview['type'] }
+    ? ToWebviewOf<R>
+    : never;
 
 /** Type guard for everything that arrives from the webview: it is untrusted input. */
 export function isFromWebview(value: unknown): value is FromWebview {

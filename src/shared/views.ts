@@ -95,7 +95,13 @@ export type ChangeView =
   /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file); `replacements` when replace_all changes more than one place. */
   | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
   /** create_file: the head of the new file (`omitted`: the lines and characters not shown; "Show diff" opens it all). */
-  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly omitted?: { readonly lines: number; readonly characters: number } }
+  | {
+      readonly kind: 'create';
+      readonly path: string;
+      readonly content: string;
+      readonly caution?: string;
+      readonly omitted?: { readonly lines: number; readonly characters: number };
+    }
   /** read_file of a git-ignored secret: asked first, with why. */
   | { readonly kind: 'read'; readonly path: string; readonly reason: string }
   /** run_in_terminal: the command in full, where it runs, and its time limit. */

@@ -48,25 +48,42 @@ export class App implements PanelContext {
   private conversationId: string | undefined;
   private scrollRestored = false;
 
-  constructor(private readonly host: Host, root: HTMLElement) {
+  constructor(
+    private readonly host: Host,
+    root: HTMLElement,
+  ) {
     const post = this.post.bind(this);
     this.banner = new KeyBanner(post);
     this.meter = new ContextMeter(post, () => this.options.current.maxTokens);
     this.allowance = new AllowanceBar(post);
     this.conversations = new ConversationList(post);
-    this.messages = new MessageList(this, (streaming) => this.composer.setStreaming(streaming), (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }));
-    this.picker = new ModelPicker((modelId) => post({ type: 'model/select', modelId }), () => post({ type: 'model/refresh' }), () => this.applyModel());
+    this.messages = new MessageList(
+      this,
+      (streaming) => this.composer.setStreaming(streaming),
+      (scrollTop, atBottom) => this.host.save({ scrollTop, atBottom }),
+    );
+    this.picker = new ModelPicker(
+      (modelId) => post({ type: 'model/select', modelId }),
+      () => post({ type: 'model/refresh' }),
+      () => this.applyModel(),
+    );
     this.image = new ImageAttach({ post, warn: (text) => this.notices.add('warning', text), onChange: () => this.composer.update() });
     this.audio = new AudioAttach(post, () => this.composer.update());
     this.mentions = new MentionPicker(post, () => {
       this.composer.update();
       this.updateMeter();
     });
-    this.composer = new Composer({
-      send: (text, image, audio) => this.send(text, image, audio),
-      stop: () => post({ type: 'chat/stop' }),
-      saveDraft: (draft) => this.host.save({ draft }),
-    }, this.image, this.audio, this.mentions, host.state.draft);
+    this.composer = new Composer(
+      {
+        send: (text, image, audio) => this.send(text, image, audio),
+        stop: () => post({ type: 'chat/stop' }),
+        saveDraft: (draft) => this.host.save({ draft }),
+      },
+      this.image,
+      this.audio,
+      this.mentions,
+      host.state.draft,
+    );
     this.options = new OptionsPanel({
       onChange: (options, schemaName) => this.optionsChanged(options, schemaName),
       pickSchema: () => post({ type: 'schema/pick' }),
@@ -75,9 +92,28 @@ export class App implements PanelContext {
     this.optionsToggle = button({ label: 'Conversation options', icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
     this.tools = new ToolsMenu(post);
-    this.composer.toolbar.append(this.image.button, this.audio.button, this.audio.transcribeButton, this.picker.select, this.picker.refresh, this.tools.button, this.optionsToggle, this.composer.actions);
+    this.composer.toolbar.append(
+      this.image.button,
+      this.audio.button,
+      this.audio.transcribeButton,
+      this.picker.select,
+      this.picker.refresh,
+      this.tools.button,
+      this.optionsToggle,
+      this.composer.actions,
+    );
     this.composer.element.append(this.picker.facts);
-    const footer = el('div', { className: 'panel-footer' }, this.allowance.element, this.notices.element, this.meter.element, this.instructions.element, this.composer.element, this.tools.element, this.options.element);
+    const footer = el(
+      'div',
+      { className: 'panel-footer' },
+      this.allowance.element,
+      this.notices.element,
+      this.meter.element,
+      this.instructions.element,
+      this.composer.element,
+      this.tools.element,
+      this.options.element,
+    );
     // The shell marks the whole panel aria-live; that would read out every streamed token. Answers are
     // announced once, when done, through the announcer instead.
     root.setAttribute('aria-live', 'off');
@@ -195,7 +231,14 @@ export class App implements PanelContext {
     if (!options) return false;
     // The audio goes by its token: the host kept the file when it was picked.
     const mentions = this.mentions.tokens;
-    this.post({ type: 'chat/send', text, options, ...(image ? { image } : {}), ...(audio ? { audio: audio.token } : {}), ...(mentions.length > 0 ? { mentions } : {}) });
+    this.post({
+      type: 'chat/send',
+      text,
+      options,
+      ...(image ? { image } : {}),
+      ...(audio ? { audio: audio.token } : {}),
+      ...(mentions.length > 0 ? { mentions } : {}),
+    });
     return true;
   }
 

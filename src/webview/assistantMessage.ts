@@ -107,7 +107,16 @@ export class AssistantMessage {
     for (const call of message.toolCalls ?? []) this.toolCall(call, false);
     if (message.checkpoint) this.setCheckpoint(message.checkpoint);
     this.setStreaming(false);
-    this.renderEnd({ stopped: message.stopped === true, ...(message.usage ? { usage: message.usage } : {}), ...(message.error ? { error: message.error } : {}), ...(message.sources ? { sources: message.sources } : {}), ...(message.agentStop ? { agentStop: message.agentStop } : {}) }, false);
+    this.renderEnd(
+      {
+        stopped: message.stopped === true,
+        ...(message.usage ? { usage: message.usage } : {}),
+        ...(message.error ? { error: message.error } : {}),
+        ...(message.sources ? { sources: message.sources } : {}),
+        ...(message.agentStop ? { agentStop: message.agentStop } : {}),
+      },
+      false,
+    );
   }
 
   /** Starts streaming (a placeholder arrived): shows the waiting indicator. */
@@ -182,10 +191,16 @@ export class AssistantMessage {
     this.setStreaming(false);
     this.renderEnd(end, true);
     // From the source text: the last blocks may still be rendering over the next frames.
-    const excerpt = this.body.text.slice(0, 2000).replace(/[`*_#>|~]+/g, '').replace(/\s+/g, ' ').trim().slice(0, 400);
+    const excerpt = this.body.text
+      .slice(0, 2000)
+      .replace(/[`*_#>|~]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 400);
     // A failed answer's error block is an alert already.
     // A step of an agent answer that only called tools has nothing to read out; its cards speak for it.
-    if (!end.error && (this.body.text !== '' || end.stopped || this.cards.size === 0)) this.context.announce(`${end.stopped ? 'Answer stopped.' : 'Answer complete.'} ${excerpt}`.trim());
+    if (!end.error && (this.body.text !== '' || end.stopped || this.cards.size === 0))
+      this.context.announce(`${end.stopped ? 'Answer stopped.' : 'Answer complete.'} ${excerpt}`.trim());
   }
 
   /** Whether this is the conversation's last answer (only it offers Regenerate and error actions). */
@@ -246,22 +261,45 @@ export class AssistantMessage {
       if (live) this.context.announce('Conversation saved.');
       return;
     }
-    const retry = button({ text: 'Save again', label: 'Save again: save the conversation again', icon: 'refresh', className: 'text-button', onClick: () => {
-      retry.disabled = true;
-      this.context.post({ type: 'chat/retrySave', messageId: this.id });
-    } });
+    const retry = button({
+      text: 'Save again',
+      label: 'Save again: save the conversation again',
+      icon: 'refresh',
+      className: 'text-button',
+      onClick: () => {
+        retry.disabled = true;
+        this.context.post({ type: 'chat/retrySave', messageId: this.id });
+      },
+    });
     // Not an `.error-block`: that is the answer's own error, which a new render replaces.
-    this.extras.append(el('div', { className: 'save-error', attrs: live ? { role: 'alert' } : {} }, el('p', { className: 'error-message' }, icon('warning'), el('span', { text: error })), el('div', { className: 'error-actions' }, retry)));
+    this.extras.append(
+      el(
+        'div',
+        { className: 'save-error', attrs: live ? { role: 'alert' } : {} },
+        el('p', { className: 'error-message' }, icon('warning'), el('span', { text: error })),
+        el('div', { className: 'error-actions' }, retry),
+      ),
+    );
   }
 
   /** The workspace locations the answer drew on, numbered as the prompt numbered them; each opens its place. */
   private sourcesBlock(sources: readonly SourceView[]): HTMLElement {
     const list = el('ol', { className: 'sources-list' });
     for (const source of sources) {
-      const link = button({ text: source.label, label: `Open ${source.label}`, className: 'source-link', onClick: () => this.context.post({ type: 'source/open', uri: source.uri, startLine: source.startLine }) });
+      const link = button({
+        text: source.label,
+        label: `Open ${source.label}`,
+        className: 'source-link',
+        onClick: () => this.context.post({ type: 'source/open', uri: source.uri, startLine: source.startLine }),
+      });
       list.append(el('li', {}, link));
     }
-    return el('div', { className: 'sources', attrs: { role: 'group', 'aria-label': 'Workspace sources' } }, el('p', { className: 'sources-title', text: 'Workspace sources' }), list);
+    return el(
+      'div',
+      { className: 'sources', attrs: { role: 'group', 'aria-label': 'Workspace sources' } },
+      el('p', { className: 'sources-title', text: 'Workspace sources' }),
+      list,
+    );
   }
 
   private renderError(error: ErrorView, live: boolean): void {

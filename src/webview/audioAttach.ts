@@ -26,7 +26,10 @@ export class AudioAttach {
   private allowed = false;
   private reason = 'Loading models\u2026';
 
-  constructor(post: (message: FromWebview) => void, private readonly onChange: () => void) {
+  constructor(
+    post: (message: FromWebview) => void,
+    private readonly onChange: () => void,
+  ) {
     this.button = button({ label: attachTitle, icon: 'audio', onClick: () => post({ type: 'audio/pick' }) });
     this.transcribeButton = button({ label: transcribeTitle, icon: 'mic', onClick: () => post({ type: 'audio/transcribeIntoPrompt' }) });
     setDisabled(this.button, true, this.reason, attachTitle);
@@ -83,9 +86,12 @@ export class AudioAttach {
     }
     const facts = `${formatDuration(audio.seconds * 1000)} \u00b7 ${formatBytes(audio.bytes)}`;
     // The name may be cut short in a narrow panel; the tooltip has it whole.
-    const label = el('span', { className: 'audio-chip-label', attrs: { title: `${audio.name} (${facts})` } },
+    const label = el(
+      'span',
+      { className: 'audio-chip-label', attrs: { title: `${audio.name} (${facts})` } },
       el('span', { className: 'audio-chip-name', text: audio.name }),
-      el('span', { className: 'audio-chip-facts', text: facts }));
+      el('span', { className: 'audio-chip-facts', text: facts }),
+    );
     const remove = button({ label: `Remove the audio ${audio.name}`, icon: 'close', onClick: () => this.clear() });
     this.chip.replaceChildren(icon('audio'), label, remove);
     const problem = this.problem;

@@ -12,22 +12,60 @@ import { button, el } from './dom';
 export function checkpointBlock(checkpoint: CheckpointView, post: (message: FromWebview) => void): HTMLElement {
   const count = checkpoint.files.length;
   const noun = `${count} file${count === 1 ? '' : 's'}`;
-  const title = checkpoint.restoredAt === undefined
-    ? `This turn changed ${noun}`
-    : `Restored to before this turn (${noun}) at ${new Date(checkpoint.restoredAt).toLocaleTimeString()}`;
+  const title =
+    checkpoint.restoredAt === undefined
+      ? `This turn changed ${noun}`
+      : `Restored to before this turn (${noun}) at ${new Date(checkpoint.restoredAt).toLocaleTimeString()}`;
   const list = el('ul', { className: 'checkpoint-files' });
   for (const file of checkpoint.files) {
-    list.append(el('li', {}, el('span', { className: `checkpoint-change change-${file.change}`, text: file.change }), el('span', { className: 'checkpoint-path', text: file.path })));
+    list.append(
+      el(
+        'li',
+        {},
+        el('span', { className: `checkpoint-change change-${file.change}`, text: file.change }),
+        el('span', { className: 'checkpoint-path', text: file.path }),
+      ),
+    );
   }
-  const actions = el('div', { className: 'checkpoint-actions' },
-    button({ text: 'Show changes', label: `Show changes: open the changes of this turn to ${noun} in one diff`, icon: 'open', className: 'text-button secondary', onClick: () => post({ type: 'checkpoint/showChanges', id: checkpoint.id }) }));
+  const actions = el(
+    'div',
+    { className: 'checkpoint-actions' },
+    button({
+      text: 'Show changes',
+      label: `Show changes: open the changes of this turn to ${noun} in one diff`,
+      icon: 'open',
+      className: 'text-button secondary',
+      onClick: () => post({ type: 'checkpoint/showChanges', id: checkpoint.id }),
+    }),
+  );
   const elsewhere = checkpoint.recordedIn;
   if (elsewhere === undefined) {
     const restore = checkpoint.restoredAt === undefined ? 'Restore to before this turn' : 'Restore again';
-    actions.append(button({ text: restore, label: `${restore}: put ${noun} back as they were before this turn`, icon: 'refresh', className: 'text-button secondary checkpoint-restore', onClick: () => post({ type: 'checkpoint/restore', id: checkpoint.id }) }));
+    actions.append(
+      button({
+        text: restore,
+        label: `${restore}: put ${noun} back as they were before this turn`,
+        icon: 'refresh',
+        className: 'text-button secondary checkpoint-restore',
+        onClick: () => post({ type: 'checkpoint/restore', id: checkpoint.id }),
+      }),
+    );
   }
-  const where = elsewhere === undefined ? []
-    : [el('p', { className: 'checkpoint-elsewhere', text: `Recorded in ${elsewhere.join(', ')}, not in this window's ${elsewhere.length === 1 ? 'folder' : 'folders'}: open ${elsewhere.length === 1 ? 'that folder' : 'those folders'} to restore this turn.` })];
-  return el('div', { className: `checkpoint${checkpoint.restoredAt === undefined ? '' : ' restored'}`, attrs: { role: 'group', 'aria-label': title } },
-    el('p', { className: 'checkpoint-title', text: title }), list, ...where, actions);
+  const where =
+    elsewhere === undefined
+      ? []
+      : [
+          el('p', {
+            className: 'checkpoint-elsewhere',
+            text: `Recorded in ${elsewhere.join(', ')}, not in this window's ${elsewhere.length === 1 ? 'folder' : 'folders'}: open ${elsewhere.length === 1 ? 'that folder' : 'those folders'} to restore this turn.`,
+          }),
+        ];
+  return el(
+    'div',
+    { className: `checkpoint${checkpoint.restoredAt === undefined ? '' : ' restored'}`, attrs: { role: 'group', 'aria-label': title } },
+    el('p', { className: 'checkpoint-title', text: title }),
+    list,
+    ...where,
+    actions,
+  );
 }

@@ -38,7 +38,13 @@ export class Composer {
   private pendingTimer: number | undefined;
   private blockedReason: string | undefined;
 
-  constructor(private readonly deps: ComposerDeps, private readonly image: ImageAttach, private readonly audio: AudioAttach, private readonly mentions: MentionPicker, draft: string) {
+  constructor(
+    private readonly deps: ComposerDeps,
+    private readonly image: ImageAttach,
+    private readonly audio: AudioAttach,
+    private readonly mentions: MentionPicker,
+    draft: string,
+  ) {
     this.input = el('textarea', {
       className: 'composer-input',
       attrs: { 'aria-label': 'Message to Cadenza', placeholder: 'Ask Cadenza\u2026 (Enter to send, Shift+Enter for a new line)', rows: '3' },
@@ -61,14 +67,22 @@ export class Composer {
     this.actions = el('div', { className: 'composer-actions' }, this.sendButton, this.stopButton);
     this.hint.id = 'composer-hint';
     this.input.setAttribute('aria-describedby', this.hint.id);
-    const box = el('div', { className: 'composer-box' }, this.image.preview, this.audio.chip, this.mentions.chips, this.input, this.mentions.menu, this.toolbar);
+    const box = el(
+      'div',
+      { className: 'composer-box' },
+      this.image.preview,
+      this.audio.chip,
+      this.mentions.chips,
+      this.input,
+      this.mentions.menu,
+      this.toolbar,
+    );
     this.mentions.attachTo(this.input);
     this.element = el('form', { className: 'composer', attrs: { 'aria-label': 'Compose a message' } }, box, this.hint);
     this.element.addEventListener('submit', (event) => event.preventDefault());
     this.image.attachTo(this.element, this.input);
     this.update();
   }
-
 
   /** Moves keyboard focus to the text box. */
   focus(): void {
@@ -138,13 +152,14 @@ export class Composer {
   /** Re-evaluates what Send can do (after an attachment or the model changed). */
   update(): void {
     const empty = this.isEmpty(this.input.value);
-    const reason = this.pending ? 'Sending\u2026'
-      : this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? 'Wait for the answer to finish, or stop it.' : undefined);
+    const reason = this.pending
+      ? 'Sending\u2026'
+      : (this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? 'Wait for the answer to finish, or stop it.' : undefined));
     this.sendButton.disabled = empty || reason !== undefined;
     this.sendButton.title = reason ?? (empty ? 'Type a message to send' : 'Send (Enter)');
     this.input.readOnly = this.pending;
     this.element.classList.toggle('pending', this.pending);
-    const hint = this.pending ? 'Sending\u2026' : this.blockedReason ?? this.attachmentProblem ?? '';
+    const hint = this.pending ? 'Sending\u2026' : (this.blockedReason ?? this.attachmentProblem ?? '');
     if (this.hint.textContent !== hint) this.hint.textContent = hint;
     show(this.hint, hint !== '');
   }

@@ -19,10 +19,15 @@ export class ContextMeter {
   constructor(post: (message: FromWebview) => void, maxTokens: () => number | undefined = () => undefined) {
     this.track = el('div', { className: 'meter-track', attrs: { role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': '0' } }, this.bar);
     // When turns would be left out, condensing is offered: a summary of them is sent instead.
-    const condense = button({ text: 'Condense', label: 'Condense the conversation: a model summarises the older turns, and the summary is sent instead of them', className: 'text-button secondary meter-condense', onClick: () => {
-      const max = maxTokens();
-      post({ type: 'chat/condense', ...(max !== undefined ? { maxTokens: max } : {}) });
-    } });
+    const condense = button({
+      text: 'Condense',
+      label: 'Condense the conversation: a model summarises the older turns, and the summary is sent instead of them',
+      className: 'text-button secondary meter-condense',
+      onClick: () => {
+        const max = maxTokens();
+        post({ type: 'chat/condense', ...(max !== undefined ? { maxTokens: max } : {}) });
+      },
+    });
     this.note = el('p', { className: 'meter-note' }, this.noteText, condense);
     this.element = el('div', { className: 'context-meter' }, el('div', { className: 'meter-row' }, this.label, this.track), this.note);
     show(this.element, false);

@@ -70,9 +70,12 @@ export class ConversationList {
     const items = this.conversations.map((conversation) => {
       const name = conversation.title || 'Untitled';
       const current = conversation.id === this.activeId;
-      const open = el('button', { className: 'conversation-open', attrs: { type: 'button' } },
+      const open = el(
+        'button',
+        { className: 'conversation-open', attrs: { type: 'button' } },
         el('span', { className: 'conversation-name', text: name }),
-        el('span', { className: 'conversation-age', text: formatAge(conversation.updatedAt, now) }));
+        el('span', { className: 'conversation-age', text: formatAge(conversation.updatedAt, now) }),
+      );
       open.title = `Open \u201c${name}\u201d`;
       if (current) open.setAttribute('aria-current', 'true');
       open.addEventListener('click', () => {
@@ -80,11 +83,18 @@ export class ConversationList {
         this.setOpen(false);
         this.toggle.focus();
       });
-      const actions = el('div', { className: 'conversation-actions' },
+      const actions = el(
+        'div',
+        { className: 'conversation-actions' },
         button({ label: `Rename \u201c${name}\u201d`, icon: 'rename', onClick: () => this.post({ type: 'conversation/rename', id: conversation.id }) }),
         button({ label: `Export \u201c${name}\u201d`, icon: 'export', onClick: () => this.post({ type: 'conversation/export', id: conversation.id }) }),
-        button({ label: `Copy \u201c${name}\u201d as Markdown`, icon: 'copy', onClick: () => this.post({ type: 'conversation/copyMarkdown', id: conversation.id }) }),
-        button({ label: `Delete \u201c${name}\u201d`, icon: 'trash', onClick: () => this.post({ type: 'conversation/delete', id: conversation.id }) }));
+        button({
+          label: `Copy \u201c${name}\u201d as Markdown`,
+          icon: 'copy',
+          onClick: () => this.post({ type: 'conversation/copyMarkdown', id: conversation.id }),
+        }),
+        button({ label: `Delete \u201c${name}\u201d`, icon: 'trash', onClick: () => this.post({ type: 'conversation/delete', id: conversation.id }) }),
+      );
       const item = el('li', { className: current ? 'conversation current' : 'conversation' }, open, actions);
       item.dataset['id'] = conversation.id;
       return item;

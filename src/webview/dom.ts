@@ -46,7 +46,12 @@ export function button(options: ButtonOptions): HTMLButtonElement {
 }
 
 /** Disables a control and says why in its tooltip (the reason is also its accessible description). */
-export function setDisabled(control: HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, disabled: boolean, reason: string, enabledTitle: string): void {
+export function setDisabled(
+  control: HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+  disabled: boolean,
+  reason: string,
+  enabledTitle: string,
+): void {
   control.disabled = disabled;
   control.title = disabled ? reason : enabledTitle;
 }

@@ -41,7 +41,12 @@ export function countdown(seconds: number, tick: (left: number) => void): () => 
  * An error block: the message and, when `actionable` (the error is on the last answer), the button
  * for its action; `live` when it just happened. A retry that must wait (`retryAfterSeconds`) is disabled until the wait is over.
  */
-export function errorBlock(error: ErrorView, actionable: boolean, live: boolean, actions: ErrorActions): { readonly element: HTMLElement; readonly dispose: () => void } {
+export function errorBlock(
+  error: ErrorView,
+  actionable: boolean,
+  live: boolean,
+  actions: ErrorActions,
+): { readonly element: HTMLElement; readonly dispose: () => void } {
   // Only an error that just happened is an alert: a conversation shown again must not read out its
   // old errors.
   const element = el('div', { className: 'error-block', attrs: live ? { role: 'alert' } : {} });
@@ -97,9 +102,7 @@ export function retryStatus(seconds: number, attempt: number, reason: string | u
   const element = el('p', { className: 'retry-status' });
   const cause = retryReasons[reason ?? 'rateLimited'] ?? 'Request failed';
   const dispose = countdown(seconds, (left) => {
-    element.textContent = left > 0
-      ? `${cause} \u2014 retrying in ${left} s (retry ${attempt})`
-      : `${cause} \u2014 retrying now (retry ${attempt})`;
+    element.textContent = left > 0 ? `${cause} \u2014 retrying in ${left} s (retry ${attempt})` : `${cause} \u2014 retrying now (retry ${attempt})`;
   });
   return { element, dispose };
 }

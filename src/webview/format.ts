@@ -56,7 +56,8 @@ export function usageParts(usage: UsageView): UsagePart[] {
     parts.push({ text: `${formatCount(usage.completionTokens)} out${thinking}`, title: 'Output (completion) tokens, thinking included' });
   }
   if (usage.timeToFirstTokenMs !== undefined) parts.push({ text: `first token ${formatDuration(usage.timeToFirstTokenMs)}`, title: 'Time to first token' });
-  if (usage.tokensPerSecond !== undefined) parts.push({ text: `${trim(usage.tokensPerSecond.toFixed(usage.tokensPerSecond < 100 ? 1 : 0))} tok/s`, title: 'Output tokens per second' });
+  if (usage.tokensPerSecond !== undefined)
+    parts.push({ text: `${trim(usage.tokensPerSecond.toFixed(usage.tokensPerSecond < 100 ? 1 : 0))} tok/s`, title: 'Output tokens per second' });
   if (usage.totalTimeMs !== undefined) parts.push({ text: formatDuration(usage.totalTimeMs), title: 'Total time' });
   if (usage.costUsd !== undefined) parts.push({ text: formatCost(usage.costUsd), title: 'Cost at the model\u2019s list price' });
   parts.push(sourceText[usage.source]);
@@ -76,9 +77,10 @@ export interface MeterText {
 export function meterText(usedTokens: number, limitTokens: number, droppedMessages: number): MeterText {
   const fraction = limitTokens > 0 ? Math.min(1, Math.max(0, usedTokens / limitTokens)) : 0;
   const percent = Math.round(fraction * 100);
-  const label = limitTokens > 0
-    ? `Context ${formatTokensShort(usedTokens)} / ${formatTokensShort(limitTokens)} tokens (${percent}%)`
-    : `Context ${formatTokensShort(usedTokens)} tokens`;
+  const label =
+    limitTokens > 0
+      ? `Context ${formatTokensShort(usedTokens)} / ${formatTokensShort(limitTokens)} tokens (${percent}%)`
+      : `Context ${formatTokensShort(usedTokens)} tokens`;
   const level = fraction >= 0.95 ? 'full' : fraction >= 0.8 ? 'warning' : 'ok';
   if (droppedMessages <= 0) return { fraction, label, level };
   const note = `${droppedMessages} older message${droppedMessages === 1 ? ' was' : 's were'} left out to fit the context.`;

@@ -15,7 +15,10 @@ export class InstructionsBar {
   private readonly label = el('span', { className: 'instructions-label', text: 'Instructions' });
 
   /** `onToggle(true)` when the user turns them on for this conversation, `false` when off. */
-  constructor(private readonly post: (message: FromWebview) => void, onToggle: (on: boolean) => void) {
+  constructor(
+    private readonly post: (message: FromWebview) => void,
+    onToggle: (on: boolean) => void,
+  ) {
     this.toggle.addEventListener('change', () => onToggle(this.toggle.checked));
     this.element.append(el('label', { className: 'instructions-toggle' }, this.toggle, this.label), this.chips);
     show(this.element, false);
@@ -35,7 +38,9 @@ export class InstructionsBar {
     });
     this.chips.replaceChildren(...chips);
     this.label.textContent = untrusted ? 'Instructions (untrusted workspace)' : 'Instructions';
-    this.element.title = untrusted ? 'From a workspace you have not trusted: sent as information only; they cannot enable any tool.' : 'Files this project keeps for AI assistants, added to every request.';
+    this.element.title = untrusted
+      ? 'From a workspace you have not trusted: sent as information only; they cannot enable any tool.'
+      : 'Files this project keeps for AI assistants, added to every request.';
     show(this.element, files.length > 0);
   }
 

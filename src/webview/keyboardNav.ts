@@ -17,10 +17,21 @@ export class KeyboardHelp {
     const list = el('dl', { className: 'keyboard-help-list' });
     for (const entry of keyboardHelp) list.append(el('dt', { text: entry.keys }), el('dd', { text: entry.does }));
     const close = button({ label: 'Close the keyboard help (Escape)', icon: 'close', onClick: () => this.close() });
-    this.element = el('div', { className: 'keyboard-help', attrs: { role: 'dialog', 'aria-labelledby': 'keyboard-help-title', tabindex: '-1' } },
-      el('div', { className: 'keyboard-help-header' }, el('h2', { className: 'keyboard-help-title', text: 'Keyboard', attrs: { id: 'keyboard-help-title' } }), close),
+    this.element = el(
+      'div',
+      { className: 'keyboard-help', attrs: { role: 'dialog', 'aria-labelledby': 'keyboard-help-title', tabindex: '-1' } },
+      el(
+        'div',
+        { className: 'keyboard-help-header' },
+        el('h2', { className: 'keyboard-help-title', text: 'Keyboard', attrs: { id: 'keyboard-help-title' } }),
+        close,
+      ),
       list,
-      el('p', { className: 'keyboard-help-note', text: 'A finished answer is read out once. To also hear when Cadenza starts answering and how it is going, turn on the setting cadenza.chat.accessibility.announceProgress.' }));
+      el('p', {
+        className: 'keyboard-help-note',
+        text: 'A finished answer is read out once. To also hear when Cadenza starts answering and how it is going, turn on the setting cadenza.chat.accessibility.announceProgress.',
+      }),
+    );
     this.element.addEventListener('keydown', (event) => {
       if (event.key !== 'Escape') return;
       // Before the panel's own Escape (stop the answer): closing the help is all this Escape does.

@@ -17,7 +17,16 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
   return { start: caret - (match[2]?.length ?? 0) - 1, query: match[2] ?? '' };
 }
 
-const kindLabel: Record<MentionCandidate['kind'], string> = { file: 'file', folder: 'folder', symbol: 'symbol', selection: 'selection', problems: 'problems', terminal: 'terminal', git: 'git', codebase: 'search' };
+const kindLabel: Record<MentionCandidate['kind'], string> = {
+  file: 'file',
+  folder: 'folder',
+  symbol: 'symbol',
+  selection: 'selection',
+  problems: 'problems',
+  terminal: 'terminal',
+  git: 'git',
+  codebase: 'search',
+};
 
 /** The `@` list under the text box, and the chips of what was picked. */
 export class MentionPicker {
@@ -32,7 +41,10 @@ export class MentionPicker {
   private open: { start: number; query: string } | undefined;
   private input: HTMLTextAreaElement | undefined;
 
-  constructor(private readonly post: (message: FromWebview) => void, private readonly onChange: () => void) {
+  constructor(
+    private readonly post: (message: FromWebview) => void,
+    private readonly onChange: () => void,
+  ) {
     this.menu.id = uniqueId('mention-menu');
     show(this.menu, false);
     show(this.chips, false);
@@ -44,7 +56,11 @@ export class MentionPicker {
     input.setAttribute('aria-controls', this.menu.id);
     input.addEventListener('input', () => this.follow());
     input.addEventListener('click', () => this.follow());
-    input.addEventListener('blur', () => window.setTimeout(() => { if (document.activeElement !== input) this.close(); }, 150));
+    input.addEventListener('blur', () =>
+      window.setTimeout(() => {
+        if (document.activeElement !== input) this.close();
+      }, 150),
+    );
   }
 
   /** The tokens of the attached mentions, for `chat/send`. */
@@ -172,10 +188,13 @@ export class MentionPicker {
 
   private render(): void {
     const items = this.candidates.map((candidate, index) => {
-      const item = el('li', { className: 'mention-item', attrs: { role: 'option', id: `${this.menu.id}-${index}`, 'data-kind': candidate.kind } },
+      const item = el(
+        'li',
+        { className: 'mention-item', attrs: { role: 'option', id: `${this.menu.id}-${index}`, 'data-kind': candidate.kind } },
         el('span', { className: 'mention-kind', text: kindLabel[candidate.kind] }),
         el('span', { className: 'mention-label', text: candidate.label }),
-        ...(candidate.detail ? [el('span', { className: 'mention-detail', text: candidate.detail })] : []));
+        ...(candidate.detail ? [el('span', { className: 'mention-detail', text: candidate.detail })] : []),
+      );
       // mousedown, not click: a click would blur the text box first and close the list.
       item.addEventListener('mousedown', (event) => {
         event.preventDefault();
@@ -192,19 +211,28 @@ export class MentionPicker {
 
   private renderChips(): void {
     show(this.chips, this.attached.length > 0);
-    this.chips.replaceChildren(...this.attached.map((chip, index) => {
-      const facts = `${chip.tokens} tokens`;
-      const title = `${chip.label}: ${facts}${chip.note ? `. ${chip.note}` : ''}`;
-      const remove = button({ label: `Remove ${chip.label}`, icon: 'close', onClick: () => {
-        this.attached.splice(index, 1);
-        this.renderChips();
-        this.onChange();
-        this.input?.focus();
-      } });
-      return el('span', { className: `mention-chip${chip.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': chip.kind } },
-        el('span', { className: 'mention-chip-label', text: `@${chip.label}` }),
-        el('span', { className: 'mention-chip-tokens', text: chip.kind === 'codebase' ? 'searched when sent' : facts }),
-        remove);
-    }));
+    this.chips.replaceChildren(
+      ...this.attached.map((chip, index) => {
+        const facts = `${chip.tokens} tokens`;
+        const title = `${chip.label}: ${facts}${chip.note ? `. ${chip.note}` : ''}`;
+        const remove = button({
+          label: `Remove ${chip.label}`,
+          icon: 'close',
+          onClick: () => {
+            this.attached.splice(index, 1);
+            this.renderChips();
+            this.onChange();
+            this.input?.focus();
+          },
+        });
+        return el(
+          'span',
+          { className: `mention-chip${chip.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': chip.kind } },
+          el('span', { className: 'mention-chip-label', text: `@${chip.label}` }),
+          el('span', { className: 'mention-chip-tokens', text: chip.kind === 'codebase' ? 'searched when sent' : facts }),
+          remove,
+        );
+      }),
+    );
   }
 }

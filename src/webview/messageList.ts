@@ -44,9 +44,12 @@ export class MessageList {
   private items = new Map<string, Item>();
   /** Bumped by every `show`, so a background fill of an older conversation stops. */
   private generation = 0;
-  private readonly welcome = el('div', { className: 'welcome' },
+  private readonly welcome = el(
+    'div',
+    { className: 'welcome' },
     el('p', { className: 'welcome-title', text: 'Ask Cadenza anything.' }),
-    el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops an answer. Use \u201cAdd selection to chat\u201d in the editor to quote code.' }));
+    el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops an answer. Use \u201cAdd selection to chat\u201d in the editor to quote code.' }),
+  );
   private streamingId: string | undefined;
   /** A scroll position to restore once the background fill is done (it is measured on the whole list). */
   private restoreWhenFilled: { scrollTop: number; atBottom: boolean } | undefined;
@@ -73,18 +76,22 @@ export class MessageList {
     resize.observe(this.content);
     resize.observe(this.element);
     this.element.addEventListener('click', (event) => handleCodeAction(event.target, (message) => this.context.post(message)));
-    this.element.addEventListener('scroll', () => {
-      this.atBottom = this.distanceFromBottom() <= stickDistance;
-      if (this.scrollSave !== undefined) return;
-      this.scrollSave = window.setTimeout(() => {
-        this.scrollSave = undefined;
-        // At the bottom the exact offset does not matter (following the stream moves it all the time).
-        const saved = this.atBottom ? -1 : this.element.scrollTop;
-        if (saved === this.savedScroll) return;
-        this.savedScroll = saved;
-        this.onScroll(Math.max(0, saved), this.atBottom);
-      }, 250);
-    }, { passive: true });
+    this.element.addEventListener(
+      'scroll',
+      () => {
+        this.atBottom = this.distanceFromBottom() <= stickDistance;
+        if (this.scrollSave !== undefined) return;
+        this.scrollSave = window.setTimeout(() => {
+          this.scrollSave = undefined;
+          // At the bottom the exact offset does not matter (following the stream moves it all the time).
+          const saved = this.atBottom ? -1 : this.element.scrollTop;
+          if (saved === this.savedScroll) return;
+          this.savedScroll = saved;
+          this.onScroll(Math.max(0, saved), this.atBottom);
+        }, 250);
+      },
+      { passive: true },
+    );
   }
 
   /** Whether an answer is streaming. */

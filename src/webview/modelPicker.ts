@@ -16,7 +16,11 @@ export class ModelPicker {
   private selectedId: string | undefined;
 
   /** `onSelect` posts `model/select`; `onRefresh` posts `model/refresh`. */
-  constructor(onSelect: (modelId: string) => void, onRefresh: () => void, private readonly onChange: () => void) {
+  constructor(
+    onSelect: (modelId: string) => void,
+    onRefresh: () => void,
+    private readonly onChange: () => void,
+  ) {
     this.refresh = button({ label: 'Refresh the model list', icon: 'refresh', onClick: onRefresh });
     this.select.setAttribute('aria-describedby', 'model-facts');
     this.select.addEventListener('change', () => {
@@ -84,10 +88,15 @@ export class ModelPicker {
   private renderFacts(loading = false, error?: ErrorView): void {
     const model = this.model;
     this.facts.classList.toggle('error', error !== undefined);
-    const text = error ? `Could not load models: ${error.message}`
-      : loading ? 'Loading models\u2026'
-      : model ? modelFacts(model)
-      : this.selectedId ? `${this.selectedId} is not in the service\u2019s model list.` : '';
+    const text = error
+      ? `Could not load models: ${error.message}`
+      : loading
+        ? 'Loading models\u2026'
+        : model
+          ? modelFacts(model)
+          : this.selectedId
+            ? `${this.selectedId} is not in the service\u2019s model list.`
+            : '';
     this.facts.textContent = text;
     this.select.title = model ? `${model.id}: ${modelFacts(model)}` : 'Model';
     show(this.facts, text !== '');

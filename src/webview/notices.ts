@@ -11,9 +11,19 @@ export class KeyBanner {
   private readonly text = el('p', { className: 'banner-text' });
 
   constructor(post: (message: FromWebview) => void) {
-    const set = button({ text: 'Set API key', label: 'Set API key', className: 'text-button', onClick: () => post({ type: 'action/run', action: 'setApiKey' }) });
-    this.element = el('div', { className: 'banner', attrs: { role: 'region', 'aria-label': 'API key' } },
-      el('p', { className: 'banner-title', text: 'No API key is set' }), this.text, set);
+    const set = button({
+      text: 'Set API key',
+      label: 'Set API key',
+      className: 'text-button',
+      onClick: () => post({ type: 'action/run', action: 'setApiKey' }),
+    });
+    this.element = el(
+      'div',
+      { className: 'banner', attrs: { role: 'region', 'aria-label': 'API key' } },
+      el('p', { className: 'banner-title', text: 'No API key is set' }),
+      this.text,
+      set,
+    );
     show(this.element, false);
   }
 
@@ -29,9 +39,20 @@ export class AllowanceBar {
   readonly element: HTMLElement;
 
   constructor(post: (message: FromWebview) => void) {
-    const end = button({ text: 'Ask again', label: 'Ask again: stop allowing edits without asking in this conversation', className: 'text-button secondary', onClick: () => post({ type: 'agent/endAllowance' }) });
-    this.element = el('div', { className: 'notice allowance', attrs: { role: 'status', 'aria-label': 'Edit allowance' } },
-      el('p', { text: 'Ordinary source and text files are edited and created without asking in this conversation. Other files (dot folders, packages, configuration, instructions, CI and build files, ignored files) still ask, each saying why.' }), end);
+    const end = button({
+      text: 'Ask again',
+      label: 'Ask again: stop allowing edits without asking in this conversation',
+      className: 'text-button secondary',
+      onClick: () => post({ type: 'agent/endAllowance' }),
+    });
+    this.element = el(
+      'div',
+      { className: 'notice allowance', attrs: { role: 'status', 'aria-label': 'Edit allowance' } },
+      el('p', {
+        text: 'Ordinary source and text files are edited and created without asking in this conversation. Other files (dot folders, packages, configuration, instructions, CI and build files, ignored files) still ask, each saying why.',
+      }),
+      end,
+    );
     show(this.element, false);
   }
 
@@ -55,7 +76,8 @@ export class Notices {
     const notice = el('div', { className: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status', ...(key ? { 'data-key': key } : {}) } });
     const dismiss = button({ label: 'Dismiss', icon: 'close', onClick: () => notice.remove() });
     notice.append(el('p', { text }), dismiss);
-    for (const old of Array.from(this.element.children)) if (old.textContent === text || (key !== undefined && (old as HTMLElement).dataset['key'] === key)) old.remove();
+    for (const old of Array.from(this.element.children))
+      if (old.textContent === text || (key !== undefined && (old as HTMLElement).dataset['key'] === key)) old.remove();
     this.element.append(notice);
     if (level === 'info') window.setTimeout(() => notice.remove(), infoLifetimeMs);
   }
@@ -69,6 +91,8 @@ export class Announcer {
   say(text: string): void {
     // Clearing first makes a repeated text count as a change.
     this.element.textContent = '';
-    window.setTimeout(() => { this.element.textContent = text; }, 50);
+    window.setTimeout(() => {
+      this.element.textContent = text;
+    }, 50);
   }
 }

@@ -8,7 +8,15 @@ import type { ChatOptions, ModelView } from '../shared/views';
 import { button, el, setDisabled, show, uniqueId } from './dom';
 import { formatCount } from './format';
 import {
-  canAddStop, clampMaxTokens, clampTopK, clampUnit, optionLimits, prepareOptions, schemaProblem, supportsJson, withOption,
+  canAddStop,
+  clampMaxTokens,
+  clampTopK,
+  clampUnit,
+  optionLimits,
+  prepareOptions,
+  schemaProblem,
+  supportsJson,
+  withOption,
   type PreparedOptions,
 } from './optionRules';
 
@@ -42,14 +50,27 @@ export class OptionsPanel {
 
   constructor(private readonly deps: OptionsPanelDeps) {
     this.element = el('section', { className: 'options-panel', attrs: { 'aria-label': 'Conversation options', id: uniqueId('options') } });
-    const grid = el('div', { className: 'option-grid' },
+    const grid = el(
+      'div',
+      { className: 'option-grid' },
       this.numberField('temperature', 'Temperature', '0\u20131', '0.05'),
       this.numberField('topP', 'Top P', '0\u20131', '0.05'),
       this.numberField('topK', 'Top K', '1\u2013100', '1'),
-      this.numberField('maxTokens', 'Max tokens', '', '1'));
+      this.numberField('maxTokens', 'Max tokens', '', '1'),
+    );
     this.system.addEventListener('input', () => this.set('systemPrompt', this.system.value === '' ? undefined : this.system.value));
-    this.addStop = button({ text: 'Add stop sequence', label: 'Add stop sequence', icon: 'plus', className: 'text-button secondary', onClick: () => this.addStopSequence() });
-    for (const [value, text] of [['off', 'Off'], ['object', 'JSON object'], ['schema', 'JSON schema']] as const) {
+    this.addStop = button({
+      text: 'Add stop sequence',
+      label: 'Add stop sequence',
+      icon: 'plus',
+      className: 'text-button secondary',
+      onClick: () => this.addStopSequence(),
+    });
+    for (const [value, text] of [
+      ['off', 'Off'],
+      ['object', 'JSON object'],
+      ['schema', 'JSON schema'],
+    ] as const) {
       const option = el('option', { text });
       option.value = value;
       this.jsonMode.append(option);
@@ -59,7 +80,12 @@ export class OptionsPanel {
       this.set('jsonMode', mode === 'off' ? undefined : mode);
     });
     this.workspace.addEventListener('change', () => this.set('useWorkspace', this.workspace.checked ? true : undefined));
-    for (const [value, text] of [['', 'Model default'], ['low', 'Low (faster)'], ['medium', 'Medium'], ['high', 'High (thinks longest)']] as const) {
+    for (const [value, text] of [
+      ['', 'Model default'],
+      ['low', 'Low (faster)'],
+      ['medium', 'Medium'],
+      ['high', 'High (thinks longest)'],
+    ] as const) {
       const option = el('option', { text });
       option.value = value;
       this.effort.append(option);
@@ -70,8 +96,18 @@ export class OptionsPanel {
     });
     this.effortRow = field('Reasoning effort', this.effort);
     this.thinking.addEventListener('change', () => this.set('thinking', this.thinking.checked ? undefined : false));
-    this.thinkingRow = el('label', { className: 'checkbox-field' }, this.thinking, el('span', { text: 'Think before answering (thinking is billed as output)' }));
-    const reset = button({ text: 'Reset to defaults', label: 'Reset to defaults: reset all options to their defaults', className: 'text-button secondary', onClick: () => this.reset() });
+    this.thinkingRow = el(
+      'label',
+      { className: 'checkbox-field' },
+      this.thinking,
+      el('span', { text: 'Think before answering (thinking is billed as output)' }),
+    );
+    const reset = button({
+      text: 'Reset to defaults',
+      label: 'Reset to defaults: reset all options to their defaults',
+      className: 'text-button secondary',
+      onClick: () => this.reset(),
+    });
     this.element.append(
       field('System prompt', this.system),
       grid,
@@ -148,7 +184,10 @@ export class OptionsPanel {
   }
 
   private numberField(key: NumberKey, name: string, range: string, step: string): HTMLElement {
-    const input = el('input', { className: 'option-number', attrs: { type: 'number', step, inputmode: step === '1' ? 'numeric' : 'decimal', placeholder: 'default' } });
+    const input = el('input', {
+      className: 'option-number',
+      attrs: { type: 'number', step, inputmode: step === '1' ? 'numeric' : 'decimal', placeholder: 'default' },
+    });
     const label = el('span', { text: range ? `${name} (${range})` : name });
     const note = el('span', { className: 'option-note', attrs: { 'aria-live': 'polite' } });
     input.addEventListener('change', () => this.commitNumber(key, input, note));
@@ -225,7 +264,12 @@ export class OptionsPanel {
     if (!visible) return;
     const problem = schemaProblem(this.options.schema);
     const name = this.schemaName ?? schemaTitle(this.options.schema);
-    const pick = button({ text: 'Pick schema\u2026', label: 'Pick schema\u2026: pick a JSON schema file from the workspace', className: 'text-button secondary', onClick: () => this.deps.pickSchema() });
+    const pick = button({
+      text: 'Pick schema\u2026',
+      label: 'Pick schema\u2026: pick a JSON schema file from the workspace',
+      className: 'text-button secondary',
+      onClick: () => this.deps.pickSchema(),
+    });
     const status = el('span', { className: problem ? 'schema-problem' : 'schema-name', text: problem ?? `Schema: ${name ?? 'from this conversation'}` });
     this.schemaRow.replaceChildren(pick, status);
   }
@@ -237,10 +281,14 @@ function field(label: string, control: HTMLElement): HTMLElement {
 
 function numberBounds(key: NumberKey, model: ModelView | undefined): { readonly min: number; readonly max: number | undefined } {
   switch (key) {
-    case 'temperature': return optionLimits.temperature;
-    case 'topP': return optionLimits.topP;
-    case 'topK': return optionLimits.topK;
-    case 'maxTokens': return { min: 1, max: model?.maxCompletionTokens };
+    case 'temperature':
+      return optionLimits.temperature;
+    case 'topP':
+      return optionLimits.topP;
+    case 'topK':
+      return optionLimits.topK;
+    case 'maxTokens':
+      return { min: 1, max: model?.maxCompletionTokens };
   }
 }
 

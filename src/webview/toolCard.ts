@@ -21,7 +21,6 @@ const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
   skipped: 'close',
 };
 
-
 function diffBlock(diff: string): HTMLElement {
   const pre = el('pre', { className: 'tool-diff', attrs: { 'aria-label': 'Proposed change, as a diff' } });
   const lines = diff.split('\n');
@@ -75,7 +74,11 @@ export class ToolCard {
   private view: ToolCallView;
 
   /** `live` when the call just appeared (a call that already waits for approval is then announced). */
-  constructor(view: ToolCallView, private readonly context: PanelContext, live = false) {
+  constructor(
+    view: ToolCallView,
+    private readonly context: PanelContext,
+    live = false,
+  ) {
     this.view = view;
     this.element = el('section', { className: 'tool-card' });
     this.render(live && view.status === 'awaitingApproval');
@@ -100,20 +103,32 @@ export class ToolCard {
     this.element.setAttribute('aria-label', `${name}${summary ? ` ${summary}` : ''}: ${statusText[view.status]}`);
     this.element.setAttribute('aria-busy', String(view.status === 'forming' || view.status === 'running'));
     const mark = statusIcon[view.status];
-    const header = el('div', { className: 'tool-header' },
+    const header = el(
+      'div',
+      { className: 'tool-header' },
       mark ? icon(mark) : el('span', { className: 'tool-spinner', attrs: { 'aria-hidden': 'true' } }),
       el('span', { className: 'tool-name', text: name }),
       el('span', { className: 'tool-summary', text: summary, attrs: { title: summary } }),
-      el('span', { className: 'tool-status', text: statusText[view.status] }));
+      el('span', { className: 'tool-status', text: statusText[view.status] }),
+    );
     const parts: HTMLElement[] = [header];
     if (view.origin !== undefined) parts.push(el('p', { className: 'tool-origin', text: `Tool from ${view.origin}` }));
     if (view.images?.length) {
-      parts.push(el('div', { className: 'tool-images' }, ...view.images.map((image, index) => el('img', { className: 'tool-image', attrs: { src: image.dataUrl, alt: `Image ${index + 1} the tool returned (${image.mimeType})` } }))));
+      parts.push(
+        el(
+          'div',
+          { className: 'tool-images' },
+          ...view.images.map((image, index) =>
+            el('img', { className: 'tool-image', attrs: { src: image.dataUrl, alt: `Image ${index + 1} the tool returned (${image.mimeType})` } }),
+          ),
+        ),
+      );
     }
     if (view.change) parts.push(changeBlock(view.change, view.arguments));
     if (view.status === 'awaitingApproval' && view.change) parts.push(this.approvalButtons(view.change));
     // An external tool's card shows its arguments open in the change block already.
-    if (view.arguments !== '' && view.status !== 'forming' && view.change?.kind !== 'external') parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));
+    if (view.arguments !== '' && view.status !== 'forming' && view.change?.kind !== 'external')
+      parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));
     else if (view.status === 'forming') parts.push(el('pre', { className: 'tool-forming', text: view.arguments }));
     if (view.result !== undefined) {
       const first = view.result.split('\n', 1)[0] ?? '';
@@ -137,14 +152,36 @@ export class ToolCard {
     // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
     // So is any file but an ordinary source or text file (the card says why).
     if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
-      bar.append(button({ text: 'Allow edits for this conversation', label: 'Allow edits for this conversation: approve, and allow edits and new files for the rest of this conversation without asking', className: 'text-button secondary', onClick: () => decide('allowConversation') }));
+      bar.append(
+        button({
+          text: 'Allow edits for this conversation',
+          label: 'Allow edits for this conversation: approve, and allow edits and new files for the rest of this conversation without asking',
+          className: 'text-button secondary',
+          onClick: () => decide('allowConversation'),
+        }),
+      );
     }
     // Another extension's or an MCP server's tool is never covered by the edit allowance; it may be allowed on its own.
     if (change.kind === 'external') {
-      bar.append(button({ text: `Allow ${change.tool} for this conversation`, label: `Allow ${change.tool} for this conversation: run, and run ${change.tool} again in this conversation without asking`, className: 'text-button secondary', onClick: () => decide('allowTool') }));
+      bar.append(
+        button({
+          text: `Allow ${change.tool} for this conversation`,
+          label: `Allow ${change.tool} for this conversation: run, and run ${change.tool} again in this conversation without asking`,
+          className: 'text-button secondary',
+          onClick: () => decide('allowTool'),
+        }),
+      );
     }
     if (change.kind === 'edit' || change.kind === 'create') {
-      bar.append(button({ text: 'Show diff', label: `Show diff: open the diff of ${change.path} in the editor`, icon: 'open', className: 'text-button secondary', onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }) }));
+      bar.append(
+        button({
+          text: 'Show diff',
+          label: `Show diff: open the diff of ${change.path} in the editor`,
+          icon: 'open',
+          className: 'text-button secondary',
+          onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }),
+        }),
+      );
     }
     return bar;
   }

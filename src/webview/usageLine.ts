@@ -23,11 +23,15 @@ export function jsonCheckBlock(check: JsonCheckView, withSchema: boolean): HTMLE
   const block = el('div', { className: `json-check ${check.valid ? 'valid' : 'invalid'}` });
   const summary = el('p', { className: 'json-check-summary' }, icon(check.valid ? 'check' : 'warning'));
   const problems = check.problems.length;
-  summary.append(el('span', {
-    text: check.valid
-      ? withSchema ? 'Valid JSON that matches the schema.' : 'Valid JSON.'
-      : `${withSchema ? 'Does not match the schema' : 'Not valid JSON'}${problems > 0 ? ` (${problems} problem${problems === 1 ? '' : 's'}):` : '.'}`,
-  }));
+  summary.append(
+    el('span', {
+      text: check.valid
+        ? withSchema
+          ? 'Valid JSON that matches the schema.'
+          : 'Valid JSON.'
+        : `${withSchema ? 'Does not match the schema' : 'Not valid JSON'}${problems > 0 ? ` (${problems} problem${problems === 1 ? '' : 's'}):` : '.'}`,
+    }),
+  );
   block.append(summary);
   if (problems > 0) {
     const list = el('ul', { className: 'json-problems' });

@@ -17,7 +17,11 @@ export class UserMessage {
   private editor: HTMLElement | undefined;
   private text: string;
 
-  constructor(message: MessageView, private readonly context: PanelContext, private readonly canEdit: () => boolean) {
+  constructor(
+    message: MessageView,
+    private readonly context: PanelContext,
+    private readonly canEdit: () => boolean,
+  ) {
     this.text = message.text;
     this.body = new MarkdownBody('markdown');
     this.body.setText(message.text);
@@ -35,16 +39,31 @@ export class UserMessage {
     }
     if (message.audioName) {
       const label = `Attached audio ${message.audioName}`;
-      this.element.append(el('p', { className: 'message-audio', attrs: { role: 'img', 'aria-label': label, title: label } },
-        icon('audio'), el('span', { className: 'message-audio-name', text: message.audioName })));
+      this.element.append(
+        el(
+          'p',
+          { className: 'message-audio', attrs: { role: 'img', 'aria-label': label, title: label } },
+          icon('audio'),
+          el('span', { className: 'message-audio-name', text: message.audioName }),
+        ),
+      );
     }
     if (message.context?.length) {
-      this.element.append(el('div', { className: 'message-context', attrs: { role: 'group', 'aria-label': 'Attached context' } }, ...message.context.map((part) => {
-        const title = `${part.label}: ${part.tokens} tokens${part.note ? `. ${part.note}` : ''}`;
-        return el('span', { className: `mention-chip${part.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': part.kind } },
-          el('span', { className: 'mention-chip-label', text: `@${part.label}` }),
-          el('span', { className: 'mention-chip-tokens', text: `${part.tokens} tokens` }));
-      })));
+      this.element.append(
+        el(
+          'div',
+          { className: 'message-context', attrs: { role: 'group', 'aria-label': 'Attached context' } },
+          ...message.context.map((part) => {
+            const title = `${part.label}: ${part.tokens} tokens${part.note ? `. ${part.note}` : ''}`;
+            return el(
+              'span',
+              { className: `mention-chip${part.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': part.kind } },
+              el('span', { className: 'mention-chip-label', text: `@${part.label}` }),
+              el('span', { className: 'mention-chip-tokens', text: `${part.tokens} tokens` }),
+            );
+          }),
+        ),
+      );
     }
     this.element.append(this.body.element);
   }

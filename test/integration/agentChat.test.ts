@@ -14,10 +14,16 @@ import { cadenzaApi, openChatView, removeGitRepository, storedConversation, useE
 import { drivePanel, type Panel } from './panelDriver';
 
 type Done = Extract<ToWebview, { type: 'chat/done' }>;
-type Body = { model: string; messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[]; tool_choice?: unknown };
+type Body = {
+  model: string;
+  messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[];
+  tools?: { function: { name: string } }[];
+  tool_choice?: unknown;
+};
 
 const toolModel = 'Meta-Llama-3.3-70B-Instruct';
-const greetingSource = '/** Returns a greeting for `name`; used by tests that read, search or edit workspace files. */\nexport function greeting(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
+const greetingSource =
+  '/** Returns a greeting for `name`; used by tests that read, search or edit workspace files. */\nexport function greeting(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 
 suite('Agent: chat, approvals and Restricted Mode', () => {
   const emulator = useEmulator();
@@ -27,10 +33,19 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
 
   const cards = (): ToolCallView[] => panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
   const dones = (): Done[] => panel.messages.filter((message): message is Done => message.type === 'chat/done');
-  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const bodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
   const waitingCard = async (name: string): Promise<ToolCallView> => {
     let found: ToolCallView | undefined;
-    await waitFor(() => (found = cards().find((card) => card.name === name && card.status === 'awaitingApproval')) !== undefined, () => `a ${name} card waiting for approval (saw ${cards().map((card) => `${card.name}:${card.status}`).join(', ')})`);
+    await waitFor(
+      () => (found = cards().find((card) => card.name === name && card.status === 'awaitingApproval')) !== undefined,
+      () =>
+        `a ${name} card waiting for approval (saw ${cards()
+          .map((card) => `${card.name}:${card.status}`)
+          .join(', ')})`,
+    );
     if (!found) throw new Error('unreachable');
     return found;
   };
@@ -49,7 +64,10 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     await vscode.workspace.applyEdit(edit);
     await document.save();
   };
-  const diffTabs = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'cadenza-agent');
+  const diffTabs = (): vscode.Tab[] =>
+    vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'cadenza-agent');
 
   suiteSetup(async () => {
     api = await cadenzaApi();
@@ -90,9 +108,18 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     assert.equal(answer, 'It returns "Hello, <name>!".');
     const [first, second] = bodies();
     assert.equal(first?.tool_choice, 'auto');
-    assert.ok(first?.tools?.some((tool) => tool.function.name === 'edit_file'), 'the changing functions are offered in a trusted workspace');
+    assert.ok(
+      first?.tools?.some((tool) => tool.function.name === 'edit_file'),
+      'the changing functions are offered in a trusted workspace',
+    );
     assert.equal(first?.messages[0]?.role, 'system');
-    assert.deepEqual(second?.messages.slice(-2).map((message) => [message.role, message.tool_call_id]), [['assistant', undefined], ['tool', 'call_read_1']]);
+    assert.deepEqual(
+      second?.messages.slice(-2).map((message) => [message.role, message.tool_call_id]),
+      [
+        ['assistant', undefined],
+        ['tool', 'call_read_1'],
+      ],
+    );
     assert.match(String(second?.messages.at(-1)?.content), /^src\/greeting\.ts \(4 lines\)\n\/\*\* Returns a greeting/);
     const done = cards().filter((card) => card.status === 'done');
     assert.equal(done.length, 1);
@@ -104,7 +131,17 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
 
     panel.clear();
     await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
-    await waitFor(() => panel.messages.some((message) => message.type === 'conversation/show' && message.conversation.messages.some((entry) => entry.toolCalls?.[0]?.status === 'done' && entry.toolCalls[0].result?.startsWith('src/greeting.ts') === true)), 'the card in the conversation after a reload');
+    await waitFor(
+      () =>
+        panel.messages.some(
+          (message) =>
+            message.type === 'conversation/show' &&
+            message.conversation.messages.some(
+              (entry) => entry.toolCalls?.[0]?.status === 'done' && entry.toolCalls[0].result?.startsWith('src/greeting.ts') === true,
+            ),
+        ),
+      'the card in the conversation after a reload',
+    );
     await openChatView(api);
   });
 
@@ -114,14 +151,19 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
       emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_read_2' }] });
       emulator().scriptChat({ content: 'It greets.' });
       assert.equal((await panel.send('What does greeting.ts do?')).answer, 'It greets.');
-      assert.deepEqual(bodies().map((body) => body.tool_choice), ['required', 'auto']);
+      assert.deepEqual(
+        bodies().map((body) => body.tool_choice),
+        ['required', 'auto'],
+      );
     } finally {
       await vscode.workspace.getConfiguration('cadenza.agent').update('requireToolCall', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
   test('nothing changes without approval, and a denial is reported to the model', async () => {
-    emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' } }] });
+    emulator().scriptChat({
+      toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' } }],
+    });
     emulator().scriptChat({ content: 'Understood, I left it.' });
     const answering = panel.send('Make the greeting shorter.');
     const card = await waitingCard('edit_file');
@@ -143,10 +185,12 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
 
   test('an approved edit is applied; "allow edits for this conversation" covers later edits but never commands', async () => {
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
-    emulator().scriptChat({ toolCalls: [
-      { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi', new_text: 'Hey' } },
-      { name: 'run_in_terminal', arguments: { command: 'echo ran > agent-ran.txt' } },
-    ] });
+    emulator().scriptChat({
+      toolCalls: [
+        { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi', new_text: 'Hey' } },
+        { name: 'run_in_terminal', arguments: { command: 'echo ran > agent-ran.txt' } },
+      ],
+    });
     emulator().scriptChat({ content: 'Done.' });
     const answering = panel.send('Change the greeting, then run a command.');
     const edit = await waitingCard('edit_file');
@@ -166,26 +210,51 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
   test('"allow edits for this conversation" never covers files that can run code or change the editor; the card says why; the allowance shows and ends with the conversation', async () => {
     const created = ['.vscode/tasks.json', '.git/config', '.git/hooks/pre-commit', 'package.json'];
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
-    emulator().scriptChat({ toolCalls: [
-      { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi', new_text: 'Hey' } },
-      { name: 'create_file', arguments: { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}' } },
-      { name: 'create_file', arguments: { path: '.git/config', content: '[core]\n\tfsmonitor = touch pwned\n' } },
-      { name: 'create_file', arguments: { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' } },
-      { name: 'create_file', arguments: { path: 'package.json', content: '{"scripts":{"postinstall":"touch pwned"}}' } },
-    ] });
+    emulator().scriptChat({
+      toolCalls: [
+        { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hi', new_text: 'Hey' } },
+        {
+          name: 'create_file',
+          arguments: {
+            path: '.vscode/tasks.json',
+            content: '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}',
+          },
+        },
+        { name: 'create_file', arguments: { path: '.git/config', content: '[core]\n\tfsmonitor = touch pwned\n' } },
+        { name: 'create_file', arguments: { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' } },
+        { name: 'create_file', arguments: { path: 'package.json', content: '{"scripts":{"postinstall":"touch pwned"}}' } },
+      ],
+    });
     emulator().scriptChat({ content: 'Done.' });
     const conversationId = (await panel.conversation()).id;
     const answering = panel.send('Change the greeting and set the project up.');
     const edit = await waitingCard('edit_file');
     assert.equal(edit.change?.kind === 'edit' ? edit.change.caution : 'no edit', undefined, 'an ordinary file has no caution');
     assert.ok(api.agent.approvals.answer(edit.id, 'allowConversation'));
-    await waitFor(() => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === conversationId), 'the panel to show the allowance');
-    const reasons: Record<string, RegExp> = { '.vscode/tasks.json': /tasks/, '.git/config': /fsmonitor/, '.git/hooks/pre-commit': /hooks/, 'package.json': /scripts/ };
+    await waitFor(
+      () => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === conversationId),
+      'the panel to show the allowance',
+    );
+    const reasons: Record<string, RegExp> = {
+      '.vscode/tasks.json': /tasks/,
+      '.git/config': /fsmonitor/,
+      '.git/hooks/pre-commit': /hooks/,
+      'package.json': /scripts/,
+    };
     for (const file of created) {
       let card: ToolCallView | undefined;
-      await waitFor(() => (card = cards().find((entry) => entry.name === 'create_file' && entry.status === 'awaitingApproval' && entry.change?.kind === 'create' && entry.change.path === file)) !== undefined, () => `${file} to be asked for despite the allowance (saw ${cards().map((entry) => `${entry.name}:${entry.status}`).join(', ')})`);
+      await waitFor(
+        () =>
+          (card = cards().find(
+            (entry) => entry.name === 'create_file' && entry.status === 'awaitingApproval' && entry.change?.kind === 'create' && entry.change.path === file,
+          )) !== undefined,
+        () =>
+          `${file} to be asked for despite the allowance (saw ${cards()
+            .map((entry) => `${entry.name}:${entry.status}`)
+            .join(', ')})`,
+      );
       if (!card) throw new Error('unreachable');
-      assert.match(card.change?.kind === 'create' ? card.change.caution ?? '' : '', reasons[file] ?? /never/);
+      assert.match(card.change?.kind === 'create' ? (card.change.caution ?? '') : '', reasons[file] ?? /never/);
       assert.equal(cards().filter((entry) => entry.name === 'edit_file' && entry.status === 'done').length, 2, 'the ordinary edit ran under the allowance');
       assert.ok(api.agent.approvals.answer(card.id, 'deny'));
     }
@@ -195,17 +264,45 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     assert.equal(api.agent.approvals.allowsEdits(conversationId), true);
     await panel.newConversation();
     assert.equal(api.agent.approvals.allowsEdits(conversationId), false, 'the allowance ends with the conversation');
-    await waitFor(() => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === undefined), 'the panel to hide the allowance');
+    await waitFor(
+      () => panel.messages.some((message) => message.type === 'agent/allowance' && message.conversationId === undefined),
+      'the panel to hide the allowance',
+    );
   });
 
   test('the allowance covers ordinary files only: config scripts, packages, instructions, CI, containers, wrappers, ignored and virtual-environment files each wait on a card that says why', async () => {
     // Edited (they exist first) and created; all denied, so none may exist or change afterwards.
-    const existing: Record<string, string> = { 'eslint.config.mjs': 'export default [];\n', gradlew: '#!/bin/sh\nexec java "$@"\n', '.gitignore': 'scratch/\n', 'pyenv/pyvenv.cfg': 'home = /usr/bin\n' };
-    const edits: Record<string, [string, string]> = { 'eslint.config.mjs': ['export default [];', 'import "./pwn.js";\nexport default [];'], gradlew: ['exec java', 'touch pwned; exec java'] };
-    const creates = ['.venv/lib/python3.12/site-packages/x.pth', 'node_modules/x/index.js', 'AGENTS.md', '.cadenza/instructions.md', '.github/workflows/ci.yml', 'scratch/notes.md', 'Dockerfile', 'pyenv/bin/activate'];
+    const existing: Record<string, string> = {
+      'eslint.config.mjs': 'export default [];\n',
+      gradlew: '#!/bin/sh\nexec java "$@"\n',
+      '.gitignore': 'scratch/\n',
+      'pyenv/pyvenv.cfg': 'home = /usr/bin\n',
+    };
+    const edits: Record<string, [string, string]> = {
+      'eslint.config.mjs': ['export default [];', 'import "./pwn.js";\nexport default [];'],
+      gradlew: ['exec java', 'touch pwned; exec java'],
+    };
+    const creates = [
+      '.venv/lib/python3.12/site-packages/x.pth',
+      'node_modules/x/index.js',
+      'AGENTS.md',
+      '.cadenza/instructions.md',
+      '.github/workflows/ci.yml',
+      'scratch/notes.md',
+      'Dockerfile',
+      'pyenv/bin/activate',
+    ];
     const reasons: Record<string, RegExp> = {
-      'eslint.config.mjs': /configuration/, gradlew: /wrapper/, '.venv/lib/python3.12/site-packages/x.pth': /interpreter start/, 'node_modules/x/index.js': /Installed packages/,
-      'AGENTS.md': /instructions/, '.cadenza/instructions.md': /instructions/, '.github/workflows/ci.yml': /CI/, 'scratch/notes.md': /ignored/, Dockerfile: /container/, 'pyenv/bin/activate': /virtual environment/,
+      'eslint.config.mjs': /configuration/,
+      gradlew: /wrapper/,
+      '.venv/lib/python3.12/site-packages/x.pth': /interpreter start/,
+      'node_modules/x/index.js': /Installed packages/,
+      'AGENTS.md': /instructions/,
+      '.cadenza/instructions.md': /instructions/,
+      '.github/workflows/ci.yml': /CI/,
+      'scratch/notes.md': /ignored/,
+      Dockerfile: /container/,
+      'pyenv/bin/activate': /virtual environment/,
     };
     for (const [file, text] of Object.entries(existing)) {
       fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -213,36 +310,76 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     }
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Hi' } }] });
-      emulator().scriptChat({ toolCalls: [
-        ...Object.entries(edits).map(([file, [oldText, newText]]) => ({ name: 'edit_file', arguments: { path: file, old_text: oldText, new_text: newText } })),
-        ...creates.map((file) => ({ name: 'create_file', arguments: { path: file, content: 'import os; os.system("touch pwned")\n' } })),
-        { name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } },
-      ] });
+      emulator().scriptChat({
+        toolCalls: [
+          ...Object.entries(edits).map(([file, [oldText, newText]]) => ({
+            name: 'edit_file',
+            arguments: { path: file, old_text: oldText, new_text: newText },
+          })),
+          ...creates.map((file) => ({ name: 'create_file', arguments: { path: file, content: 'import os; os.system("touch pwned")\n' } })),
+          { name: 'create_file', arguments: { path: 'src/created.ts', content: 'export {};\n' } },
+        ],
+      });
       emulator().scriptChat({ content: 'Done.' });
       const answering = panel.send('Set the project up.');
       const first = await waitingCard('edit_file');
       assert.ok(api.agent.approvals.answer(first.id, 'allowConversation'));
       for (const file of [...Object.keys(edits), ...creates]) {
         let card: ToolCallView | undefined;
-        const pathOf = (entry: ToolCallView): string | undefined => (entry.change?.kind === 'edit' || entry.change?.kind === 'create' ? entry.change.path : undefined);
+        const pathOf = (entry: ToolCallView): string | undefined =>
+          entry.change?.kind === 'edit' || entry.change?.kind === 'create' ? entry.change.path : undefined;
         // Every change shows its card as waiting for a moment; one the user must answer is pending in the broker as well.
-        await waitFor(() => (card = cards().find((entry) => entry.status === 'awaitingApproval' && pathOf(entry) === file)) !== undefined && api.agent.approvals.pendingCallIds.includes(card.id), () => `${file} to wait for the user despite the allowance (saw ${cards().map((entry) => `${entry.name} ${pathOf(entry) ?? ''}:${entry.status}`).join(', ')}; pending ${api.agent.approvals.pendingCallIds.join(', ') || 'none'})`);
+        await waitFor(
+          () =>
+            (card = cards().find((entry) => entry.status === 'awaitingApproval' && pathOf(entry) === file)) !== undefined &&
+            api.agent.approvals.pendingCallIds.includes(card.id),
+          () =>
+            `${file} to wait for the user despite the allowance (saw ${cards()
+              .map((entry) => `${entry.name} ${pathOf(entry) ?? ''}:${entry.status}`)
+              .join(', ')}; pending ${api.agent.approvals.pendingCallIds.join(', ') || 'none'})`,
+        );
         if (!card) throw new Error('unreachable');
         assert.deepEqual(api.agent.approvals.pendingCallIds, [card.id], `${file} is pending`);
-        const caution = card.change?.kind === 'edit' || card.change?.kind === 'create' ? card.change.caution ?? '' : '';
+        const caution = card.change?.kind === 'edit' || card.change?.kind === 'create' ? (card.change.caution ?? '') : '';
         assert.match(caution, reasons[file] ?? /never/, `the card of ${file} says why`);
-        assert.equal(fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : undefined, existing[file], `${file} changed before a decision`);
+        assert.equal(
+          fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : undefined,
+          existing[file],
+          `${file} changed before a decision`,
+        );
         assert.ok(api.agent.approvals.answer(card.id, 'deny'));
       }
       // Nothing answers the ordinary new file's call: the answer ends only because the allowance covered it.
       assert.equal((await answering).answer, 'Done.');
       assert.equal(fs.readFileSync(path.join(root, 'src', 'created.ts'), 'utf8'), 'export {};\n', 'the ordinary new file was created');
-      assert.equal(cards().filter((entry) => entry.change?.kind === 'create' && entry.change.path === 'src/created.ts').at(-1)?.status, 'done');
+      assert.equal(
+        cards()
+          .filter((entry) => entry.change?.kind === 'create' && entry.change.path === 'src/created.ts')
+          .at(-1)?.status,
+        'done',
+      );
       for (const file of [...Object.keys(edits), ...creates]) {
-        assert.equal(fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : undefined, existing[file], `${file} after its denial`);
+        assert.equal(
+          fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : undefined,
+          existing[file],
+          `${file} after its denial`,
+        );
       }
     } finally {
-      for (const file of ['eslint.config.mjs', 'gradlew', '.gitignore', 'pyenv', '.venv', 'node_modules', 'AGENTS.md', '.cadenza', '.github', 'scratch', 'Dockerfile']) fs.rmSync(path.join(root, file), { recursive: true, force: true });
+      for (const file of [
+        'eslint.config.mjs',
+        'gradlew',
+        '.gitignore',
+        'pyenv',
+        '.venv',
+        'node_modules',
+        'AGENTS.md',
+        '.cadenza',
+        '.github',
+        'scratch',
+        'Dockerfile',
+      ])
+        fs.rmSync(path.join(root, file), { recursive: true, force: true });
     }
   });
 
@@ -250,7 +387,12 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
     fs.writeFileSync(path.join(root, '.gitignore'), '.env\n*.pem\n');
     fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=walrusSecretToken\n');
     try {
-      emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }, { name: 'read_file', arguments: { path: 'src/greeting.ts' } }] });
+      emulator().scriptChat({
+        toolCalls: [
+          { name: 'read_file', arguments: { path: '.env' } },
+          { name: 'read_file', arguments: { path: 'src/greeting.ts' } },
+        ],
+      });
       emulator().scriptChat({ content: 'I did not read it.' });
       const answering = panel.send('What is in .env?');
       const card = await waitingCard('read_file');
@@ -311,20 +453,25 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
       assert.equal(bodies().length, 2);
       const last = dones().at(-1);
       assert.match(last?.agentStop ?? '', /^Stopped after 2 steps, the limit for one answer \(cadenza\.agent\.maxSteps\)/);
-      assert.deepEqual(cards().filter((card) => card.status === 'done' || card.status === 'skipped').map((card) => card.status), ['done', 'skipped']);
+      assert.deepEqual(
+        cards()
+          .filter((card) => card.status === 'done' || card.status === 'skipped')
+          .map((card) => card.status),
+        ['done', 'skipped'],
+      );
     } finally {
       await vscode.workspace.getConfiguration('cadenza.agent').update('maxSteps', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
-  test('a workspace cannot raise the user\'s step limit: its cadenza.agent.maxSteps of 100 is ignored', async () => {
+  test("a workspace cannot raise the user's step limit: its cadenza.agent.maxSteps of 100 is ignored", async () => {
     const agent = vscode.workspace.getConfiguration('cadenza.agent');
     await agent.update('maxSteps', 2, vscode.ConfigurationTarget.Global);
     await agent.update('maxSteps', 100, vscode.ConfigurationTarget.Workspace);
     try {
       emulator().scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { times: 3 });
       await panel.send('Keep looking around, the repository says you may.');
-      assert.equal(bodies().length, 2, 'the workspace\'s step limit counted');
+      assert.equal(bodies().length, 2, "the workspace's step limit counted");
       assert.match(dones().at(-1)?.agentStop ?? '', /^Stopped after 2 steps/);
     } finally {
       await agent.update('maxSteps', undefined, vscode.ConfigurationTarget.Workspace);
@@ -347,20 +494,27 @@ suite('Agent: chat, approvals and Restricted Mode', () => {
   });
 
   test('Restricted Mode: only the read-only functions exist, and the changing ones refuse', async () => {
-    const manifest = vscode.extensions.getExtension('cadenza.cadenza')?.packageJSON as { capabilities?: { untrustedWorkspaces?: { supported?: unknown } } } | undefined;
+    const manifest = vscode.extensions.getExtension('cadenza.cadenza')?.packageJSON as
+      { capabilities?: { untrustedWorkspaces?: { supported?: unknown } } } | undefined;
     assert.equal(manifest?.capabilities?.untrustedWorkspaces?.supported, 'limited');
     api.agent.overrideTrust(false);
     emulator().scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Bye' } }] });
     emulator().scriptChat({ content: 'I can only read here.' });
     await panel.send('Edit the greeting.');
-    assert.deepEqual(bodies()[0]?.tools?.map((tool) => tool.function.name), ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection']);
+    assert.deepEqual(
+      bodies()[0]?.tools?.map((tool) => tool.function.name),
+      ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection'],
+    );
     assert.match(String(bodies()[0]?.messages[0]?.content), /Restricted Mode/);
     assert.match(String(bodies()[1]?.messages.at(-1)?.content), /^Error: edit_file is not available: the workspace is in Restricted Mode/);
     assert.ok(panel.messages.some((message) => message.type === 'notice' && message.text.startsWith('Restricted Mode')));
     assert.equal(greetingOnDisk(), greetingSource);
     const signal = new AbortController().signal;
     const restricted = (error: unknown): boolean => typeof error === 'object' && error !== null && 'reason' in error && error.reason === 'restricted';
-    await assert.rejects(api.agent.port.editFile({ path: 'src/greeting.ts', expectedText: greetingSource, offset: 0, length: 3, newText: 'x' }, signal), restricted);
+    await assert.rejects(
+      api.agent.port.editFile({ path: 'src/greeting.ts', expectedText: greetingSource, offset: 0, length: 3, newText: 'x' }, signal),
+      restricted,
+    );
     await assert.rejects(api.agent.port.createFile('src/created.ts', 'x', signal), restricted);
     await assert.rejects(api.agent.port.runInTerminal('echo ran > agent-ran.txt', { timeoutMs: 1000, signal }), restricted);
     assert.equal(fs.existsSync(path.join(root, 'agent-ran.txt')), false);

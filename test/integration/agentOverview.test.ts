@@ -21,7 +21,10 @@ suite('Agent: the workspace file list in the system prompt', () => {
   };
   const created = (): string => path.join(root(), 'src', 'overview-new.ts');
 
-  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const bodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
   const ask = async (text: string): Promise<string> => {
     const before = bodies().length;
     await panel().send(text);
@@ -43,13 +46,21 @@ suite('Agent: the workspace file list in the system prompt', () => {
     assert.doesNotMatch(system, /^src\/overview-new\.ts$/m);
     await vscode.workspace.getConfiguration('files').update('exclude', { '**/docs': true }, vscode.ConfigurationTarget.Workspace);
     try {
-      await waitFor(async () => !/^docs\//m.test(system = await ask('Which files now?')), () => `the list without the excluded docs/ (last: ${JSON.stringify(system.slice(0, 600))})`, 20_000);
+      await waitFor(
+        async () => !/^docs\//m.test((system = await ask('Which files now?'))),
+        () => `the list without the excluded docs/ (last: ${JSON.stringify(system.slice(0, 600))})`,
+        20_000,
+      );
       assert.match(system, /^src\/greeting\.ts$/m);
     } finally {
       await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
     }
 
     fs.writeFileSync(created(), 'export const fresh = 1;\n');
-    await waitFor(async () => /^src\/overview-new\.ts$/m.test(system = await ask('And now?')), () => `the new file in the list (last: ${JSON.stringify(system.slice(0, 600))})`, 20_000);
+    await waitFor(
+      async () => /^src\/overview-new\.ts$/m.test((system = await ask('And now?'))),
+      () => `the new file in the list (last: ${JSON.stringify(system.slice(0, 600))})`,
+      20_000,
+    );
   });
 });

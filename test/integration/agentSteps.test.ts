@@ -26,7 +26,10 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
   const cards = (): ToolCallView[] => panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
   const finalCards = (): ToolCallView[] => cards().filter((card) => !['forming', 'queued', 'running', 'awaitingApproval'].includes(card.status));
   const dones = (): Done[] => panel.messages.filter((message): message is Done => message.type === 'chat/done');
-  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const bodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
   const onDisk = (): string => fs.readFileSync(path.join(root, file), 'utf8');
 
   suiteSetup(async () => {
@@ -61,9 +64,15 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
     assert.equal(bodies().length, 4);
     assert.ok(bodies()[1]?.tools && bodies()[2]?.tools, 'the requests after the failure and after the first repeat still offer tools');
     assert.equal(bodies()[3]?.tools, undefined, 'the answer is asked for without tools');
-    assert.deepEqual(finalCards().map((card) => card.status), ['failed', 'skipped', 'skipped']);
+    assert.deepEqual(
+      finalCards().map((card) => card.status),
+      ['failed', 'skipped', 'skipped'],
+    );
     assert.match(finalCards()[0]?.result ?? '', /^Error: old_text occurs 2 times in src\/steps-demo\.ts \(lines 1, 4\)\. Set replace_all to true/);
-    assert.match(finalCards()[1]?.result ?? '', /^Not run: this exact call already failed at step 1 of this answer .*Do not send it again: call a different function/);
+    assert.match(
+      finalCards()[1]?.result ?? '',
+      /^Not run: this exact call already failed at step 1 of this answer .*Do not send it again: call a different function/,
+    );
     assert.match(finalCards()[2]?.result ?? '', /^Not run: this exact call already failed at step 1 of this answer .*\. Do not send it again\.$/);
     assert.equal(dones().at(-1)?.agentStop, 'Cadenza asked for the answer without tools: the same call repeated.');
     assert.equal(onDisk(), source);
@@ -75,8 +84,14 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
       emulator().scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: file } }] });
       emulator().scriptChat({ content: 'answer is total(20, 22), which is 42.' });
       await panel.send('What is answer?');
-      assert.deepEqual(bodies().map((body) => body.tools === undefined), [false, true]);
-      assert.equal(dones().at(-1)?.agentStop, 'Cadenza asked for the answer without tools: this was the last of the 2 steps of one answer (cadenza.agent.maxSteps).');
+      assert.deepEqual(
+        bodies().map((body) => body.tools === undefined),
+        [false, true],
+      );
+      assert.equal(
+        dones().at(-1)?.agentStop,
+        'Cadenza asked for the answer without tools: this was the last of the 2 steps of one answer (cadenza.agent.maxSteps).',
+      );
     } finally {
       await vscode.workspace.getConfiguration('cadenza.agent').update('maxSteps', undefined, vscode.ConfigurationTarget.Global);
     }

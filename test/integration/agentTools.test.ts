@@ -51,8 +51,14 @@ suite('Agent: workspace functions in the real extension host', () => {
   });
 
   test('read_file reads a file whole or by lines, unsaved editor text included', async () => {
-    assert.equal(await tool('read_file').run({ path: 'src/greeting.ts' }, context), `src/greeting.ts (4 lines)\n${fs.readFileSync(path.join(root, 'src/greeting.ts'), 'utf8').trimEnd()}`);
-    assert.equal(await tool('read_file').run({ path: 'src/greeting.ts', start_line: 2, end_line: 2 }, context), 'src/greeting.ts (lines 2-2 of 4)\nexport function greeting(name: string): string {');
+    assert.equal(
+      await tool('read_file').run({ path: 'src/greeting.ts' }, context),
+      `src/greeting.ts (4 lines)\n${fs.readFileSync(path.join(root, 'src/greeting.ts'), 'utf8').trimEnd()}`,
+    );
+    assert.equal(
+      await tool('read_file').run({ path: 'src/greeting.ts', start_line: 2, end_line: 2 }, context),
+      'src/greeting.ts (lines 2-2 of 4)\nexport function greeting(name: string): string {',
+    );
     // The web workbench saves edits after a second by default (files.autoSave afterDelay); under load the
     // unsaved text would reach the disk before the revert, and the later tests would read it.
     const files = vscode.workspace.getConfiguration('files');
@@ -102,7 +108,10 @@ suite('Agent: workspace functions in the real extension host', () => {
   test('search_text finds lines by text, by regex and within a glob', async () => {
     assert.equal(await tool('search_text').run({ query: 'function greeting' }, context), 'src/greeting.ts:2: export function greeting(name: string): string {');
     assert.match(await tool('search_text').run({ query: 'def \\w+\\(', regex: true }, context), /^src\/math\.py:1: def mean\(values\):$/);
-    assert.equal(await tool('search_text').run({ query: 'secret storage', glob: 'docs/**' }, context), "docs/notes.md:4: - The API key is kept in VS Code's secret storage only.");
+    assert.equal(
+      await tool('search_text').run({ query: 'secret storage', glob: 'docs/**' }, context),
+      "docs/notes.md:4: - The API key is kept in VS Code's secret storage only.",
+    );
     assert.match(await tool('search_text').run({ query: 'no such text anywhere' }, context), /^No matches in \d+ files\.$/);
   });
 
@@ -146,11 +155,13 @@ suite('Agent: workspace functions in the real extension host', () => {
     }
   });
 
-  test('get_diagnostics reports a file\'s problems and the workspace\'s', async () => {
+  test("get_diagnostics reports a file's problems and the workspace's", async () => {
     const collection = vscode.languages.createDiagnosticCollection('cadenza-agent-test');
     try {
       const uri = vscode.Uri.file(path.join(root, 'src', 'math.py'));
-      collection.set(uri, [new vscode.Diagnostic(new vscode.Range(2, 11, 2, 14), 'mean() of an empty list divides by zero', vscode.DiagnosticSeverity.Warning)]);
+      collection.set(uri, [
+        new vscode.Diagnostic(new vscode.Range(2, 11, 2, 14), 'mean() of an empty list divides by zero', vscode.DiagnosticSeverity.Warning),
+      ]);
       assert.equal(await tool('get_diagnostics').run({ path: 'src/math.py' }, context), 'src/math.py:3:12 warning: mean() of an empty list divides by zero');
       assert.match(await tool('get_diagnostics').run({}, context), /src\/math\.py:3:12 warning: mean\(\) of an empty list divides by zero/);
       assert.equal(await tool('get_diagnostics').run({ path: 'data.json' }, context), 'No problems reported in data.json.');
@@ -159,23 +170,34 @@ suite('Agent: workspace functions in the real extension host', () => {
     }
   });
 
-  test('get_symbols gives a file\'s outline from the language providers', async function () {
+  test("get_symbols gives a file's outline from the language providers", async function () {
     this.timeout(60_000);
     let outline = '';
     // The TypeScript server starts on first use; poll until it answers.
-    await waitFor(async () => {
-      outline = await tool('get_symbols').run({ path: 'src/greeting.ts' }, context);
-      return outline.includes('greeting');
-    }, () => `an outline of src/greeting.ts (last: ${outline})`, 50_000);
+    await waitFor(
+      async () => {
+        outline = await tool('get_symbols').run({ path: 'src/greeting.ts' }, context);
+        return outline.includes('greeting');
+      },
+      () => `an outline of src/greeting.ts (last: ${outline})`,
+      50_000,
+    );
     assert.equal(outline, 'src/greeting.ts:\n  function greeting (lines 2-4)');
-    assert.match(await tool('get_symbols').run({ path: 'docs/notes.md' }, context), /^docs\/notes\.md:\n {2}\w+ # Notes \(lines 1-\d+\)|^docs\/notes\.md:\n {2}\w+ Notes/);
+    assert.match(
+      await tool('get_symbols').run({ path: 'docs/notes.md' }, context),
+      /^docs\/notes\.md:\n {2}\w+ # Notes \(lines 1-\d+\)|^docs\/notes\.md:\n {2}\w+ Notes/,
+    );
   });
 
   test('get_selection reports the active editor, its selection and the open editors', async () => {
     const document = await vscode.workspace.openTextDocument(path.join(root, 'src', 'greeting.ts'));
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(1, 16, 1, 24);
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(root, 'data.json')), { preview: false, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(root, 'data.json')), {
+      preview: false,
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true,
+    });
     const answer = await tool('get_selection').run({}, context);
     assert.match(answer, /^Active editor: src\/greeting\.ts \(typescript\)\nSelection 2:17-2:25:\ngreeting\nOpen editors: /);
     assert.match(answer, /Open editors: .*src\/greeting\.ts/);
@@ -196,9 +218,17 @@ suite('Agent: workspace functions in the real extension host', () => {
     // load, later): one undo, once the editor has focus, then wait for its change.
     await waitFor(() => vscode.window.activeTextEditor?.document === document, 'the edited file to be the active editor');
     await vscode.commands.executeCommand('undo');
-    await waitFor(() => document.getText() === before, () => `one undo to take the whole edit back (the text is ${JSON.stringify(document.getText())})`, 10_000);
+    await waitFor(
+      () => document.getText() === before,
+      () => `one undo to take the whole edit back (the text is ${JSON.stringify(document.getText())})`,
+      10_000,
+    );
     await document.save();
-    await rejectsWithReason(port.editFile({ path: file, expectedText: 'something else', offset: 0, length: 1, newText: 'x' }, signal), 'changed', /changed after the edit was proposed/);
+    await rejectsWithReason(
+      port.editFile({ path: file, expectedText: 'something else', offset: 0, length: 1, newText: 'x' }, signal),
+      'changed',
+      /changed after the edit was proposed/,
+    );
     assert.equal(fs.readFileSync(path.join(root, file), 'utf8'), before);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -24,7 +24,11 @@ suite('Agent: the real workspace trust', () => {
     // untrusted: if the harness ever stopped opening the folder untrusted, the trusted branch below would
     // run and the tier would pass without Restricted Mode.
     const expectUntrusted = process.env['HARNESS_WORKSPACE_TRUST'] === 'untrusted';
-    assert.equal(trusted, !expectUntrusted, expectUntrusted ? 'the Restricted Mode run opened a trusted workspace' : 'the workspace should be trusted in this run');
+    assert.equal(
+      trusted,
+      !expectUntrusted,
+      expectUntrusted ? 'the Restricted Mode run opened a trusted workspace' : 'the workspace should be trusted in this run',
+    );
     const panel = drivePanel(api);
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const marker = path.join(root, 'trust-marker.txt');
@@ -38,7 +42,9 @@ suite('Agent: the real workspace trust', () => {
       emulator().scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'echo ran > trust-marker.txt' } }] });
       emulator().scriptChat({ content: 'Done.' });
       await panel.send('Run the command.');
-      const bodies = emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+      const bodies = emulator()
+        .requests.filter((request) => request.path === '/v1/chat/completions')
+        .map((request) => request.body as Body);
       const offered = bodies[0]?.tools?.map((tool) => tool.function.name) ?? [];
       const result = String(bodies[1]?.messages.at(-1)?.content);
       if (trusted) {
@@ -46,7 +52,16 @@ suite('Agent: the real workspace trust', () => {
         assert.match(result, /^\$ echo ran > trust-marker\.txt\nExit code 0\./);
         assert.equal(fs.readFileSync(marker, 'utf8').trim(), 'ran');
       } else {
-        assert.deepEqual(offered, ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection']);
+        assert.deepEqual(offered, [
+          'read_file',
+          'list_directory',
+          'find_files',
+          'search_text',
+          'semantic_search',
+          'get_diagnostics',
+          'get_symbols',
+          'get_selection',
+        ]);
         assert.match(result, /^Error: run_in_terminal is not available: the workspace is in Restricted Mode/);
         assert.ok(panel.messages.some((message) => message.type === 'notice' && message.text.startsWith('Restricted Mode')));
         assert.equal(fs.existsSync(marker), false);
@@ -61,8 +76,14 @@ suite('Agent: the real workspace trust', () => {
         const now = fs.readFileSync(greetingFile, 'utf8');
         const id = `restricted-${Date.now()}`;
         const folder = vscode.workspace.workspaceFolders?.[0];
-        await store.save({ id, conversationId: 'restricted', messageId: id, createdAt: Date.now(), folders: folder ? [{ name: folder.name, fsPath: folder.uri.fsPath }] : [],
-          files: [{ path: 'src/greeting.ts', before: await store.putText('export const replaced = true;\n'), after: await store.putText(now) }] });
+        await store.save({
+          id,
+          conversationId: 'restricted',
+          messageId: id,
+          createdAt: Date.now(),
+          folders: folder ? [{ name: folder.name, fsPath: folder.uri.fsPath }] : [],
+          files: [{ path: 'src/greeting.ts', before: await store.putText('export const replaced = true;\n'), after: await store.putText(now) }],
+        });
         // Answered as a user who confirms anything would.
         const dialogs = spyOnDialogs((call) => call.items.find((item) => item.startsWith('Restore')));
         try {

@@ -18,7 +18,9 @@ suite('Audio: transcribe, translate, ask', () => {
     return vscode.Uri.file(entry.path);
   };
   const audioRequests = (): { path: string; body: Record<string, unknown> }[] =>
-    emulator().requests.filter((request) => request.path.startsWith('/v1/audio/')).map((request) => ({ path: request.path, body: request.body as Record<string, unknown> }));
+    emulator()
+      .requests.filter((request) => request.path.startsWith('/v1/audio/'))
+      .map((request) => ({ path: request.path, body: request.body as Record<string, unknown> }));
 
   suiteSetup(async function () {
     this.timeout(120_000);
@@ -36,7 +38,11 @@ suite('Audio: transcribe, translate, ask', () => {
 
   test('transcribes one file with the chosen model and language, and returns the transcript', async () => {
     emulator().scriptTranscript('Hello from the test audio.');
-    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('mp3-cbr128-info-id3.mp3'), { model: whisper, language: 'en', output: 'none' });
+    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('mp3-cbr128-info-id3.mp3'), {
+      model: whisper,
+      language: 'en',
+      output: 'none',
+    });
     assert.equal(results.length, 1);
     assert.equal(results[0]?.status, 'done');
     assert.equal(results[0]?.text, 'Hello from the test audio.');
@@ -66,15 +72,28 @@ suite('Audio: transcribe, translate, ask', () => {
     emulator().scriptTranscript('third', { times: 1 });
     const uris = [file('ogg-vorbis-sox.ogg'), file('notaudio-png.mp3'), file('webm-opus.webm')];
     const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', uris, { model: whisper, language: '', output: 'none' });
-    assert.deepEqual(results.map((result) => result.status), ['done', 'failed', 'done']);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['done', 'failed', 'done'],
+    );
     assert.match(results[1]?.error ?? '', /not .*audio/i);
     assert.equal(audioRequests().length, 2, 'the file that is not audio was never uploaded');
-    assert.deepEqual(results.filter((result) => result.status === 'done').map((result) => result.text).sort(), ['first', 'third']);
+    assert.deepEqual(
+      results
+        .filter((result) => result.status === 'done')
+        .map((result) => result.text)
+        .sort(),
+      ['first', 'third'],
+    );
   });
 
   test('a file over 25 MB is refused for speech-to-text with its measured size, before any upload', async () => {
     const large = file('large-26mb.wav');
-    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', large, { model: whisper, language: 'en', output: 'none' });
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', large, {
+      model: whisper,
+      language: 'en',
+      output: 'none',
+    });
     assert.equal(result?.status, 'failed');
     // The file's own size, measured here, not the limit (which every refusal names).
     const measured = `${(fs.statSync(large.fsPath).size / 1_000_000).toFixed(1)} MB`;
@@ -86,14 +105,24 @@ suite('Audio: transcribe, translate, ask', () => {
   test('audio over 30 s for the audio-instruct family is split (WAV) and the transcripts joined', async () => {
     emulator().scriptTranscript('part one.', { times: 1 });
     emulator().scriptTranscript('part two.', { times: 1 });
-    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('long-45s.wav'), { model: qwen, language: 'en', output: 'none', split: true });
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('long-45s.wav'), {
+      model: qwen,
+      language: 'en',
+      output: 'none',
+      split: true,
+    });
     assert.equal(result?.status, 'done', result?.error);
     assert.equal(result?.text, 'part one. part two.');
     assert.equal(audioRequests().length, 2);
   });
 
   test('audio over 30 s that cannot be cut here says what to do instead', async () => {
-    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('long-95s.ogg'), { model: qwen, language: 'en', output: 'none', split: true });
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', file('long-95s.ogg'), {
+      model: qwen,
+      language: 'en',
+      output: 'none',
+      split: true,
+    });
     assert.equal(result?.status, 'failed');
     assert.match(result?.error ?? '', /1 min 35 s/);
     assert.match(result?.error ?? '', /WAV|ffmpeg|cut/i);
@@ -102,7 +131,11 @@ suite('Audio: transcribe, translate, ask', () => {
 
   test('translates with the audio-instruct family into the chosen target language', async () => {
     emulator().scriptTranscript('Hallo aus dem Test.');
-    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', [file('wav-pcm16-mono-16k.wav')], { model: qwen, language: 'German', output: 'none' });
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', [file('wav-pcm16-mono-16k.wav')], {
+      model: qwen,
+      language: 'German',
+      output: 'none',
+    });
     assert.equal(result?.text, 'Hallo aus dem Test.');
     const [request] = audioRequests();
     assert.equal(request?.path, '/v1/audio/translations');
@@ -111,9 +144,21 @@ suite('Audio: transcribe, translate, ask', () => {
   });
 
   test('a service error shows with the file it concerns, and the others still finish', async () => {
-    emulator().injectFault({ kind: 'status', status: 400, body: '{"error":{"message":"Unsupported audio","type":"invalid_request_error","code":"invalid_value","param":"file"}}', contentType: 'application/json' }, { path: '/v1/audio/transcriptions' });
+    emulator().injectFault(
+      {
+        kind: 'status',
+        status: 400,
+        body: '{"error":{"message":"Unsupported audio","type":"invalid_request_error","code":"invalid_value","param":"file"}}',
+        contentType: 'application/json',
+      },
+      { path: '/v1/audio/transcriptions' },
+    );
     emulator().scriptTranscript('fine');
-    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', [file('m4a-aac.m4a'), file('mp3-sox.mp3')], { model: whisper, language: 'en', output: 'none' });
+    const results = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', [file('m4a-aac.m4a'), file('mp3-sox.mp3')], {
+      model: whisper,
+      language: 'en',
+      output: 'none',
+    });
     const failed = results.filter((result) => result.status === 'failed');
     assert.equal(failed.length, 1);
     assert.match(failed[0]?.error ?? '', /Unsupported audio/);
@@ -129,13 +174,21 @@ suite('Audio: transcribe, translate, ask', () => {
     await vscode.workspace.getConfiguration('cadenza.audio').update('concurrency', 1, vscode.ConfigurationTarget.Global);
     try {
       const first = file('wav-u8-mono-8k.wav');
-      const running = vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', [first, file('wav-alaw-8k.wav'), file('wav-mulaw-8k.wav')], { model: whisper, language: 'en', output: 'none', signal: controller.signal });
+      const running = vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', [first, file('wav-alaw-8k.wav'), file('wav-mulaw-8k.wav')], {
+        model: whisper,
+        language: 'en',
+        output: 'none',
+        signal: controller.signal,
+      });
       await waitFor(() => audioRequests().length >= 2, 'the second upload');
       const canceledAt = Date.now();
       controller.abort();
       const results = await running;
       assert.ok(Date.now() - canceledAt < 2000, 'cancel is prompt');
-      assert.deepEqual(results.map((result) => result.status), ['done', 'canceled', 'canceled']);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['done', 'canceled', 'canceled'],
+      );
       assert.equal(results[0]?.text, 'done before the cancel');
     } finally {
       await vscode.workspace.getConfiguration('cadenza.audio').update('concurrency', undefined, vscode.ConfigurationTarget.Global);
@@ -179,10 +232,13 @@ suite('Audio: transcribe, translate, ask', () => {
       } finally {
         dialogs.restore();
       }
-      assert.deepEqual(audioRequests().map((request) => [request.path, request.body['model'], request.body['language']]), [
-        ['/v1/audio/transcriptions', qwen, 'spanish'],
-        ['/v1/audio/translations', whisper, 'es'],
-      ]);
+      assert.deepEqual(
+        audioRequests().map((request) => [request.path, request.body['model'], request.body['language']]),
+        [
+          ['/v1/audio/transcriptions', qwen, 'spanish'],
+          ['/v1/audio/translations', whisper, 'es'],
+        ],
+      );
     });
 
     test('a batch of 50 files asks at most once (the split question for over-long WAV, answered for all)', async function () {
@@ -196,7 +252,11 @@ suite('Audio: transcribe, translate, ask', () => {
       } finally {
         dialogs.restore();
       }
-      assert.deepEqual(dialogs.calls.map((call) => call.kind), ['warning'], `asked: ${JSON.stringify(dialogs.calls)}`);
+      assert.deepEqual(
+        dialogs.calls.map((call) => call.kind),
+        ['warning'],
+        `asked: ${JSON.stringify(dialogs.calls)}`,
+      );
       assert.equal(results.length, 50);
       assert.deepEqual([...new Set(results.map((result) => result.status))], ['done']);
       assert.equal(audioRequests().length, 100, 'each 45 s file went as two parts');
@@ -220,12 +280,17 @@ suite('Audio: transcribe, translate, ask', () => {
       await audioConfig().update('transcriptionModel', whisper, vscode.ConfigurationTarget.Global);
       const dialogs = spyOnDialogs((call) => call.items.find((item) => item === qwen || item === 'French'));
       try {
-        const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudioWithOptions', file('wav-pcm16-mono-16k.wav'), { output: 'none' });
+        const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudioWithOptions', file('wav-pcm16-mono-16k.wav'), {
+          output: 'none',
+        });
         assert.equal(result?.status, 'done', result?.error);
       } finally {
         dialogs.restore();
       }
-      assert.deepEqual(dialogs.calls.map((call) => call.kind), ['quickPick', 'quickPick']);
+      assert.deepEqual(
+        dialogs.calls.map((call) => call.kind),
+        ['quickPick', 'quickPick'],
+      );
       assert.match(dialogs.calls[0]?.message ?? '', /transcription model/);
       const [request] = audioRequests();
       assert.equal(request?.body['model'], qwen);
@@ -247,7 +312,10 @@ suite('Audio: transcribe, translate, ask', () => {
   });
 
   test('Ask About This Audio refuses a recording over 30 s before uploading anything', async () => {
-    const answer = await vscode.commands.executeCommand<string | undefined>('cadenza.askAboutAudio', file('long-45s.wav'), { question: 'What is said?', model: qwen });
+    const answer = await vscode.commands.executeCommand<string | undefined>('cadenza.askAboutAudio', file('long-45s.wav'), {
+      question: 'What is said?',
+      model: qwen,
+    });
     assert.equal(answer, undefined);
     assert.equal(emulator().requests.filter((request) => request.path === '/v1/audio/reasoning').length, 0);
   });
@@ -256,7 +324,10 @@ suite('Audio: transcribe, translate, ask', () => {
     const api = await cadenzaApi();
     await openChatView(api);
     emulator().scriptChat({ content: 'Someone reads a test sentence.' });
-    const answer = await vscode.commands.executeCommand<string>('cadenza.askAboutAudio', file('wav-pcm16-mono-16k.wav'), { question: 'What is said?', model: qwen });
+    const answer = await vscode.commands.executeCommand<string>('cadenza.askAboutAudio', file('wav-pcm16-mono-16k.wav'), {
+      question: 'What is said?',
+      model: qwen,
+    });
     assert.equal(answer, 'Someone reads a test sentence.');
     const first = emulator().requests.find((request) => request.path === '/v1/audio/reasoning');
     assert.ok(first, 'audio reasoning was called');

@@ -14,7 +14,10 @@ function lastDone(panel: Panel): Done | undefined {
 }
 
 async function waitForDone(panel: Panel, what: string): Promise<Done> {
-  await waitFor(() => lastDone(panel) !== undefined, () => `chat/done (${what}); saw ${panel.messages.map((m) => m.type).join(', ')}`);
+  await waitFor(
+    () => lastDone(panel) !== undefined,
+    () => `chat/done (${what}); saw ${panel.messages.map((m) => m.type).join(', ')}`,
+  );
   const done = lastDone(panel);
   if (!done) throw new Error('unreachable');
   return done;
@@ -103,7 +106,16 @@ suite('Chat: key, models, streaming, errors', () => {
   });
 
   test('a 429 is retried after the service says, with a countdown, then answers', async () => {
-    emulator().injectFault({ kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"Rate limit exceeded","type":"rate_limit_exceeded","code":"insufficient_quota","param":null}}', contentType: 'application/json' }, { path: '/v1/chat/completions' });
+    emulator().injectFault(
+      {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: '{"error":{"message":"Rate limit exceeded","type":"rate_limit_exceeded","code":"insufficient_quota","param":null}}',
+        contentType: 'application/json',
+      },
+      { path: '/v1/chat/completions' },
+    );
     emulator().scriptChat({ content: 'after the rate limit' });
     const { answer } = await panel().send('again please');
     assert.equal(answer, 'after the rate limit');
@@ -111,7 +123,7 @@ suite('Chat: key, models, streaming, errors', () => {
     assert.ok(retrying && retrying.type === 'chat/retrying' && retrying.seconds >= 1, 'a countdown was shown');
   });
 
-  test('a retired model is reported, and the conversation keeps the user\'s choice', async () => {
+  test("a retired model is reported, and the conversation keeps the user's choice", async () => {
     const catalogue = emulator().models;
     const index = catalogue.findIndex((model) => model.id === chatModel);
     const [removed] = catalogue.splice(index, 1);
@@ -127,7 +139,9 @@ suite('Chat: key, models, streaming, errors', () => {
 
   test('the context budget drops the oldest turns, shows the meter, and keeps the newest turn', async () => {
     const api = await cadenzaApi();
-    await vscode.workspace.getConfiguration('cadenza').update('models.overrides', { [chatModel]: { contextLength: 2000 } }, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace
+      .getConfiguration('cadenza')
+      .update('models.overrides', { [chatModel]: { contextLength: 2000 } }, vscode.ConfigurationTarget.Workspace);
     try {
       await waitFor(async () => (await api.connection.refreshModels()).some((model) => model.id === chatModel && model.contextLength === 2000), 'the override');
       const long = 'lorem ipsum dolor sit amet '.repeat(60);
@@ -138,7 +152,9 @@ suite('Chat: key, models, streaming, errors', () => {
       assert.ok(meter && meter.type === 'context/meter');
       assert.ok(meter.droppedMessages > 0, `dropped ${meter.droppedMessages}`);
       assert.ok(meter.usedTokens <= meter.limitTokens);
-      const sent = emulator().requests.filter((entry) => entry.path === '/v1/chat/completions').at(-1)?.body as { messages: { content: string }[] };
+      const sent = emulator()
+        .requests.filter((entry) => entry.path === '/v1/chat/completions')
+        .at(-1)?.body as { messages: { content: string }[] };
       assert.equal(sent.messages.at(-1)?.content, 'the newest question');
     } finally {
       await vscode.workspace.getConfiguration('cadenza').update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
@@ -173,7 +189,10 @@ suite('Chat: key, models, streaming, errors', () => {
       assert.equal(saved.messageId, done.messageId);
       assert.equal(saved.error, undefined);
       const onDisk = JSON.parse(fs.readFileSync(file, 'utf8')) as { messages: { text: string }[] };
-      assert.deepEqual(onDisk.messages.map((message) => message.text), ['Will this be saved?', 'An answer the disk could not take.']);
+      assert.deepEqual(
+        onDisk.messages.map((message) => message.text),
+        ['Will this be saved?', 'An answer the disk could not take.'],
+      );
     } finally {
       if (fs.existsSync(file) && fs.statSync(file).isDirectory()) fs.rmSync(file, { recursive: true, force: true });
     }
@@ -199,12 +218,26 @@ suite('Chat: key, models, streaming, errors', () => {
     const fresh = await panel().conversation();
     assert.notEqual(fresh.id, earlier.id, 'New Chat kept the conversation');
     assert.deepEqual(fresh.messages, []);
-    await waitFor(() => panel().messages.some((message) => message.type === 'conversation/show' && message.conversation.id === fresh.id && message.conversation.messages.length === 0), 'the panel to show the empty conversation');
+    await waitFor(
+      () =>
+        panel().messages.some(
+          (message) => message.type === 'conversation/show' && message.conversation.id === fresh.id && message.conversation.messages.length === 0,
+        ),
+      'the panel to show the empty conversation',
+    );
     await panel().send('What is my cat called?');
-    const body = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { messages: { role: string; content: unknown }[] };
-    assert.deepEqual(body.messages.filter((message) => message.role !== 'system').map((message) => message.content), ['What is my cat called?']);
+    const body = emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    assert.deepEqual(
+      body.messages.filter((message) => message.role !== 'system').map((message) => message.content),
+      ['What is my cat called?'],
+    );
     assert.ok(!JSON.stringify(body).includes('Quintilian'), 'the earlier conversation was sent');
-    assert.ok((await storedConversation(api, earlier.id))?.messages.some((message) => message.text === 'My cat is called Quintilian.'), 'the earlier conversation is still saved');
+    assert.ok(
+      (await storedConversation(api, earlier.id))?.messages.some((message) => message.text === 'My cat is called Quintilian.'),
+      'the earlier conversation is still saved',
+    );
   });
 
   test('a conversation survives a reload of the panel and can be switched, renamed and deleted', async () => {
@@ -214,8 +247,16 @@ suite('Chat: key, models, streaming, errors', () => {
     const saved = await panel().conversation();
     panel().clear();
     await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
-    await waitFor(() => panel().messages.some((message) => message.type === 'conversation/show' && message.conversation.id === saved.id
-      && message.conversation.messages.some((entry) => entry.text === 'remember this conversation')), 'the conversation after the reload');
+    await waitFor(
+      () =>
+        panel().messages.some(
+          (message) =>
+            message.type === 'conversation/show' &&
+            message.conversation.id === saved.id &&
+            message.conversation.messages.some((entry) => entry.text === 'remember this conversation'),
+        ),
+      'the conversation after the reload',
+    );
     await panel().newConversation();
     assert.notEqual((await panel().conversation()).id, saved.id);
     await panel().switchTo(saved.id);
@@ -235,6 +276,9 @@ suite('Chat: key, models, streaming, errors', () => {
     const copied = await vscode.env.clipboard.readText();
     assert.ok(copied.startsWith(`# ${shown.title}\n`), copied);
     assert.ok(turn.answer !== '' && copied.includes('**You**\n\ncopy this conversation') && copied.includes(turn.answer), copied);
-    assert.ok(posted.some((message) => message.type === 'notice' && message.level === 'info' && message.text === 'Conversation copied as Markdown.'), JSON.stringify(posted));
+    assert.ok(
+      posted.some((message) => message.type === 'notice' && message.level === 'info' && message.text === 'Conversation copied as Markdown.'),
+      JSON.stringify(posted),
+    );
   });
 });

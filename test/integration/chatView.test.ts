@@ -43,7 +43,11 @@ suite('Chat view', () => {
       await panel.send('What is this?', {}, { image: { name: 'x.png', dataUrl, bytes: dataUrl.length } });
     }
     assert.equal(panel.messages.filter((message) => message.type === 'notice' && message.level === 'error').length, 3, JSON.stringify(panel.messages));
-    assert.equal(panel.messages.some((message) => message.type === 'message/add'), false, 'the message was stored');
+    assert.equal(
+      panel.messages.some((message) => message.type === 'message/add'),
+      false,
+      'the message was stored',
+    );
     assert.deepEqual((await panel.conversation()).messages, []);
     assert.equal(emulator().requests.length, before, 'something was sent to the service');
   });

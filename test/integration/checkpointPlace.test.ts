@@ -44,7 +44,14 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     const store = api.agent.checkpoints.store;
     const stored = await store.load(id);
     assert.ok(stored);
-    const rewritten: Checkpoint = { id: stored.id, conversationId: stored.conversationId, messageId: stored.messageId, createdAt: stored.createdAt, files: stored.files, ...(folders ? { folders } : {}) };
+    const rewritten: Checkpoint = {
+      id: stored.id,
+      conversationId: stored.conversationId,
+      messageId: stored.messageId,
+      createdAt: stored.createdAt,
+      files: stored.files,
+      ...(folders ? { folders } : {}),
+    };
     await store.save(rewritten);
     const conversationId = (await panel.conversation()).id;
     const file = path.join(api.storage.conversationsFolder, `${conversationId}.json`);
@@ -58,7 +65,10 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     await panel.newConversation();
     await panel.switchTo(conversationId);
   };
-  const turnState = (): { greeting: string; created: boolean } => ({ greeting: fs.readFileSync(greetingFile(), 'utf8'), created: fs.existsSync(createdFile()) });
+  const turnState = (): { greeting: string; created: boolean } => ({
+    greeting: fs.readFileSync(greetingFile(), 'utf8'),
+    created: fs.existsSync(createdFile()),
+  });
 
   suiteSetup(async () => {
     api = await cadenzaApi();
@@ -98,7 +108,10 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
     // The panel, shown the conversation again, is told where the turn belongs (it then offers no Restore).
     panel.clear();
     await panel.switchTo((await panel.conversation()).id);
-    const shown = (): CheckpointView | undefined => panel.messages.flatMap((message) => (message.type === 'conversation/show' ? message.conversation.messages : [])).find((message) => message.checkpoint?.id === checkpoint.id)?.checkpoint;
+    const shown = (): CheckpointView | undefined =>
+      panel.messages
+        .flatMap((message) => (message.type === 'conversation/show' ? message.conversation.messages : []))
+        .find((message) => message.checkpoint?.id === checkpoint.id)?.checkpoint;
     await waitFor(() => shown() !== undefined, 'the conversation shown again');
     assert.deepEqual(shown()?.recordedIn, [projectA[0]?.fsPath]);
 
@@ -157,7 +170,10 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
       dialogs.restore();
     }
     assert.deepEqual(turnState(), before, 'not answered: nothing restored');
-    assert.match(dialogs.calls[0]?.message ?? '', /was recorded before Cadenza kept each turn's folders, so it cannot tell whether its files are this window's/);
+    assert.match(
+      dialogs.calls[0]?.message ?? '',
+      /was recorded before Cadenza kept each turn's folders, so it cannot tell whether its files are this window's/,
+    );
     assert.ok(dialogs.calls[0]?.message.includes(root), dialogs.calls[0]?.message);
     assert.deepEqual(dialogs.calls[0]?.items, ['Restore Here']);
 
@@ -228,7 +244,11 @@ suite('Agent checkpoints: restored only in their own window, never in Restricted
       // The turn's checkpoint is the newest; recording it prunes by this window's settings.
       await editingTurn();
       const left = new Set((await store.list()).map((entry) => entry.id));
-      assert.deepEqual(seeded.filter((id) => !left.has(id)), ['seed-here-old', 'seed-here-big-older'], 'pruned: this workspace\u2019s checkpoint older than 5 days, and its oldest beyond 1 MB');
+      assert.deepEqual(
+        seeded.filter((id) => !left.has(id)),
+        ['seed-here-old', 'seed-here-big-older'],
+        'pruned: this workspace\u2019s checkpoint older than 5 days, and its oldest beyond 1 MB',
+      );
       // What stays keeps its texts: blobs another project's checkpoint needs are not this window's to delete.
       for (const id of ['seed-here-big-newer', 'seed-other-old', 'seed-other-big', 'seed-unscoped']) {
         const kept = await store.load(id);

@@ -23,15 +23,25 @@ export async function putBack(file: string, text: string): Promise<void> {
 }
 
 /** One agent turn, sent in the panel, that edits src/greeting.ts and creates src/checkpointed.ts, both approved by the policy; resolves with the checkpoint the panel shows. */
-export async function editingTurn(api: CadenzaApi, panel: Panel, emulator: RunningEmulator, greetingFile: string, createdFile: string): Promise<CheckpointView> {
+export async function editingTurn(
+  api: CadenzaApi,
+  panel: Panel,
+  emulator: RunningEmulator,
+  greetingFile: string,
+  createdFile: string,
+): Promise<CheckpointView> {
   api.agent.setApprovalPolicy(() => 'approve');
-  emulator.scriptChat({ toolCalls: [
-    { name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_cp_read' },
-  ] });
-  emulator.scriptChat({ toolCalls: [
-    { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' }, id: 'call_cp_edit' },
-    { name: 'create_file', arguments: { path: 'src/checkpointed.ts', content: 'export const made = true;\n' }, id: 'call_cp_create' },
-  ] });
+  emulator.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' }, id: 'call_cp_read' }] });
+  emulator.scriptChat({
+    toolCalls: [
+      {
+        name: 'edit_file',
+        arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Hi, ${name}!`;' },
+        id: 'call_cp_edit',
+      },
+      { name: 'create_file', arguments: { path: 'src/checkpointed.ts', content: 'export const made = true;\n' }, id: 'call_cp_create' },
+    ],
+  });
   emulator.scriptChat({ content: 'Done: shorter greeting and a new file.' });
   assert.equal((await panel.send('Shorten the greeting and add a file.')).answer, 'Done: shorter greeting and a new file.');
   assert.match(fs.readFileSync(greetingFile, 'utf8'), /Hi, \$\{name\}!/);

@@ -56,13 +56,25 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
 
   test('an editing turn records a checkpoint that survives a reload and a new store, and restore puts the files back', async () => {
     const checkpoint = await editingTurn();
-    assert.deepEqual(checkpoint.files, [{ path: 'src/greeting.ts', change: 'edited' }, { path: 'src/checkpointed.ts', change: 'created' }]);
-    assert.ok(panel.messages.some((message) => message.type === 'checkpoint/update' && message.checkpoint.id === checkpoint.id), 'the panel is shown the checkpoint');
+    assert.deepEqual(checkpoint.files, [
+      { path: 'src/greeting.ts', change: 'edited' },
+      { path: 'src/checkpointed.ts', change: 'created' },
+    ]);
+    assert.ok(
+      panel.messages.some((message) => message.type === 'checkpoint/update' && message.checkpoint.id === checkpoint.id),
+      'the panel is shown the checkpoint',
+    );
 
     // A reload of the panel shows it again from the stored conversation.
     panel.clear();
     await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
-    await waitFor(() => panel.messages.some((message) => message.type === 'conversation/show' && message.conversation.messages.some((entry) => entry.checkpoint?.id === checkpoint.id)), 'the checkpoint in the conversation after a reload');
+    await waitFor(
+      () =>
+        panel.messages.some(
+          (message) => message.type === 'conversation/show' && message.conversation.messages.some((entry) => entry.checkpoint?.id === checkpoint.id),
+        ),
+      'the checkpoint in the conversation after a reload',
+    );
     await openChatView(api);
     // A new store over the same folder (what the next window opens) has the texts before the turn.
     const reopened = new CheckpointStore(api.agent.checkpoints.store.root);
@@ -86,7 +98,10 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     assert.equal(fs.existsSync(createdFile()), false, 'the file the turn created is deleted');
     const marked = (await storedConversation(api, (await panel.conversation()).id))?.messages.find((message) => message.checkpoint?.id === checkpoint.id);
     assert.equal(typeof marked?.checkpoint?.restoredAt, 'number');
-    await waitFor(() => panel.messages.some((message) => message.type === 'checkpoint/update' && message.checkpoint.restoredAt !== undefined), 'the panel told the turn is restored');
+    await waitFor(
+      () => panel.messages.some((message) => message.type === 'checkpoint/update' && message.checkpoint.restoredAt !== undefined),
+      'the panel told the turn is restored',
+    );
   });
 
   test('restore names a file changed after the turn, and cancelling it changes nothing', async () => {
@@ -122,8 +137,16 @@ suite('Agent checkpoints: record, reload, show, restore', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal(await api.agent.checkpoints.showChanges(checkpoint.id), true);
     // The multi-diff editor's tab input is not in the stable API's types; its label is the title given.
-    const tabs = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith('Cadenza: changes of one agent turn (2 files)'));
-    await waitFor(() => tabs().length === 1, () => `one multi-file diff editor (tabs: ${vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label).join(', ')})`);
+    const tabs = (): vscode.Tab[] =>
+      vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith('Cadenza: changes of one agent turn (2 files)'));
+    await waitFor(
+      () => tabs().length === 1,
+      () =>
+        `one multi-file diff editor (tabs: ${vscode.window.tabGroups.all
+          .flatMap((group) => group.tabs)
+          .map((tab) => tab.label)
+          .join(', ')})`,
+    );
     assert.ok(!(tabs()[0]?.input instanceof vscode.TabInputTextDiff), 'one editor for all files, not a diff per file');
     // What its sides show: the stored texts before and after the turn.
     const stored = await api.agent.checkpoints.store.load(checkpoint.id);

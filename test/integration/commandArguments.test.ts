@@ -13,11 +13,17 @@ import type { IndexService } from '../../src/host/index/indexService';
 import { spyOnDialogs } from './helpers';
 
 /** What the handlers did to the key store, the secret storage and the index. */
-interface Effects { readonly done: string[] }
+interface Effects {
+  readonly done: string[];
+}
 
 /** A host whose key store and secret storage only record what they are asked to do. */
 function recordingHost(effects: Effects): HostContext {
-  const record = (what: string) => async (...args: unknown[]): Promise<void> => { effects.done.push(`${what}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`); };
+  const record =
+    (what: string) =>
+    async (...args: unknown[]): Promise<void> => {
+      effects.done.push(`${what}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`);
+    };
   const host = {
     log: { info: () => undefined, warn: () => undefined },
     apiKey: { set: record('set'), setFor: record('setFor'), clear: record('clear'), clearFor: record('clearFor') },
@@ -29,9 +35,17 @@ function recordingHost(effects: Effects): HostContext {
 /** An index that only records what it is asked to do. */
 function recordingIndex(effects: Effects): IndexService {
   const index = {
-    consent: async () => { effects.done.push('consent'); },
-    sync: async (notify: boolean, fromScratch: boolean) => { effects.done.push(`sync(${notify}, ${fromScratch})`); return undefined; },
-    refreshTeam: async () => { effects.done.push('refreshTeam'); return undefined; },
+    consent: async () => {
+      effects.done.push('consent');
+    },
+    sync: async (notify: boolean, fromScratch: boolean) => {
+      effects.done.push(`sync(${notify}, ${fromScratch})`);
+      return undefined;
+    },
+    refreshTeam: async () => {
+      effects.done.push('refreshTeam');
+      return undefined;
+    },
   };
   return index as unknown as IndexService;
 }
@@ -48,7 +62,10 @@ suite('Command arguments outside test mode', () => {
       dismissed.restore();
     }
     assert.deepEqual(effects.done, [], 'the key was stored without asking');
-    assert.deepEqual(dismissed.calls.map((call) => [call.kind, call.value]), [['inputBox', 'key-of-another-account']]);
+    assert.deepEqual(
+      dismissed.calls.map((call) => [call.kind, call.value]),
+      [['inputBox', 'key-of-another-account']],
+    );
     assert.match(dismissed.calls[0]?.prompt ?? '', /A command filled this in/);
 
     const confirmed = spyOnDialogs((call) => call.value);
@@ -67,7 +84,10 @@ suite('Command arguments outside test mode', () => {
     try {
       const offered = 'postgresql://attacker:pw@db.attacker.example:5432/theirs?sslmode=require';
       assert.equal(await setTeamConnection(recordingHost(effects), recordingIndex(effects), offered, outsideTestMode), false);
-      assert.deepEqual(dialogs.calls.map((call) => [call.kind, call.value]), [['inputBox', offered]]);
+      assert.deepEqual(
+        dialogs.calls.map((call) => [call.kind, call.value]),
+        [['inputBox', offered]],
+      );
       assert.match(dialogs.calls[0]?.prompt ?? '', /db\.attacker\.example:5432\/theirs/);
       // Removing the connection is a change too: asked, not done.
       assert.equal(await setTeamConnection(recordingHost(effects), recordingIndex(effects), '', outsideTestMode), false);
@@ -87,7 +107,10 @@ suite('Command arguments outside test mode', () => {
       declined.restore();
     }
     assert.deepEqual(effects.done, [], 'the key was removed without asking');
-    assert.deepEqual(declined.calls.map((call) => [call.kind, call.modal]), [['warning', true]]);
+    assert.deepEqual(
+      declined.calls.map((call) => [call.kind, call.modal]),
+      [['warning', true]],
+    );
     assert.match(declined.calls[0]?.message ?? '', /chat server/);
 
     const accepted = spyOnDialogs((call) => call.items[0]);
@@ -108,7 +131,10 @@ suite('Command arguments outside test mode', () => {
       declined.restore();
     }
     assert.deepEqual(effects.done, [], 'the index was rebuilt from scratch without asking');
-    assert.deepEqual(declined.calls.map((call) => [call.kind, call.modal]), [['warning', true]]);
+    assert.deepEqual(
+      declined.calls.map((call) => [call.kind, call.modal]),
+      [['warning', true]],
+    );
 
     const accepted = spyOnDialogs((call) => call.items[0]);
     try {

@@ -25,11 +25,22 @@ interface CommandRun {
  */
 async function dismissInputBox(running: Promise<unknown>): Promise<void> {
   let settled = false;
-  void running.then(() => { settled = true; }, () => { settled = true; });
-  await waitFor(async () => {
-    if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    return settled;
-  }, 'the command to end once its input box is dismissed', 15_000);
+  void running.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  await waitFor(
+    async () => {
+      if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      return settled;
+    },
+    'the command to end once its input box is dismissed',
+    15_000,
+  );
 }
 
 /** Chat requests the emulator received so far. */
@@ -62,61 +73,86 @@ const runs: ReadonlyMap<string, CommandRun> = new Map<string, CommandRun>([
   ['cadenza.openChat', {}],
   // Its effect (an empty conversation, the next question sent without the earlier turns): chat.test.ts.
   ['cadenza.newChat', {}],
-  ['cadenza.refreshModels', {
-    check: (result, emulator) => {
-      assert.ok(Array.isArray(result), `returned ${JSON.stringify(result)}`);
-      for (const model of emulator.models) assert.ok(result.includes(model.id), `${model.id} missing from ${JSON.stringify(result)}`);
+  [
+    'cadenza.refreshModels',
+    {
+      check: (result, emulator) => {
+        assert.ok(Array.isArray(result), `returned ${JSON.stringify(result)}`);
+        for (const model of emulator.models) assert.ok(result.includes(model.id), `${model.id} missing from ${JSON.stringify(result)}`);
+      },
     },
-  }],
+  ],
   ['cadenza.selectModel', { args: () => [chatModel], check: (result) => assert.equal(result, chatModel) }],
   ['cadenza.addSelectionToChat', { before: selectFixtureFile, check: (result) => assert.match(String(result), /export function greeting/) }],
   ['cadenza.explainSelection', { before: selectFixtureFile, check: (result) => isNonEmptyString(result, 'explainSelection') }],
   // Both ask first and take no arguments: dismissed, they send nothing (answered: test/ui/editorCommands.ui.mjs).
   ['cadenza.askAboutSelection', { before: selectFixtureFile, answer: dismissInputBox, check: (result) => assert.equal(result, undefined) }],
   ['cadenza.rewriteSelection', { before: selectFixtureFile, answer: dismissInputBox, check: (result) => assert.equal(result, undefined) }],
-  ['cadenza.transcribeAudio', {
-    args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
-    check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
-  }],
+  [
+    'cadenza.transcribeAudio',
+    {
+      args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
+      check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
+    },
+  ],
   // With the model and language given, Transcribe with Options… has nothing left to ask (its pickers: audio.test.ts).
-  ['cadenza.transcribeAudioWithOptions', {
-    args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
-    check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
-  }],
-  ['cadenza.translateAudio', {
-    args: () => [[audioFixture()], { model: 'Qwen2-Audio-7B-Instruct', language: 'de', output: 'none' }],
-    check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
-  }],
-  ['cadenza.askAboutAudio', {
-    args: () => [audioFixture(), { model: 'Qwen2-Audio-7B-Instruct', question: 'What is said?' }],
-    check: (result) => isNonEmptyString(result, 'askAboutAudio'),
-  }],
+  [
+    'cadenza.transcribeAudioWithOptions',
+    {
+      args: () => [audioFixture(), { model: 'Whisper-Large-v3', language: 'en', output: 'none' }],
+      check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
+    },
+  ],
+  [
+    'cadenza.translateAudio',
+    {
+      args: () => [[audioFixture()], { model: 'Qwen2-Audio-7B-Instruct', language: 'de', output: 'none' }],
+      check: (result) => assert.equal((result as { status?: string }[])[0]?.status, 'done', JSON.stringify(result)),
+    },
+  ],
+  [
+    'cadenza.askAboutAudio',
+    {
+      args: () => [audioFixture(), { model: 'Qwen2-Audio-7B-Instruct', question: 'What is said?' }],
+      check: (result) => isNonEmptyString(result, 'askAboutAudio'),
+    },
+  ],
   ['cadenza.index.rebuild', { check: (result) => assert.equal((result as { status?: string }).status, 'complete', JSON.stringify(result)) }],
   // Clearing (an empty argument) returns false; the team-index suite stores a real connection.
   ['cadenza.index.setTeamConnection', { args: () => [''], check: (result) => assert.equal(result, false) }],
   ['cadenza.index.status', { check: (result) => assert.ok((result as { chunks?: number }).chunks !== undefined, JSON.stringify(result)) }],
-  ['cadenza.search', {
-    args: () => ['greeting'],
-    check: (result) => assert.ok(Array.isArray(result) && result.some((hit: { path?: string }) => hit.path?.endsWith('greeting.ts') === true), JSON.stringify(result)),
-  }],
+  [
+    'cadenza.search',
+    {
+      args: () => ['greeting'],
+      check: (result) =>
+        assert.ok(Array.isArray(result) && result.some((hit: { path?: string }) => hit.path?.endsWith('greeting.ts') === true), JSON.stringify(result)),
+    },
+  ],
   // Creates .cadenza/instructions.md (instructions.test.ts tests it in depth); removed again right after.
-  ['cadenza.createInstructions', {
-    check: async (result) => {
-      assert.ok(typeof result === 'string' && result.endsWith('.cadenza/instructions.md'), JSON.stringify(result));
-      const folder = vscode.Uri.joinPath(vscode.Uri.parse(result), '..');
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      await vscode.workspace.fs.delete(folder, { recursive: true });
+  [
+    'cadenza.createInstructions',
+    {
+      check: async (result) => {
+        assert.ok(typeof result === 'string' && result.endsWith('.cadenza/instructions.md'), JSON.stringify(result));
+        const folder = vscode.Uri.joinPath(vscode.Uri.parse(result), '..');
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+        await vscode.workspace.fs.delete(folder, { recursive: true });
+      },
     },
-  }],
+  ],
   // Creates the profile's commands-check.prompt.md and opens it (promptFiles.test.ts tests it in depth); removed again right after.
-  ['cadenza.newPromptFile', {
-    args: () => ['commands-check', 'profile'],
-    check: async (result) => {
-      assert.ok(typeof result === 'string' && result.endsWith('/prompts/commands-check.prompt.md'), JSON.stringify(result));
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      await vscode.workspace.fs.delete(vscode.Uri.parse(result));
+  [
+    'cadenza.newPromptFile',
+    {
+      args: () => ['commands-check', 'profile'],
+      check: async (result) => {
+        assert.ok(typeof result === 'string' && result.endsWith('/prompts/commands-check.prompt.md'), JSON.stringify(result));
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+        await vscode.workspace.fs.delete(vscode.Uri.parse(result));
+      },
     },
-  }],
+  ],
   // Leaves the index paused; the next Rebuild Index (a later suite's) resumes it. Its effect (a paused index
   // embeds no changed file until Resume): semanticIndex.test.ts.
   ['cadenza.index.pause', { check: (result) => assert.equal(typeof result, 'boolean') }],
@@ -146,14 +182,18 @@ suite('Commands', () => {
   });
 
   test('every contributed command has a run here, and has the "Cadenza" category', () => {
-    const contributed = manifestCommands().map((command) => command.command).sort();
+    const contributed = manifestCommands()
+      .map((command) => command.command)
+      .sort();
     assert.deepEqual(contributed, [...runs.keys()].sort());
     for (const command of manifestCommands()) assert.equal(command.category, 'Cadenza', `${command.command} has no "Cadenza" category`);
   });
 
   test('every contributed command is registered', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
-    const missing = manifestCommands().map((command) => command.command).filter((id) => !registered.has(id));
+    const missing = manifestCommands()
+      .map((command) => command.command)
+      .filter((id) => !registered.has(id));
     assert.deepEqual(missing, [], `not registered: ${missing.join(', ')}`);
   });
 
@@ -180,8 +220,7 @@ suite('Commands', () => {
   test('cadenza.showLog opens the "Cadenza" output channel', async () => {
     await vscode.commands.executeCommand('cadenza.showLog');
     // An output channel shown in the Output panel is backed by a text document of scheme "output".
-    const isCadenzaLog = (document: vscode.TextDocument): boolean =>
-      document.uri.scheme === 'output' && /cadenza/i.test(document.uri.toString());
+    const isCadenzaLog = (document: vscode.TextDocument): boolean => document.uri.scheme === 'output' && /cadenza/i.test(document.uri.toString());
     await waitFor(
       () => vscode.workspace.textDocuments.some(isCadenzaLog),
       () => `a Cadenza output document among: ${vscode.workspace.textDocuments.map((document) => document.uri.toString()).join(', ')}`,

@@ -29,17 +29,33 @@ suite('Inline completions: snooze, disabled languages and the daily limit stop r
   /** Asks for ghost text after `return ` in `file` and checks that nothing of it reached the service, and why. */
   async function expectNothingSent(file: string, marker: string, reason: string): Promise<void> {
     const uri = await triggerAt(file, 1, 9);
-    await waitFor(() => decisions.some((decision) => decision.uri === uri), () => `the provider's decision for ${marker} (decisions: ${JSON.stringify(decisions)})`);
-    assert.deepEqual(requestsCarrying(emulator(), marker).map((request) => request.path), [], `a request for ${marker} reached the service`);
+    await waitFor(
+      () => decisions.some((decision) => decision.uri === uri),
+      () => `the provider's decision for ${marker} (decisions: ${JSON.stringify(decisions)})`,
+    );
+    assert.deepEqual(
+      requestsCarrying(emulator(), marker).map((request) => request.path),
+      [],
+      `a request for ${marker} reached the service`,
+    );
     const mine = decisions.filter((decision) => decision.uri === uri);
-    assert.ok(mine.every((decision) => decision.outcome === 'skipped' && decision.reason === reason), `${marker}: ${JSON.stringify(mine)}`);
+    assert.ok(
+      mine.every((decision) => decision.outcome === 'skipped' && decision.reason === reason),
+      `${marker}: ${JSON.stringify(mine)}`,
+    );
   }
 
   /** Asks for ghost text at `line`:`character` in `file` and waits for its request to reach the service. */
   async function expectSent(file: string, marker: string, line = 1, character = 9): Promise<void> {
     const uri = await triggerAt(file, line, character);
-    await waitFor(() => requestsCarrying(emulator(), marker).length > 0, () => `a request for ${marker} (decisions: ${JSON.stringify(decisions.filter((decision) => decision.uri === uri))})`);
-    await waitFor(() => decisions.some((decision) => decision.uri === uri && decision.outcome !== 'skipped'), () => `the provider's answer for ${marker} (decisions: ${JSON.stringify(decisions)})`);
+    await waitFor(
+      () => requestsCarrying(emulator(), marker).length > 0,
+      () => `a request for ${marker} (decisions: ${JSON.stringify(decisions.filter((decision) => decision.uri === uri))})`,
+    );
+    await waitFor(
+      () => decisions.some((decision) => decision.uri === uri && decision.outcome !== 'skipped'),
+      () => `the provider's answer for ${marker} (decisions: ${JSON.stringify(decisions)})`,
+    );
   }
 
   suiteSetup(async () => {
@@ -53,7 +69,10 @@ suite('Inline completions: snooze, disabled languages and the daily limit stop r
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     await setUserSetting('editor', 'inlineSuggest.enabled', true);
     assert.equal(await vscode.commands.executeCommand('cadenza.toggleCompletions', true), true);
-    await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`);
+    await waitFor(
+      () => api.completions.state().kind === 'on',
+      () => `completions on (state ${JSON.stringify(api.completions.state())})`,
+    );
   });
 
   setup(() => {
@@ -87,7 +106,10 @@ suite('Inline completions: snooze, disabled languages and the daily limit stop r
     await expectNothingSent(file, 'snoozedCircle', 'snoozed');
     const state = api.completions.state();
     assert.equal(state.kind, 'snoozed', JSON.stringify(state));
-    assert.ok(state.kind === 'snoozed' && state.until >= before + 600_000 && state.until <= after + 600_000, `snoozed for the 10 minutes asked (until ${state.kind === 'snoozed' ? state.until : '-'}, asked between ${before} and ${after})`);
+    assert.ok(
+      state.kind === 'snoozed' && state.until >= before + 600_000 && state.until <= after + 600_000,
+      `snoozed for the 10 minutes asked (until ${state.kind === 'snoozed' ? state.until : '-'}, asked between ${before} and ${after})`,
+    );
     await vscode.commands.executeCommand('cadenza.snoozeCompletions', 0);
     assert.equal(api.completions.state().kind, 'on');
     await expectSent(file, 'snoozedCircle');
@@ -100,7 +122,10 @@ suite('Inline completions: snooze, disabled languages and the daily limit stop r
     await vscode.commands.executeCommand('cadenza.snoozeCompletions', 0.02);
     // What the status bar shows: snoozed, then on again without anyone resuming.
     const kinds = (): string[] => states.map((state) => state.kind);
-    await waitFor(() => kinds().indexOf('snoozed') >= 0 && kinds().lastIndexOf('on') > kinds().indexOf('snoozed'), () => `snoozed, then on again by itself (states: ${kinds().join(', ')})`);
+    await waitFor(
+      () => kinds().indexOf('snoozed') >= 0 && kinds().lastIndexOf('on') > kinds().indexOf('snoozed'),
+      () => `snoozed, then on again by itself (states: ${kinds().join(', ')})`,
+    );
     assert.equal(api.completions.state().kind, 'on');
     await expectSent(file, 'briefSnooze');
   });
@@ -118,7 +143,7 @@ suite('Inline completions: snooze, disabled languages and the daily limit stop r
     await expectSent(file, 'disabledLanguage');
   });
 
-  test('once today\'s tokens reach dailyTokenLimit nothing more is sent; with no limit (0) requests flow', async () => {
+  test("once today's tokens reach dailyTokenLimit nothing more is sent; with no limit (0) requests flow", async () => {
     const api = await cadenzaApi();
     const spent = (): number => api.completions.usageToday().promptTokens + api.completions.usageToday().completionTokens;
     // One token of budget left: the next request is allowed, and what it spends reaches the limit.
@@ -126,7 +151,10 @@ suite('Inline completions: snooze, disabled languages and the daily limit stop r
     await setUserSetting('cadenza.completions', 'dailyTokenLimit', limit);
     assert.equal(api.completions.dailyLimit(), limit);
     await expectSent(jsSample('lastAllowed'), 'lastAllowed');
-    await waitFor(() => spent() >= limit, () => `the request's tokens counted (spent ${spent()} of ${limit})`);
+    await waitFor(
+      () => spent() >= limit,
+      () => `the request's tokens counted (spent ${spent()} of ${limit})`,
+    );
     const overBudget = jsSample('overBudget');
     await expectNothingSent(overBudget, 'overBudget', 'capped');
     assert.equal(api.completions.state().kind, 'capped', 'the status bar says the limit is reached');

@@ -43,10 +43,13 @@ async function startFront(target: string, answerInfill: boolean, pieces: readonl
           return;
         }
       }
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.on('error', () => res.destroy());
       forward.end(body);
     });
@@ -55,10 +58,11 @@ async function startFront(target: string, answerInfill: boolean, pieces: readonl
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     infill,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -80,7 +84,10 @@ suite('Inline completions: fill-in-the-middle', () => {
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     await vscode.workspace.getConfiguration('editor').update('inlineSuggest.enabled', true, vscode.ConfigurationTarget.Global);
     await setUserSetting('cadenza.completions', 'enabled', true);
-    await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`);
+    await waitFor(
+      () => api.completions.state().kind === 'on',
+      () => `completions on (state ${JSON.stringify(api.completions.state())})`,
+    );
   });
 
   setup(() => {
@@ -115,7 +122,10 @@ suite('Inline completions: fill-in-the-middle', () => {
     // Were the chat path taken, the ghost text would be this instead.
     emulator().scriptChat({ content: 'radius * radius * 3;' });
     const uri = await triggerAt(path.join(samples, 'circle.js'), 1, 9);
-    await waitFor(() => decisions.some((d) => d.uri === uri && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)}, infill: ${JSON.stringify(front.infill.map((r) => r.stream))})`);
+    await waitFor(
+      () => decisions.some((d) => d.uri === uri && d.outcome === 'suggested'),
+      () => `a suggestion (decisions: ${JSON.stringify(decisions)}, infill: ${JSON.stringify(front.infill.map((r) => r.stream))})`,
+    );
     assert.equal(decisions.find((d) => d.uri === uri && d.outcome === 'suggested')?.text, 'Math.PI * radius ** 2;');
     const streamed = front.infill.filter((request) => request.stream);
     assert.ok(streamed.length >= 1, 'the completion went to /infill');
@@ -133,9 +143,16 @@ suite('Inline completions: fill-in-the-middle', () => {
     await useFront(front);
     emulator().scriptChat({ content: 'side * side;' });
     const uri = await triggerAt(path.join(samples, 'square.js'), 1, 9);
-    await waitFor(() => decisions.some((d) => d.uri === uri && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
+    await waitFor(
+      () => decisions.some((d) => d.uri === uri && d.outcome === 'suggested'),
+      () => `a suggestion (decisions: ${JSON.stringify(decisions)})`,
+    );
     assert.equal(decisions.find((d) => d.uri === uri && d.outcome === 'suggested')?.text, 'side * side;');
     assert.ok(chatRequests(emulator()).length >= 1, 'the chat path was taken');
-    assert.deepEqual(front.infill.map((request) => request.stream), [false], 'only the probe went to /infill (and the emulator answered 404)');
+    assert.deepEqual(
+      front.infill.map((request) => request.stream),
+      [false],
+      'only the probe went to /infill (and the emulator answered 404)',
+    );
   });
 });

@@ -41,7 +41,11 @@ suite('Inline completions: the real workspace trust', () => {
     console.log(`[completions] workspace trusted: ${trusted}`);
     // The Restricted Mode tier must really be untrusted, or the trusted branch would pass in its place.
     const expectUntrusted = process.env['HARNESS_WORKSPACE_TRUST'] === 'untrusted';
-    assert.equal(trusted, !expectUntrusted, expectUntrusted ? 'the Restricted Mode run opened a trusted workspace' : 'the workspace should be trusted in this run');
+    assert.equal(
+      trusted,
+      !expectUntrusted,
+      expectUntrusted ? 'the Restricted Mode run opened a trusted workspace' : 'the workspace should be trusted in this run',
+    );
     const sent = (): number => requestsCarrying(emulator(), 'trustedCircle').length;
     if (trusted) {
       assert.equal(api.completions.state().kind, 'on', JSON.stringify(api.completions.state()));
@@ -51,16 +55,19 @@ suite('Inline completions: the real workspace trust', () => {
     }
     // A provider of the test's own, asked alongside Cadenza's: it shows that VS Code did ask for ghost text here.
     const asked: string[] = [];
-    const witness = vscode.languages.registerInlineCompletionItemProvider({ pattern: '**/trustedCircle.js' }, {
-      provideInlineCompletionItems: (document) => {
-        asked.push(document.uri.toString());
-        return undefined;
+    const witness = vscode.languages.registerInlineCompletionItemProvider(
+      { pattern: '**/trustedCircle.js' },
+      {
+        provideInlineCompletionItems: (document) => {
+          asked.push(document.uri.toString());
+          return undefined;
+        },
       },
-    });
+    );
     try {
       const uri = await triggerAt(file, 1, 9);
       await waitFor(() => asked.includes(uri), 'VS Code to ask the inline-completion providers');
-      assert.equal(sent(), 0, 'a completion request carried the file\'s text in Restricted Mode');
+      assert.equal(sent(), 0, "a completion request carried the file's text in Restricted Mode");
       assert.equal(api.completions.state().kind, 'restricted', `the status bar says why: ${JSON.stringify(api.completions.state())}`);
       await setUserSetting('cadenza.completions', 'enableInRestrictedMode', true);
       assert.equal(api.completions.state().kind, 'on', JSON.stringify(api.completions.state()));

@@ -32,7 +32,10 @@ suite('Inline completions', () => {
     await vscode.workspace.getConfiguration('editor').update('inlineSuggest.enabled', true, vscode.ConfigurationTarget.Global);
     assert.equal(api.completions.state().kind, 'off', 'completions are off by default');
     assert.equal(await vscode.commands.executeCommand('cadenza.toggleCompletions'), true);
-    await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`);
+    await waitFor(
+      () => api.completions.state().kind === 'on',
+      () => `completions on (state ${JSON.stringify(api.completions.state())})`,
+    );
   });
 
   setup(() => {
@@ -56,7 +59,10 @@ suite('Inline completions', () => {
     // The model answers the way chat models do: a fence, the line it was given, and code that already follows.
     emulator().scriptChat({ content: '```javascript\n  return Math.PI * radius ** 2;\n}\n```' });
     await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-    await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
+    await waitFor(
+      () => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'),
+      () => `a suggestion (decisions: ${JSON.stringify(decisions)})`,
+    );
     assert.equal(decisions.find((d) => d.outcome === 'suggested')?.text, 'Math.PI * radius ** 2;');
     const sent = chatRequests(emulator());
     assert.equal(sent.length, 1);
@@ -68,10 +74,13 @@ suite('Inline completions', () => {
     // The code after the cursor, then the code before it, ending at the cursor (prompt.ts).
     assert.match(prompt, /the code after the cursor:\n```javascript\n\}\n/);
     assert.ok(prompt.endsWith('```javascript\nfunction area(radius) {\n  return '), `ends at the cursor:\n${prompt}`);
-    await waitFor(async () => {
-      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
-      return editor.document.getText().includes('return Math.PI');
-    }, () => `the suggestion accepted (document: ${JSON.stringify(editor.document.getText())})`);
+    await waitFor(
+      async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+        return editor.document.getText().includes('return Math.PI');
+      },
+      () => `the suggestion accepted (document: ${JSON.stringify(editor.document.getText())})`,
+    );
     assert.equal(editor.document.getText(), 'function area(radius) {\n  return Math.PI * radius ** 2;\n}\n');
     const usage = (await cadenzaApi()).completions.usageToday();
     assert.ok(usage.requests >= 1 && usage.promptTokens > 0, `usage counted apart from chat: ${JSON.stringify(usage)}`);
@@ -82,9 +91,15 @@ suite('Inline completions', () => {
       const count = (value: number): string => value.toLocaleString('en-US');
       return `${now.requests} request${now.requests === 1 ? '' : 's'}, ${count(now.promptTokens + now.completionTokens)} tokens (${count(now.promptTokens)} prompt, ${count(now.completionTokens)} answer)`;
     };
-    await waitFor(() => statusBars.completions.tooltipText().includes(`Today (apart from chat): ${said()}`), () => `the completions tooltip: ${statusBars.completions.tooltipText()} (usage ${said()})`);
-    await waitFor(() => statusBars.chat.tooltipText().includes(`Inline completions today (counted apart from chat): ${said()}`), () => `chat's tooltip: ${statusBars.chat.tooltipText()} (usage ${said()})`);
-    assert.match(statusBars.chat.tooltipText(), /This session's chat: \d+ answers, \$[\d.]+\./, 'chat\'s own spend stays on its own line');
+    await waitFor(
+      () => statusBars.completions.tooltipText().includes(`Today (apart from chat): ${said()}`),
+      () => `the completions tooltip: ${statusBars.completions.tooltipText()} (usage ${said()})`,
+    );
+    await waitFor(
+      () => statusBars.chat.tooltipText().includes(`Inline completions today (counted apart from chat): ${said()}`),
+      () => `chat's tooltip: ${statusBars.chat.tooltipText()} (usage ${said()})`,
+    );
+    assert.match(statusBars.chat.tooltipText(), /This session's chat: \d+ answers, \$[\d.]+\./, "chat's own spend stays on its own line");
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
@@ -100,20 +115,31 @@ suite('Inline completions', () => {
     const triggered = vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
     // Requests for cancel.js itself, by the prompt's line naming the cursor's file: a late request for area.js
     // (VS Code asks again after the revert above) carries cancel.js too, as an open editor's snippet.
-    const forVolume = (): ReturnType<typeof chatRequests> => chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('File completion-samples/cancel.js (javascript)'));
-    await waitFor(() => forVolume().length === 1, () => `the completion request to reach the emulator (decisions: ${JSON.stringify(decisions)}, requests: ${chatRequests(emulator()).length})`);
+    const forVolume = (): ReturnType<typeof chatRequests> =>
+      chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('File completion-samples/cancel.js (javascript)'));
+    await waitFor(
+      () => forVolume().length === 1,
+      () => `the completion request to reach the emulator (decisions: ${JSON.stringify(decisions)}, requests: ${chatRequests(emulator()).length})`,
+    );
     const seen = Date.now();
     // A keystroke at the cursor that the streaming answer ("Math…") is not writing.
     await editor.edit((edit) => edit.insert(new vscode.Position(1, 9), 'x'));
     const edited = Date.now();
-    await waitFor(() => forVolume()[0]?.clientClosedEarly === true, () => `the first request closed early (requests: ${JSON.stringify(forVolume().map((r) => r.clientClosedEarly))}, request seen at ${seen}, edited at ${edited}, decisions: ${JSON.stringify(decisions)})`);
-    assert.ok(api.completions.stats().cancelled > before, `counted as cancelled (before ${before}, now ${JSON.stringify(api.completions.stats())}, decisions ${JSON.stringify(decisions)})`);
+    await waitFor(
+      () => forVolume()[0]?.clientClosedEarly === true,
+      () =>
+        `the first request closed early (requests: ${JSON.stringify(forVolume().map((r) => r.clientClosedEarly))}, request seen at ${seen}, edited at ${edited}, decisions: ${JSON.stringify(decisions)})`,
+    );
+    assert.ok(
+      api.completions.stats().cancelled > before,
+      `counted as cancelled (before ${before}, now ${JSON.stringify(api.completions.stats())}, decisions ${JSON.stringify(decisions)})`,
+    );
     assert.ok(editor.document.getText().includes('return x'));
     await triggered;
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
-  test('with a local index, the request carries the index\'s chunk that defines the name at the cursor, never a refused file\'s', async function () {
+  test("with a local index, the request carries the index's chunk that defines the name at the cursor, never a refused file's", async function () {
     this.timeout(90_000);
     const geometry = 'export function circumferenceOfWheel(radius) {\n  const diameter = radius * 2;\n  return Math.PI * diameter;\n}\n';
     fs.writeFileSync(path.join(samples, 'wheel.js'), geometry);
@@ -125,13 +151,19 @@ suite('Inline completions', () => {
       assert.equal(built.status, 'complete', JSON.stringify(built));
       const api = await cadenzaApi();
       const hits = await api.index.keywordSearch('circumferenceOfWheel', 10);
-      assert.ok(hits.some((hit) => hit.path.endsWith('wheel.js')) && !hits.some((hit) => hit.path.endsWith('credentials.json')), `the index holds wheel.js and not the secret (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`);
+      assert.ok(
+        hits.some((hit) => hit.path.endsWith('wheel.js')) && !hits.some((hit) => hit.path.endsWith('credentials.json')),
+        `the index holds wheel.js and not the secret (hits: ${JSON.stringify(hits.map((hit) => hit.path))})`,
+      );
       emulator().reset();
       decisions.length = 0;
       const editor = await openAt(path.join(samples, 'trip.js'), 1, 38);
       emulator().scriptChat({ content: 'radius);' });
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-      await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
+      await waitFor(
+        () => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'),
+        () => `a suggestion (decisions: ${JSON.stringify(decisions)})`,
+      );
       const sent = chatRequests(emulator()).filter((request) => JSON.stringify(request.body).includes('function tripLength'));
       // VS Code may ask twice for the same position (opening the editor, then the trigger, the first
       // cancelled): every request must carry the index's chunk and nothing of the refused file.
@@ -139,10 +171,14 @@ suite('Inline completions', () => {
       for (const request of sent) {
         const prompt = (request.body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '';
         assert.match(prompt, /From completion-samples\/wheel\.js:\n```\n[^`]*const diameter = radius \* 2;/, `the index chunk is in the prompt:\n${prompt}`);
-        assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('the code after the cursor'), 'the chunk comes before the cursor\'s file');
+        assert.ok(prompt.indexOf('wheel.js') < prompt.indexOf('the code after the cursor'), "the chunk comes before the cursor's file");
         assert.ok(!prompt.includes('token-1234-secret') && !prompt.includes('credentials.json'), 'nothing of the refused file');
       }
-      assert.equal(emulator().requests.filter((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('tripLength')).length, 0, 'the lookup embeds nothing: it costs no request');
+      assert.equal(
+        emulator().requests.filter((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('tripLength')).length,
+        0,
+        'the lookup embeds nothing: it costs no request',
+      );
     } finally {
       for (const name of ['wheel.js', 'credentials.json', 'trip.js']) fs.rmSync(path.join(samples, name), { force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -162,22 +198,40 @@ suite('Inline completions', () => {
       for (const file of [profile, link]) {
         const editor = await openAt(file, 1, 9);
         await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-        await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString()), () => `a decision for ${file} (decisions: ${JSON.stringify(decisions)})`);
+        await waitFor(
+          () => decisions.some((d) => d.uri === editor.document.uri.toString()),
+          () => `a decision for ${file} (decisions: ${JSON.stringify(decisions)})`,
+        );
         const mine = decisions.filter((d) => d.uri === editor.document.uri.toString());
-        assert.ok(mine.every((d) => d.outcome === 'skipped' && d.reason === 'outside'), `${file}: ${JSON.stringify(mine)}`);
+        assert.ok(
+          mine.every((d) => d.outcome === 'skipped' && d.reason === 'outside'),
+          `${file}: ${JSON.stringify(mine)}`,
+        );
       }
       assert.equal(chatRequests(emulator()).length, 0, 'a request was sent for a file outside the workspace');
       // Visible beside a workspace file, the outside file lends it no context either.
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       fs.writeFileSync(path.join(samples, 'sidecar.js'), 'function sidecarWidth(frame) {\n  return \n}\n');
       await vscode.window.showTextDocument(vscode.Uri.file(profile), { viewColumn: vscode.ViewColumn.Two, preview: false });
-      const sidecar = await vscode.window.showTextDocument(vscode.Uri.file(path.join(samples, 'sidecar.js')), { viewColumn: vscode.ViewColumn.One, preview: false });
+      const sidecar = await vscode.window.showTextDocument(vscode.Uri.file(path.join(samples, 'sidecar.js')), {
+        viewColumn: vscode.ViewColumn.One,
+        preview: false,
+      });
       sidecar.selection = new vscode.Selection(1, 9, 1, 9);
-      assert.ok(vscode.window.visibleTextEditors.some((editor) => editor.document.uri.fsPath === profile), 'the outside file is visible');
+      assert.ok(
+        vscode.window.visibleTextEditors.some((editor) => editor.document.uri.fsPath === profile),
+        'the outside file is visible',
+      );
       emulator().scriptChat({ content: 'frame.width;' });
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-      await waitFor(() => chatRequests(emulator()).some((request) => JSON.stringify(request.body).includes('sidecarWidth')), () => `a request for sidecar.js (decisions: ${JSON.stringify(decisions)})`);
-      assert.ok(chatRequests(emulator()).every((request) => !JSON.stringify(request.body).includes('ocelotProfile')), 'the outside file was sent as context');
+      await waitFor(
+        () => chatRequests(emulator()).some((request) => JSON.stringify(request.body).includes('sidecarWidth')),
+        () => `a request for sidecar.js (decisions: ${JSON.stringify(decisions)})`,
+      );
+      assert.ok(
+        chatRequests(emulator()).every((request) => !JSON.stringify(request.body).includes('ocelotProfile')),
+        'the outside file was sent as context',
+      );
       // The user may allow it.
       await settings.update('allowOutsideWorkspace', true, vscode.ConfigurationTarget.Global);
       emulator().reset();
@@ -185,7 +239,10 @@ suite('Inline completions', () => {
       const editor = await openAt(profile, 1, 9);
       emulator().scriptChat({ content: '42;' });
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-      await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'), () => `a suggestion once allowed (decisions: ${JSON.stringify(decisions)})`);
+      await waitFor(
+        () => decisions.some((d) => d.uri === editor.document.uri.toString() && d.outcome === 'suggested'),
+        () => `a suggestion once allowed (decisions: ${JSON.stringify(decisions)})`,
+      );
       assert.ok(chatRequests(emulator()).some((request) => JSON.stringify(request.body).includes('ocelotProfile')));
     } finally {
       await settings.update('allowOutsideWorkspace', undefined, vscode.ConfigurationTarget.Global);
@@ -196,12 +253,21 @@ suite('Inline completions', () => {
   });
 
   test('a .env file and a git-ignored file send nothing to the service', async () => {
-    for (const [name, reason] of [['.env', 'secret'], ['generated.js', 'ignored']] as const) {
+    for (const [name, reason] of [
+      ['.env', 'secret'],
+      ['generated.js', 'ignored'],
+    ] as const) {
       const editor = await openAt(path.join(samples, name), name === '.env' ? 0 : 1, name === '.env' ? 8 : 9);
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-      await waitFor(() => decisions.some((d) => d.uri === editor.document.uri.toString()), () => `a decision for ${name} (decisions: ${JSON.stringify(decisions)})`);
+      await waitFor(
+        () => decisions.some((d) => d.uri === editor.document.uri.toString()),
+        () => `a decision for ${name} (decisions: ${JSON.stringify(decisions)})`,
+      );
       const mine = decisions.filter((d) => d.uri === editor.document.uri.toString());
-      assert.ok(mine.every((d) => d.outcome === 'skipped' && d.reason === reason), `${name}: ${JSON.stringify(mine)}`);
+      assert.ok(
+        mine.every((d) => d.outcome === 'skipped' && d.reason === reason),
+        `${name}: ${JSON.stringify(mine)}`,
+      );
     }
     const leaked = chatRequests(emulator()).filter((request) => /API_KEY|function ignored/.test(JSON.stringify(request.body)));
     assert.equal(leaked.length, 0, 'nothing of either file reached the service');

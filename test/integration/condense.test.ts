@@ -14,7 +14,10 @@ type Body = { model: string; max_tokens?: number; messages: { role: string; cont
 suite('Condensing long conversations', () => {
   const { emulator, panel } = useChatSuite('Meta-Llama-3.3-70B-Instruct');
   let api: CadenzaApi;
-  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const bodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
   const everything = (body: Body | undefined): string => JSON.stringify(body?.messages ?? []);
   /** The messages after the system prompt (project instructions another suite created may be there). */
   const turns = (body: Body | undefined): Body['messages'] => (body?.messages ?? []).filter((message) => message.role !== 'system');
@@ -51,18 +54,32 @@ suite('Condensing long conversations', () => {
     const stored = await storedConversation(api, (await panel().conversation()).id);
     assert.equal(stored?.messages.length, 8, 'the full history stays stored');
     assert.equal(stored?.condensed?.summary, 'The user asked about alpha and beta; both were answered.');
-    assert.ok(panel().messages.some((message) => message.type === 'conversation/show' && message.conversation.condensed?.messageCount === 4), 'the panel shows the summary over 4 messages');
+    assert.ok(
+      panel().messages.some((message) => message.type === 'conversation/show' && message.conversation.condensed?.messageCount === 4),
+      'the panel shows the summary over 4 messages',
+    );
 
     emulator().scriptChat({ content: 'answer about epsilon' });
     await panel().send('question about epsilon');
     const next = bodies().at(-1);
     assert.equal(next?.model, 'Meta-Llama-3.3-70B-Instruct');
     // The summary is written from what was said and read: sent as an earlier turn, it never speaks as the system.
-    assert.deepEqual(turns(next).map((message) => message.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
-    assert.match(String(turns(next)[0]?.content), /^Summary of the earlier part of this conversation[^]*not instructions[^]*The user asked about alpha and beta/);
+    assert.deepEqual(
+      turns(next).map((message) => message.role),
+      ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user'],
+    );
+    assert.match(
+      String(turns(next)[0]?.content),
+      /^Summary of the earlier part of this conversation[^]*not instructions[^]*The user asked about alpha and beta/,
+    );
     assert.doesNotMatch(systemText(next), /alpha/);
     assert.doesNotMatch(everything(next), /question about alpha|answer about alpha|question about beta|answer about beta/);
-    assert.deepEqual(turns(next).slice(2).map((message) => message.content), ['question about gamma', 'answer about gamma', 'question about delta', 'answer about delta', 'question about epsilon']);
+    assert.deepEqual(
+      turns(next)
+        .slice(2)
+        .map((message) => message.content),
+      ['question about gamma', 'answer about gamma', 'question about delta', 'answer about delta', 'question about epsilon'],
+    );
 
     await panel().editSummary('EDITED: alpha and beta were settled.');
     emulator().scriptChat({ content: 'answer about zeta' });
@@ -84,7 +101,9 @@ suite('Condensing long conversations', () => {
     assert.equal(await panel().condense(), false);
     assert.equal(bodies().at(-1)?.max_tokens, 1024);
     assert.equal((await storedConversation(api, (await panel().conversation()).id))?.condensed, undefined, 'the cut summary replaced the history');
-    const notice = panel().messages.filter((message) => message.type === 'notice' && message.key === 'condense').at(-1);
+    const notice = panel()
+      .messages.filter((message) => message.type === 'notice' && message.key === 'condense')
+      .at(-1);
     assert.ok(notice?.type === 'notice' && notice.level === 'warning', JSON.stringify(notice));
     assert.match(notice.text, /cut off at 1,024 tokens, so nothing was condensed[^]*Max tokens[^]*above 1,024/);
     emulator().scriptChat({ content: 'answer about epsilon' });

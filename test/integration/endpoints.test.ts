@@ -39,13 +39,17 @@ suite('Per-operation endpoints', () => {
     whisper = await startWhisperLike();
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);
     assert.equal(await vscode.commands.executeCommand('cadenza.setApiKey', 'audio-secret', 'audio'), true);
-    await config().update('models.overrides', { 'whisper-base': { capabilities: ['transcription'], family: 'speechToText' } }, vscode.ConfigurationTarget.Global);
+    await config().update(
+      'models.overrides',
+      { 'whisper-base': { capabilities: ['transcription'], family: 'speechToText' } },
+      vscode.ConfigurationTarget.Global,
+    );
     await config().update('endpoints.audio', whisper.url, vscode.ConfigurationTarget.Global);
 
     const models = await api.connection.refreshModels();
     const ids = models.map((model) => model.id);
     assert.ok(ids.includes('whisper-base'), `whisper-base listed: ${ids.join(', ')}`);
-    assert.ok(ids.length > 1, 'the emulator\'s models are still listed');
+    assert.ok(ids.length > 1, "the emulator's models are still listed");
     await waitFor(() => whisper!.hits.some((hit) => hit.url === '/v1/models'), 'the audio server to be asked for its models');
 
     const result = await (await api.connection.client()).transcribe({ model: 'whisper-base', audio: toneWav(0.5), responseFormat: 'json' });

@@ -53,7 +53,10 @@ suite('First run: a fresh profile, nothing set', () => {
     assert.equal(requests.length, 1);
     assert.equal(requests[0]?.model, defaultModel);
     const messages = panel().messages;
-    assert.ok(!messages.some((message) => message.type === 'notice' && message.level === 'error'), `no error notice: ${JSON.stringify(messages.filter((m) => m.type === 'notice'))}`);
+    assert.ok(
+      !messages.some((message) => message.type === 'notice' && message.level === 'error'),
+      `no error notice: ${JSON.stringify(messages.filter((m) => m.type === 'notice'))}`,
+    );
     // The picker shows the model that answered, from the start: the last models state names it.
     const states = messages.filter((message): message is ModelsState => message.type === 'state/models' && !message.loading && message.models.length > 0);
     assert.equal(states.at(-1)?.selected, defaultModel);
@@ -63,8 +66,13 @@ suite('First run: a fresh profile, nothing set', () => {
   test('a new conversation shows the resolved model before anything is sent', async () => {
     panel().clear();
     await panel().newConversation();
-    await waitFor(() => panel().messages.some((message) => message.type === 'state/models' && message.selected !== undefined), 'a models state with a selected model');
-    const state = panel().messages.filter((message): message is ModelsState => message.type === 'state/models').at(-1);
+    await waitFor(
+      () => panel().messages.some((message) => message.type === 'state/models' && message.selected !== undefined),
+      'a models state with a selected model',
+    );
+    const state = panel()
+      .messages.filter((message): message is ModelsState => message.type === 'state/models')
+      .at(-1);
     // The last model used is the default for a new conversation once the user has chatted.
     assert.equal(state?.selected, defaultModel);
   });
@@ -74,7 +82,10 @@ suite('First run: a fresh profile, nothing set', () => {
     await vscode.workspace.getConfiguration('cadenza.chat').update('model', 'Meta-Llama-3.1-8B-Instruct', vscode.ConfigurationTarget.Global);
     await panel().newConversation();
     emulator().reset();
-    const document = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' });
+    const document = await vscode.workspace.openTextDocument({
+      language: 'typescript',
+      content: 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+    });
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(0, 0, 2, 1);
     await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);

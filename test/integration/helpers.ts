@@ -42,11 +42,7 @@ export async function cadenzaApi(): Promise<CadenzaApi> {
  * Polls `condition` every 50 ms until it holds; fails after `timeoutMs` naming `what` (a function is
  * called at that moment, so the message can show the last state seen).
  */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string | (() => string),
-  timeoutMs = 15_000,
-): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) {
@@ -120,7 +116,8 @@ export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = 
   const calls: DialogCall[] = [];
   const window = vscode.window as unknown as Record<string, unknown>;
   const originals = new Map(['showQuickPick', 'showWarningMessage', 'showInputBox', 'showOpenDialog'].map((name) => [name, window[name]]));
-  const labelOf = (item: unknown): string => (typeof item === 'string' ? item : typeof item === 'object' && item !== null && 'label' in item ? String((item as { label: unknown }).label) : String(item));
+  const labelOf = (item: unknown): string =>
+    typeof item === 'string' ? item : typeof item === 'object' && item !== null && 'label' in item ? String((item as { label: unknown }).label) : String(item);
   window['showQuickPick'] = async (items: unknown, options?: { title?: string; placeHolder?: string }): Promise<unknown> => {
     const list = (await Promise.resolve(items)) as unknown[];
     const call: DialogCall = { kind: 'quickPick', message: options?.title ?? options?.placeHolder ?? '', items: list.map(labelOf) };
@@ -139,7 +136,13 @@ export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = 
     return offered.find((_entry, index) => items[index] === chosen);
   };
   window['showInputBox'] = async (options?: { title?: string; prompt?: string; value?: string }): Promise<unknown> => {
-    const call: DialogCall = { kind: 'inputBox', message: options?.title ?? options?.prompt ?? '', items: [], ...(options?.value !== undefined ? { value: options.value } : {}), ...(options?.prompt !== undefined ? { prompt: options.prompt } : {}) };
+    const call: DialogCall = {
+      kind: 'inputBox',
+      message: options?.title ?? options?.prompt ?? '',
+      items: [],
+      ...(options?.value !== undefined ? { value: options.value } : {}),
+      ...(options?.prompt !== undefined ? { prompt: options.prompt } : {}),
+    };
     calls.push(call);
     return answer(call);
   };
@@ -162,13 +165,19 @@ export function spyOnDialogs(answer: (call: DialogCall) => string | undefined = 
  * (seen once, on a busy machine, in the @-mentions suite's teardown).
  */
 export async function removeGitRepository(root: string): Promise<void> {
-  interface GitApi { readonly repositories: readonly { readonly rootUri: vscode.Uri }[] }
+  interface GitApi {
+    readonly repositories: readonly { readonly rootUri: vscode.Uri }[];
+  }
   const extension = vscode.extensions.getExtension<{ readonly enabled: boolean; getAPI(version: 1): GitApi }>('vscode.git');
   const git = extension?.isActive && extension.exports.enabled ? extension.exports.getAPI(1) : undefined;
   const repository = git?.repositories.find((repo) => path.resolve(repo.rootUri.fsPath) === path.resolve(root));
   if (repository) {
     await vscode.commands.executeCommand('git.close', repository.rootUri);
-    await waitFor(() => !git?.repositories.some((repo) => path.resolve(repo.rootUri.fsPath) === path.resolve(root)), () => 'the git extension to close the test repository', 10_000);
+    await waitFor(
+      () => !git?.repositories.some((repo) => path.resolve(repo.rootUri.fsPath) === path.resolve(root)),
+      () => 'the git extension to close the test repository',
+      10_000,
+    );
   }
   fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
 }

@@ -59,7 +59,7 @@ suite('Index: the real workspace trust', () => {
     }
   });
 
-  test('the team index\'s database is contacted only for the user\'s repository setting, and only in a trusted workspace', async function () {
+  test("the team index's database is contacted only for the user's repository setting, and only in a trusted workspace", async function () {
     this.timeout(60_000);
     const api = await cadenzaApi();
     const trusted = vscode.workspace.isTrusted;
@@ -81,11 +81,14 @@ suite('Index: the real workspace trust', () => {
       await vscode.commands.executeCommand('cadenza.search', 'greeting');
     };
     try {
-      assert.equal(await vscode.commands.executeCommand('cadenza.index.setTeamConnection', `postgresql://reader@127.0.0.1:${address.port}/cadenza?sslmode=disable`), true);
+      assert.equal(
+        await vscode.commands.executeCommand('cadenza.index.setTeamConnection', `postgresql://reader@127.0.0.1:${address.port}/cadenza?sslmode=disable`),
+        true,
+      );
       // A repository's settings naming a team repository: ignored, trusted or not.
       await team().update('repository', 'acme/shop', vscode.ConfigurationTarget.Workspace);
       await lookUp();
-      assert.equal(connections, 0, 'a workspace\'s cadenza.index.team.repository reached the database');
+      assert.equal(connections, 0, "a workspace's cadenza.index.team.repository reached the database");
       assert.equal(teamKind(), undefined);
       await team().update('repository', undefined, vscode.ConfigurationTarget.Workspace);
       // The user's own setting: used once the folder is trusted, never before.
@@ -94,7 +97,7 @@ suite('Index: the real workspace trust', () => {
       await api.index.start();
       await lookUp();
       if (trusted) {
-        assert.ok(connections > 0, 'a trusted workspace uses the user\'s team index');
+        assert.ok(connections > 0, "a trusted workspace uses the user's team index");
         assert.equal(teamKind(), 'fallback', 'the stand-in is no database: the local index answers');
       } else {
         assert.equal(connections, 0, 'the team database was contacted in Restricted Mode');

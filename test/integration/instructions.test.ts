@@ -37,7 +37,8 @@ suite('Project instructions under the real workspace trust', () => {
     created.push(path.join(root, '.github', 'copilot-instructions.md'), path.join(root, '.github'));
   });
   suiteTeardown(async () => {
-    for (const file of [...created, path.join(root, '.cadenza', 'instructions.md'), path.join(root, '.cadenza')].reverse()) fs.rmSync(file, { recursive: true, force: true });
+    for (const file of [...created, path.join(root, '.cadenza', 'instructions.md'), path.join(root, '.cadenza')].reverse())
+      fs.rmSync(file, { recursive: true, force: true });
     fs.rmSync(outside, { force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('cadenza.clearApiKey');
@@ -52,11 +53,17 @@ suite('Project instructions under the real workspace trust', () => {
       await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, 'src', 'greeting.ts')));
       await panel.newConversation();
       let state: Instructions | undefined;
-      await waitFor(() => {
-        state = panel.messages.filter((message): message is Instructions => message.type === 'state/instructions').at(-1);
-        return state?.files.length === 2;
-      }, () => `the panel to list two instruction files (saw ${JSON.stringify(state)})`);
-      assert.deepEqual(state?.files.map((file) => file.path), ['AGENTS.md', 'src/AGENTS.md']);
+      await waitFor(
+        () => {
+          state = panel.messages.filter((message): message is Instructions => message.type === 'state/instructions').at(-1);
+          return state?.files.length === 2;
+        },
+        () => `the panel to list two instruction files (saw ${JSON.stringify(state)})`,
+      );
+      assert.deepEqual(
+        state?.files.map((file) => file.path),
+        ['AGENTS.md', 'src/AGENTS.md'],
+      );
       assert.ok(state?.files.every((file) => file.tokens > 0 && !file.cut));
       assert.equal(state?.enabled, true);
       assert.equal(state?.untrusted, !vscode.workspace.isTrusted);

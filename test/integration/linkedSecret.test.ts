@@ -64,7 +64,9 @@ suite('A link in the workspace to an ignored secret', function () {
     const before = emulator().requests.length;
     const result = await vscode.commands.executeCommand<IndexRunResult>('cadenza.index.rebuild', { fromScratch: true });
     assert.equal(result.status, 'complete', JSON.stringify(result));
-    const embedded = emulator().requests.slice(before).filter((request) => request.path === '/v1/embeddings');
+    const embedded = emulator()
+      .requests.slice(before)
+      .filter((request) => request.path === '/v1/embeddings');
     assert.ok(embedded.length > 0, 'the workspace was embedded');
     assert.ok(!embedded.some((request) => JSON.stringify(request.body).includes(SECRET)), 'the secret was sent to the embeddings endpoint');
     const hits = await vscode.commands.executeCommand<SearchHit[]>('cadenza.search', `${SECRET} API_TOKEN`);

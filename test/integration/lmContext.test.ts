@@ -31,7 +31,10 @@ async function startLlamaLike(options: { tokenizer: boolean; id: string }): Prom
       };
       const text = Buffer.concat(chunks).toString('utf8');
       if (req.method === 'GET' && req.url === '/v1/models') {
-        json(200, { object: 'list', data: [{ id: options.id, object: 'model', created: 1, owned_by: 'llamacpp', meta: { n_ctx: contextSize, n_ctx_train: 32768 } }] });
+        json(200, {
+          object: 'list',
+          data: [{ id: options.id, object: 'model', created: 1, owned_by: 'llamacpp', meta: { n_ctx: contextSize, n_ctx_train: 32768 } }],
+        });
       } else if (req.method === 'POST' && req.url === '/tokenize') {
         state.tokenizes += 1;
         if (!options.tokenizer) {
@@ -45,15 +48,26 @@ async function startLlamaLike(options: { tokenizer: boolean; id: string }): Prom
         state.chats.push(body);
         const prompt = body.messages.reduce((sum, message) => sum + tokensOf(message.content) + 4, 0);
         if (prompt + (body.max_tokens ?? 0) > contextSize) {
-          json(400, { error: { code: 400, message: `request (${prompt} tokens) exceeds the available context size (${contextSize} tokens), try increasing it`, type: 'exceed_context_size_error', n_prompt_tokens: prompt, n_ctx: contextSize } });
+          json(400, {
+            error: {
+              code: 400,
+              message: `request (${prompt} tokens) exceeds the available context size (${contextSize} tokens), try increasing it`,
+              type: 'exceed_context_size_error',
+              n_prompt_tokens: prompt,
+              n_ctx: contextSize,
+            },
+          });
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: options.id, choices, ...extra })}\n\n`;
-        res.end(chunk([{ index: 0, delta: { role: 'assistant', content: 'It fits.' }, finish_reason: null }])
-          + chunk([{ index: 0, delta: {}, finish_reason: 'stop' }])
-          + chunk([], { usage: { prompt_tokens: prompt, completion_tokens: 3, total_tokens: prompt + 3 } })
-          + 'data: [DONE]\n\n');
+        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
+          `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: options.id, choices, ...extra })}\n\n`;
+        res.end(
+          chunk([{ index: 0, delta: { role: 'assistant', content: 'It fits.' }, finish_reason: null }]) +
+            chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]) +
+            chunk([], { usage: { prompt_tokens: prompt, completion_tokens: 3, total_tokens: prompt + 3 } }) +
+            'data: [DONE]\n\n',
+        );
       } else {
         json(404, { error: { message: 'File Not Found', type: 'not_found_error', code: 404 } });
       }
@@ -78,7 +92,7 @@ const padded = (label: string, length: number): string => `${label} ${'x'.repeat
  * tokenizer, leaves out the oldest turns of a request that would not fit, and refuses one that cannot
  * with a message a user can act on.
  */
-suite('VS Code chat: fitting requests to a local model\'s context', () => {
+suite("VS Code chat: fitting requests to a local model's context", () => {
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('cadenza');
   const token = (): vscode.CancellationToken => new vscode.CancellationTokenSource().token;
   let llama: Awaited<ReturnType<typeof startLlamaLike>> | undefined;
@@ -95,7 +109,7 @@ suite('VS Code chat: fitting requests to a local model\'s context', () => {
     await config().update('baseUrl', llama.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('cadenza.setApiKey', 'local-key');
     await vscode.commands.executeCommand('cadenza.refreshModels');
-    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'cadenza', id: modelId })).length > 0, 'the stand-in\'s model in VS Code');
+    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'cadenza', id: modelId })).length > 0, "the stand-in's model in VS Code");
   });
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('cadenza.clearApiKey');
@@ -103,10 +117,10 @@ suite('VS Code chat: fitting requests to a local model\'s context', () => {
     llama?.server.close();
   });
 
-  test('counts with the server\'s tokenizer, and leaves out the oldest turns of a request the estimate would have sent whole', async () => {
+  test("counts with the server's tokenizer, and leaves out the oldest turns of a request the estimate would have sent whole", async () => {
     const chat = await model();
     assert.equal(chat.maxInputTokens, 1024);
-    assert.equal(await chat.countTokens('abcdefgh'), 4, 'the server\'s count (the plain estimate says 2)');
+    assert.equal(await chat.countTokens('abcdefgh'), 4, "the server's count (the plain estimate says 2)");
     assert.ok(llama!.tokenizes > 0, 'POST /tokenize was asked');
 
     // 3,760 characters: about 972 tokens by four characters a token, within the 1,024 VS Code was told;
@@ -123,21 +137,38 @@ suite('VS Code chat: fitting requests to a local model\'s context', () => {
     assert.equal(await collect(await chat.sendRequest(messages, {}, token())), 'It fits.');
     const sent = llama!.chats.at(-1);
     const labels = sent?.messages.map((message) => message.content.split(' x')[0]);
-    assert.deepEqual(labels, ['Turn 3 question', 'Turn 3 answer', 'Latest question'], 'the two oldest turns left out, the latest message and the turn before it sent');
+    assert.deepEqual(
+      labels,
+      ['Turn 3 question', 'Turn 3 answer', 'Latest question'],
+      'the two oldest turns left out, the latest message and the turn before it sent',
+    );
     assert.equal(llama!.chats.length, 1, 'sent once, and not refused');
   });
 
   test('a request that cannot fit is not sent, and says which model, how large, and what to do (no stack, no path)', async () => {
     const chat = await model();
     const before = llama!.chats.length;
-    const error = await chat.sendRequest([
-      vscode.LanguageModelChatMessage.User(padded('Turn 1 question', 200)),
-      vscode.LanguageModelChatMessage.Assistant(padded('Turn 1 answer', 200)),
-      vscode.LanguageModelChatMessage.User(padded('A huge question', 3000)),
-    ], {}, token()).then(collect).then(() => undefined, (reason: unknown) => reason);
+    const error = await chat
+      .sendRequest(
+        [
+          vscode.LanguageModelChatMessage.User(padded('Turn 1 question', 200)),
+          vscode.LanguageModelChatMessage.Assistant(padded('Turn 1 answer', 200)),
+          vscode.LanguageModelChatMessage.User(padded('A huge question', 3000)),
+        ],
+        {},
+        token(),
+      )
+      .then(collect)
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
     assert.ok(error instanceof Error, `rejected, not ${String(error)}`);
-    assert.equal(error.message, `This request is too large for ${modelId}: about 1,712 tokens (1,504 with every earlier turn left out), but the model's context is 2,048 tokens, 1,024 of them kept for the answer. `
-      + 'Pick a model with a larger context, or raise the server\'s context size (llama-server -c), or start a new chat with fewer tools or attachments.');
+    assert.equal(
+      error.message,
+      `This request is too large for ${modelId}: about 1,712 tokens (1,504 with every earlier turn left out), but the model's context is 2,048 tokens, 1,024 of them kept for the answer. ` +
+        "Pick a model with a larger context, or raise the server's context size (llama-server -c), or start a new chat with fewer tools or attachments.",
+    );
     // VS Code's chat prints `message: stack` when an error has a stack (toErrorMessage, verbose).
     assert.ok(!error.stack, `no stack reaches the caller: ${String(error.stack)}`);
     assert.equal(llama!.chats.length, before, 'nothing was sent');
@@ -149,7 +180,10 @@ suite('VS Code chat: fitting requests to a local model\'s context', () => {
     try {
       await config().update('baseUrl', plain.url, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('cadenza.refreshModels');
-      await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'cadenza', id: 'cadenza-standin-plain' })).length > 0, 'the second stand-in\'s model in VS Code');
+      await waitFor(
+        async () => (await vscode.lm.selectChatModels({ vendor: 'cadenza', id: 'cadenza-standin-plain' })).length > 0,
+        "the second stand-in's model in VS Code",
+      );
       const chat = await model('cadenza-standin-plain');
       const text = padded('Some code', 400);
       assert.equal(await chat.countTokens(text), 100, 'four characters a token before any request');

@@ -7,7 +7,12 @@ import { recordedText, recordingStream, type RecordedPart } from '../../src/host
 import { loadFixtures } from '../unit/audio/fixtures';
 import { cadenzaApi, useEmulator, waitFor } from './helpers';
 
-type Body = { model?: string; messages?: { role: string; content: unknown; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[]; tool_choice?: unknown };
+type Body = {
+  model?: string;
+  messages?: { role: string; content: unknown; tool_calls?: unknown[] }[];
+  tools?: { function: { name: string } }[];
+  tool_choice?: unknown;
+};
 
 /**
  * @cadenza in VS Code's own chat. Requests go through the real chat: `workbench.action.chat.open` with
@@ -21,7 +26,10 @@ suite('VS Code chat: @cadenza participant', () => {
   let root: string;
   let handled: HandledRequest[] = [];
   let subscription: vscode.Disposable | undefined;
-  const chatBodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const chatBodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
 
   /** Sends `query` (with files attached as the chat's paperclip does) through VS Code's chat view and resolves with what @cadenza answered. */
   async function ask(query: string, attachFiles: vscode.Uri[] = []): Promise<HandledRequest> {
@@ -45,7 +53,10 @@ suite('VS Code chat: @cadenza participant', () => {
     return { prompt, command, references, toolReferences: [], toolInvocationToken: undefined as never, model };
   }
 
-  async function runDirect(request: vscode.ChatRequest, cancel?: vscode.CancellationTokenSource): Promise<{ result: vscode.ChatResult; parts: RecordedPart[] }> {
+  async function runDirect(
+    request: vscode.ChatRequest,
+    cancel?: vscode.CancellationTokenSource,
+  ): Promise<{ result: vscode.ChatResult; parts: RecordedPart[] }> {
     const api = await cadenzaApi();
     const recorder = recordingStream();
     const result = (await api.lm.participantHandler(request, { history: [] }, recorder.stream, (cancel ?? new vscode.CancellationTokenSource()).token)) ?? {};
@@ -76,13 +87,13 @@ suite('VS Code chat: @cadenza participant', () => {
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });
 
-  test('@cadenza answers a question with the service, using the chat\'s Cadenza model', async () => {
+  test("@cadenza answers a question with the service, using the chat's Cadenza model", async () => {
     emulator().scriptChat({ content: 'greeting() returns "Hello, <name>!".', chunkCount: 4 });
     const answer = await ask('@cadenza what does greeting() return?');
     assert.equal(answer.command, undefined);
     assert.equal(answer.model?.vendor, 'cadenza', 'VS Code picked a Cadenza model for the request');
     assert.equal(recordedText(answer.parts), 'greeting() returns "Hello, <name>!".');
-    assert.equal(answer.parts.filter((part) => part.kind === 'markdown').length, 4, 'streamed in the service\'s chunks');
+    assert.equal(answer.parts.filter((part) => part.kind === 'markdown').length, 4, "streamed in the service's chunks");
     assert.equal(answer.result.errorDetails, undefined);
     const [body] = chatBodies();
     assert.equal(body?.model, answer.model?.id);
@@ -129,7 +140,7 @@ suite('VS Code chat: @cadenza participant', () => {
     assert.match(question, /src\/greeting\.ts \(lines \d-\d\):\n```typescript\n(.*\n)?export function greeting/);
   });
 
-  test('/explain explains a referenced selection rather than the editor\'s', async () => {
+  test("/explain explains a referenced selection rather than the editor's", async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const uri = vscode.Uri.file(path.join(root, 'src', 'math.py'));
     const reference: vscode.ChatPromptReference = { id: 'vscode.implicit.selection', value: new vscode.Location(uri, new vscode.Range(0, 0, 2, 0)) };
@@ -159,7 +170,7 @@ suite('VS Code chat: @cadenza participant', () => {
     assert.equal((upload?.body as Record<string, unknown> | undefined)?.['language'], 'en');
   });
 
-  test('a #tool reference makes the model call it through vscode.lm.invokeTool with the chat\'s invocation token', async () => {
+  test("a #tool reference makes the model call it through vscode.lm.invokeTool with the chat's invocation token", async () => {
     // VS Code waits for the user to approve a tool call in a chat; its test mode auto-approves instead.
     await vscode.workspace.getConfiguration('chat').update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
@@ -170,7 +181,10 @@ suite('VS Code chat: @cadenza participant', () => {
       assert.deepEqual(answer.toolReferences, ['cadenza_semanticSearch']);
       assert.equal(answer.result.metadata?.['toolCalls'], 1);
       const [first, second] = chatBodies();
-      assert.deepEqual(first?.tools?.map((tool) => tool.function.name), ['cadenza_semanticSearch']);
+      assert.deepEqual(
+        first?.tools?.map((tool) => tool.function.name),
+        ['cadenza_semanticSearch'],
+      );
       assert.equal(first?.tool_choice, 'required');
       const toolMessage = second?.messages?.find((message) => message.role === 'tool');
       assert.match(String(toolMessage?.content), /src\/greeting\.ts:\d+-\d+/);
@@ -181,7 +195,7 @@ suite('VS Code chat: @cadenza participant', () => {
     }
   });
 
-  test('a service error is the result\'s error with what fixes it; a cancel ends quietly', async () => {
+  test("a service error is the result's error with what fixes it; a cancel ends quietly", async () => {
     const request = await directRequest('hello', undefined);
     await vscode.commands.executeCommand('cadenza.setApiKey', 'wrong-key');
     try {
@@ -207,9 +221,19 @@ suite('VS Code chat: @cadenza participant', () => {
     try {
       // Without a key VS Code lists no Cadenza model, so the request carries another vendor's (or none).
       const model = { vendor: 'other', id: 'other-model' } as unknown as vscode.LanguageModelChat;
-      const { result, parts } = await runDirect({ prompt: 'hello', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined as never, model });
+      const { result, parts } = await runDirect({
+        prompt: 'hello',
+        command: undefined,
+        references: [],
+        toolReferences: [],
+        toolInvocationToken: undefined as never,
+        model,
+      });
       assert.match(result.errorDetails?.message ?? '', /No Cadenza API key/);
-      assert.ok(parts.some((part) => part.kind === 'button' && part.command === 'cadenza.setApiKey'), JSON.stringify(parts));
+      assert.ok(
+        parts.some((part) => part.kind === 'button' && part.command === 'cadenza.setApiKey'),
+        JSON.stringify(parts),
+      );
       assert.equal(chatBodies().length, 0, 'nothing was sent');
     } finally {
       await vscode.commands.executeCommand('cadenza.setApiKey', emulator().key);

@@ -10,7 +10,7 @@ function text(result: vscode.LanguageModelToolResult): string {
 }
 
 function markdown(value: string | vscode.MarkdownString | undefined): string {
-  return typeof value === 'string' ? value : value?.value ?? '';
+  return typeof value === 'string' ? value : (value?.value ?? '');
 }
 
 /**
@@ -23,7 +23,8 @@ suite('VS Code chat: language model tools', () => {
   const emulator = useEmulator();
   let root: string;
   const token = (): vscode.CancellationToken => new vscode.CancellationTokenSource().token;
-  const invoke = async (name: string, input: object): Promise<vscode.LanguageModelToolResult> => vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token());
+  const invoke = async (name: string, input: object): Promise<vscode.LanguageModelToolResult> =>
+    vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token());
 
   suiteSetup(async function () {
     this.timeout(120_000);
@@ -105,7 +106,18 @@ suite('VS Code chat: language model tools', () => {
   });
 
   test('a transcription the service refuses reports the reason', async () => {
-    emulator().injectFault({ kind: 'status', status: 400, body: '{"error":{"message":"Audio file is corrupted","type":"invalid_request_error","code":"invalid_value","param":"file"}}', contentType: 'application/json' }, { path: '/v1/audio/transcriptions' });
-    await assert.rejects(invoke('cadenza_transcribeAudio', { path: path.join(root, 'media', 'standup.mp3') }), /Could not transcribe media\/standup\.mp3: .*Audio file is corrupted/);
+    emulator().injectFault(
+      {
+        kind: 'status',
+        status: 400,
+        body: '{"error":{"message":"Audio file is corrupted","type":"invalid_request_error","code":"invalid_value","param":"file"}}',
+        contentType: 'application/json',
+      },
+      { path: '/v1/audio/transcriptions' },
+    );
+    await assert.rejects(
+      invoke('cadenza_transcribeAudio', { path: path.join(root, 'media', 'standup.mp3') }),
+      /Could not transcribe media\/standup\.mp3: .*Audio file is corrupted/,
+    );
   });
 });

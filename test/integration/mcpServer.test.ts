@@ -41,9 +41,15 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
 
   const notesFile = (): string => path.join(notesDir, 'notes.md');
   const notes = (): string | undefined => (fs.existsSync(notesFile()) ? fs.readFileSync(notesFile(), 'utf8') : undefined);
-  const bodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const bodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
   const cards = (): ToolCallView[] => panel().messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
-  const finalCard = (id: string): ToolCallView | undefined => cards().filter((card) => card.id === id).at(-1);
+  const finalCard = (id: string): ToolCallView | undefined =>
+    cards()
+      .filter((card) => card.id === id)
+      .at(-1);
   const menu = async (message: { type: 'tools/list' } | { type: 'tools/enable'; name: string; enabled: boolean }): Promise<MenuState> => {
     const state = (await panel().post(message)).find((entry): entry is MenuState => entry.type === 'state/vscodeTools');
     assert.ok(state, 'the host answered with the menu state');
@@ -56,7 +62,13 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
   };
   const waitingCard = async (id: string): Promise<ToolCallView> => {
     let found: ToolCallView | undefined;
-    await waitFor(() => (found = cards().find((card) => card.id === id && card.status === 'awaitingApproval')) !== undefined, () => `card ${id} waiting for approval (saw ${cards().map((card) => `${card.id}:${card.status}`).join(', ')})`);
+    await waitFor(
+      () => (found = cards().find((card) => card.id === id && card.status === 'awaitingApproval')) !== undefined,
+      () =>
+        `card ${id} waiting for approval (saw ${cards()
+          .map((card) => `${card.id}:${card.status}`)
+          .join(', ')})`,
+    );
     if (!found) throw new Error('unreachable');
     return found;
   };
@@ -75,12 +87,19 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
     mcpJson = path.join(vscodeFolder, 'mcp.json');
     // The extension host's own Node runs the server: `node` on the PATH is not guaranteed to be there.
     const server = path.join(cadenzaExtension().extensionPath, 'test', 'support', 'fixtures', 'mcpServer', 'server.mjs');
-    fs.writeFileSync(mcpJson, `${JSON.stringify({ servers: { [serverName]: { type: 'stdio', command: process.execPath, args: [server], env: { NOTES_DIR: notesDir } } } }, null, 2)}\n`);
+    fs.writeFileSync(
+      mcpJson,
+      `${JSON.stringify({ servers: { [serverName]: { type: 'stdio', command: process.execPath, args: [server], env: { NOTES_DIR: notesDir } } } }, null, 2)}\n`,
+    );
     // VS Code reads the new file on its own schedule: until it has, the command finds no such server.
-    await waitFor(async () => {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', definitionId, { autoTrustChanges: true, waitForLiveTools: true });
-      return vscode.lm.tools.filter((tool) => tool.tags.includes('mcp')).length >= 2;
-    }, () => `the server's tools in vscode.lm.tools (saw ${vscode.lm.tools.map((tool) => tool.name).join(', ')})`, 30_000);
+    await waitFor(
+      async () => {
+        await vscode.commands.executeCommand('workbench.mcp.startServer', definitionId, { autoTrustChanges: true, waitForLiveTools: true });
+        return vscode.lm.tools.filter((tool) => tool.tags.includes('mcp')).length >= 2;
+      },
+      () => `the server's tools in vscode.lm.tools (saw ${vscode.lm.tools.map((tool) => tool.name).join(', ')})`,
+      30_000,
+    );
     const state = await menu({ type: 'tools/list' });
     rows = new Map(state.tools.filter((tool) => tool.kind === 'mcp').map((tool) => [tool.name.replace(/^.*_(add_note|list_notes)$/, '$1'), tool]));
   });
@@ -101,7 +120,7 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
     if (notesDir) fs.rmSync(notesDir, { recursive: true, force: true });
   });
 
-  test('the menu lists the server\'s tools as an MCP server\'s, by the name mcp.json gives it, none enabled and none read-only (VS Code passes no readOnlyHint on); Restricted Mode holds them back', async () => {
+  test("the menu lists the server's tools as an MCP server's, by the name mcp.json gives it, none enabled and none read-only (VS Code passes no readOnlyHint on); Restricted Mode holds them back", async () => {
     assert.deepEqual([...rows.keys()].sort(), ['add_note', 'list_notes'], 'exactly the tools the server lists');
     for (const tool of ['add_note', 'list_notes']) {
       assert.deepEqual([row(tool).kind, row(tool).source, row(tool).enabled], ['mcp', origin, false], tool);
@@ -116,10 +135,10 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
     await menu({ type: 'tools/enable', name: row('add_note').name, enabled: true });
     api.agent.overrideTrust(false);
     const restricted = await menu({ type: 'tools/list' });
-    assert.equal(restricted.tools.find((tool) => tool.name === row('add_note').name)?.blocked, true, 'an MCP server\'s tool is not offered in Restricted Mode');
+    assert.equal(restricted.tools.find((tool) => tool.name === row('add_note').name)?.blocked, true, "an MCP server's tool is not offered in Restricted Mode");
   });
 
-  test('approved: the model\'s call waits on a card naming the MCP server, runs in the server\'s process once the user says Run (the note is on disk), and its result reaches the next request', async () => {
+  test("approved: the model's call waits on a card naming the MCP server, runs in the server's process once the user says Run (the note is on disk), and its result reaches the next request", async () => {
     const add = row('add_note');
     const state = await menu({ type: 'tools/enable', name: add.name, enabled: true });
     assert.equal(state.tools.find((tool) => tool.name === add.name)?.enabled, true);
@@ -136,24 +155,34 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
     assert.equal(notes(), '- Groceries: milk, eggs\n', 'the server wrote the note');
     const [first, second] = bodies();
     const sent = first?.tools?.find((tool) => tool.function.name === add.wireName)?.function.parameters;
-    assert.deepEqual(sent, { type: 'object', properties: { title: { type: 'string', description: 'Title of the note' }, body: { type: 'string', description: 'Text of the note' } }, required: ['title'] }, 'the schema the server listed');
+    assert.deepEqual(
+      sent,
+      {
+        type: 'object',
+        properties: { title: { type: 'string', description: 'Title of the note' }, body: { type: 'string', description: 'Text of the note' } },
+        required: ['title'],
+      },
+      'the schema the server listed',
+    );
     const result = second?.messages.at(-1);
     assert.deepEqual([result?.role, result?.tool_call_id], ['tool', 'call_note']);
     const ran = /^Note 1 saved by server process (\d+): Groceries$/.exec(String(result?.content));
     assert.ok(ran, `the server's answer reaches the model: ${JSON.stringify(result?.content)}`);
-    assert.notEqual(Number(ran[1]), process.pid, 'it ran in the server\'s process, not the extension host');
+    assert.notEqual(Number(ran[1]), process.pid, "it ran in the server's process, not the extension host");
     assert.deepEqual([finalCard('call_note')?.status, finalCard('call_note')?.origin], ['done', origin]);
   });
 
-  test('denied: the server never sees the call and the model is told; its tool annotated readOnlyHint asks too, and once approved reads the server\'s notes', async () => {
+  test("denied: the server never sees the call and the model is told; its tool annotated readOnlyHint asks too, and once approved reads the server's notes", async () => {
     const [add, list] = [row('add_note'), row('list_notes')];
     await menu({ type: 'tools/enable', name: add.name, enabled: true });
     await menu({ type: 'tools/enable', name: list.name, enabled: true });
     fs.writeFileSync(notesFile(), '- Earlier: kept\n');
-    emulator().scriptChat({ toolCalls: [
-      { name: list.wireName, arguments: {}, id: 'call_list' },
-      { name: add.wireName, arguments: { title: 'Leak', body: 'API_TOKEN=walrusSecretToken' }, id: 'call_leak' },
-    ] });
+    emulator().scriptChat({
+      toolCalls: [
+        { name: list.wireName, arguments: {}, id: 'call_list' },
+        { name: add.wireName, arguments: { title: 'Leak', body: 'API_TOKEN=walrusSecretToken' }, id: 'call_leak' },
+      ],
+    });
     emulator().scriptChat({ content: 'Listed; the note was not saved.' });
     const answering = panel().send('List my notes, then save one.');
     const listCard = await waitingCard('call_list');
@@ -166,8 +195,12 @@ suite('Agent: a real MCP server registered in .vscode/mcp.json', () => {
 
     assert.equal(notes(), '- Earlier: kept\n', 'the server wrote nothing');
     assert.deepEqual([finalCard('call_list')?.status, finalCard('call_leak')?.status], ['done', 'denied']);
-    const results = new Map(bodies()[1]?.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, String(message.content)]));
-    assert.equal(results.get('call_list'), '- Earlier: kept', 'the server\'s list reaches the model');
+    const results = new Map(
+      bodies()[1]
+        ?.messages.filter((message) => message.role === 'tool')
+        .map((message) => [message.tool_call_id, String(message.content)]),
+    );
+    assert.equal(results.get('call_list'), '- Earlier: kept', "the server's list reaches the model");
     assert.match(results.get('call_leak') ?? '', new RegExp(`^The user denied running ${add.name} \\(${origin}\\); it was not run\\.`));
   });
 });

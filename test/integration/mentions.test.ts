@@ -25,14 +25,22 @@ suite('@-mentions in the chat panel', function () {
   let panel: Panel;
 
   /** Asks the `@` list for `query` until an offer satisfies `match` (symbol providers start slowly), then picks it. */
-  async function pick(query: string, match: (candidate: MentionCandidate) => boolean, timeoutMs = 20_000): Promise<{ candidate: MentionCandidate; chip: MentionChip }> {
+  async function pick(
+    query: string,
+    match: (candidate: MentionCandidate) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<{ candidate: MentionCandidate; chip: MentionChip }> {
     let candidate: MentionCandidate | undefined;
     let seen: readonly MentionCandidate[] = [];
-    await waitFor(async () => {
-      seen = await panel.queryMentions(query);
-      candidate = seen.find(match);
-      return candidate !== undefined;
-    }, () => `an offer for @${query} (saw ${JSON.stringify(seen.map((entry) => `${entry.kind}:${entry.label}`))})`, timeoutMs);
+    await waitFor(
+      async () => {
+        seen = await panel.queryMentions(query);
+        candidate = seen.find(match);
+        return candidate !== undefined;
+      },
+      () => `an offer for @${query} (saw ${JSON.stringify(seen.map((entry) => `${entry.kind}:${entry.label}`))})`,
+      timeoutMs,
+    );
     if (!candidate) throw new Error('unreachable');
     const chip = await panel.attachMention(candidate);
     assert.ok(chip, `no chip for ${candidate.label}`);
@@ -47,12 +55,18 @@ suite('@-mentions in the chat panel', function () {
   }
 
   function lastUserContent(): string {
-    const body = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as Body | undefined;
+    const body = emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .at(-1)?.body as Body | undefined;
     const content = body?.messages.filter((message) => message.role === 'user').at(-1)?.content;
     return typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
   }
 
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd: root, encoding: 'utf8' });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
 
   suiteSetup(async () => {
     api = await cadenzaApi();
@@ -81,7 +95,11 @@ suite('@-mentions in the chat panel', function () {
     const queries = panel.messages.length;
     // The webview says it is ready each time the panel's page loads (opened, or restored after a reload).
     await panel.ready();
-    await waitFor(() => api.mentions.catalog.walks > walks, () => 'the @ list to be walked after the panel opened', 20_000);
+    await waitFor(
+      () => api.mentions.catalog.walks > walks,
+      () => 'the @ list to be walked after the panel opened',
+      20_000,
+    );
     assert.ok(!panel.messages.slice(queries).some((message) => message.type === 'mention/candidates'), 'an @ query ran: the walk was not ahead of it');
   });
 
@@ -97,12 +115,18 @@ suite('@-mentions in the chat panel', function () {
     assert.match(sent, /^Context: src\/greeting\.ts\n```\n\/\*\* Returns a greeting/);
     assert.ok(sent.endsWith('What does this file do?'), sent);
     const stored = (await storedConversation(api, (await panel.conversation()).id))?.messages.filter((message) => message.role === 'user').at(-1);
-    assert.deepEqual(stored?.context?.map((part) => [part.kind, part.label, part.tokens]), [['file', 'src/greeting.ts', chip.tokens]]);
+    assert.deepEqual(
+      stored?.context?.map((part) => [part.kind, part.label, part.tokens]),
+      [['file', 'src/greeting.ts', chip.tokens]],
+    );
     // The panel shows it again on reload (conversation/show carries the chips).
     panel.clear();
     await panel.ready();
     const shown = panel.messages.find((message): message is Extract<ToWebview, { type: 'conversation/show' }> => message.type === 'conversation/show');
-    assert.deepEqual(shown?.conversation.messages.find((message) => message.role === 'user')?.context?.map((part) => part.label), ['src/greeting.ts']);
+    assert.deepEqual(
+      shown?.conversation.messages.find((message) => message.role === 'user')?.context?.map((part) => part.label),
+      ['src/greeting.ts'],
+    );
     // Regenerate resends the same context.
     emulator().reset();
     await panel.regenerate();
@@ -138,7 +162,9 @@ suite('@-mentions in the chat panel', function () {
     const uri = vscode.Uri.file(path.join(root, 'src', 'greeting.ts'));
     const diagnostics = vscode.languages.createDiagnosticCollection('mentions-test');
     try {
-      diagnostics.set(uri, [new vscode.Diagnostic(new vscode.Range(1, 16, 1, 24), 'Parameter name shadows a global (mentions test).', vscode.DiagnosticSeverity.Warning)]);
+      diagnostics.set(uri, [
+        new vscode.Diagnostic(new vscode.Range(1, 16, 1, 24), 'Parameter name shadows a global (mentions test).', vscode.DiagnosticSeverity.Warning),
+      ]);
       await vscode.window.showTextDocument(uri);
       const { chip } = await pick('problems', (candidate) => candidate.kind === 'problems' && candidate.id === 'file');
       assert.equal(chip.label, 'problems (src/greeting.ts)');
@@ -186,7 +212,10 @@ suite('@-mentions in the chat panel', function () {
   });
 
   test('@codebase searches the index with the question', async () => {
-    fs.writeFileSync(path.join(root, 'src', 'uploadRetry.ts'), 'export function retryFailedUploads(queue: string[]): number {\n  return queue.length; // zebraRetryMarker\n}\n');
+    fs.writeFileSync(
+      path.join(root, 'src', 'uploadRetry.ts'),
+      'export function retryFailedUploads(queue: string[]): number {\n  return queue.length; // zebraRetryMarker\n}\n',
+    );
     await vscode.commands.executeCommand('cadenza.index.rebuild', { fromScratch: true });
     const { chip } = await pick('codeb', (candidate) => candidate.kind === 'codebase');
     assert.equal(chip.tokens, 0);

@@ -15,17 +15,27 @@ suite('One model for every entry point', () => {
   const { emulator, panel } = useChatSuite();
 
   /** The model each chat request to the service named, in order. */
-  const requestedModels = (): (string | undefined)[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => (request.body as { model?: string }).model);
+  const requestedModels = (): (string | undefined)[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => (request.body as { model?: string }).model);
 
   /** Asks @cadenza through its handler, as VS Code's chat would with its picker on another vendor's model. */
   async function askCadenza(prompt: string): Promise<vscode.ChatResult> {
     const api = await cadenzaApi();
     const recorder = recordingStream();
-    const request = { prompt, command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined as never, model: otherVendorModel } satisfies vscode.ChatRequest;
+    const request = {
+      prompt,
+      command: undefined,
+      references: [],
+      toolReferences: [],
+      toolInvocationToken: undefined as never,
+      model: otherVendorModel,
+    } satisfies vscode.ChatRequest;
     return (await api.lm.participantHandler(request, { history: [] }, recorder.stream, new vscode.CancellationTokenSource().token)) ?? {};
   }
 
-  test('with nothing chosen (a fresh profile\'s new conversation), @cadenza and the panel answer with the same model', async () => {
+  test("with nothing chosen (a fresh profile's new conversation), @cadenza and the panel answer with the same model", async () => {
     await vscode.commands.executeCommand('cadenza.refreshModels');
     const cadenza = await askCadenza('Which model are you?');
     assert.equal(cadenza.errorDetails, undefined, JSON.stringify(cadenza.errorDetails));

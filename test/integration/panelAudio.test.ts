@@ -22,7 +22,9 @@ suite('Chat panel audio: attach, send, transcribe into the prompt', () => {
     return vscode.Uri.file(entry.path);
   };
   const audioRequests = (): { path: string; body: unknown }[] =>
-    emulator().requests.filter((request) => request.path.startsWith('/v1/audio/')).map((request) => ({ path: request.path, body: request.body }));
+    emulator()
+      .requests.filter((request) => request.path.startsWith('/v1/audio/'))
+      .map((request) => ({ path: request.path, body: request.body }));
   const posted = <T extends ToWebview['type']>(type: T): Extract<ToWebview, { type: T }>[] =>
     panel().messages.filter((message): message is Extract<ToWebview, { type: T }> => message.type === type);
 

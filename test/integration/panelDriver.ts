@@ -59,7 +59,8 @@ function turnOf(posted: readonly ToWebview[]): Turn {
   const last = lastAnswerId(posted);
   const done = posted.find((message): message is Done => message.type === 'chat/done' && message.messageId === last);
   const added = posted.find((message): message is Posted<'message/add'> => message.type === 'message/add' && message.message.id === last);
-  const text = (added?.message.text ?? '') + posted.flatMap((message) => (message.type === 'chat/delta' && message.messageId === last ? [message.text] : [])).join('');
+  const text =
+    (added?.message.text ?? '') + posted.flatMap((message) => (message.type === 'chat/delta' && message.messageId === last ? [message.text] : [])).join('');
   return { posted, done, answer: done === undefined || done.error !== undefined ? '' : text };
 }
 
@@ -105,7 +106,11 @@ export class Panel {
   async connectionState(match: (state: ConnectionState) => boolean, what: string, timeoutMs = 15_000): Promise<ConnectionState> {
     const states = (): ConnectionState[] => this.posted('state/connection').map((message) => message.state);
     let found: ConnectionState | undefined;
-    await waitFor(() => (found = states().find(match)) !== undefined, () => `a panel state with ${what} (seen: ${JSON.stringify(states())})`, timeoutMs);
+    await waitFor(
+      () => (found = states().find(match)) !== undefined,
+      () => `a panel state with ${what} (seen: ${JSON.stringify(states())})`,
+      timeoutMs,
+    );
     if (!found) throw new Error('unreachable');
     return found;
   }
@@ -152,7 +157,9 @@ export class Panel {
 
   /** Save again under answer `messageId`: the host's answer. */
   async retrySave(messageId: string): Promise<Posted<'chat/saveResult'>> {
-    const result = (await this.post({ type: 'chat/retrySave', messageId })).find((message): message is Posted<'chat/saveResult'> => message.type === 'chat/saveResult' && message.messageId === messageId);
+    const result = (await this.post({ type: 'chat/retrySave', messageId })).find(
+      (message): message is Posted<'chat/saveResult'> => message.type === 'chat/saveResult' && message.messageId === messageId,
+    );
     if (!result) throw new Error(`the host did not answer Save again for ${messageId}`);
     return result;
   }
@@ -237,7 +244,14 @@ export class Panel {
     await this.post(message);
     const posted = (): readonly ToWebview[] => this.log.slice(start);
     // The host's handling ends with the turn today; the wait below is what the panel itself goes by.
-    await waitFor(() => turnEnded(posted()), () => `the end of the turn (saw ${posted().map((entry) => entry.type).join(', ')})`, 120_000);
+    await waitFor(
+      () => turnEnded(posted()),
+      () =>
+        `the end of the turn (saw ${posted()
+          .map((entry) => entry.type)
+          .join(', ')})`,
+      120_000,
+    );
     return turnOf(posted());
   }
 

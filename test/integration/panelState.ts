@@ -110,7 +110,10 @@ export class PanelState {
     if (message.sources) target.sources = message.sources;
     if (message.agentStop) target.agentStop = message.agentStop;
     if (message.reasoningMs !== undefined && target.reasoning) target.reasoning = { text: target.reasoning.text, ms: message.reasoningMs };
-    target.ended = { ...(message.jsonCheck ? { jsonCheck: message.jsonCheck } : {}), ...(message.saveError !== undefined ? { saveError: message.saveError } : {}) };
+    target.ended = {
+      ...(message.jsonCheck ? { jsonCheck: message.jsonCheck } : {}),
+      ...(message.saveError !== undefined ? { saveError: message.saveError } : {}),
+    };
   }
 
   private message(id: string): ShownMessage | undefined {

@@ -24,7 +24,10 @@ suite('Prompt files under the real workspace trust', () => {
   let handled: HandledRequest[] = [];
   let subscription: vscode.Disposable | undefined;
   const trusted = vscode.workspace.isTrusted;
-  const chatBodies = (): Body[] => emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
+  const chatBodies = (): Body[] =>
+    emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Body);
 
   const write = (file: string, text: string): void => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -48,17 +51,20 @@ suite('Prompt files under the real workspace trust', () => {
     // The Restricted Mode tier (the server's environment reaches the extension host) must really be untrusted.
     if (process.env['HARNESS_WORKSPACE_TRUST'] === 'untrusted') assert.equal(trusted, false, 'the Restricted Mode tier runs in a trusted folder');
     subscription = api.lm.onDidHandleRequest((request) => handled.push(request));
-    write(path.join(root, '.github', 'prompts', 'review.prompt.md'), [
-      '---',
-      'description: Review the selected code',
-      'mode: ask',
-      'tools: [cadenza_semanticSearch]',
-      '---',
-      '<!-- ${input:ignored} is in a comment: never asked -->',
-      'Review this code from ${fileBasename} (${file}) for ${input:focus:what to look at}:',
-      '',
-      '${selection}',
-    ].join('\n'));
+    write(
+      path.join(root, '.github', 'prompts', 'review.prompt.md'),
+      [
+        '---',
+        'description: Review the selected code',
+        'mode: ask',
+        'tools: [cadenza_semanticSearch]',
+        '---',
+        '<!-- ${input:ignored} is in a comment: never asked -->',
+        'Review this code from ${fileBasename} (${file}) for ${input:focus:what to look at}:',
+        '',
+        '${selection}',
+      ].join('\n'),
+    );
     write(path.join(root, '.cadenza', 'prompts', 'tests.md'), '---\ndescription: Write tests\n---\nWrite tests for ${fileBasename}.');
     write(path.join(root, '.github', 'prompts', 'broken.prompt.md'), '---\ndescription: ok\nthis line is not a field\n---\nBody');
     write(path.join(profile, 'standup.prompt.md'), '---\ndescription: Draft my stand-up note\n---\nDraft a stand-up note about ${input:topic}.');
@@ -82,18 +88,24 @@ suite('Prompt files under the real workspace trust', () => {
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });
 
-  test('finds the workspace\'s .github and .cadenza prompts and the profile\'s, marks the workspace\'s untrusted in Restricted Mode, and never reads a link outside', async () => {
+  test("finds the workspace's .github and .cadenza prompts and the profile's, marks the workspace's untrusted in Restricted Mode, and never reads a link outside", async () => {
     const api = await cadenzaApi();
     let catalog = await api.prompts.catalog();
-    await waitFor(async () => {
-      catalog = await api.prompts.catalog();
-      return catalog.prompts.length === 3;
-    }, () => `three prompts (saw ${JSON.stringify(catalog.prompts.map((prompt) => prompt.name))})`);
-    assert.deepEqual(catalog.prompts.map((prompt) => [prompt.name, prompt.description, prompt.source.origin, prompt.untrusted]), [
-      ['review', 'Review the selected code', 'workspace', !trusted],
-      ['standup', 'Draft my stand-up note', 'profile', false],
-      ['tests', 'Write tests', 'workspace', !trusted],
-    ]);
+    await waitFor(
+      async () => {
+        catalog = await api.prompts.catalog();
+        return catalog.prompts.length === 3;
+      },
+      () => `three prompts (saw ${JSON.stringify(catalog.prompts.map((prompt) => prompt.name))})`,
+    );
+    assert.deepEqual(
+      catalog.prompts.map((prompt) => [prompt.name, prompt.description, prompt.source.origin, prompt.untrusted]),
+      [
+        ['review', 'Review the selected code', 'workspace', !trusted],
+        ['standup', 'Draft my stand-up note', 'profile', false],
+        ['tests', 'Write tests', 'workspace', !trusted],
+      ],
+    );
     assert.deepEqual(catalog.prompts.find((prompt) => prompt.name === 'review')?.tools, ['cadenza_semanticSearch']);
     const problems = catalog.problems.map((problem) => problem.message).join('\n');
     assert.match(problems, /\.github\/prompts\/broken\.prompt\.md: line 3: expected `key: value`/);
@@ -109,10 +121,14 @@ suite('Prompt files under the real workspace trust', () => {
       write(path.join(root, '.github', 'prompts', 'docs.prompt.md'), '---\ndescription: Document it\n---\nDocument ${selection}.');
       fs.rmSync(path.join(profile, 'standup.prompt.md'));
       let seen = '';
-      await waitFor(async () => {
-        seen = (await api.prompts.catalog()).prompts.map((prompt) => `${prompt.name}=${prompt.description}`).join(', ');
-        return seen === 'docs=Document it, review=Review the selected code, tests=Write unit tests first';
-      }, () => `the changes to show (saw ${seen})`, 30_000);
+      await waitFor(
+        async () => {
+          seen = (await api.prompts.catalog()).prompts.map((prompt) => `${prompt.name}=${prompt.description}`).join(', ');
+          return seen === 'docs=Document it, review=Review the selected code, tests=Write unit tests first';
+        },
+        () => `the changes to show (saw ${seen})`,
+        30_000,
+      );
     } finally {
       fs.rmSync(path.join(root, '.github', 'prompts', 'docs.prompt.md'), { force: true });
       write(path.join(profile, 'standup.prompt.md'), '---\ndescription: Draft my stand-up note\n---\nDraft a stand-up note about ${input:topic}.');
@@ -131,9 +147,15 @@ suite('Prompt files under the real workspace trust', () => {
     } finally {
       dialogs.restore();
     }
-    console.log(`[prompts] @cadenza /review: command ${String(answer.command)}, prompt ${JSON.stringify(answer.prompt)}, metadata ${JSON.stringify(answer.result.metadata)}`);
+    console.log(
+      `[prompts] @cadenza /review: command ${String(answer.command)}, prompt ${JSON.stringify(answer.prompt)}, metadata ${JSON.stringify(answer.result.metadata)}`,
+    );
     assert.equal(answer.result.errorDetails, undefined, JSON.stringify(answer.result));
-    assert.deepEqual(dialogs.calls.map((call) => [call.kind, call.message, call.prompt]), [['inputBox', '/review: focus', 'what to look at']], 'only the body\'s input was asked, not the commented one');
+    assert.deepEqual(
+      dialogs.calls.map((call) => [call.kind, call.message, call.prompt]),
+      [['inputBox', '/review: focus', 'what to look at']],
+      "only the body's input was asked, not the commented one",
+    );
     const text = recordedText(answer.parts);
     assert.match(text, /^\*Prompt file `\/review` \(\.github\/prompts\/review\.prompt\.md\)/);
     assert.equal(/untrusted|not trusted/.test(text), !trusted, text);
@@ -142,15 +164,22 @@ suite('Prompt files under the real workspace trust', () => {
     assert.equal(answer.result.metadata?.['untrusted'], !trusted);
     const [body] = chatBodies();
     const sent = String(body?.messages?.at(-1)?.content);
-    assert.match(sent, /Review this code from greeting\.ts \(\S*src[\\/]greeting\.ts\) for naming:\n\nexport function greeting\(name: string\): string \{\n {2}return `Hello, \$\{name\}!`;\n\}\n\nkeep it short$/);
+    assert.match(
+      sent,
+      /Review this code from greeting\.ts \(\S*src[\\/]greeting\.ts\) for naming:\n\nexport function greeting\(name: string\): string \{\n {2}return `Hello, \$\{name\}!`;\n\}\n\nkeep it short$/,
+    );
     assert.doesNotMatch(sent, /\$\{(selection|file|input)/);
     if (trusted) {
       assert.doesNotMatch(sent, /NOT trusted/);
-      assert.deepEqual(body?.tools?.map((tool) => tool.function.name), ['cadenza_semanticSearch'], 'the prompt\'s tool is offered');
+      assert.deepEqual(
+        body?.tools?.map((tool) => tool.function.name),
+        ['cadenza_semanticSearch'],
+        "the prompt's tool is offered",
+      );
       assert.equal(body?.tool_choice, 'auto');
     } else {
       assert.match(sent, /^The prompt file \/review comes from a workspace the user has NOT trusted/);
-      assert.equal(body?.tools, undefined, 'an untrusted workspace\'s prompt was offered tools');
+      assert.equal(body?.tools, undefined, "an untrusted workspace's prompt was offered tools");
     }
   });
 
@@ -196,7 +225,10 @@ suite('Prompt files under the real workspace trust', () => {
     } finally {
       dialogs.restore();
     }
-    assert.deepEqual(dialogs.calls.map((call) => call.kind), ['inputBox', 'quickPick']);
+    assert.deepEqual(
+      dialogs.calls.map((call) => call.kind),
+      ['inputBox', 'quickPick'],
+    );
     assert.deepEqual(dialogs.calls[1]?.items, ['This workspace', 'Your profile']);
     assert.equal(uri, vscode.Uri.file(path.join(profile, 'release-notes.prompt.md')).toString());
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);

@@ -28,11 +28,19 @@ suite('Reasoning models: thinking apart from the answer', () => {
     const { answer } = await panel().send('Hi, how is the weather?');
     assert.equal(answer, 'Hello! I cannot see the weather.');
     assert.equal(emulator().requests.filter((request) => request.path === '/v1/chat/completions').length, 1, 'nothing was retried');
-    const streamed = panel().messages.filter((message) => message.type === 'chat/reasoning').map((message) => (message as { text: string }).text).join('');
+    const streamed = panel()
+      .messages.filter((message) => message.type === 'chat/reasoning')
+      .map((message) => (message as { text: string }).text)
+      .join('');
     assert.equal(streamed, thought, 'the thinking reached the panel, whole, as reasoning');
-    const deltas = panel().messages.filter((message) => message.type === 'chat/delta').map((message) => (message as { text: string }).text).join('');
+    const deltas = panel()
+      .messages.filter((message) => message.type === 'chat/delta')
+      .map((message) => (message as { text: string }).text)
+      .join('');
     assert.equal(deltas, answer, 'no thinking in the answer text');
-    const done = panel().messages.filter((message): message is Done => message.type === 'chat/done').at(-1);
+    const done = panel()
+      .messages.filter((message): message is Done => message.type === 'chat/done')
+      .at(-1);
     assert.equal(done?.error, undefined);
     assert.ok((done?.reasoningMs ?? 0) >= 2000, `thinking took about 3 s, reported ${done?.reasoningMs} ms`);
     const stored = (await storedConversation(api, (await panel().conversation()).id))?.messages.at(-1);
@@ -66,7 +74,10 @@ suite('Reasoning models: thinking apart from the answer', () => {
     emulator().scriptChat({ content: 'Hello!', reasoning: 'Nothing to look up.', thinkMs: 600 });
     const { answer, posted, done } = await panel().send('Hi');
     assert.equal(answer, 'Hello!');
-    assert.ok(posted.some((message) => message.type === 'chat/reasoning'), posted.map((message) => message.type).join(', '));
+    assert.ok(
+      posted.some((message) => message.type === 'chat/reasoning'),
+      posted.map((message) => message.type).join(', '),
+    );
     assert.ok((done?.reasoningMs ?? 0) >= 400, `thinking took about 0.6 s, reported ${String(done?.reasoningMs)} ms`);
   });
 
@@ -80,14 +91,18 @@ suite('Reasoning models: thinking apart from the answer', () => {
     await panel().send('Another', { reasoningEffort: 'low', thinking: false });
     await vscode.commands.executeCommand('cadenza.selectModel', 'Meta-Llama-3.3-70B-Instruct');
     await panel().send('Plain', { reasoningEffort: 'low', thinking: false });
-    const bodies = emulator().requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Record<string, unknown>);
+    const bodies = emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .map((request) => request.body as Record<string, unknown>);
     assert.equal(bodies[0]?.['reasoning_effort'], 'low');
     assert.equal(bodies[0]?.['chat_template_kwargs'], undefined);
     assert.deepEqual(bodies[1]?.['chat_template_kwargs'], { enable_thinking: false });
     assert.equal(bodies[1]?.['reasoning_effort'], undefined);
     assert.equal(bodies[2]?.['reasoning_effort'], undefined);
     assert.equal(bodies[2]?.['chat_template_kwargs'], undefined);
-    const models = panel().messages.filter((message) => message.type === 'state/models').at(-1) as Extract<ToWebview, { type: 'state/models' }> | undefined;
+    const models = panel()
+      .messages.filter((message) => message.type === 'state/models')
+      .at(-1) as Extract<ToWebview, { type: 'state/models' }> | undefined;
     assert.deepEqual(models?.models.find((model) => model.id === 'gpt-oss-120b')?.reasoning, ['effort']);
   });
 });

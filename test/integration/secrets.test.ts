@@ -45,7 +45,13 @@ suite('SecretStorage: the API key', () => {
     await panel.selectModel('Meta-Llama-3.1-8B-Instruct');
     emulator().reset();
     await panel.send('Is the key sent?');
-    assert.equal(emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.headers['authorization'], '[redacted]', 'with a key stored, chat sends it');
+    assert.equal(
+      emulator()
+        .requests.filter((request) => request.path === '/v1/chat/completions')
+        .at(-1)?.headers['authorization'],
+      '[redacted]',
+      'with a key stored, chat sends it',
+    );
     await vscode.commands.executeCommand('cadenza.clearApiKey');
     // What the next VS Code session would read.
     assert.equal(await secrets.get('cadenza.apiKey'), undefined, 'the key is still in SecretStorage');
@@ -53,7 +59,10 @@ suite('SecretStorage: the API key', () => {
     panel.clear();
     await panel.send('Is the key still sent?');
     const sent = emulator().requests;
-    assert.ok(sent.every((request) => request.headers['authorization'] === undefined), `a request carried a key after clearApiKey (${JSON.stringify(sent.map((request) => request.headers['authorization']))})`);
+    assert.ok(
+      sent.every((request) => request.headers['authorization'] === undefined),
+      `a request carried a key after clearApiKey (${JSON.stringify(sent.map((request) => request.headers['authorization']))})`,
+    );
     const done = panel.messages.find((message) => message.type === 'chat/done');
     assert.ok(done?.type === 'chat/done' && done.error?.action === 'setApiKey', `the answer asks for a key: ${JSON.stringify(done)}`);
   });

@@ -27,7 +27,8 @@ suite('Semantic index', () => {
     return file;
   };
   /** Embeddings requests made to index (not the query embeddings that every search makes). */
-  const embeddingRequests = (): number => emulator().requests.filter((request) => request.path === '/v1/embeddings' && !JSON.stringify(request.body).includes('Instruct: ')).length;
+  const embeddingRequests = (): number =>
+    emulator().requests.filter((request) => request.path === '/v1/embeddings' && !JSON.stringify(request.body).includes('Instruct: ')).length;
   const search = (query: string): Thenable<SearchHit[]> => vscode.commands.executeCommand<SearchHit[]>('cadenza.search', query);
 
   suiteSetup(async function () {
@@ -46,7 +47,8 @@ suite('Semantic index', () => {
   suiteTeardown(async () => {
     panel.dispose();
     await vscode.workspace.getConfiguration('cadenza.index').update('debounceMs', undefined, vscode.ConfigurationTarget.Global);
-    for (const file of ['src/uploads.ts', 'assets/logo.bin', '.gitignore', 'ignored/secret.ts', 'src/fresh.ts']) fs.rmSync(path.join(root, file), { force: true });
+    for (const file of ['src/uploads.ts', 'assets/logo.bin', '.gitignore', 'ignored/secret.ts', 'src/fresh.ts'])
+      fs.rmSync(path.join(root, file), { force: true });
     await vscode.commands.executeCommand('cadenza.clearApiKey');
   });
 
@@ -58,7 +60,9 @@ suite('Semantic index', () => {
     assert.equal(stats.modelId, 'E5-Mistral-7B-Instruct');
     assert.ok(stats.files >= 5 && stats.chunks >= 5, JSON.stringify(stats));
     assert.ok(stats.diskBytes > 0, 'the index is on disk');
-    const bodies = emulator().requests.filter((request) => request.path === '/v1/embeddings').map((request) => JSON.stringify(request.body));
+    const bodies = emulator()
+      .requests.filter((request) => request.path === '/v1/embeddings')
+      .map((request) => JSON.stringify(request.body));
     assert.ok(bodies.every((body) => body.includes('E5-Mistral-7B-Instruct')));
     assert.ok(!bodies.some((body) => body.includes('ignoredByGit')), 'a git-ignored file was embedded');
   });
@@ -121,9 +125,15 @@ suite('Semantic index', () => {
       const result = await vscode.commands.executeCommand<IndexRunResult>('cadenza.index.rebuild', { fromScratch: true });
       assert.equal(result.status, 'complete', JSON.stringify(result));
       assert.equal(result.linksOutside, 4, JSON.stringify(result));
-      const sent = emulator().requests.slice(before).map((request) => JSON.stringify(request.body)).join('\n');
+      const sent = emulator()
+        .requests.slice(before)
+        .map((request) => JSON.stringify(request.body))
+        .join('\n');
       assert.ok(!/quetzalSecretKey|narwhalSecretHost/.test(sent), 'a file outside the workspace was sent to the embeddings endpoint');
-      assert.deepEqual((await search('quetzalSecretKey narwhalSecretHost')).filter((hit) => /quetzal|narwhal/.test(hit.preview)), []);
+      assert.deepEqual(
+        (await search('quetzalSecretKey narwhalSecretHost')).filter((hit) => /quetzal|narwhal/.test(hit.preview)),
+        [],
+      );
     } finally {
       for (const link of links) fs.rmSync(path.join(root, link), { force: true });
       fs.rmSync(outside, { recursive: true, force: true });
@@ -146,7 +156,8 @@ suite('Semantic index', () => {
       watcher.onDidCreate(() => resolve());
       watcher.onDidChange(() => resolve());
     });
-    const embedsQuokka = (): boolean => emulator().requests.some((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('zanzibarQuokka = 1'));
+    const embedsQuokka = (): boolean =>
+      emulator().requests.some((request) => request.path === '/v1/embeddings' && JSON.stringify(request.body).includes('zanzibarQuokka = 1'));
     try {
       write('src/fresh.ts', 'export const zanzibarQuokka = 1;\n');
       await seen;
@@ -167,7 +178,7 @@ suite('Semantic index', () => {
     assert.ok(embedsQuokka(), 'resuming embedded the file changed while paused');
   });
 
-  test('the chat\'s workspace toggle puts the top chunks into the prompt and cites them', async () => {
+  test("the chat's workspace toggle puts the top chunks into the prompt and cites them", async () => {
     const api = await cadenzaApi();
     await openChatView(api);
     await panel.newConversation();
@@ -176,7 +187,9 @@ suite('Semantic index', () => {
     panel.clear();
     const { answer } = await panel.send('Where do we retry failed uploads?', { useWorkspace: true });
     assert.equal(answer, 'Uploads are retried in retryFailedUploads [1].');
-    const chat = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { messages: { role: string; content: string }[] };
+    const chat = emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .at(-1)?.body as { messages: { role: string; content: string }[] };
     const system = chat.messages.find((message) => message.role === 'system')?.content ?? '';
     assert.match(system, /Workspace context/);
     assert.match(system, /\[1\] .*src\/uploads\.ts:\d+-\d+/);

@@ -85,13 +85,21 @@ suite('Settings', () => {
     }
   });
 
-  test('a workspace\'s values that would make Cadenza do or spend more are ignored and named; lighter ones count', async () => {
+  test("a workspace's values that would make Cadenza do or spend more are ignored and named; lighter ones count", async () => {
     const api = await cadenzaApi();
     try {
       for (const [key, value] of Object.entries(heavier)) await config().update(key, value, vscode.ConfigurationTarget.Workspace);
       for (const [key, value] of Object.entries(heavier)) assert.deepEqual(config().inspect(key)?.workspaceValue, value, `${key} is written to the workspace`);
       // What Cadenza reads is the user's (the defaults here).
-      assert.deepEqual(readCompletionSettings(), { enabled: false, model: '', disabledLanguages: [], debounceMs: 75, dailyTokenLimit: 1_000_000, enableInRestrictedMode: false, allowOutsideWorkspace: false });
+      assert.deepEqual(readCompletionSettings(), {
+        enabled: false,
+        model: '',
+        disabledLanguages: [],
+        debounceMs: 75,
+        dailyTokenLimit: 1_000_000,
+        enableInRestrictedMode: false,
+        allowOutsideWorkspace: false,
+      });
       const index = readIndexSettings();
       assert.equal(index.mode, 'ask');
       assert.equal(index.maxFileBytes, 1024 * 1024);
@@ -100,8 +108,11 @@ suite('Settings', () => {
       assert.deepEqual(readCheckpointPolicy(), { maxAgeDays: 30, maxBytes: 200 * 1024 * 1024 });
       // And the notice names each ignored value.
       const ignored = await api.settingsNotice.check();
-      const named = (entries: readonly { id: string; value: unknown }[]): string[] => entries.map((entry) => `${entry.id}=${JSON.stringify(entry.value)}`).sort();
-      const expected = Object.entries(heavier).map(([key, value]) => `cadenza.${key}=${JSON.stringify(value)}`).sort();
+      const named = (entries: readonly { id: string; value: unknown }[]): string[] =>
+        entries.map((entry) => `${entry.id}=${JSON.stringify(entry.value)}`).sort();
+      const expected = Object.entries(heavier)
+        .map(([key, value]) => `cadenza.${key}=${JSON.stringify(value)}`)
+        .sort();
       assert.deepEqual(named(ignored), expected);
       assert.deepEqual(named(api.settingsNotice.shown), expected, 'the notice named them');
 
@@ -114,7 +125,8 @@ suite('Settings', () => {
       assert.deepEqual(readAgentSettings(), { enabled: false, maxSteps: 3, maxToolResultTokens: 1000, terminalTimeoutSeconds: 10, requireToolCall: false });
       assert.deepEqual(readCheckpointPolicy(), { maxAgeDays: 90, maxBytes: 500 * 1024 * 1024 });
     } finally {
-      for (const key of new Set([...Object.keys(heavier), ...Object.keys(lighter)])) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+      for (const key of new Set([...Object.keys(heavier), ...Object.keys(lighter)]))
+        await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     }
   });
 

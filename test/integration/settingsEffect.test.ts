@@ -87,7 +87,10 @@ suite('Settings take effect', () => {
     // The system prompt is the first message; with a model that takes tools, after the agent's own preamble.
     const system = body.messages[0];
     assert.equal(system?.role, 'system');
-    assert.ok(String(system.content) === chatDefaults.systemPrompt || String(system.content).endsWith(`\n\n${chatDefaults.systemPrompt}`), `the system message: ${JSON.stringify(system.content)}`);
+    assert.ok(
+      String(system.content) === chatDefaults.systemPrompt || String(system.content).endsWith(`\n\n${chatDefaults.systemPrompt}`),
+      `the system message: ${JSON.stringify(system.content)}`,
+    );
   });
 
   test('with the chat defaults empty, the request leaves the service its defaults', async () => {
@@ -115,10 +118,17 @@ suite('Settings take effect', () => {
       assert.equal(chatRequests(chatHost).length, 1, 'the chat host answered');
       assert.equal(chatRequests(emulator()).length, 0, 'no chat request went to cadenza.baseUrl');
       await vscode.commands.executeCommand('cadenza.refreshModels');
-      assert.ok(emulator().requests.some((request) => request.path === '/v1/models'), 'the model list still comes from cadenza.baseUrl');
+      assert.ok(
+        emulator().requests.some((request) => request.path === '/v1/models'),
+        'the model list still comes from cadenza.baseUrl',
+      );
       // The model list is merged from every server that lists models (an endpoint per operation, issue 14),
       // so the chat host may be asked for its list too; it gets no other operation.
-      assert.deepEqual([...new Set(chatHost.requests.map((request) => request.path))].filter((path) => path !== '/v1/models'), ['/v1/chat/completions'], 'the chat host is asked for chat (and its model list) only');
+      assert.deepEqual(
+        [...new Set(chatHost.requests.map((request) => request.path))].filter((path) => path !== '/v1/models'),
+        ['/v1/chat/completions'],
+        'the chat host is asked for chat (and its model list) only',
+      );
 
       await update('cadenza', 'chatBaseUrl', undefined);
       emulator().scriptChat({ content: 'From the main host.' });

@@ -33,7 +33,8 @@ suite('Team index (PostgreSQL)', () => {
   let createdGit = false;
   let head = '';
   let index: IndexService;
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Cadenza Tests', '-c', 'user.email=tests@example.com', ...args], { cwd: root, encoding: 'utf8' }).trim();
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=Cadenza Tests', '-c', 'user.email=tests@example.com', ...args], { cwd: root, encoding: 'utf8' }).trim();
   const search = (query: string): Thenable<SearchHit[]> => vscode.commands.executeCommand<SearchHit[]>('cadenza.search', query);
   const file = (): string => path.join(root, 'src', 'ledgerReconcile.ts');
 
@@ -55,7 +56,11 @@ suite('Team index (PostgreSQL)', () => {
     const owner = new Pool({ connectionString: pg.url, max: 2 });
     try {
       const built = await buildTeamIndex({
-        root, repository: REPOSITORY, commit: head, model: MODEL, pool: owner,
+        root,
+        repository: REPOSITORY,
+        commit: head,
+        model: MODEL,
+        pool: owner,
         embed: (texts) => Promise.resolve(texts.map((text) => Float32Array.from(embedText(text, 4096)))),
       });
       assert.equal(built.status, 'complete', JSON.stringify(built));
@@ -65,7 +70,8 @@ suite('Team index (PostgreSQL)', () => {
         'GRANT CONNECT ON DATABASE cadenza TO cadenza_reader',
         'GRANT USAGE ON SCHEMA public TO cadenza_reader',
         'GRANT SELECT ON ALL TABLES IN SCHEMA public TO cadenza_reader',
-      ]) await owner.query(statement);
+      ])
+        await owner.query(statement);
     } finally {
       await owner.end();
     }
@@ -74,7 +80,10 @@ suite('Team index (PostgreSQL)', () => {
     // debounce ends after the switch: it used to be, now and then (a committed file paid for twice).
     fs.writeFileSync(file(), committed);
     await vscode.workspace.getConfiguration('cadenza.index.team').update('repository', REPOSITORY, vscode.ConfigurationTarget.Global);
-    const stored = await vscode.commands.executeCommand<boolean>('cadenza.index.setTeamConnection', `postgresql://cadenza_reader@127.0.0.1:${pg.port}/cadenza?sslmode=disable`);
+    const stored = await vscode.commands.executeCommand<boolean>(
+      'cadenza.index.setTeamConnection',
+      `postgresql://cadenza_reader@127.0.0.1:${pg.port}/cadenza?sslmode=disable`,
+    );
     assert.equal(stored, true);
     await index.whenSettled();
     const debounceMs = vscode.workspace.getConfiguration('cadenza.index').get<number>('debounceMs', 1500);
@@ -102,17 +111,25 @@ suite('Team index (PostgreSQL)', () => {
     assert.match(index.status.text, new RegExp(`Team index ${head.slice(0, 7)}, (just now|\\d+ min) old`));
     assert.match(index.status.tooltip, /without TLS/);
     // Nothing is uncommitted, so nothing was embedded locally: the answer came from PostgreSQL.
-    assert.equal((await index.stats())?.chunks, 0, `chunks indexed locally; git status: ${JSON.stringify(git('status', '--porcelain', '--untracked-files=all'))}`);
+    assert.equal(
+      (await index.stats())?.chunks,
+      0,
+      `chunks indexed locally; git status: ${JSON.stringify(git('status', '--porcelain', '--untracked-files=all'))}`,
+    );
   });
 
-  test('a file changed and not committed is indexed locally and overrides the team\'s copy', async function () {
+  test("a file changed and not committed is indexed locally and overrides the team's copy", async function () {
     this.timeout(60_000);
     fs.writeFileSync(file(), edited);
     let hits: SearchHit[] = [];
-    await waitFor(async () => {
-      hits = await search('quarantineStaleInvoices');
-      return hits[0]?.path === 'src/ledgerReconcile.ts';
-    }, () => `the uncommitted version in search results (got ${JSON.stringify(hits.map((hit) => hit.path))})`, 30_000);
+    await waitFor(
+      async () => {
+        hits = await search('quarantineStaleInvoices');
+        return hits[0]?.path === 'src/ledgerReconcile.ts';
+      },
+      () => `the uncommitted version in search results (got ${JSON.stringify(hits.map((hit) => hit.path))})`,
+      30_000,
+    );
     assert.match(hits[0]?.preview ?? '', /quarantine/);
     const stale = await search('reconcileLedgerEntries bank statement ledger');
     const staleHit = stale.find((hit) => hit.path === 'src/ledgerReconcile.ts');
@@ -131,14 +148,18 @@ suite('Team index (PostgreSQL)', () => {
     assert.match(index.status.text, /Local index.*team index unreachable/);
     assert.match(index.status.tooltip, /cannot reach the team index/);
     pg.resume();
-    await waitFor(async () => {
-      await search('reconcileLedgerEntries');
-      return index.teamStatus?.kind === 'team';
-    }, 'the team index answering again', 60_000);
+    await waitFor(
+      async () => {
+        await search('reconcileLedgerEntries');
+        return index.teamStatus?.kind === 'team';
+      },
+      'the team index answering again',
+      60_000,
+    );
     assert.match(index.status.text, /Team index/);
   });
 
-  test('the extension\'s role can only read', async () => {
+  test("the extension's role can only read", async () => {
     const reader = new Pool({ connectionString: `postgresql://cadenza_reader@127.0.0.1:${pg.port}/cadenza`, max: 1 });
     try {
       await assert.rejects(reader.query("INSERT INTO cadenza_models (name, dimension) VALUES ('x', 3)"), (error: { code?: string }) => error.code === '42501');

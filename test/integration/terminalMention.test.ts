@@ -54,7 +54,9 @@ suite('@terminal in the chat panel', function () {
     assert.ok(chip, 'no chip for @terminal');
     emulator().reset();
     await panel.send('Why did this print that?', {}, { mentions: [chip.token] });
-    const body = emulator().requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as Body | undefined;
+    const body = emulator()
+      .requests.filter((request) => request.path === '/v1/chat/completions')
+      .at(-1)?.body as Body | undefined;
     const content = body?.messages.filter((message) => message.role === 'user').at(-1)?.content;
     return typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
   }
@@ -63,21 +65,34 @@ suite('@terminal in the chat panel', function () {
     terminal = vscode.window.createTerminal({ name: 'cadenza-bash', shellPath: '/bin/bash' });
     terminal.show();
     const opened = terminal;
-    await waitFor(() => opened.shellIntegration !== undefined, () => `shell integration in the bash terminal (active: ${vscode.window.activeTerminal?.name})`, 30_000);
-    await waitFor(() => vscode.window.activeTerminal === opened, () => 'the bash terminal to be active', 10_000);
+    await waitFor(
+      () => opened.shellIntegration !== undefined,
+      () => `shell integration in the bash terminal (active: ${vscode.window.activeTerminal?.name})`,
+      30_000,
+    );
+    await waitFor(
+      () => vscode.window.activeTerminal === opened,
+      () => 'the bash terminal to be active',
+      10_000,
+    );
     const integration = opened.shellIntegration;
     assert.ok(integration);
     // Colours (CSI), a progress line redrawn with \r and ESC [ K, an OSC window title, and an echo whose
     // output is not in the command line (hello-cadenza-42).
     // The sleep: VS Code passes on only the output that reaches the terminal after the command started
     // (the bytes that came with its start mark are not), so a command that ends at once gives none.
-    const command = "sleep 1; printf '\\033[01;31merror\\033[0m: 3 files\\n'; printf 'fetching  10%%\\rfetching  60%%\\r\\033[Kfetching 100%%\\n'; printf '\\033]0;a title\\007'; echo hello-cadenza-$((40 + 2))";
+    const command =
+      "sleep 1; printf '\\033[01;31merror\\033[0m: 3 files\\n'; printf 'fetching  10%%\\rfetching  60%%\\r\\033[Kfetching 100%%\\n'; printf '\\033]0;a title\\007'; echo hello-cadenza-$((40 + 2))";
     assert.equal(await run(integration, command), 0);
     let sent = '';
-    await waitFor(async () => {
-      sent = await sendWithTerminal();
-      return sent.includes('hello-cadenza-42');
-    }, () => `the echo in the @terminal text (sent: ${JSON.stringify(sent)})`, 20_000);
+    await waitFor(
+      async () => {
+        sent = await sendWithTerminal();
+        return sent.includes('hello-cadenza-42');
+      },
+      () => `the echo in the @terminal text (sent: ${JSON.stringify(sent)})`,
+      20_000,
+    );
     assert.ok(sent.startsWith('Context: terminal (cadenza-bash)\n'), sent);
     assert.ok(sent.includes(`$ ${command}\n`), sent);
     assert.ok(sent.includes('error: 3 files\nfetching 100%\nhello-cadenza-42\n(exit code 0)'), JSON.stringify(sent));
@@ -90,10 +105,14 @@ suite('@terminal in the chat panel', function () {
 
     // A command that printed nothing (or whose output VS Code did not pass on) says so.
     assert.equal(await run(integration, 'true'), 0);
-    await waitFor(async () => {
-      sent = await sendWithTerminal();
-      return sent.includes('$ true\n');
-    }, () => `the second command in the @terminal text (sent: ${JSON.stringify(sent)})`, 20_000);
+    await waitFor(
+      async () => {
+        sent = await sendWithTerminal();
+        return sent.includes('$ true\n');
+      },
+      () => `the second command in the @terminal text (sent: ${JSON.stringify(sent)})`,
+      20_000,
+    );
     assert.ok(sent.includes('$ true\n(no output reached Cadenza'), JSON.stringify(sent));
   });
 });

@@ -63,10 +63,16 @@ suite('Workspace settings may only lighten what Cadenza does', () => {
 
       // The user turns them on: now they run, from the user's model (empty: the smallest), never the workspace's.
       await completions().update('enabled', true, Global);
-      await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`);
+      await waitFor(
+        () => api.completions.state().kind === 'on',
+        () => `completions on (state ${JSON.stringify(api.completions.state())})`,
+      );
       emulator().scriptChat({ content: 'Math.PI * radius ** 2;' });
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-      await waitFor(() => decisions.some((decision) => decision.outcome === 'suggested'), () => `a suggestion (decisions: ${JSON.stringify(decisions)})`);
+      await waitFor(
+        () => decisions.some((decision) => decision.outcome === 'suggested'),
+        () => `a suggestion (decisions: ${JSON.stringify(decisions)})`,
+      );
       const sent = chatRequests();
       assert.ok(sent.length >= 1, 'the request reached the service once the user turned completions on');
       for (const request of sent) assert.equal((request.body as { model: string }).model, 'Meta-Llama-3.1-8B-Instruct', 'the workspace chose the model');
@@ -74,12 +80,19 @@ suite('Workspace settings may only lighten what Cadenza does', () => {
       // Today's usage is now above one token. The user's limit of 1 stands against the workspace's "no limit" (0)...
       assert.ok(api.completions.usageToday().promptTokens > 0);
       await completions().update('dailyTokenLimit', 1, Global);
-      await waitFor(() => api.completions.state().kind === 'capped', () => `completions paused by the user's limit (limit ${api.completions.dailyLimit()}, state ${JSON.stringify(api.completions.state())}): the workspace lifted it`);
+      await waitFor(
+        () => api.completions.state().kind === 'capped',
+        () =>
+          `completions paused by the user's limit (limit ${api.completions.dailyLimit()}, state ${JSON.stringify(api.completions.state())}): the workspace lifted it`,
+      );
       // ...and a workspace's lower limit counts against the user's default of a million.
       await completions().update('dailyTokenLimit', undefined, Global);
-      await waitFor(() => api.completions.dailyLimit() === 1_000_000, 'the user\'s limit gone');
+      await waitFor(() => api.completions.dailyLimit() === 1_000_000, "the user's limit gone");
       await completions().update('dailyTokenLimit', 1, Workspace);
-      await waitFor(() => api.completions.dailyLimit() === 1 && api.completions.state().kind === 'capped', () => `the workspace's lower limit honoured (limit ${api.completions.dailyLimit()}, state ${JSON.stringify(api.completions.state())})`);
+      await waitFor(
+        () => api.completions.dailyLimit() === 1 && api.completions.state().kind === 'capped',
+        () => `the workspace's lower limit honoured (limit ${api.completions.dailyLimit()}, state ${JSON.stringify(api.completions.state())})`,
+      );
     } finally {
       subscription.dispose();
       for (const key of ['enabled', 'model', 'dailyTokenLimit']) {
@@ -97,7 +110,10 @@ suite('Workspace settings may only lighten what Cadenza does', () => {
       assert.equal(await vscode.commands.executeCommand('cadenza.toggleCompletions'), true);
       assert.equal(completions().inspect('enabled')?.globalValue, true);
       assert.equal(completions().inspect('enabled')?.workspaceValue, undefined, 'the workspace\'s "off" that would keep them off is gone');
-      await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`);
+      await waitFor(
+        () => api.completions.state().kind === 'on',
+        () => `completions on (state ${JSON.stringify(api.completions.state())})`,
+      );
       // Off again, where the user switched them on.
       assert.equal(await vscode.commands.executeCommand('cadenza.toggleCompletions'), false);
       assert.equal(completions().inspect('enabled')?.globalValue, false);
@@ -118,13 +134,19 @@ suite('Workspace settings may only lighten what Cadenza does', () => {
       await api.index.whenSettled();
       emulator().reset();
       let settled = false;
-      const started = api.index.start().finally(() => { settled = true; });
+      const started = api.index.start().finally(() => {
+        settled = true;
+      });
       // The question is a notification; closing it is "not now". Closed until start() returns: with the
       // workspace's "auto" counted it would return by itself after building.
-      await waitFor(async () => {
-        await vscode.commands.executeCommand('notifications.clearAll');
-        return settled;
-      }, 'start() to return once its question was closed', 30_000);
+      await waitFor(
+        async () => {
+          await vscode.commands.executeCommand('notifications.clearAll');
+          return settled;
+        },
+        'start() to return once its question was closed',
+        30_000,
+      );
       await started;
       assert.equal(embeddings(), 0, 'the index was built without asking: the workspace\'s "auto" counted');
       assert.equal(await api.index.answerConsent(undefined), false, 'the question was asked, and closing it answered "not now"');

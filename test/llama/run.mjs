@@ -50,9 +50,17 @@ function run(command, commandArgs, env = {}) {
     const child = spawn(command, commandArgs, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     children.add(child.pid);
     let output = '';
-    child.stdout.on('data', (data) => { output += data; process.stdout.write(data); });
-    child.stderr.on('data', (data) => { output += data; process.stderr.write(data); });
-    child.on('error', (error) => { output += String(error); });
+    child.stdout.on('data', (data) => {
+      output += data;
+      process.stdout.write(data);
+    });
+    child.stderr.on('data', (data) => {
+      output += data;
+      process.stderr.write(data);
+    });
+    child.on('error', (error) => {
+      output += String(error);
+    });
     child.on('close', (code, signal) => {
       children.delete(child.pid);
       resolve({ code: code ?? (signal ? 1 : 0), output });
@@ -68,7 +76,9 @@ function record(name, counts, code, seconds) {
   const broken = code !== 0 || !counts || counts.passed === 0 || counts.failed > 0 || counts.skipped > 0;
   const failed = Math.max(counts?.failed ?? 0, broken ? 1 : 0);
   parts.push({ name, passed: counts?.passed ?? 0, failed, broken, seconds });
-  log(`${name}: ${counts?.passed ?? 0} passed, ${failed} failed${counts?.skipped ? `, ${counts.skipped} skipped (a skip is a failure)` : ''} in ${seconds.toFixed(1)} s`);
+  log(
+    `${name}: ${counts?.passed ?? 0} passed, ${failed} failed${counts?.skipped ? `, ${counts.skipped} skipped (a skip is a failure)` : ''} in ${seconds.toFixed(1)} s`,
+  );
 }
 
 async function finish() {
@@ -111,7 +121,9 @@ async function main() {
   t = Date.now();
   logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadenza-llama-'));
   const [chat, textOnly, embed, thinking] = await Promise.all(['chat', 'textOnly', 'embed', 'thinking'].map((name) => startServer(name, { logDir })));
-  log(`servers up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${chat.url}, text-only ${textOnly.url}, embeddings ${embed.url}, thinking ${thinking.url} (logs in ${logDir})`);
+  log(
+    `servers up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${chat.url}, text-only ${textOnly.url}, embeddings ${embed.url}, thinking ${thinking.url} (logs in ${logDir})`,
+  );
   const env = {
     CADENZA_LLAMA_URL: chat.url,
     CADENZA_LLAMA_TEXT_ONLY_URL: textOnly.url,
@@ -127,9 +139,31 @@ async function main() {
     t = Date.now();
     // --no-config: the repo's .mocharc.json lists the unit suites, which must not run here.
     // --forbid-only / --forbid-pending: as in .mocharc.json, a stray `.only` or a skip fails the run.
-    const compat = await run('npx', ['mocha', '--no-config', '--forbid-only', '--forbid-pending', '--ui', 'bdd', '--reporter', 'spec', '--timeout', '60000', '--exit', 'out/test/llama/client/**/*.test.js'], env);
+    const compat = await run(
+      'npx',
+      [
+        'mocha',
+        '--no-config',
+        '--forbid-only',
+        '--forbid-pending',
+        '--ui',
+        'bdd',
+        '--reporter',
+        'spec',
+        '--timeout',
+        '60000',
+        '--exit',
+        'out/test/llama/client/**/*.test.js',
+      ],
+      env,
+    );
     const number = (word) => Number(compat.output.match(new RegExp(`^\\s*(\\d+) ${word}`, 'm'))?.[1] ?? 0);
-    record('compat (client, plain Node)', { passed: number('passing'), failed: number('failing'), skipped: number('pending') }, compat.code, (Date.now() - t) / 1000);
+    record(
+      'compat (client, plain Node)',
+      { passed: number('passing'), failed: number('failing'), skipped: number('pending') },
+      compat.code,
+      (Date.now() - t) / 1000,
+    );
   }
 
   // --- 4b. the real extension in a real VS Code extension host ----------------------------------------
@@ -148,7 +182,12 @@ async function main() {
       });
       // The harness's last line: `N passed, N failed, N skipped`.
       const counts = [...integration.output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped\s*$/gm)].at(-1);
-      record('integration (extension host)', counts ? { passed: Number(counts[1]), failed: Number(counts[2]), skipped: Number(counts[3]) } : undefined, integration.code, (Date.now() - t) / 1000);
+      record(
+        'integration (extension host)',
+        counts ? { passed: Number(counts[1]), failed: Number(counts[2]), skipped: Number(counts[3]) } : undefined,
+        integration.code,
+        (Date.now() - t) / 1000,
+      );
     }
   }
 }

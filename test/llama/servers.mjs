@@ -32,15 +32,58 @@ export const modelIds = { chat: 'cadenza-scripted-qwen2', embed: 'cadenza-minilm
 
 /** How each server is started. `-t 2`: the CI machine has two cores; more threads only contend. */
 const presets = {
-  chat: ['-m', path.join(models, 'chat-scripted.gguf'), '--mmproj', path.join(models, 'mmproj-tiny.gguf'), '--alias', modelIds.chat,
-    '--jinja', '-c', '8192', '-np', '2', '-t', '2'],
+  chat: [
+    '-m',
+    path.join(models, 'chat-scripted.gguf'),
+    '--mmproj',
+    path.join(models, 'mmproj-tiny.gguf'),
+    '--alias',
+    modelIds.chat,
+    '--jinja',
+    '-c',
+    '8192',
+    '-np',
+    '2',
+    '-t',
+    '2',
+  ],
   textOnly: ['-m', path.join(models, 'chat-scripted.gguf'), '--alias', modelIds.chat, '--jinja', '-c', '4096', '-np', '1', '-t', '1'],
-  embed: ['-m', path.join(models, 'embed-minilm.gguf'), '--alias', modelIds.embed, '--embeddings', '--pooling', 'mean',
-    '-c', '4096', '-b', '4096', '-ub', '512', '-np', '4', '-t', '2'],
+  embed: [
+    '-m',
+    path.join(models, 'embed-minilm.gguf'),
+    '--alias',
+    modelIds.embed,
+    '--embeddings',
+    '--pooling',
+    'mean',
+    '-c',
+    '4096',
+    '-b',
+    '4096',
+    '-ub',
+    '512',
+    '-np',
+    '4',
+    '-t',
+    '2',
+  ],
   // deepseek is also what this llama.cpp's default (auto) picks; said outright, since it is what the
   // tests are about: the thinking in `reasoning_content`, the answer alone in `content`.
-  thinking: ['-m', path.join(models, 'chat-thinking.gguf'), '--alias', modelIds.thinking, '--jinja', '--reasoning-format', 'deepseek',
-    '-c', '2048', '-np', '1', '-t', '1'],
+  thinking: [
+    '-m',
+    path.join(models, 'chat-thinking.gguf'),
+    '--alias',
+    modelIds.thinking,
+    '--jinja',
+    '--reasoning-format',
+    'deepseek',
+    '-c',
+    '2048',
+    '-np',
+    '1',
+    '-t',
+    '1',
+  ],
 };
 
 /** Every process group we started and have not seen exit. */
@@ -110,7 +153,8 @@ export function leftoverServers() {
   // Only this run's servers: on a shared machine another engineer's llama-server, started from the same
   // cached binary, is not ours to report (nor to kill).
   const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return (ps.stdout ?? '').split('\n')
+  return (ps.stdout ?? '')
+    .split('\n')
     .filter((line) => line.includes(llamaServerBin) && everStarted.has(Number(line.trim().split(/\s+/, 1)[0])))
     .map((line) => line.trim());
 }

@@ -49,7 +49,11 @@ suite('Real models: inline completions', () => {
     await vscode.commands.executeCommand('cadenza.setApiKey', 'local-stack-needs-no-key');
     await vscode.workspace.getConfiguration('editor').update('inlineSuggest.enabled', true, global);
     assert.equal(await vscode.commands.executeCommand('cadenza.toggleCompletions', true), true);
-    await waitFor(() => api.completions.state().kind === 'on', () => `completions on (state ${JSON.stringify(api.completions.state())})`, 60_000);
+    await waitFor(
+      () => api.completions.state().kind === 'on',
+      () => `completions on (state ${JSON.stringify(api.completions.state())})`,
+      60_000,
+    );
   });
 
   suiteTeardown(async () => {
@@ -80,14 +84,22 @@ suite('Real models: inline completions', () => {
     // Not awaited: the trigger settles only when the provider has answered.
     const triggered = vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
     const mine = (): CompletionDecision[] => decisions.filter((d) => d.uri === document.uri.toString());
-    await waitFor(() => mine().some((d) => d.outcome === 'suggested'), () => `a suggestion from the real model (decisions: ${JSON.stringify(mine())})`, 300_000);
+    await waitFor(
+      () => mine().some((d) => d.outcome === 'suggested'),
+      () => `a suggestion from the real model (decisions: ${JSON.stringify(mine())})`,
+      300_000,
+    );
     const suggested = mine().find((d) => d.outcome === 'suggested');
     assert.ok(api.completions.stats().requests > requestsBefore, 'the suggestion came from a request to the model, not a cache');
     console.log(`[realmodels] completion for add(a, b): ${JSON.stringify(suggested?.text)}`);
-    await waitFor(async () => {
-      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
-      return editor.document.getText() !== before;
-    }, () => `the suggestion ${JSON.stringify(suggested?.text)} accepted (document: ${JSON.stringify(editor.document.getText())})`, 30_000);
+    await waitFor(
+      async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+        return editor.document.getText() !== before;
+      },
+      () => `the suggestion ${JSON.stringify(suggested?.text)} accepted (document: ${JSON.stringify(editor.document.getText())})`,
+      30_000,
+    );
     await triggered;
     const after = editor.document.getText();
     // The accepted text went in at the cursor and nothing else changed.

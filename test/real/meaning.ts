@@ -43,7 +43,8 @@ export function translationProblems(translation: string): string[] {
   const problems: string[] = [];
   if (translation.trim() === '') return ['the translation is empty'];
   const carried = englishIdeas(translation);
-  if (carried.length < ideasNeeded) problems.push(`only ${carried.length} of ${ideas.length} ideas in English (${carried.join(', ') || 'none'}); want ${ideasNeeded}`);
+  if (carried.length < ideasNeeded)
+    problems.push(`only ${carried.length} of ${ideas.length} ideas in English (${carried.join(', ') || 'none'}); want ${ideasNeeded}`);
   const left = italianLeft(translation);
   if (left.length > 0) problems.push(`Italian words stayed: ${left.join(', ')}`);
   return problems;

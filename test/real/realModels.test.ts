@@ -29,7 +29,8 @@ function required(name: string): string {
   return value;
 }
 
-const models = (): { chat: string; embeddings: string; audio: string } => JSON.parse(required('CADENZA_REAL_MODELS')) as { chat: string; embeddings: string; audio: string };
+const models = (): { chat: string; embeddings: string; audio: string } =>
+  JSON.parse(required('CADENZA_REAL_MODELS')) as { chat: string; embeddings: string; audio: string };
 const clips = (): Record<string, string> => JSON.parse(required('CADENZA_REAL_CLIPS')) as Record<string, string>;
 const sentences = (): Record<string, string> => JSON.parse(required('CADENZA_REAL_SENTENCES')) as Record<string, string>;
 const jfkText = 'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
@@ -56,10 +57,14 @@ suite('Real models: the extension against the local stack', () => {
     await config().update('endpoints.embeddings', required('CADENZA_REAL_EMBED_URL'), global);
     await config().update('endpoints.audio', required('CADENZA_REAL_AUDIO_URL'), global);
     // The chat model has no entry: llama-server's /v1/models and /props say what it is (stackSettings).
-    await config().update('models.overrides', {
-      [embeddings]: { capabilities: ['embeddings'], contextLength: 512 },
-      [audio]: { capabilities: ['transcription'], family: 'speechToText' },
-    }, global);
+    await config().update(
+      'models.overrides',
+      {
+        [embeddings]: { capabilities: ['embeddings'], contextLength: 512 },
+        [audio]: { capabilities: ['transcription'], family: 'speechToText' },
+      },
+      global,
+    );
     await config().update('requestTimeoutSeconds', 300, global);
     await config().update('index.model', embeddings, global);
     await vscode.commands.executeCommand('cadenza.setApiKey', 'local-stack-needs-no-key');
@@ -77,7 +82,11 @@ suite('Real models: the extension against the local stack', () => {
 
   async function lastDone(): Promise<Done> {
     let done: Done | undefined;
-    await waitFor(() => (done = dones().at(-1)) !== undefined, () => `chat/done; saw ${panel.messages.map((m) => m.type).join(', ')}`, 120_000);
+    await waitFor(
+      () => (done = dones().at(-1)) !== undefined,
+      () => `chat/done; saw ${panel.messages.map((m) => m.type).join(', ')}`,
+      120_000,
+    );
     if (!done) throw new Error('unreachable');
     return done;
   }
@@ -95,7 +104,7 @@ suite('Real models: the extension against the local stack', () => {
     assert.equal(await vscode.commands.executeCommand('cadenza.selectModel', chat), chat);
   });
 
-  test('answers a factual question at temperature 0 with the known word, streamed, with the server\'s usage', async function () {
+  test("answers a factual question at temperature 0 with the known word, streamed, with the server's usage", async function () {
     this.timeout(600_000);
     await panel.newConversation();
     await panel.selectModel(models().chat);
@@ -118,8 +127,18 @@ suite('Real models: the extension against the local stack', () => {
     this.timeout(600_000);
     await panel.newConversation();
     await panel.selectModel(models().chat);
-    const schema = { type: 'object', properties: { city: { type: 'string', maxLength: 40 }, country: { type: 'string', maxLength: 40 } }, required: ['city', 'country'], additionalProperties: false };
-    const { answer } = await panel.send('Name the capital of Italy and its country.', { temperature: 0, maxTokens: 120, jsonMode: 'schema', schema: JSON.stringify(schema) });
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string', maxLength: 40 }, country: { type: 'string', maxLength: 40 } },
+      required: ['city', 'country'],
+      additionalProperties: false,
+    };
+    const { answer } = await panel.send('Name the capital of Italy and its country.', {
+      temperature: 0,
+      maxTokens: 120,
+      jsonMode: 'schema',
+      schema: JSON.stringify(schema),
+    });
     const parsed: unknown = JSON.parse(answer);
     const validate = new Ajv().compile(schema);
     assert.ok(validate(parsed), `${answer}: ${JSON.stringify(validate.errors)}`);
@@ -143,19 +162,36 @@ suite('Real models: the extension against the local stack', () => {
     const cards = panel.messages.flatMap((message) => (message.type === 'tool/call' ? [message.call] : []));
     const finished = cards.filter((card) => card.status === 'done');
     const onFile = finished.filter((card) => /src\/greeting\.ts/.test(card.arguments));
-    assert.ok(onFile.length >= 1, `a finished call on src/greeting.ts; saw ${cards.filter((card) => card.status !== 'forming').map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`).join(', ')}`);
+    assert.ok(
+      onFile.length >= 1,
+      `a finished call on src/greeting.ts; saw ${cards
+        .filter((card) => card.status !== 'forming')
+        .map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`)
+        .join(', ')}`,
+    );
     const errors = dones().filter((done) => done.error !== undefined);
-    assert.deepEqual(errors.map((done) => done.error), [], 'no step failed');
+    assert.deepEqual(
+      errors.map((done) => done.error),
+      [],
+      'no step failed',
+    );
     // An answer in words after the results, with a word only the file holds (the question has none of them:
     // the greeting's text, its parameter, or its return type, as in "returns a string", seen at temperature 0
     // on a fresh clone), and no call left as text in it.
     assert.ok(answer.trim() !== '', 'an answer after the call');
     assert.match(answer, /\bname\b|Hello|\bstring\b/i, answer);
-    assert.doesNotMatch(answer, /"arguments"\s*:/, `no tool call left unparsed in the answer; cards ${cards.filter((card) => card.status !== 'forming').map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`).join(', ')}; answer ${answer}`);
+    assert.doesNotMatch(
+      answer,
+      /"arguments"\s*:/,
+      `no tool call left unparsed in the answer; cards ${cards
+        .filter((card) => card.status !== 'forming')
+        .map((card) => `${card.name}(${card.arguments.replace(/\s+/g, '')}):${card.status}`)
+        .join(', ')}; answer ${answer}`,
+    );
     console.log(`[realmodels] agent: ${finished.map((card) => card.name).join(', ')}, then "${answer.trim()}"`);
   });
 
-  test('VS Code\'s chat reaches the real model through Cadenza\'s provider: a request shaped like its agent mode (instructions, every registered tool\'s schema, the file attached) is counted by the server\'s tokenizer and answered about the file', async function () {
+  test("VS Code's chat reaches the real model through Cadenza's provider: a request shaped like its agent mode (instructions, every registered tool's schema, the file attached) is counted by the server's tokenizer and answered about the file", async function () {
     // VS Code's chat view in agent mode cannot be driven here (its agent is the Copilot Chat extension,
     // which hands no request to another vendor's model in this harness; docs/testing.md). This sends what it
     // would, through the same language model API its chat uses.
@@ -164,19 +200,28 @@ suite('Real models: the extension against the local stack', () => {
     assert.ok(chat, `${models().chat} is offered in VS Code's model list`);
     assert.ok(chat.maxInputTokens >= 16_000, `the context VS Code is told (${chat.maxInputTokens}) comes from the 32k server`);
     const source = fs.readFileSync(path.join(root, 'src', 'greeting.ts'), 'utf8');
-    const instructions = 'You are an expert AI programming assistant, working with a user in the VS Code editor. Use the tools when you need to read or change files; otherwise answer directly and briefly.';
+    const instructions =
+      'You are an expert AI programming assistant, working with a user in the VS Code editor. Use the tools when you need to read or change files; otherwise answer directly and briefly.';
     const question = `<attachment id="src/greeting.ts">\n${source}</attachment>\nWhat does the function in src/greeting.ts return? Answer in one full sentence.`;
     // The server's tokenizer, not four characters a token: JSON and code count denser than that.
     const counted = await chat.countTokens(question);
     assert.ok(counted > 0 && counted !== Math.ceil(question.length / 4), `a count from the server's /tokenize (${counted} for ${question.length} characters)`);
-    const tools = vscode.lm.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema ?? { type: 'object', properties: {} } }));
+    const tools = vscode.lm.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+    }));
     // One request may take most of the test's time: every tool's schema is a long prompt for two loaded cores
     // (5-12 tokens/s under load), and the suite's 300 s time-out would cancel it and start it again from nothing.
     await config().update('requestTimeoutSeconds', 850, vscode.ConfigurationTarget.Global);
     let text = '';
     const calls: vscode.LanguageModelToolCallPart[] = [];
     try {
-      const response = await chat.sendRequest([vscode.LanguageModelChatMessage.User(instructions), vscode.LanguageModelChatMessage.User(question)], { tools, toolMode: vscode.LanguageModelChatToolMode.Auto }, new vscode.CancellationTokenSource().token);
+      const response = await chat.sendRequest(
+        [vscode.LanguageModelChatMessage.User(instructions), vscode.LanguageModelChatMessage.User(question)],
+        { tools, toolMode: vscode.LanguageModelChatToolMode.Auto },
+        new vscode.CancellationTokenSource().token,
+      );
       for await (const part of response.stream) {
         if (part instanceof vscode.LanguageModelTextPart) text += part.value;
         else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
@@ -184,15 +229,21 @@ suite('Real models: the extension against the local stack', () => {
     } finally {
       await config().update('requestTimeoutSeconds', 300, vscode.ConfigurationTarget.Global);
     }
-    console.log(`[realmodels] VS Code chat: ${tools.length} tools offered, ${counted} tokens counted; ${calls.length > 0 ? `calls ${calls.map((call) => `${call.name}(${JSON.stringify(call.input)})`).join(', ')}` : `answered "${text.trim()}"`}`);
+    console.log(
+      `[realmodels] VS Code chat: ${tools.length} tools offered, ${counted} tokens counted; ${calls.length > 0 ? `calls ${calls.map((call) => `${call.name}(${JSON.stringify(call.input)})`).join(', ')}` : `answered "${text.trim()}"`}`,
+    );
     // Either an answer from the attached file (its words: a greeting with the name), or a parsed call that
     // reads it, the step VS Code's agent would run next; never a call left as text.
     assert.doesNotMatch(text, /"arguments"\s*:|"name"\s*:\s*"/, `no tool call left unparsed in the text: ${text}`);
     if (calls.length === 0) assert.match(text, /Hello|greeting|\bname\b/i, text);
-    else assert.ok(calls.every((call) => typeof call.input === 'object' && call.input !== null), 'each call carries parsed arguments');
+    else
+      assert.ok(
+        calls.every((call) => typeof call.input === 'object' && call.input !== null),
+        'each call carries parsed arguments',
+      );
   });
 
-  test('semantic search on real embeddings finds each file for held-out questions that share no word with it, by meaning alone and in the product\'s ranking', async function () {
+  test("semantic search on real embeddings finds each file for held-out questions that share no word with it, by meaning alone and in the product's ranking", async function () {
     this.timeout(600_000);
     fs.mkdirSync(path.join(root, 'realsearch'), { recursive: true });
     for (const [name, text] of Object.entries(corpus)) fs.writeFileSync(path.join(root, 'realsearch', name), text);
@@ -219,8 +270,11 @@ suite('Real models: the extension against the local stack', () => {
     const words = rankFigures(byWords);
     const hybrid = rankFigures(product);
     const files = Object.keys(corpus).length;
-    const show = (name: string, f: RankFigures, ranks: readonly number[]): string => `${name} top1 ${f.top1}/${ranks.length}, recall@5 ${f.recall5.toFixed(2)}, MRR@10 ${f.mrr10.toFixed(2)} (ranks ${ranks.join(' ')})`;
-    console.log(`[realmodels] semantic search, ${questions.length} questions on ${files} files (indexed in ${indexSeconds.toFixed(1)} s, searched in ${((Date.now() - t) / 1000).toFixed(1)} s): ${show('vectors alone', vectors, byMeaning)}; ${show('words alone', words, byWords)}; ${show('product (hybrid)', hybrid, product)}`);
+    const show = (name: string, f: RankFigures, ranks: readonly number[]): string =>
+      `${name} top1 ${f.top1}/${ranks.length}, recall@5 ${f.recall5.toFixed(2)}, MRR@10 ${f.mrr10.toFixed(2)} (ranks ${ranks.join(' ')})`;
+    console.log(
+      `[realmodels] semantic search, ${questions.length} questions on ${files} files (indexed in ${indexSeconds.toFixed(1)} s, searched in ${((Date.now() - t) / 1000).toFixed(1)} s): ${show('vectors alone', vectors, byMeaning)}; ${show('words alone', words, byWords)}; ${show('product (hybrid)', hybrid, product)}`,
+    );
     // Bars from what was measured (bench/results/realSearch.md; 2-core Xeon with AVX-512, load 10-14, the same
     // ranks in every run): vectors alone put 11 of 21 files first, 20 in the top 5, MRR@10 0.68; the product's
     // hybrid ranking (RRF k 5, decision 0011) 1 first, recall@5 0.43, MRR@10 0.21: with no content word
@@ -244,7 +298,11 @@ suite('Real models: the extension against the local stack', () => {
     for (const name of ['jfk', 'festivalEn', 'espeakEn']) {
       const file = clips()[name];
       assert.ok(file && fs.existsSync(file), `${name} clip exists`);
-      const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', vscode.Uri.file(file), { model: models().audio, language: 'en', output: 'none' });
+      const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', vscode.Uri.file(file), {
+        model: models().audio,
+        language: 'en',
+        output: 'none',
+      });
       assert.equal(result?.status, 'done', JSON.stringify(result));
       const rate = wordErrorRate(texts[name] ?? '', result?.text ?? '');
       rates.push(`${name} ${rate.toFixed(3)} "${result?.text?.trim()}"`);
@@ -258,7 +316,11 @@ suite('Real models: the extension against the local stack', () => {
     const file = clips()['festivalIt'];
     assert.ok(file && fs.existsSync(file), 'the Italian clip exists');
     assert.equal(sentences()['festivalIt'], italianSentence);
-    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', vscode.Uri.file(file), { model: models().audio, language: '', output: 'none' });
+    const [result] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.translateAudio', vscode.Uri.file(file), {
+      model: models().audio,
+      language: '',
+      output: 'none',
+    });
     assert.equal(result?.status, 'done', JSON.stringify(result));
     const text = result?.text ?? '';
     console.log(`[realmodels] translation: "${text.trim()}"`);
@@ -268,7 +330,11 @@ suite('Real models: the extension against the local stack', () => {
     assert.deepEqual(translationProblems(text), [], `the translation "${text}"`);
     // The same clip through Transcribe, with the same detected language: Italian words, not the English
     // ideas. So the answer above came from the translation endpoint, not a transcription.
-    const [heard] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', vscode.Uri.file(file), { model: models().audio, language: '', output: 'none' });
+    const [heard] = await vscode.commands.executeCommand<AudioFileResult[]>('cadenza.transcribeAudio', vscode.Uri.file(file), {
+      model: models().audio,
+      language: '',
+      output: 'none',
+    });
     assert.equal(heard?.status, 'done', JSON.stringify(heard));
     const transcript = heard?.text ?? '';
     console.log(`[realmodels] transcript of the same clip: "${transcript.trim()}"`);

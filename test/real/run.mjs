@@ -57,9 +57,17 @@ function run(command, args, env = {}) {
     const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     children.add(child.pid);
     let output = '';
-    child.stdout.on('data', (data) => { output += data; process.stdout.write(data); });
-    child.stderr.on('data', (data) => { output += data; process.stderr.write(data); });
-    child.on('error', (error) => { output += String(error); });
+    child.stdout.on('data', (data) => {
+      output += data;
+      process.stdout.write(data);
+    });
+    child.stderr.on('data', (data) => {
+      output += data;
+      process.stderr.write(data);
+    });
+    child.on('error', (error) => {
+      output += String(error);
+    });
     child.on('close', (code, signal) => {
       children.delete(child.pid);
       resolve({ code: code ?? (signal ? 1 : 0), output });
@@ -77,7 +85,9 @@ function speak(dir) {
     if (voice === 'festival' || voice === 'festival-it') {
       const script = path.join(dir, `${name}.txt`);
       fs.writeFileSync(script, text);
-      result = spawnSync('text2wave', ['-eval', voice === 'festival' ? '(voice_cmu_us_slt_arctic_hts)' : '(voice_pc_diphone)', script, '-o', raw], { encoding: 'utf8' });
+      result = spawnSync('text2wave', ['-eval', voice === 'festival' ? '(voice_cmu_us_slt_arctic_hts)' : '(voice_pc_diphone)', script, '-o', raw], {
+        encoding: 'utf8',
+      });
     } else {
       result = spawnSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', raw, text], { encoding: 'utf8' });
     }
@@ -98,7 +108,9 @@ async function main() {
   let t = Date.now();
   const audioTools = await run('bash', [path.join('test', 'support', 'fixtures', 'audio', 'setup-audio-tools.sh')]);
   if (audioTools.code !== 0) throw new Error('setup-audio-tools.sh failed');
-  const missingVoices = requiredVoices.filter((pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout !== 'install ok installed');
+  const missingVoices = requiredVoices.filter(
+    (pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout !== 'install ok installed',
+  );
   if (missingVoices.length > 0) {
     log(`apt-get install ${missingVoices.join(' ')}`);
     const apt = ['apt-get', '-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-qq', '--no-install-recommends', ...missingVoices];
@@ -120,7 +132,9 @@ async function main() {
 
   t = Date.now();
   const stack = await startStack({ logDir });
-  log(`stack up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${stack.chat.url}, embeddings ${stack.embeddings.url}, audio ${stack.audio.url} (logs in ${logDir})`);
+  log(
+    `stack up in ${((Date.now() - t) / 1000).toFixed(1)} s: chat ${stack.chat.url}, embeddings ${stack.embeddings.url}, audio ${stack.audio.url} (logs in ${logDir})`,
+  );
 
   t = Date.now();
   const harness = process.env.REALMODELS_HARNESS_RUNNER || path.join('test', 'support', 'harness', 'runIntegration.mjs');
@@ -144,7 +158,9 @@ async function main() {
   passed += counts ? Number(counts[1]) : 0;
   failed += counts ? Number(counts[2]) : 0;
   if (result.code !== 0 || !counts || skipped > 0) broken = true;
-  log(`extension host: ${counts ? `${counts[1]} passed, ${counts[2]} failed` : 'no counts'}${skipped ? `, ${skipped} skipped (a skip is a failure)` : ''} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  log(
+    `extension host: ${counts ? `${counts[1]} passed, ${counts[2]} failed` : 'no counts'}${skipped ? `, ${skipped} skipped (a skip is a failure)` : ''} in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
 }
 
 main()

@@ -14,10 +14,10 @@ export const corpus: Readonly<Record<string, string>> = { ...targets, ...distrac
 export const questions: readonly { readonly question: string; readonly file: string }[] = [
   { question: 'show how long back something happened, in friendly words a feed displays', file: 'relativeTime.ts' },
   { question: 'when is the deadline counting only Monday through Friday', file: 'business_days.py' },
-  { question: 'confirm a user\'s secret phrase when signing on', file: 'passwordHash.ts' },
+  { question: "confirm a user's secret phrase when signing on", file: 'passwordHash.ts' },
   { question: 'make sure a download was not corrupted or tampered with', file: 'checksum.go' },
   { question: 'turn a spreadsheet export into structured records', file: 'csv_reader.py' },
-  { question: 'deliver a message to somebody\'s inbox', file: 'mailer.ts' },
+  { question: "deliver a message to somebody's inbox", file: 'mailer.ts' },
   { question: 'keep only the newest items in memory and forget old ones once there is no room', file: 'lruCache.ts' },
   { question: 'shrink a picture down to a small preview', file: 'thumbnail.ts' },
   { question: 'locate the position of an item within an ordered list quickly', file: 'binary_search.rs' },
@@ -35,7 +35,35 @@ export const questions: readonly { readonly question: string; readonly file: str
   { question: 'how warm is it in the units Americans use for weather', file: 'temperature.ts' },
 ];
 
-const stopWords = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'into', 'is', 'it', 'for', 'on', 'and', 'or', 'how', 'where', 'what', 'when', 'with', 'by', 'at', 'from', 'that', 'this', 'do', 'does', 's', 'as']);
+const stopWords = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'in',
+  'into',
+  'is',
+  'it',
+  'for',
+  'on',
+  'and',
+  'or',
+  'how',
+  'where',
+  'what',
+  'when',
+  'with',
+  'by',
+  'at',
+  'from',
+  'that',
+  'this',
+  'do',
+  'does',
+  's',
+  'as',
+]);
 
 /** Content words as the keyword index sees them (its tokenizer: identifiers whole and in parts, lower case), stop words out. */
 export function contentWords(text: string): Set<string> {

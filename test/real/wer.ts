@@ -1,6 +1,10 @@
 /** Words of a transcript for scoring: lower case, punctuation dropped, numbers kept. */
 export function words(text: string): string[] {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}'\s]+/gu, ' ').split(/\s+/).filter((word) => word !== '');
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'\s]+/gu, ' ')
+    .split(/\s+/)
+    .filter((word) => word !== '');
 }
 
 /** Word error rate: (substitutions + deletions + insertions) / reference words, by edit distance. */

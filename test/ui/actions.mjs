@@ -28,9 +28,11 @@ export async function runCommand(page, title, beforeEnter) {
   await input.fill(`>${title}`);
   // The row whose label is exactly the title: a fuzzy match can rank another command first
   // ("Preferences: Browse Color Themes in Marketplace" above "Preferences: Color Theme").
-  const row = page.locator('.quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
-  }).first();
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', {
+      has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
+    })
+    .first();
   await row.waitFor({ timeout: 30_000 });
   await beforeEnter?.();
   if ((await row.getAttribute('class'))?.includes('focused')) await page.keyboard.press('Enter');
@@ -82,7 +84,9 @@ export async function pickQuickItem(page, label, filter = label, beforePick = un
   const input = box.locator('input.input').first();
   await input.waitFor({ timeout: 15_000 });
   await input.fill(filter);
-  const row = box.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+  const row = box
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+    .first();
   await row.waitFor({ timeout: 30_000 });
   await beforePick?.();
   await row.click();
@@ -92,7 +96,9 @@ export async function pickQuickItem(page, label, filter = label, beforePick = un
 export async function closeQuickInput(page) {
   if (await quickInput(page).isVisible()) {
     await page.keyboard.press('Escape');
-    await quickInput(page).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await quickInput(page)
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
   }
 }
 
@@ -125,7 +131,11 @@ export async function chooseInFileDialog(page, workspace, fileName, beforeEnter 
     await dialog.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
     await beforeEnter?.();
     await page.keyboard.press('Enter');
-    await waitUntil(async () => !(await dialog.isVisible()) || (await pathBox.inputValue({ timeout: 500 }).catch(() => '')) !== wanted, 'the file dialog to close', 10_000);
+    await waitUntil(
+      async () => !(await dialog.isVisible()) || (await pathBox.inputValue({ timeout: 500 }).catch(() => '')) !== wanted,
+      'the file dialog to close',
+      10_000,
+    );
     return opened;
   } catch (error) {
     await closeQuickInput(page);
@@ -193,9 +203,11 @@ export async function setApiKey(page, key) {
 export async function clickMenuPath(page, path) {
   for (const label of path) {
     // The newest menu (a submenu opens in its own .monaco-menu) holds the entry.
-    const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled)', {
-      has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
-    }).last();
+    const item = page
+      .locator('.context-view .monaco-menu .action-item:not(.disabled)', {
+        has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+      })
+      .last();
     await item.waitFor({ timeout: 10_000 });
     await item.hover();
     await waitUntil(async () => (await item.getAttribute('class'))?.includes('focused'), `the menu entry ${label} to take focus`, 5_000);
@@ -215,11 +227,15 @@ export function activeEditorLines(page) {
  * back as several entries.
  */
 export async function readEditorLines(page) {
-  return page.locator('.editor-group-container.active .monaco-editor .view-lines').first().evaluate((lines) =>
-    Array.from(lines.querySelectorAll('.view-line'))
-      .map((line) => ({ top: parseFloat(line.style.top) || line.offsetTop, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
-      .sort((a, b) => a.top - b.top)
-      .map((line) => line.text));
+  return page
+    .locator('.editor-group-container.active .monaco-editor .view-lines')
+    .first()
+    .evaluate((lines) =>
+      Array.from(lines.querySelectorAll('.view-line'))
+        .map((line) => ({ top: parseFloat(line.style.top) || line.offsetTop, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text),
+    );
 }
 
 /** Opens a workspace file with Quick Open (Ctrl+P), as a user would, and waits for its editor tab. */
@@ -303,7 +319,10 @@ export async function setTextSetting(page, id, value) {
   await box.fill(value);
   await box.press('Tab');
   // The editor writes the value after a debounce; the row is marked configured (or not, for '') once it has.
-  await waitUntil(async () => (await box.inputValue()) === value && (await configured()) === (value !== ''), `${id} to be written as ${JSON.stringify(value)} by the Settings editor`);
+  await waitUntil(
+    async () => (await box.inputValue()) === value && (await configured()) === (value !== ''),
+    `${id} to be written as ${JSON.stringify(value)} by the Settings editor`,
+  );
   const modal = page.locator('.monaco-modal-editor-block');
   for (let i = 0; i < 3 && (await modal.count()) > 0 && (await modal.first().isVisible()); i++) await page.keyboard.press('Escape');
   await runCommand(page, 'View: Close All Editors');
@@ -325,7 +344,11 @@ export async function discardScratchFile(page, file) {
   await runCommand(page, 'View: Close All Editors').catch(() => undefined);
   // If the file was still dirty (the revert raced the undo's bookkeeping), VS Code asks before closing.
   const dontSave = page.getByRole('button', { name: "Don't Save" });
-  if ((await dontSave.count()) > 0) await dontSave.first().click().catch(() => undefined);
+  if ((await dontSave.count()) > 0)
+    await dontSave
+      .first()
+      .click()
+      .catch(() => undefined);
   // The next test may open the same file: its editor must be gone first, or that test starts from this one's state.
   await tab.waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
   fs.rmSync(file, { force: true });

@@ -38,21 +38,33 @@ export const tests = [
         await waitForText(read.locator('.tool-status'), /Waiting for your approval/, 30_000);
         const caution = (await read.locator('.tool-caution').textContent()) ?? '';
         check(/\.env is ignored by git and looks like a secret/.test(caution), `the read card's reason: ${caution}`);
-        check(await read.getByRole('button', { name: /allow edits and new files/ }).count() === 0, 'a read card in Restricted Mode offers the edit allowance');
+        check(
+          (await read.getByRole('button', { name: /allow edits and new files/ }).count()) === 0,
+          'a read card in Restricted Mode offers the edit allowance',
+        );
         await read.evaluate((element) => element.scrollIntoView({ block: 'start' }));
         await shot('read card of a secret in Restricted Mode');
         await webview.getByRole('button', { name: 'Deny: Read .env' }).click();
         await waitForText(read.locator('.tool-status'), /Denied/, 30_000);
         const answer = webview.locator('article.message.assistant').last();
-        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /did not read \.env/.test((await answer.textContent()) ?? ''), 'the answer after the denial');
+        await waitUntil(
+          async () => (await answer.getAttribute('aria-busy')) === 'false' && /did not read \.env/.test((await answer.textContent()) ?? ''),
+          'the answer after the denial',
+        );
 
         const sent = chatRequests(emulator).slice(before);
         check(sent.length === 2, `expected 2 requests (the read, the answer), the emulator received ${sent.length}`);
         const offered = sent[0].body.tools?.map((tool) => tool.function.name) ?? [];
         check(JSON.stringify(offered) === JSON.stringify(readingFunctions), `Restricted Mode offered ${JSON.stringify(offered)}`);
         const told = sent[1].body.messages.at(-1);
-        check(told.role === 'tool' && told.content === 'The user denied reading .env; it was not read. Do not try it again unless the user asks.', `the model was told: ${JSON.stringify(told)}`);
-        check(sent.every((request) => !JSON.stringify(request.body).includes('sk-restricted-mode-test')), 'a request carried the secret');
+        check(
+          told.role === 'tool' && told.content === 'The user denied reading .env; it was not read. Do not try it again unless the user asks.',
+          `the model was told: ${JSON.stringify(told)}`,
+        );
+        check(
+          sent.every((request) => !JSON.stringify(request.body).includes('sk-restricted-mode-test')),
+          'a request carried the secret',
+        );
         // The panel says why the agent only reads.
         await waitForText(webview.locator('.notice'), /Restricted Mode/, 15_000);
         await shot('denied');

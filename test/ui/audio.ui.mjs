@@ -6,7 +6,21 @@
 // is checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, chooseInFileDialog, clickMenuPath, closeQuickInput, pickQuickItem, quickInput, readEditorLines, runCommand, setApiKey, setTextSetting, waitForText, waitUntil, wavSeconds } from './actions.mjs';
+import {
+  check,
+  chooseInFileDialog,
+  clickMenuPath,
+  closeQuickInput,
+  pickQuickItem,
+  quickInput,
+  readEditorLines,
+  runCommand,
+  setApiKey,
+  setTextSetting,
+  waitForText,
+  waitUntil,
+  wavSeconds,
+} from './actions.mjs';
 
 const transcriptionModel = 'Whisper-Large-v3';
 
@@ -36,16 +50,23 @@ async function transcriptDocument(page, audioFile, transcript, title = 'Transcri
   const tab = page.locator('.tabs-container .tab.active');
   // An untitled document's tab is named after its first line.
   await waitForText(tab, new RegExp(`${title}: ${audioFile.replace(/[.]/g, '\\.')}`), 30_000);
-  return waitUntil(async () => {
-    const shown = await readEditorLines(page);
-    return shown.join(' ').replace(/\s+/g, ' ').includes(transcript) ? shown : undefined;
-  }, 'the transcript to stream into the document', 30_000);
+  return waitUntil(
+    async () => {
+      const shown = await readEditorLines(page);
+      return shown.join(' ').replace(/\s+/g, ' ').includes(transcript) ? shown : undefined;
+    },
+    'the transcript to stream into the document',
+    30_000,
+  );
 }
 
 /** Discards the untitled transcript (else a later "Close All Editors" would stop at the save prompt). */
 async function closeTranscript(page, audioFile, title = 'Transcript') {
   await runCommand(page, 'View: Revert and Close Editor');
-  await waitUntil(async () => (await page.locator('.tabs-container .tab', { hasText: `${title}: ${audioFile}` }).count()) === 0, 'the transcript document to close');
+  await waitUntil(
+    async () => (await page.locator('.tabs-container .tab', { hasText: `${title}: ${audioFile}` }).count()) === 0,
+    'the transcript document to close',
+  );
 }
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
@@ -60,7 +81,8 @@ export const tests = [
       const duration = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
       const perHour = Number(emulator.models.find((model) => model.id === transcriptionModel)?.pricing.durationPerHour);
       check(Number.isFinite(perHour), 'the emulator lists a price per audio hour for Whisper');
-      const transcript = 'Hello from the Cadenza UI test. The emulator was told to say these words for the recording, and they stream into a new Markdown document.';
+      const transcript =
+        'Hello from the Cadenza UI test. The emulator was told to say these words for the recording, and they stream into a new Markdown document.';
       emulator.scriptTranscript(transcript);
       const before = emulator.requests.length;
 
@@ -74,7 +96,11 @@ export const tests = [
       for (const line of [`- Model: ${transcriptionModel}`, '- Language: detected', `- Duration: ${duration}`, cost]) {
         check(heading.includes(line), `the heading lacks "${line}": ${JSON.stringify(heading)}`);
       }
-      const bodyText = lines.slice(lines.indexOf(cost) + 1).join(' ').replace(/\s+/g, ' ').trim();
+      const bodyText = lines
+        .slice(lines.indexOf(cost) + 1)
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
       check(bodyText === transcript, `the document's text after the heading is not the transcript: ${JSON.stringify(bodyText)}`);
       // The status bar's language indicator names the document's language.
       await waitForText(page.locator('[id="status.editor.mode"]'), /^\s*Markdown\s*$/);
@@ -86,7 +112,10 @@ export const tests = [
       check(form.model === transcriptionModel, `the upload asked for ${form.model}`);
       check(form.language === undefined, `the upload declared language ${form.language}, not none (detect)`);
       check(form['stream_options[include_usage]'] === 'true', `the upload's stream options are ${JSON.stringify(form)}`);
-      check(form.file?.filename === audioFile && form.file?.size === audio.length, `the upload's file is ${JSON.stringify(form.file)}, not ${audioFile} (${audio.length} bytes)`);
+      check(
+        form.file?.filename === audioFile && form.file?.size === audio.length,
+        `the upload's file is ${JSON.stringify(form.file)}, not ${audioFile} (${audio.length} bytes)`,
+      );
       await shot('transcript document');
       await closeTranscript(page, audioFile);
     },
@@ -103,9 +132,14 @@ export const tests = [
       const picker = quickInput(page);
       await waitForText(picker.locator('.quick-input-title, .quick-input-header'), /transcription model/i);
       // Each row's first label is the model id (its detail line is a label too).
-      const models = await picker.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent ?? ''));
+      const models = await picker
+        .locator('.quick-input-list .monaco-list-row')
+        .evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent ?? ''));
       const expected = emulator.models.filter((model) => model.kind === 'speechToText' || model.kind === 'audioInstruct').map((model) => model.id);
-      check(expected.every((id) => models.some((label) => label.trim() === id)) && models.length === expected.length, `the model picker lists ${JSON.stringify(models)}, not the transcription models ${JSON.stringify(expected)}`);
+      check(
+        expected.every((id) => models.some((label) => label.trim() === id)) && models.length === expected.length,
+        `the model picker lists ${JSON.stringify(models)}, not the transcription models ${JSON.stringify(expected)}`,
+      );
       await shot('model picker');
       await pickQuickItem(page, transcriptionModel);
 
@@ -115,9 +149,13 @@ export const tests = [
 
       const lines = await transcriptDocument(page, audioFile, transcript);
       const heading = lines.slice(0, 7);
-      for (const line of [`- Model: ${transcriptionModel}`, '- Language: en']) check(heading.includes(line), `the heading lacks "${line}": ${JSON.stringify(heading)}`);
+      for (const line of [`- Model: ${transcriptionModel}`, '- Language: en'])
+        check(heading.includes(line), `the heading lacks "${line}": ${JSON.stringify(heading)}`);
       const uploads = emulator.requests.slice(before).filter((request) => request.path === '/v1/audio/transcriptions');
-      check(uploads.length === 1 && uploads[0].body.language === 'en' && uploads[0].body.model === transcriptionModel, `the upload was ${JSON.stringify(uploads.map((u) => u.body))}`);
+      check(
+        uploads.length === 1 && uploads[0].body.language === 'en' && uploads[0].body.model === transcriptionModel,
+        `the upload was ${JSON.stringify(uploads.map((u) => u.body))}`,
+      );
       await shot('transcript document');
       await closeTranscript(page, audioFile);
     },
@@ -143,9 +181,14 @@ export const tests = [
         await warning.waitFor({ timeout: 30_000 });
         const picker = quickInput(page);
         await waitForText(picker.locator('.quick-input-title, .quick-input-header'), /transcription model/i, 30_000);
-        const models = await picker.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent?.trim() ?? ''));
+        const models = await picker
+          .locator('.quick-input-list .monaco-list-row')
+          .evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent?.trim() ?? ''));
         const expected = emulator.models.filter((model) => model.kind === 'speechToText' || model.kind === 'audioInstruct').map((model) => model.id);
-        check(models.length === expected.length && expected.every((id) => models.includes(id)) && !models.includes(unlisted), `the model picker lists ${JSON.stringify(models)}, not the transcription models ${JSON.stringify(expected)}`);
+        check(
+          models.length === expected.length && expected.every((id) => models.includes(id)) && !models.includes(unlisted),
+          `the model picker lists ${JSON.stringify(models)}, not the transcription models ${JSON.stringify(expected)}`,
+        );
         await pickQuickItem(page, transcriptionModel, transcriptionModel, () => shot('warning and model picker'));
 
         // The translation streams into its own document, headed as a translation.
@@ -153,7 +196,11 @@ export const tests = [
         check(lines[0] === `# Translation: ${audioFile}`, `the heading is ${JSON.stringify(lines[0])}`);
         check(lines.slice(0, 7).includes(`- Model: ${transcriptionModel}`), `the heading lacks the model: ${JSON.stringify(lines.slice(0, 7))}`);
         const cut = lines.findIndex((line) => line.startsWith('- Cost:'));
-        const bodyText = lines.slice(cut + 1).join(' ').replace(/\s+/g, ' ').trim();
+        const bodyText = lines
+          .slice(cut + 1)
+          .join(' ')
+          .replace(/\s+/g, ' ')
+          .trim();
         check(bodyText === translation, `the document's text after the heading is not the translation: ${JSON.stringify(bodyText)}`);
 
         // What the emulator saw: one upload to the translation endpoint, the picked model, the whole file, nothing transcribed.
@@ -161,7 +208,10 @@ export const tests = [
         check(sent.length === 1 && sent[0].path === '/v1/audio/translations', `the audio requests were ${JSON.stringify(sent.map((request) => request.path))}`);
         const form = sent[0].body;
         check(form.model === transcriptionModel, `the upload asked for ${form.model}`);
-        check(form.file?.filename === audioFile && form.file?.size === audio.length, `the upload's file is ${JSON.stringify(form.file)}, not ${audioFile} (${audio.length} bytes)`);
+        check(
+          form.file?.filename === audioFile && form.file?.size === audio.length,
+          `the upload's file is ${JSON.stringify(form.file)}, not ${audioFile} (${audio.length} bytes)`,
+        );
         await shot('translation document');
         await closeTranscript(page, audioFile, 'Translation');
       } finally {

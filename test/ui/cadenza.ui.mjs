@@ -4,7 +4,6 @@
 import { check, openActivityBarView, quickInput, runCommand, waitForText } from './actions.mjs';
 import { keyBanner } from './panel.mjs';
 
-
 /**
  * @typedef {object} Ui what runUi.mjs hands each test
  * @property {import('playwright-core').Page} page the workbench page
@@ -77,7 +76,10 @@ export const tests = [
       const log = await waitForText(lines, /API key stored in secret storage\./);
       check(!log.includes(emulator.key), 'the log contains the API key');
       // The channel picker in the Output panel's title bar names the channel shown.
-      const channel = await panel.locator('select.monaco-select-box').first().evaluate((select) => select.options[select.selectedIndex]?.text);
+      const channel = await panel
+        .locator('select.monaco-select-box')
+        .first()
+        .evaluate((select) => select.options[select.selectedIndex]?.text);
       check(channel === 'Cadenza', `the Output panel shows channel ${JSON.stringify(channel)}, not Cadenza`);
     },
   },

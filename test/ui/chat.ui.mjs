@@ -7,20 +7,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  activeEditorLines, check, chooseInFileDialog, clickMenuPath, closeQuickInput, escapeRegExp, makePng, pickQuickItem, quickInput, quickOpen,
-  runCommand, setApiKey, waitForText, waitUntil,
+  activeEditorLines,
+  check,
+  chooseInFileDialog,
+  clickMenuPath,
+  closeQuickInput,
+  escapeRegExp,
+  makePng,
+  pickQuickItem,
+  quickInput,
+  quickOpen,
+  runCommand,
+  setApiKey,
+  waitForText,
+  waitUntil,
 } from './actions.mjs';
 import { composer, stopButton, modelSelect, answers, userMessages, conversationRegion, chatRequests } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 const visionModel = 'Llama-4-Maverick-17B-128E-Instruct';
 
-
-
 /** The text of a user message's content (a string, or the text parts of a content array). */
 function textOf(content) {
   if (typeof content === 'string') return content;
-  return (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  return (content ?? [])
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
 }
 
 /** Types a prompt into the composer and presses Enter; waits until the panel shows it as sent. */
@@ -45,7 +58,11 @@ async function finishedAnswer(webview, timeout = 30_000) {
 
 /** The markdown source words a rendered answer must show: all of them, in order. */
 function renderedWords(markdown) {
-  return markdown.replace(/^\d+\. /gm, ' ').replace(/[`#*]/g, ' ').split(/\s+/).filter(Boolean);
+  return markdown
+    .replace(/^\d+\. /gm, ' ')
+    .replace(/[`#*]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 function showsInOrder(text, words) {
@@ -80,7 +97,10 @@ export const tests = [
       await waitForText(list, new RegExp(escapeRegExp(chatModel)), 20_000);
       const rows = await list.locator('.monaco-list-row').allTextContents();
       for (const model of emulator.models.filter((entry) => entry.kind === 'chat' || entry.kind === 'vision')) {
-        check(rows.some((row) => row.includes(model.id)), `the model quick pick does not list ${model.id}: ${JSON.stringify(rows)}`);
+        check(
+          rows.some((row) => row.includes(model.id)),
+          `the model quick pick does not list ${model.id}: ${JSON.stringify(rows)}`,
+        );
       }
       const row = rows.find((text) => text.includes(chatModel)) ?? '';
       const perMillion = (perToken) => `$${(Number(perToken) * 1e6).toFixed(2)}`;
@@ -89,7 +109,8 @@ export const tests = [
         `context ${listed.contextLength.toLocaleString('en-US')}`,
         `max out ${listed.maxCompletionTokens.toLocaleString('en-US')}`,
         `${perMillion(listed.pricing.prompt)} in / ${perMillion(listed.pricing.completion)} out per 1M`,
-      ]) check(row.includes(fact), `the quick pick row of ${chatModel} lacks "${fact}": ${row}`);
+      ])
+        check(row.includes(fact), `the quick pick row of ${chatModel} lacks "${fact}": ${row}`);
       await shot('model quick pick');
       await pickQuickItem(page, chatModel);
       await waitUntil(async () => (await modelSelect(webview).inputValue()) === chatModel, `the panel's model picker to show ${chatModel}`);
@@ -129,9 +150,12 @@ export const tests = [
         const text = (await done.locator('.markdown').textContent()) ?? '';
         check(showsInOrder(text, renderedWords(answer)), `the finished answer does not show the scripted text: ${text}`);
         check(await done.locator('.markdown h2', { hasText: 'How streaming works here' }).isVisible(), 'the heading is not rendered as a heading');
-        check(await done.locator('.markdown ol li').count() === 3, 'the numbered list is not rendered as a list of 3');
+        check((await done.locator('.markdown ol li').count()) === 3, 'the numbered list is not rendered as a list of 3');
         check(await done.locator('.markdown pre code', { hasText: 'answer.split' }).isVisible(), 'the code block is not rendered');
-        check((await done.getAttribute('aria-label')) === `Answer from ${chatModel}`, `the answer is not labelled with its model: ${await done.getAttribute('aria-label')}`);
+        check(
+          (await done.getAttribute('aria-label')) === `Answer from ${chatModel}`,
+          `the answer is not labelled with its model: ${await done.getAttribute('aria-label')}`,
+        );
 
         // The usage line: tokens in and out, speed, and the cost at the model's list price.
         const usage = (await waitForText(done.locator('.usage-line'), /\$/)).replace(/\s+/g, ' ');
@@ -142,7 +166,10 @@ export const tests = [
         check(/[\d.]+ tok\/s/.test(usage), `the usage line has no speed: ${usage}`);
         const cost = promptTokens * Number(listed.pricing.prompt) + completionTokens * Number(listed.pricing.completion);
         const shownCost = /\$([\d.]+)/.exec(usage)?.[1];
-        check(shownCost !== undefined && Math.abs(Number(shownCost) - cost) <= cost * 0.01 + 0.00005, `the usage line's cost ${shownCost} is not ${cost} (${promptTokens} in, ${completionTokens} out at ${chatModel}'s prices): ${usage}`);
+        check(
+          shownCost !== undefined && Math.abs(Number(shownCost) - cost) <= cost * 0.01 + 0.00005,
+          `the usage line's cost ${shownCost} is not ${cost} (${promptTokens} in, ${completionTokens} out at ${chatModel}'s prices): ${usage}`,
+        );
 
         // What went over the wire: one streamed request for the picked model, with the typed prompt.
         const sent = chatRequests(emulator).slice(requestsBefore);
@@ -231,7 +258,10 @@ export const tests = [
       const parts = sent[0].body.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
       const images = parts.filter((part) => part.type === 'image_url');
       check(images.length === 1, `the request holds ${images.length} image_url parts, not 1`);
-      check(images[0].image_url?.url === `data:image/png;base64,${png.toString('base64')}`, `the image_url is not the attached PNG as a data URL: ${String(images[0].image_url?.url).slice(0, 80)}…`);
+      check(
+        images[0].image_url?.url === `data:image/png;base64,${png.toString('base64')}`,
+        `the image_url is not the attached PNG as a data URL: ${String(images[0].image_url?.url).slice(0, 80)}…`,
+      );
       check(textOf(sent[0].body.messages.at(-1).content).includes('What is in this picture?'), 'the prompt is not in the last message');
     },
   },
@@ -267,11 +297,18 @@ export const tests = [
       const conversation = conversationRegion(webview);
       await waitForText(conversation.getByRole('article', { name: 'Your message' }), new RegExp(escapeRegExp(session.stoppedPrompt)));
       const text = await conversation.textContent();
-      for (const expected of [session.firstPrompt, session.stoppedPrompt, 'What is in this picture?', 'That is the whole answer.', 'A green rectangle crossed by a white diagonal line.', 'Stopped']) {
+      for (const expected of [
+        session.firstPrompt,
+        session.stoppedPrompt,
+        'What is in this picture?',
+        'That is the whole answer.',
+        'A green rectangle crossed by a white diagonal line.',
+        'Stopped',
+      ]) {
         check(text.includes(expected), `the first conversation lacks "${expected}" after switching back`);
       }
-      check(!text.includes(secondPrompt), 'the first conversation shows the second one\'s message');
-      check(await userMessages(webview).count() === 3, `the first conversation shows ${await userMessages(webview).count()} messages of yours, not 3`);
+      check(!text.includes(secondPrompt), "the first conversation shows the second one's message");
+      check((await userMessages(webview).count()) === 3, `the first conversation shows ${await userMessages(webview).count()} messages of yours, not 3`);
       await userMessages(webview).first().scrollIntoViewIfNeeded();
     },
   },
@@ -301,7 +338,10 @@ export const tests = [
         await clickMenuPath(page, ['Cadenza', 'Explain Selection']);
         await waitUntil(async () => (await userMessages(webview).count()) > userCount, 'the explain prompt to appear in the panel');
         const prompt = await userMessages(webview).last().textContent();
-        check(prompt.includes('Explain this code') && prompt.includes('return `Hello, ${name}!`;'), `the panel's prompt does not quote the selection: ${prompt}`);
+        check(
+          prompt.includes('Explain this code') && prompt.includes('return `Hello, ${name}!`;'),
+          `the panel's prompt does not quote the selection: ${prompt}`,
+        );
         const done = await finishedAnswer(webview);
         const text = await waitForText(done.locator('.markdown'), /returns "Hello, name!"\./);
         check(showsInOrder(text, renderedWords(explanation)), `the explanation is not the scripted one: ${text}`);
@@ -325,17 +365,18 @@ export const tests = [
       await runCommand(page, 'Cadenza: Open Chat');
       await composer(webview).waitFor();
       // (These functions run in the webview: its window is the element's document's defaultView.)
-      const themeOf = () => webview.locator('body').evaluate((body) => {
-        const style = (element) => element.ownerDocument.defaultView.getComputedStyle(element);
-        return {
-          kind: body.getAttribute('data-vscode-theme-kind'),
-          name: body.getAttribute('data-vscode-theme-name'),
-          // The webview's own body is transparent over the side bar: the side bar colour VS Code hands the
-          // webview is what shows.
-          background: style(body.ownerDocument.documentElement).getPropertyValue('--vscode-sideBar-background').trim(),
-          text: style(body).color,
-        };
-      });
+      const themeOf = () =>
+        webview.locator('body').evaluate((body) => {
+          const style = (element) => element.ownerDocument.defaultView.getComputedStyle(element);
+          return {
+            kind: body.getAttribute('data-vscode-theme-kind'),
+            name: body.getAttribute('data-vscode-theme-name'),
+            // The webview's own body is transparent over the side bar: the side bar colour VS Code hands the
+            // webview is what shows.
+            background: style(body.ownerDocument.documentElement).getPropertyValue('--vscode-sideBar-background').trim(),
+            text: style(body).color,
+          };
+        });
       const luminance = (colour) => {
         const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(colour);
         const [r, g, b] = hex ? hex.slice(1).map((part) => parseInt(part, 16)) : (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
@@ -347,7 +388,10 @@ export const tests = [
       const picker = quickInput(page);
       let failure;
       try {
-        for (const [theme, kind, shade] of [['Dark Modern', 'vscode-dark', 'dark'], ['Light Modern', 'vscode-light', 'light']]) {
+        for (const [theme, kind, shade] of [
+          ['Dark Modern', 'vscode-dark', 'dark'],
+          ['Light Modern', 'vscode-light', 'light'],
+        ]) {
           await runCommand(page, 'Preferences: Color Theme');
           await pickQuickItem(page, theme);
           await picker.waitFor({ state: 'hidden', timeout: 10_000 });
@@ -355,8 +399,11 @@ export const tests = [
           const colours = await themeOf();
           check(colours.name === theme, `the panel reports the theme ${colours.name}, not ${theme}`);
           const [background, text] = [luminance(colours.background), luminance(colours.text)];
-          check(shade === 'dark' ? background < 80 && text > 150 : background > 180 && text < 100, `${theme}: the panel's colours do not match: ${JSON.stringify(colours)}`);
-          check(await page.locator(`.monaco-workbench.${shade === 'dark' ? 'vs-dark' : 'vs'}`).count() === 1, `the workbench is not in a ${shade} theme`);
+          check(
+            shade === 'dark' ? background < 80 && text > 150 : background > 180 && text < 100,
+            `${theme}: the panel's colours do not match: ${JSON.stringify(colours)}`,
+          );
+          check((await page.locator(`.monaco-workbench.${shade === 'dark' ? 'vs-dark' : 'vs'}`).count()) === 1, `the workbench is not in a ${shade} theme`);
           // The composer's box takes the theme's colours too.
           const input = await webview.locator('.composer-box').evaluate((box) => box.ownerDocument.defaultView.getComputedStyle(box).backgroundColor);
           check(shade === 'dark' ? luminance(input) < 100 : luminance(input) > 160, `${theme}: the composer's background ${input} does not follow the theme`);

@@ -33,7 +33,11 @@ export const tests = [
       await waitUntil(async () => (await userMessages(webview).count()) === 0, 'a new, empty conversation');
 
       // With a text-only model the button is disabled and its tooltip says why.
-      await waitUntil(async () => (await modelSelect(webview).locator('option', { hasText: audioModel }).count()) === 1, `${audioModel} in the panel's model list`, 20_000);
+      await waitUntil(
+        async () => (await modelSelect(webview).locator('option', { hasText: audioModel }).count()) === 1,
+        `${audioModel} in the panel's model list`,
+        20_000,
+      );
       await modelSelect(webview).selectOption(textModel);
       await waitUntil(async () => attachButton(webview).isDisabled(), `Attach audio to be disabled for ${textModel}`);
       const why = await attachButton(webview).getAttribute('title');
@@ -105,11 +109,15 @@ export const tests = [
 
       // Nothing is asked: the last transcription model and language, else the defaults (the first
       // speech-to-text model, the language detected).
-      const outcome = await waitUntil(async () => {
-        if ((await box.inputValue()).includes(transcript)) return 'inserted';
-        if (await quickInput(page).isVisible()) return 'asked';
-        return undefined;
-      }, 'the transcript in the composer', 30_000);
+      const outcome = await waitUntil(
+        async () => {
+          if ((await box.inputValue()).includes(transcript)) return 'inserted';
+          if (await quickInput(page).isVisible()) return 'asked';
+          return undefined;
+        },
+        'the transcript in the composer',
+        30_000,
+      );
       check(outcome === 'inserted', 'a picker asked for the transcription model or language although defaults exist');
       await waitUntil(async () => (await box.inputValue()) === `Summarise this: ${transcript}`, 'the transcript after the typed text', 30_000);
       const uploads = emulator.requests.slice(before).filter((request) => request.path === '/v1/audio/transcriptions');

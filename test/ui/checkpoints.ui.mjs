@@ -16,7 +16,11 @@ const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 
 /** Asks the agent (scripted) to make the greeting say `word`, approves the edit, and waits for the turn's checkpoint. */
 async function greetingTurn({ webview, emulator }, file, word) {
-  emulator.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: `return \`${word}, \${name}!\`;` } }] });
+  emulator.scriptChat({
+    toolCalls: [
+      { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: `return \`${word}, \${name}!\`;` } },
+    ],
+  });
   emulator.scriptChat({ content: `Done: the greeting says ${word} now.` });
   const box = composer(webview);
   await box.click();
@@ -34,7 +38,7 @@ async function greetingTurn({ webview, emulator }, file, word) {
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [
   {
-    name: 'an agent turn that edited a file shows its checkpoint; Restore asks in VS Code\'s dialog and puts the file back',
+    name: "an agent turn that edited a file shows its checkpoint; Restore asks in VS Code's dialog and puts the file back",
     async run({ page, webview, emulator, workspace, shot }) {
       const file = path.join(workspace, 'src', 'greeting.ts');
       const original = fs.readFileSync(file, 'utf8');
@@ -67,7 +71,7 @@ export const tests = [
     },
   },
   {
-    name: 'a second window on another folder shows the turn\'s checkpoint with the folder it belongs to, and no Restore',
+    name: "a second window on another folder shows the turn's checkpoint with the folder it belongs to, and no Restore",
     async run({ page, webview, emulator, workspace, shot }) {
       const file = path.join(workspace, 'src', 'greeting.ts');
       const original = fs.readFileSync(file, 'utf8');
@@ -106,12 +110,18 @@ export const tests = [
         await list.locator('button.conversation-open', { hasText: 'Make the greeting say Ahoy.' }).first().click();
         const checkpoint = view.locator('.checkpoint').last();
         await waitForText(checkpoint.locator('.checkpoint-title'), /This turn changed 1 file/, 30_000);
-        const note = await waitForText(checkpoint.locator('.checkpoint-elsewhere'), new RegExp(`^Recorded in ${escapeRegExp(workspace)}, not in this window's folder: open that folder to restore this turn\\.$`));
-        check(await checkpoint.locator('.checkpoint-restore').count() === 0, `the other window offers Restore (note: ${note})`);
-        check(await checkpoint.getByRole('button', { name: 'Open the changes of this turn to 1 file in one diff' }).isVisible(), 'Show changes is still offered');
+        const note = await waitForText(
+          checkpoint.locator('.checkpoint-elsewhere'),
+          new RegExp(`^Recorded in ${escapeRegExp(workspace)}, not in this window's folder: open that folder to restore this turn\\.$`),
+        );
+        check((await checkpoint.locator('.checkpoint-restore').count()) === 0, `the other window offers Restore (note: ${note})`);
+        check(
+          await checkpoint.getByRole('button', { name: 'Open the changes of this turn to 1 file in one diff' }).isVisible(),
+          'Show changes is still offered',
+        );
         await checkpoint.evaluate((element) => element.scrollIntoView({ block: 'end' }));
         await shot('the checkpoint in a window on another folder', second);
-        check(fs.readFileSync(otherFile, 'utf8') === otherText, 'the other folder\'s greeting.ts changed');
+        check(fs.readFileSync(otherFile, 'utf8') === otherText, "the other folder's greeting.ts changed");
       } finally {
         await second?.close().catch(() => undefined);
         fs.rmSync(other, { recursive: true, force: true });

@@ -19,7 +19,10 @@ const longQuestion = (word) => `Question about topic ${word}: ${`the ${word} top
 
 function textOf(content) {
   if (typeof content === 'string') return content;
-  return (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  return (content ?? [])
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
 }
 
 /** Sends `text` from the composer and waits for the scripted answer `reply` to be shown whole. */
@@ -77,7 +80,10 @@ export const tests = [
         const condensing = chatRequests(emulator).slice(before);
         check(condensing.length === 1, `condensing sent ${condensing.length} requests`);
         const transcript = JSON.stringify(condensing[0].body.messages);
-        check(transcript.includes('Question about topic one') && transcript.includes('Answer about topic two.'), 'the condensing request lacks the older turns');
+        check(
+          transcript.includes('Question about topic one') && transcript.includes('Answer about topic two.'),
+          'the condensing request lacks the older turns',
+        );
         check(!transcript.includes('Question about topic three'), 'the condensing request carried the newest two turns');
         const title = await waitForText(block.locator('.condensed-title'), /The 4 messages above are condensed/);
         check(title.includes(`by ${condensing[0].body.model}`), `the summary's title does not name its model: ${title}`);
@@ -85,10 +91,13 @@ export const tests = [
         check((await box.inputValue()) === summary, `the summary box holds ${JSON.stringify(await box.inputValue())}`);
         check(await box.isEditable(), 'the summary box is not editable');
         check((await userMessages(webview).count()) === 4, 'the condensed messages are no longer shown');
-        await waitUntil(async () => !(await meterNote(webview).isVisible()), 'the meter\'s offer to go away once the summary stands in for the older turns');
+        await waitUntil(async () => !(await meterNote(webview).isVisible()), "the meter's offer to go away once the summary stands in for the older turns");
         // The "Condensing…" notice gives way to its outcome (it does not linger beside the summary).
         await notices(webview).filter({ hasText: 'Condensed 4 older messages' }).waitFor({ timeout: 15_000 });
-        check(await notices(webview).filter({ hasText: 'Condensing the older turns' }).count() === 0, 'the condensing notice is still shown beside its outcome');
+        check(
+          (await notices(webview).filter({ hasText: 'Condensing the older turns' }).count()) === 0,
+          'the condensing notice is still shown beside its outcome',
+        );
         await reveal(block, 'the summary in view');
         await shot('the summary, editable, after the messages it covers');
 
@@ -106,14 +115,16 @@ export const tests = [
         // The summary is sent as the first turn (a user message), never as system text.
         const summaryTurn = textOf(next.find((message) => message.role === 'user')?.content);
         check(summaryTurn.includes(edited), 'the next request does not carry the edited summary in its first turn');
-        check(!summaryTurn.includes(summary), 'the next request still carries the model\'s summary');
+        check(!summaryTurn.includes(summary), "the next request still carries the model's summary");
         check(!textOf(next.find((message) => message.role === 'system')?.content).includes(edited), 'the summary was sent as system text');
         const sent = JSON.stringify(next);
         check(!sent.includes('Question about topic one') && !sent.includes('Question about topic two'), 'the next request carried the condensed turns');
         check(sent.includes('Question about topic three') && sent.includes('Question about topic four'), 'the next request lacks the newest turns');
       } finally {
         emulator.reset();
-        await composer(webview).fill('').catch(() => undefined);
+        await composer(webview)
+          .fill('')
+          .catch(() => undefined);
         await runCommand(page, 'Cadenza: New Chat').catch(() => undefined);
       }
     },

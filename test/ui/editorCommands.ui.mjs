@@ -9,7 +9,13 @@ import { activeEditorLines, check, discardScratchFile, openFileByPath, quickInpu
 import { userMessages, chatRequests, newChatWithModel } from './panel.mjs';
 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
-const textOf = (content) => (typeof content === 'string' ? content : (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n'));
+const textOf = (content) =>
+  typeof content === 'string'
+    ? content
+    : (content ?? [])
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text)
+        .join('\n');
 
 const fileName = 'rewrite-me.js';
 const source = 'function add(a, b) {\n  return a + b;\n}\n';
@@ -30,12 +36,16 @@ async function openAndSelectAll(page, workspace) {
 const fileGroup = (page) => page.locator('.editor-group-container', { has: page.locator(`.tabs-container .tab[aria-label^="${fileName}"]`) }).first();
 /** The file's editor text as shown, lines joined by newlines (Monaco's non-breaking spaces made plain). */
 async function fileEditorText(page) {
-  return fileGroup(page).locator('.monaco-editor .view-lines').first().evaluate((lines) =>
-    Array.from(lines.querySelectorAll('.view-line'))
-      .map((line) => ({ top: parseFloat(line.style.top) || line.offsetTop, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
-      .sort((a, b) => a.top - b.top)
-      .map((line) => line.text)
-      .join('\n'));
+  return fileGroup(page)
+    .locator('.monaco-editor .view-lines')
+    .first()
+    .evaluate((lines) =>
+      Array.from(lines.querySelectorAll('.view-line'))
+        .map((line) => ({ top: parseFloat(line.style.top) || line.offsetTop, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text)
+        .join('\n'),
+    );
 }
 
 /** Runs Rewrite Selection on the selection, types `instruction` into its box, and waits for the Apply prompt. */
@@ -45,7 +55,10 @@ async function rewriteUntilPrompt(page, instruction) {
   await waitForText(box.locator('.quick-input-title, .quick-input-header'), /rewrite the selection/i);
   await box.locator('input.input').first().pressSequentially(instruction, { delay: 5 });
   await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: `Cadenza rewrite: ${fileName}` }).first().waitFor({ timeout: 15_000 });
+  await page
+    .locator('.tabs-container .tab', { hasText: `Cadenza rewrite: ${fileName}` })
+    .first()
+    .waitFor({ timeout: 15_000 });
 }
 const applyPrompt = (page) => page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply the rewrite to the selection?' });
 
@@ -72,7 +85,10 @@ export const tests = [
         await page.keyboard.press('Enter');
 
         // The proposal opens in a diff beside the editor, then the Apply prompt asks.
-        await page.locator('.tabs-container .tab', { hasText: `Cadenza rewrite: ${fileName}` }).first().waitFor({ timeout: 15_000 });
+        await page
+          .locator('.tabs-container .tab', { hasText: `Cadenza rewrite: ${fileName}` })
+          .first()
+          .waitFor({ timeout: 15_000 });
         const prompt = page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply the rewrite to the selection?' });
         await prompt.waitFor({ timeout: 30_000 });
         const diff = page.locator('.monaco-diff-editor').first();
@@ -91,7 +107,10 @@ export const tests = [
         const sent = chatRequests(emulator).slice(before);
         check(sent.length === 1, `the rewrite sent ${sent.length} requests`);
         const asked = sent[0].body.messages.map((message) => textOf(message.content)).join('\n');
-        check(asked.includes('Use an arrow function.') && asked.includes('return a + b;'), `the request does not carry the instruction and the selection:\n${asked}`);
+        check(
+          asked.includes('Use an arrow function.') && asked.includes('return a + b;'),
+          `the request does not carry the instruction and the selection:\n${asked}`,
+        );
       } finally {
         emulator.setChunkDelay(0);
         await runCommand(page, 'View: Close All Editors').catch(() => undefined);
@@ -154,7 +173,10 @@ export const tests = [
         const shown = await fileEditorText(page);
         check(shown.startsWith(answer) && !shown.includes('Rename a and b'), `the editor after Accept:\n${shown}`);
         const sent = chatRequests(emulator).slice(before);
-        check(sent.length === 1 && sent[0].body.model === thinker, `the rewrite went to ${JSON.stringify(sent.map((request) => request.body.model))}, not once to ${thinker}`);
+        check(
+          sent.length === 1 && sent[0].body.model === thinker,
+          `the rewrite went to ${JSON.stringify(sent.map((request) => request.body.model))}, not once to ${thinker}`,
+        );
         await shot('reasoning rewrite applied');
 
         // One undo in the editor brings the whole original back: the rewrite was one edit.
@@ -213,7 +235,9 @@ export const tests = [
         await waitUntil(async () => (await fileEditorText(page)).includes('// typed meanwhile'), 'the typed line in the editor');
         await applyPrompt(page).waitFor({ timeout: 30_000 });
         await applyPrompt(page).getByRole('button', { name: 'Accept' }).click();
-        const warning = page.locator('.notifications-toasts .notification-toast', { hasText: `${fileName} changed while the rewrite was being written; it was not applied` });
+        const warning = page.locator('.notifications-toasts .notification-toast', {
+          hasText: `${fileName} changed while the rewrite was being written; it was not applied`,
+        });
         await warning.waitFor({ timeout: 15_000 });
         await shot('not applied warning');
         const shown = await fileEditorText(page);

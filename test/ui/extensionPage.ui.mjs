@@ -54,22 +54,33 @@ export const tests = [
       const readLabels = async () => (labels = (await toc.allTextContents()).map((text) => text.trim().replace(/\s*\(\d+\)$/, '')));
       // The filter applies after a pause in typing; until then the table of contents lists every group of
       // VS Code's own settings, whose folds are not ours to open.
-      await waitUntil(async () => !(await readLabels()).includes('Commonly Used') && labels.includes('Extensions'), 'the Settings table of contents to list only the extension (filter applied)', 60_000).catch((error) => {
+      await waitUntil(
+        async () => !(await readLabels()).includes('Commonly Used') && labels.includes('Extensions'),
+        'the Settings table of contents to list only the extension (filter applied)',
+        60_000,
+      ).catch((error) => {
         throw new Error(`${error.message}; it lists: ${JSON.stringify(labels)}`);
       });
-      await waitUntil(async () => {
-        if (expected.every((title) => labels.includes(title))) return true;
-        // The table of contents may start folded (Extensions › Cadenza › sections): unfold it a level. The
-        // list re-renders as it unfolds, so a click that finds its row gone is tried again on the next round.
-        const folded = page.locator('.settings-toc-container .monaco-tl-twistie.collapsible.collapsed').first();
-        if (await folded.isVisible()) await folded.click({ timeout: 2_000 }).catch(() => undefined);
-        await readLabels();
-        return false;
-      }, `the sections ${expected.join(', ')} in the Settings table of contents`, 30_000).catch((error) => {
+      await waitUntil(
+        async () => {
+          if (expected.every((title) => labels.includes(title))) return true;
+          // The table of contents may start folded (Extensions › Cadenza › sections): unfold it a level. The
+          // list re-renders as it unfolds, so a click that finds its row gone is tried again on the next round.
+          const folded = page.locator('.settings-toc-container .monaco-tl-twistie.collapsible.collapsed').first();
+          if (await folded.isVisible()) await folded.click({ timeout: 2_000 }).catch(() => undefined);
+          await readLabels();
+          return false;
+        },
+        `the sections ${expected.join(', ')} in the Settings table of contents`,
+        30_000,
+      ).catch((error) => {
         throw new Error(`${error.message}; it lists: ${JSON.stringify(labels)}`);
       });
       const positions = expected.map((title) => labels.indexOf(title));
-      check(positions.every((position, index) => index === 0 || position > positions[index - 1]), `the sections are out of order: ${JSON.stringify(labels)}`);
+      check(
+        positions.every((position, index) => index === 0 || position > positions[index - 1]),
+        `the sections are out of order: ${JSON.stringify(labels)}`,
+      );
       // The first setting of the first section: the service's address, with its description.
       await page.locator('.setting-item-contents', { hasText: 'Base Url' }).first().waitFor({ timeout: 15_000 });
       log(`the Settings table of contents: ${labels.join(' | ')}`);

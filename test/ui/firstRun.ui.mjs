@@ -12,7 +12,6 @@ import { keyBanner, composer, modelSelect, answers, userMessages, chatRequests }
 /** The largest general chat model of the emulator's catalogue: what a new user's first answer comes from. */
 const defaultModel = 'Meta-Llama-3.3-70B-Instruct';
 
-
 async function finishedAnswer(webview, timeout = 30_000) {
   const answer = answers(webview).last();
   await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false', 'the answer to finish streaming', timeout);

@@ -16,7 +16,10 @@ export const tests = [
       const agents = path.join(workspace, 'AGENTS.md');
       const folder = path.join(workspace, '.cadenza');
       try {
-        fs.writeFileSync(agents, '# Working on this project\n\n- Answer in British English.\n- Tests live beside the code they test; run them with `npm test`.\n- Never add a default export.\n');
+        fs.writeFileSync(
+          agents,
+          '# Working on this project\n\n- Answer in British English.\n- Tests live beside the code they test; run them with `npm test`.\n- Never add a default export.\n',
+        );
         fs.mkdirSync(folder, { recursive: true });
         fs.writeFileSync(path.join(folder, 'instructions.md'), '# Instructions for Cadenza\n\nPrefer small functions with a one-line comment saying why.\n');
         await setApiKey(page, emulator.key);
@@ -28,7 +31,10 @@ export const tests = [
         const ownChip = bar.getByRole('button', { name: /^Open \.cadenza\/instructions\.md \(\d+ tok\)$/ });
         await agentsChip.waitFor({ timeout: 30_000 });
         await ownChip.waitFor({ timeout: 30_000 });
-        check(await bar.getByRole('checkbox', { name: 'Use the project instructions in this conversation' }).isChecked(), 'the instructions are not on for the new conversation');
+        check(
+          await bar.getByRole('checkbox', { name: 'Use the project instructions in this conversation' }).isChecked(),
+          'the instructions are not on for the new conversation',
+        );
 
         emulator.scriptChat({ content: 'Understood: British English, tests beside the code, and no default exports.' });
         const before = chatRequests(emulator).length;
@@ -37,10 +43,16 @@ export const tests = [
         await box.pressSequentially('What are the rules of this project?', { delay: 2 });
         await box.press('Enter');
         const answer = answers(webview).last();
-        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && /British English/.test((await answer.textContent()) ?? ''), 'the answer');
+        await waitUntil(
+          async () => (await answer.getAttribute('aria-busy')) === 'false' && /British English/.test((await answer.textContent()) ?? ''),
+          'the answer',
+        );
         const sent = chatRequests(emulator).slice(before);
         const system = String(sent[0]?.body.messages[0]?.content ?? '');
-        check(sent[0]?.body.messages[0]?.role === 'system' && system.includes('Answer in British English.') && system.includes('Prefer small functions'), `the system prompt: ${system.slice(0, 300)}`);
+        check(
+          sent[0]?.body.messages[0]?.role === 'system' && system.includes('Answer in British English.') && system.includes('Prefer small functions'),
+          `the system prompt: ${system.slice(0, 300)}`,
+        );
         // A chip opens its file; the picture shows the chips beside the file they stand for.
         await agentsChip.click();
         await page.locator('.tabs-container .tab', { hasText: 'AGENTS.md' }).waitFor({ timeout: 15_000 });

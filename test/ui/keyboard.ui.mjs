@@ -14,10 +14,11 @@ const toolModel = 'Meta-Llama-3.3-70B-Instruct';
 const code = 'export const retries = 3;';
 
 /** The panel's focused element: its tag, accessible name and text, read in the webview's own page. */
-const focused = (webview) => webview.locator('body').evaluate(() => {
-  const element = document.activeElement;
-  return { tag: element?.tagName.toLowerCase() ?? '', name: element?.getAttribute('aria-label') ?? '', text: (element?.textContent ?? '').slice(0, 120) };
-});
+const focused = (webview) =>
+  webview.locator('body').evaluate(() => {
+    const element = document.activeElement;
+    return { tag: element?.tagName.toLowerCase() ?? '', name: element?.getAttribute('aria-label') ?? '', text: (element?.textContent ?? '').slice(0, 120) };
+  });
 
 /** Presses Tab until the focused control's name starts with `name`; fails after `limit` presses. */
 async function tabTo(page, webview, name, limit = 30) {
@@ -42,7 +43,9 @@ export const tests = [
         emulator.scriptChat({ content: `Keep the count in one constant:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nRead it wherever you retry.` });
         emulator.scriptChat({
           content: 'Here is the friendlier greeting:',
-          toolCalls: [{ name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Welcome, ${name}!`;' } }],
+          toolCalls: [
+            { name: 'edit_file', arguments: { path: 'src/greeting.ts', old_text: 'return `Hello, ${name}!`;', new_text: 'return `Welcome, ${name}!`;' } },
+          ],
         });
         emulator.scriptChat({ content: 'Done: the greeting now says Welcome.' });
 
@@ -57,12 +60,18 @@ export const tests = [
         await shot('question typed');
         await page.keyboard.press('Enter');
         const answer = answers(webview).last();
-        await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && ((await answer.textContent()) ?? '').includes(code), 'the answer with its code');
+        await waitUntil(
+          async () => (await answer.getAttribute('aria-busy')) === 'false' && ((await answer.textContent()) ?? '').includes(code),
+          'the answer with its code',
+        );
 
         // Read: Ctrl+Up moves to the answer (a screen reader reads it there).
         await page.keyboard.press('Control+ArrowUp');
         const onAnswer = await focused(webview);
-        check(onAnswer.tag === 'article' && onAnswer.name === `Answer from ${toolModel}` && onAnswer.text.includes('Keep the count'), `Ctrl+Up focused ${JSON.stringify(onAnswer)}`);
+        check(
+          onAnswer.tag === 'article' && onAnswer.name === `Answer from ${toolModel}` && onAnswer.text.includes('Keep the count'),
+          `Ctrl+Up focused ${JSON.stringify(onAnswer)}`,
+        );
         await shot('answer focused');
 
         // Copy the code: Tab to the block's Copy, Enter; the clipboard holds the code.
@@ -89,7 +98,10 @@ export const tests = [
         await waitForText(card.locator('.tool-status'), /Done/, 30_000);
         await waitUntil(() => fs.readFileSync(file, 'utf8').includes('Welcome, ${name}!'), 'the approved edit on disk');
         const last = answers(webview).last();
-        await waitUntil(async () => (await last.getAttribute('aria-busy')) === 'false' && /says Welcome/.test((await last.textContent()) ?? ''), 'the final answer');
+        await waitUntil(
+          async () => (await last.getAttribute('aria-busy')) === 'false' && /says Welcome/.test((await last.textContent()) ?? ''),
+          'the final answer',
+        );
         await shot('approved and answered');
       } finally {
         fs.writeFileSync(file, original);

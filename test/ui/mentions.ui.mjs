@@ -11,7 +11,10 @@ const composerChips = (webview) => webview.locator('.composer').getByRole('group
 
 function textOf(content) {
   if (typeof content === 'string') return content;
-  return (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  return (content ?? [])
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
 }
 
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
@@ -74,7 +77,9 @@ export const tests = [
         await shot('sent with mention');
       } finally {
         emulator.reset();
-        await composer(webview).fill('').catch(() => undefined);
+        await composer(webview)
+          .fill('')
+          .catch(() => undefined);
       }
     },
   },

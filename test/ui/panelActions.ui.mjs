@@ -11,9 +11,16 @@ import { composer, answers, userMessages, chatRequests, newChatWithModel } from 
 const chatModel = 'Meta-Llama-3.3-70B-Instruct';
 
 /** The text of a message's content (a string, or the text parts of a content array). */
-const textOf = (content) => (typeof content === 'string' ? content : (content ?? []).filter((part) => part.type === 'text').map((part) => part.text).join('\n'));
+const textOf = (content) =>
+  typeof content === 'string'
+    ? content
+    : (content ?? [])
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text)
+        .join('\n');
 /** The user and assistant texts a request carried, in order (the system prompt left out). */
-const turnsOf = (request) => request.body.messages.filter((message) => message.role !== 'system').map((message) => `${message.role}: ${textOf(message.content)}`);
+const turnsOf = (request) =>
+  request.body.messages.filter((message) => message.role !== 'system').map((message) => `${message.role}: ${textOf(message.content)}`);
 
 /** Types a prompt and presses Enter; waits until the panel shows it as sent. */
 async function sendPrompt(webview, prompt) {
@@ -28,14 +35,23 @@ async function sendPrompt(webview, prompt) {
 /** Waits until the last answer has finished streaming and shows `text`; returns it. */
 async function answerShowing(webview, text, timeout = 30_000) {
   const answer = answers(webview).last();
-  await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false' && ((await answer.locator('.markdown').textContent()) ?? '').includes(text), `the answer "${text}"`, timeout);
+  await waitUntil(
+    async () => (await answer.getAttribute('aria-busy')) === 'false' && ((await answer.locator('.markdown').textContent()) ?? '').includes(text),
+    `the answer "${text}"`,
+    timeout,
+  );
   return answer;
 }
 
 /** What the panel shows now: the user messages and answers, in order, as "role: text". */
 async function shownTurns(webview) {
-  return webview.locator('article.message').evaluateAll((articles) => articles.map((article) =>
-    `${article.classList.contains('user') ? 'user' : 'assistant'}: ${(article.querySelector('.markdown')?.textContent ?? '').trim()}`));
+  return webview
+    .locator('article.message')
+    .evaluateAll((articles) =>
+      articles.map(
+        (article) => `${article.classList.contains('user') ? 'user' : 'assistant'}: ${(article.querySelector('.markdown')?.textContent ?? '').trim()}`,
+      ),
+    );
 }
 
 /** The file the code-block tests edit, at the workspace root. */
@@ -60,10 +76,16 @@ export const tests = [
       await first.getByRole('button', { name: 'Regenerate this answer' }).click();
       await answerShowing(webview, 'Blue, the regenerated answer.');
       const turns = await shownTurns(webview);
-      check(JSON.stringify(turns) === JSON.stringify(['user: Name a colour.', 'assistant: Blue, the regenerated answer.']), `the panel shows ${JSON.stringify(turns)}`);
+      check(
+        JSON.stringify(turns) === JSON.stringify(['user: Name a colour.', 'assistant: Blue, the regenerated answer.']),
+        `the panel shows ${JSON.stringify(turns)}`,
+      );
       const sent = chatRequests(emulator).slice(before);
       check(sent.length === 1, `Regenerate sent ${sent.length} requests`);
-      check(JSON.stringify(turnsOf(sent[0])) === JSON.stringify(['user: Name a colour.']), `Regenerate sent ${JSON.stringify(turnsOf(sent[0]))}, not the question without the old answer`);
+      check(
+        JSON.stringify(turnsOf(sent[0])) === JSON.stringify(['user: Name a colour.']),
+        `Regenerate sent ${JSON.stringify(turnsOf(sent[0]))}, not the question without the old answer`,
+      );
       check(sent[0].body.model === chatModel, `Regenerate asked ${sent[0].body.model}`);
       await shot('regenerated');
     },
@@ -84,15 +106,29 @@ export const tests = [
       await webview.getByRole('button', { name: 'Save and resend' }).click();
       await answerShowing(webview, 'Banana, for the edited question.');
       const turns = await shownTurns(webview);
-      check(JSON.stringify(turns) === JSON.stringify(['user: Name a fruit.', 'assistant: Banana, for the edited question.']), `the panel shows ${JSON.stringify(turns)}`);
+      check(
+        JSON.stringify(turns) === JSON.stringify(['user: Name a fruit.', 'assistant: Banana, for the edited question.']),
+        `the panel shows ${JSON.stringify(turns)}`,
+      );
       const sent = chatRequests(emulator).slice(before);
-      check(sent.length === 1 && JSON.stringify(turnsOf(sent[0])) === JSON.stringify(['user: Name a fruit.']), `Edit & resend sent ${JSON.stringify(sent.map(turnsOf))}`);
+      check(
+        sent.length === 1 && JSON.stringify(turnsOf(sent[0])) === JSON.stringify(['user: Name a fruit.']),
+        `Edit & resend sent ${JSON.stringify(sent.map(turnsOf))}`,
+      );
     },
   },
   {
     name: 'a context-length error offers "Drop oldest messages and retry", which resends without the oldest turn',
     async run({ webview, emulator, shot }) {
-      emulator.injectFault({ kind: 'status', status: 400, body: JSON.stringify({ error: { message: 'This model\'s maximum context length is 131072 tokens.', code: 'context_length_exceeded' } }), contentType: 'application/json' }, { path: '/v1/chat/completions' });
+      emulator.injectFault(
+        {
+          kind: 'status',
+          status: 400,
+          body: JSON.stringify({ error: { message: "This model's maximum context length is 131072 tokens.", code: 'context_length_exceeded' } }),
+          contentType: 'application/json',
+        },
+        { path: '/v1/chat/completions' },
+      );
       await sendPrompt(webview, 'And a vegetable?');
       const failed = answers(webview).last();
       const retry = failed.getByRole('button', { name: 'Drop oldest messages and retry' });
@@ -150,7 +186,10 @@ export const tests = [
         // Wait for the whole saved text (the write is not atomic to a reader polling the file).
         const expected = `${code}alpha\nbeta\n${code}\n${code}`;
         await waitUntil(() => fs.readFileSync(scratch, 'utf8') === expected, 'the file to be saved', 15_000).catch(() => undefined);
-        check(fs.readFileSync(scratch, 'utf8') === expected, `the saved file: ${JSON.stringify(fs.readFileSync(scratch, 'utf8'))}; the editor: ${JSON.stringify((await readEditorLines(page)).join('\n'))}`);
+        check(
+          fs.readFileSync(scratch, 'utf8') === expected,
+          `the saved file: ${JSON.stringify(fs.readFileSync(scratch, 'utf8'))}; the editor: ${JSON.stringify((await readEditorLines(page)).join('\n'))}`,
+        );
         await shot('inserted, replaced and pasted');
 
         // Open: a new untitled TypeScript editor holding the code.
@@ -183,11 +222,15 @@ export const tests = [
       check(/^# Name a colour/.test(lines[0] ?? ''), `the export's heading: ${JSON.stringify(lines[0])}`);
       check(lines.includes(`Model: ${chatModel}`), `the export does not name the model: ${JSON.stringify(lines.slice(0, 4))}`);
       const text = lines.join('\n');
-      for (const expected of ['**You**', 'And a vegetable?', `**${chatModel}**`, 'Carrot, after the trim.']) check(text.includes(expected), `the export lacks ${expected}`);
+      for (const expected of ['**You**', 'And a vegetable?', `**${chatModel}**`, 'Carrot, after the trim.'])
+        check(text.includes(expected), `the export lacks ${expected}`);
       await waitForText(page.locator('[id="status.editor.mode"]'), /Markdown/);
       await shot('exported');
       await runCommand(page, 'View: Revert and Close Editor');
-      await webview.getByRole('button', { name: /conversations/i }).first().click();
+      await webview
+        .getByRole('button', { name: /conversations/i })
+        .first()
+        .click();
     },
   },
   {
@@ -201,7 +244,10 @@ export const tests = [
       await copyButton.click();
       await waitForText(webview.locator('.notices'), /Conversation copied as Markdown\./);
       await shot('copied as Markdown');
-      await webview.getByRole('button', { name: /conversations/i }).first().click();
+      await webview
+        .getByRole('button', { name: /conversations/i })
+        .first()
+        .click();
     },
   },
   {
@@ -218,7 +264,10 @@ export const tests = [
         await options.getByRole('button', { name: 'Pick a JSON schema file from the workspace' }).click();
         await waitForText(quickInput(page).locator('.quick-input-title, .quick-input-header'), /JSON schema for the answer/i);
         const rows = await quickInput(page).locator('.quick-input-list .monaco-list-row').allTextContents();
-        check(rows.some((row) => row.includes('colour.schema.json')) && rows.some((row) => row.includes('data.json')), `the schema pick lists ${JSON.stringify(rows)}`);
+        check(
+          rows.some((row) => row.includes('colour.schema.json')) && rows.some((row) => row.includes('data.json')),
+          `the schema pick lists ${JSON.stringify(rows)}`,
+        );
         await shot('schema pick');
         await pickQuickItem(page, 'colour.schema.json');
         await waitForText(options, /Schema: colour\.schema\.json/);
@@ -232,11 +281,16 @@ export const tests = [
         check(JSON.stringify(format.json_schema?.schema) === JSON.stringify(schema), `the request's schema is ${JSON.stringify(format.json_schema)}`);
         await shot('answered with the schema');
       } finally {
-        await options.getByRole('combobox', { name: 'JSON mode' }).selectOption('off').catch(() => undefined);
-        await webview.getByRole('button', { name: 'Conversation options' }).click().catch(() => undefined);
+        await options
+          .getByRole('combobox', { name: 'JSON mode' })
+          .selectOption('off')
+          .catch(() => undefined);
+        await webview
+          .getByRole('button', { name: 'Conversation options' })
+          .click()
+          .catch(() => undefined);
         fs.rmSync(schemaFile, { force: true });
       }
     },
   },
 ];
-

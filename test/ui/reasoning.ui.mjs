@@ -8,7 +8,6 @@ const thinker = 'DeepSeek-R1';
 const thought = 'The user asks for a haiku about rain. Five syllables, then seven, then five. Soft rain on the roof.';
 const haiku = 'Soft rain on the roof,\nthe gutters hum a slow song,\nthe garden drinks deep.';
 
-
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [
   {

@@ -26,7 +26,10 @@ export const tests = [
       await quickInput(page).waitFor({ state: 'hidden', timeout: 5_000 });
       // It asks nothing when run explicitly. Wait until it has started (embeddings arrive, or its progress
       // shows) and then until it is done: the status bar says how many chunks the index holds, no progress.
-      await waitUntil(async () => embeddingRequests(emulator) > embeddedBefore || (await indexingToast(page).isVisible()) || Date.now() - started > 3000, 'the rebuild to start');
+      await waitUntil(
+        async () => embeddingRequests(emulator) > embeddedBefore || (await indexingToast(page).isVisible()) || Date.now() - started > 3000,
+        'the rebuild to start',
+      );
       check(!(await quickInput(page).isVisible()) && !(await page.locator('.monaco-dialog-box').isVisible()), 'Rebuild Index asked something');
       await waitUntil(async () => !(await indexingToast(page).isVisible()) && (await indexStatus(page).isVisible()), 'the index to finish building', 60_000);
       const status = (await indexStatus(page).textContent()) ?? '';
@@ -52,7 +55,10 @@ export const tests = [
       check(top.includes(expected.preview), `the top result's preview is not "${expected.preview}": ${top}`);
       const score = Number(/(\d\.\d{3}) ·/.exec(top)?.[1]);
       const others = listed.slice(1).map((row) => Number(/(\d\.\d{3}) ·/.exec(row)?.[1]));
-      check(others.every((other) => other <= score), `the results are not ranked by score: ${JSON.stringify(listed)}`);
+      check(
+        others.every((other) => other <= score),
+        `the results are not ranked by score: ${JSON.stringify(listed)}`,
+      );
       await shot('search results');
 
       await page.keyboard.press('Enter');
@@ -63,7 +69,10 @@ export const tests = [
         const shown = await readEditorLines(page);
         return shown.some((line) => line.includes(expected.preview)) ? shown : undefined;
       }, `the editor to show ${expected.path}`);
-      check(lines[expected.startLine - 1]?.includes(expected.preview), `line ${expected.startLine} of the opened editor is ${JSON.stringify(lines[expected.startLine - 1])}`);
+      check(
+        lines[expected.startLine - 1]?.includes(expected.preview),
+        `line ${expected.startLine} of the opened editor is ${JSON.stringify(lines[expected.startLine - 1])}`,
+      );
       await waitForText(page.locator('[id="status.editor.selection"]'), new RegExp(`Ln ${expected.startLine}, Col 1`));
       await shot('opened at the hit');
       await runCommand(page, 'View: Close All Editors');

@@ -52,7 +52,10 @@ export const tests = [
         await shot('source opened');
       } finally {
         await toggle.uncheck().catch(() => undefined);
-        await webview.getByRole('button', { name: 'Conversation options' }).click().catch(() => undefined);
+        await webview
+          .getByRole('button', { name: 'Conversation options' })
+          .click()
+          .catch(() => undefined);
         await runCommand(page, 'View: Close All Editors').catch(() => undefined);
       }
     },

@@ -40,7 +40,12 @@ export const tests = [
         const pool = new Pool({ connectionString: pg.url, max: 2 });
         try {
           const built = await buildTeamIndex({
-            root: workspace, repository: REPOSITORY, commit: COMMIT, model: 'E5-Mistral-7B-Instruct', pool, dimension: 4096,
+            root: workspace,
+            repository: REPOSITORY,
+            commit: COMMIT,
+            model: 'E5-Mistral-7B-Instruct',
+            pool,
+            dimension: 4096,
             embed: (texts) => Promise.resolve(texts.map((text) => Float32Array.from(embedText(text, 4096)))),
           });
           check(built.status === 'complete' && built.files >= 5, `the team snapshot was not built: ${JSON.stringify(built)}`);
@@ -52,7 +57,15 @@ export const tests = [
         const team = statusItem(page, /Team index 9c41e7d, (just now|\d+ min) old/);
         await team.waitFor({ timeout: 60_000 });
         await team.hover();
-        await waitUntil(async () => (await page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /team index/i }).count()) > 0, 'the status bar tooltip', 10_000).catch(() => undefined);
+        await waitUntil(
+          async () =>
+            (await page
+              .locator('.monaco-hover, .workbench-hover')
+              .filter({ hasText: /team index/i })
+              .count()) > 0,
+          'the status bar tooltip',
+          10_000,
+        ).catch(() => undefined);
         await shot('team index status bar');
 
         // The database goes away: the next search falls back to the local index (empty here: in team mode

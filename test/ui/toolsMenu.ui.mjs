@@ -34,11 +34,14 @@ export const tests = [
         const wordCount = menu.getByRole('checkbox', { name: /fixture_wordCount/ });
         await wordCount.waitFor({ timeout: 15_000 });
         check(!(await wordCount.isChecked()), 'a tool is ticked before the user ticked it');
-        check(await menu.getByText('cadenza-tests.cadenza-test-tools').first().isVisible(), 'the tool\'s source is shown');
-        check((await menu.getByRole('checkbox', { name: /cadenza_/ }).count()) === 0, 'Cadenza\'s own tools are offered back to it');
+        check(await menu.getByText('cadenza-tests.cadenza-test-tools').first().isVisible(), "the tool's source is shown");
+        check((await menu.getByRole('checkbox', { name: /cadenza_/ }).count()) === 0, "Cadenza's own tools are offered back to it");
         check(await menu.getByText('None enabled').isVisible(), 'the summary says none is enabled');
         await wordCount.check();
-        await waitUntil(async () => /1 enabled, about \d+ tokens per agent request/.test((await menu.locator('.tools-summary').textContent()) ?? ''), 'the summary to count the ticked tool');
+        await waitUntil(
+          async () => /1 enabled, about \d+ tokens per agent request/.test((await menu.locator('.tools-summary').textContent()) ?? ''),
+          'the summary to count the ticked tool',
+        );
         await shot('tools menu with a tool ticked');
 
         emulator.scriptChat({ toolCalls: [{ name: 'fixture_wordCount', arguments: { text: 'one two three' }, id: 'call_words' }] });
@@ -50,18 +53,24 @@ export const tests = [
         await box.press('Enter');
         await waitUntil(async () => /3 words\./.test((await answers(webview).last().textContent()) ?? ''), 'the answer after the tool call');
         const sent = chatRequests(emulator).slice(before);
-        check(sent[0]?.body.tools?.some((tool) => tool.function.name === 'fixture_wordCount'), 'the ticked tool was not offered');
+        check(
+          sent[0]?.body.tools?.some((tool) => tool.function.name === 'fixture_wordCount'),
+          'the ticked tool was not offered',
+        );
         check(String(sent[1]?.body.messages.at(-1)?.content) === '3 words', `the tool's result: ${JSON.stringify(sent[1]?.body.messages.at(-1))}`);
         const card = webview.locator('.tool-card', { hasText: 'fixture_wordCount' });
         await card.waitFor({ timeout: 15_000 });
         check(/Tool from cadenza-tests\.cadenza-test-tools/.test((await card.textContent()) ?? ''), 'the card names where the tool comes from');
-        await shot('a VS Code tool\'s card');
+        await shot("a VS Code tool's card");
       } finally {
         emulator.reset();
         // Untick it again, so later tests' requests carry only Cadenza's own functions.
         const box = webview.getByRole('region', { name: 'VS Code tools the agent may use' }).getByRole('checkbox', { name: /fixture_wordCount/ });
         if (await box.isChecked().catch(() => false)) await box.uncheck().catch(() => undefined);
-        await webview.getByRole('button', { name: /^VS Code tools the agent may use/ }).click().catch(() => undefined);
+        await webview
+          .getByRole('button', { name: /^VS Code tools the agent may use/ })
+          .click()
+          .catch(() => undefined);
       }
     },
   },
@@ -79,13 +88,20 @@ export const tests = [
       try {
         // The user adds the server to the workspace's mcp.json (the Node running this test runs it too)...
         fs.mkdirSync(path.dirname(mcpJson), { recursive: true });
-        fs.writeFileSync(mcpJson, `${JSON.stringify({ servers: { [serverName]: { type: 'stdio', command: process.execPath, args: [mcpServer], env: { NOTES_DIR: notesDir } } } }, null, 2)}\n`);
+        fs.writeFileSync(
+          mcpJson,
+          `${JSON.stringify({ servers: { [serverName]: { type: 'stdio', command: process.execPath, args: [mcpServer], env: { NOTES_DIR: notesDir } } } }, null, 2)}\n`,
+        );
         // ...and starts it from the CodeLens above it, which VS Code shows once it has read the file.
         await openFileByPath(page, path.dirname(mcpJson), 'mcp.json');
         const lens = (label) => page.locator('.monaco-editor .codelens-decoration a', { hasText: new RegExp(`^\\W*${label}$`) });
         await lens('Start').first().waitFor({ timeout: 30_000 });
         await lens('Start').first().click();
-        await waitUntil(async () => /Running.*\b2 tools\b/.test((await page.locator('.monaco-editor .codelens-decoration').first().textContent()) ?? ''), 'the CodeLens to say the server runs with its 2 tools', 30_000);
+        await waitUntil(
+          async () => /Running.*\b2 tools\b/.test((await page.locator('.monaco-editor .codelens-decoration').first().textContent()) ?? ''),
+          'the CodeLens to say the server runs with its 2 tools',
+          30_000,
+        );
         await shot('mcp.json with the server running');
         await runCommand(page, 'View: Close All Editors');
 
@@ -94,7 +110,7 @@ export const tests = [
         await menuButton.click();
         await note.waitFor({ timeout: 15_000 });
         const name = (await menu.locator('.tools-name', { hasText: /^mcp_.*_add_note$/ }).textContent())?.trim();
-        check(name !== undefined, 'the tool\'s name in the menu');
+        check(name !== undefined, "the tool's name in the menu");
         const row = (await menu.locator('.tools-row', { hasText: name }).textContent()) ?? '';
         check(row.includes(`MCP server ${serverName}`), `the menu names the server as mcp.json does: ${row}`);
         check(/Asks before each call/.test(row), 'the menu says the tool asks before each call');
@@ -127,7 +143,10 @@ export const tests = [
         await waitUntil(async () => /did not save the note/.test((await answers(webview).last().textContent()) ?? ''), 'the answer after the denial');
         await waitForText(card.locator('.tool-status'), /Denied/);
         const sent = chatRequests(emulator).slice(before);
-        check(new RegExp(`^The user denied running ${name}`).test(String(sent[1]?.body.messages.at(-1)?.content)), `the model is told: ${JSON.stringify(sent[1]?.body.messages.at(-1))}`);
+        check(
+          new RegExp(`^The user denied running ${name}`).test(String(sent[1]?.body.messages.at(-1)?.content)),
+          `the model is told: ${JSON.stringify(sent[1]?.body.messages.at(-1))}`,
+        );
         check(!fs.existsSync(path.join(notesDir, 'notes.md')), 'the server wrote a note');
       } finally {
         emulator.reset();

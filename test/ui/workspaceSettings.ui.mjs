@@ -28,19 +28,27 @@ export const tests = [
         const notice = page.locator('.notifications-toasts .notification-toast', { hasText: 'Cadenza ignores this workspace' });
         await notice.waitFor({ timeout: 30_000 });
         const text = (await notice.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ');
-        for (const [id, value] of Object.entries(asked)) check(text.includes(`${id} (${JSON.stringify(value)})`), `the notification does not name ${id}: ${text}`);
+        for (const [id, value] of Object.entries(asked))
+          check(text.includes(`${id} (${JSON.stringify(value)})`), `the notification does not name ${id}: ${text}`);
         check(/never more/.test(text) && /set them in your user settings/.test(text), `the notification does not say why and what to do: ${text}`);
         // Completions stay off: the status bar entry shows the "off" icon, not the sparkle.
         const status = page.locator('.statusbar-item', { hasText: 'Complete' }).first();
         await waitUntil(async () => /circle-slash/.test((await status.innerHTML()) ?? ''), 'the completions status bar entry to show off');
-        await shot('a workspace\'s settings that would spend more, ignored');
+        await shot("a workspace's settings that would spend more, ignored");
 
         await notice.locator('.monaco-button', { hasText: 'Show Settings' }).click();
         // The user's settings, filtered to the three: each row says it is also modified in the workspace.
         const rows = page.locator('.settings-editor .settings-body .monaco-list-row .setting-item-contents');
-        await waitUntil(async () => (await rows.count()) === Object.keys(asked).length, `the Settings editor to show the ${Object.keys(asked).length} settings`, 30_000);
+        await waitUntil(
+          async () => (await rows.count()) === Object.keys(asked).length,
+          `the Settings editor to show the ${Object.keys(asked).length} settings`,
+          30_000,
+        );
         const indicators = await rows.evaluateAll((elements) => elements.map((element) => element.textContent?.replace(/\s+/g, ' ') ?? ''));
-        check(indicators.every((row) => /Workspace/.test(row)), `each setting row says the workspace sets it too: ${JSON.stringify(indicators)}`);
+        check(
+          indicators.every((row) => /Workspace/.test(row)),
+          `each setting row says the workspace sets it too: ${JSON.stringify(indicators)}`,
+        );
         await shot('the Settings editor: your values, each also set in the workspace');
       } finally {
         fs.rmSync(folder, { recursive: true, force: true });

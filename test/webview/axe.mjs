@@ -51,7 +51,12 @@ export async function axeProblems(page) {
       continue;
     }
     for (const node of violation.nodes) {
-      const why = node.summary.split('\n').map((line) => line.trim()).filter(Boolean).slice(1, 3).join(' / ');
+      const why = node.summary
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .slice(1, 3)
+        .join(' / ');
       problems.push(`${violation.id} (${violation.impact}) at ${node.target}: ${violation.help}${why ? ` [${why}]` : ''}`);
     }
   }

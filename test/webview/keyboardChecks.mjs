@@ -5,10 +5,19 @@
 import { axeProblems } from './axe.mjs';
 
 /** The element with focus, described by its role, name and classes. */
-const focused = (page) => page.evaluate(() => {
-  const element = document.activeElement;
-  return element ? { tag: element.tagName.toLowerCase(), name: element.getAttribute('aria-label') ?? '', className: String(element.className), id: element.dataset?.id ?? '', text: (element.textContent ?? '').slice(0, 80) } : undefined;
-});
+const focused = (page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    return element
+      ? {
+          tag: element.tagName.toLowerCase(),
+          name: element.getAttribute('aria-label') ?? '',
+          className: String(element.className),
+          id: element.dataset?.id ?? '',
+          text: (element.textContent ?? '').slice(0, 80),
+        }
+      : undefined;
+  });
 
 /** Presses Tab until the focused element's name starts with `name` (at most `limit` times); returns the presses. */
 async function tabTo(page, name, limit = 30) {
@@ -20,43 +29,50 @@ async function tabTo(page, name, limit = 30) {
 }
 
 /** Records what the panel's live region says (each non-empty text once it is set). */
-const listen = (page) => page.evaluate(() => {
-  window.__said = [];
-  const region = document.querySelector('.visually-hidden[role="status"][aria-live="polite"]');
-  new MutationObserver(() => {
-    const text = region.textContent.trim();
-    if (text !== '') window.__said.push(text);
-  }).observe(region, { childList: true, characterData: true, subtree: true });
-});
+const listen = (page) =>
+  page.evaluate(() => {
+    window.__said = [];
+    const region = document.querySelector('.visually-hidden[role="status"][aria-live="polite"]');
+    new MutationObserver(() => {
+      const text = region.textContent.trim();
+      if (text !== '') window.__said.push(text);
+    }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
 
 /** Adds the keyboard checks through the tier's `check(label, fn)`; `open`, `posted` and `expect` are its helpers. */
 export async function keyboardChecks({ check, open, posted, expect, outDir }) {
   const focusComposer = (page) => page.getByRole('textbox', { name: 'Message to Cadenza' }).focus();
 
-  await check('keyboard: Ctrl+Up goes from the message box to the last message, Up/Down/Home/End move between messages with a ring, Ctrl+Down goes back', async (context) => {
-    const page = await open(context, 'conversation');
-    await focusComposer(page);
-    await page.keyboard.press('Control+ArrowUp');
-    let at = await focused(page);
-    expect(at?.tag === 'article' && at.name === 'Answer from Meta-Llama-3.3-70B-Instruct' && at.text.includes('Cadenza'), `Ctrl+Up focused ${JSON.stringify(at)}`);
-    const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
-    expect(ring !== 'none', 'the focused message shows no outline');
-    await page.keyboard.press('ArrowUp');
-    at = await focused(page);
-    expect(at?.name === 'Your message' && at.text.includes('cancel()'), `Up focused ${JSON.stringify(at)}`);
-    await page.keyboard.press('Home');
-    at = await focused(page);
-    expect(at?.name === 'Your message' && at.text.includes('debounce fire twice'), `Home focused ${JSON.stringify(at)}`);
-    await page.keyboard.press('ArrowDown');
-    at = await focused(page);
-    expect(at?.name === 'Answer from Meta-Llama-3.3-70B-Instruct' && at.text.includes('never cleared'), `Down focused ${JSON.stringify(at)}`);
-    await page.keyboard.press('End');
-    expect((await focused(page))?.text.includes('Rate limited'), 'End did not reach the last answer');
-    await page.keyboard.press('Control+ArrowDown');
-    expect((await focused(page))?.name === 'Message to Cadenza', 'Ctrl+Down did not go back to the message box');
-  });
+  await check(
+    'keyboard: Ctrl+Up goes from the message box to the last message, Up/Down/Home/End move between messages with a ring, Ctrl+Down goes back',
+    async (context) => {
+      const page = await open(context, 'conversation');
+      await focusComposer(page);
+      await page.keyboard.press('Control+ArrowUp');
+      let at = await focused(page);
+      expect(
+        at?.tag === 'article' && at.name === 'Answer from Meta-Llama-3.3-70B-Instruct' && at.text.includes('Cadenza'),
+        `Ctrl+Up focused ${JSON.stringify(at)}`,
+      );
+      const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+      expect(ring !== 'none', 'the focused message shows no outline');
+      await page.keyboard.press('ArrowUp');
+      at = await focused(page);
+      expect(at?.name === 'Your message' && at.text.includes('cancel()'), `Up focused ${JSON.stringify(at)}`);
+      await page.keyboard.press('Home');
+      at = await focused(page);
+      expect(at?.name === 'Your message' && at.text.includes('debounce fire twice'), `Home focused ${JSON.stringify(at)}`);
+      await page.keyboard.press('ArrowDown');
+      at = await focused(page);
+      expect(at?.name === 'Answer from Meta-Llama-3.3-70B-Instruct' && at.text.includes('never cleared'), `Down focused ${JSON.stringify(at)}`);
+      await page.keyboard.press('End');
+      expect((await focused(page))?.text.includes('Rate limited'), 'End did not reach the last answer');
+      await page.keyboard.press('Control+ArrowDown');
+      expect((await focused(page))?.name === 'Message to Cadenza', 'Ctrl+Down did not go back to the message box');
+    },
+  );
 
-  await check('keyboard: from an answer, Tab reaches its code block\'s Copy and Enter copies the code', async (context) => {
+  await check("keyboard: from an answer, Tab reaches its code block's Copy and Enter copies the code", async (context) => {
     const page = await open(context, 'conversation');
     await focusComposer(page);
     await page.keyboard.press('Control+ArrowUp');
@@ -87,29 +103,33 @@ export async function keyboardChecks({ check, open, posted, expect, outDir }) {
   });
 
   for (const theme of ['dark', 'light', 'hc']) {
-    await check(`keyboard: Alt+F1 shows the keyboard help (${theme}), which lists the keys and passes axe; Escape closes it and focus goes back`, async (context) => {
-      const page = await open(context, 'streaming', theme);
-      await focusComposer(page);
-      await page.keyboard.press('Alt+F1');
-      const help = page.getByRole('dialog', { name: 'Keyboard' });
-      await help.waitFor();
-      const text = await help.textContent();
-      for (const key of ['Enter', 'Escape', 'Ctrl+Up', 'Up / Down', 'Tab', 'Ctrl+Down', 'Alt+F1', 'announceProgress']) expect(text.includes(key), `the help does not mention ${key}`);
-      expect(await help.evaluate((element) => element === document.activeElement), 'focus did not move to the help');
-      await page.screenshot({ path: `${outDir}/keyboardHelp-${theme}.png` });
-      const axe = await axeProblems(page);
-      expect(axe.problems.length === 0, axe.problems.join('; '));
-      await page.keyboard.press('Escape');
-      await help.waitFor({ state: 'hidden' });
-      expect((await focused(page))?.name === 'Message to Cadenza', 'focus did not go back to the message box');
-      // That Escape closed the help only: the answer streaming behind it was not stopped.
-      expect((await posted(page, 'chat/stop')).length === 0, 'the Escape that closed the help also stopped the answer');
-    });
+    await check(
+      `keyboard: Alt+F1 shows the keyboard help (${theme}), which lists the keys and passes axe; Escape closes it and focus goes back`,
+      async (context) => {
+        const page = await open(context, 'streaming', theme);
+        await focusComposer(page);
+        await page.keyboard.press('Alt+F1');
+        const help = page.getByRole('dialog', { name: 'Keyboard' });
+        await help.waitFor();
+        const text = await help.textContent();
+        for (const key of ['Enter', 'Escape', 'Ctrl+Up', 'Up / Down', 'Tab', 'Ctrl+Down', 'Alt+F1', 'announceProgress'])
+          expect(text.includes(key), `the help does not mention ${key}`);
+        expect(await help.evaluate((element) => element === document.activeElement), 'focus did not move to the help');
+        await page.screenshot({ path: `${outDir}/keyboardHelp-${theme}.png` });
+        const axe = await axeProblems(page);
+        expect(axe.problems.length === 0, axe.problems.join('; '));
+        await page.keyboard.press('Escape');
+        await help.waitFor({ state: 'hidden' });
+        expect((await focused(page))?.name === 'Message to Cadenza', 'focus did not go back to the message box');
+        // That Escape closed the help only: the answer streaming behind it was not stopped.
+        expect((await posted(page, 'chat/stop')).length === 0, 'the Escape that closed the help also stopped the answer');
+      },
+    );
   }
 
   await check('screen reader: a streamed answer is announced once, when it is done (the panel itself is not a live region)', async (context) => {
     const page = await open(context, 'bench');
-    expect(await page.locator('#app').getAttribute('aria-live') === 'off', 'the panel root is a live region');
+    expect((await page.locator('#app').getAttribute('aria-live')) === 'off', 'the panel root is a live region');
     await listen(page);
     await page.getByRole('textbox', { name: 'Message to Cadenza' }).fill('Go');
     await page.keyboard.press('Enter');

@@ -40,7 +40,9 @@ const scenarios = [
   { name: 'agent', height: 1100 },
   { name: 'agentRepeat', height: 1100 },
   {
-    name: 'keyboard', scenario: 'conversation', height: 700,
+    name: 'keyboard',
+    scenario: 'conversation',
+    height: 700,
     prepare: async (page) => {
       await page.getByRole('textbox', { name: 'Message to Cadenza' }).focus();
       await page.keyboard.press('Tab');
@@ -100,7 +102,11 @@ try {
       process.stdout.write(`screenshot: ${file}\n`);
       if (runChecks) {
         const contrast = await contrastProblems(page);
-        report(`contrast ${name}/${theme}`, contrast.measured > 0 ? contrast.problems : ['no text was measured'], `${contrast.measured} texts, lowest ${contrast.worst}:1`);
+        report(
+          `contrast ${name}/${theme}`,
+          contrast.measured > 0 ? contrast.problems : ['no text was measured'],
+          `${contrast.measured} texts, lowest ${contrast.worst}:1`,
+        );
         await axe.run(page, name, theme);
         // Focus walks the page with Tab: once per scenario and theme (the keyboard scenario has focus moved already).
         if (name !== 'keyboard') {
@@ -138,9 +144,11 @@ try {
       }
     };
     const posted = (page, type) => page.evaluate((wanted) => window.__sandbox.posted.filter((message) => message.type === wanted), type);
-    const expect = (condition, message) => { if (!condition) throw new Error(message); };
+    const expect = (condition, message) => {
+      if (!condition) throw new Error(message);
+    };
 
-    await check('the note of an answer asked for without tools, and a replace_all card\'s count, are visible', async (context) => {
+    await check("the note of an answer asked for without tools, and a replace_all card's count, are visible", async (context) => {
       const page = await open(context, 'agentRepeat');
       const note = page.locator('.message.assistant .agent-stop');
       await note.first().waitFor();
@@ -157,7 +165,9 @@ try {
     await check('Enter sends; the draft clears only when the host adds the message', async (context) => {
       const page = await open(context, 'bench');
       const input = page.getByRole('textbox', { name: 'Message to Cadenza' });
-      await page.evaluate(() => { window.__sandbox.holdStream = true; });
+      await page.evaluate(() => {
+        window.__sandbox.holdStream = true;
+      });
       await input.fill('First line');
       await input.press('Shift+Enter');
       await input.pressSequentially('second line');
@@ -171,12 +181,14 @@ try {
     });
     await check('a failed send keeps the text', async (context) => {
       const page = await open(context, 'bench');
-      await page.evaluate(() => { window.__sandbox.failNextSend = true; });
+      await page.evaluate(() => {
+        window.__sandbox.failNextSend = true;
+      });
       const input = page.getByRole('textbox', { name: 'Message to Cadenza' });
       await input.fill('Do not lose me');
       await input.press('Enter');
       await page.waitForSelector('.notice.error');
-      expect(await input.inputValue() === 'Do not lose me', 'text lost');
+      expect((await input.inputValue()) === 'Do not lose me', 'text lost');
       expect(!(await input.evaluate((element) => element.readOnly)), 'still read-only');
     });
     await check('the draft survives a reload (setState)', async (context) => {
@@ -230,7 +242,10 @@ try {
       await page.mouse.up();
       const [copied] = await posted(page, 'code/copy');
       expect(copied !== undefined, 'the press posted no code/copy');
-      expect(copied?.code.startsWith('export function sum(values: number[]): number {\n  let total = 0;'), `code was ${JSON.stringify(copied?.code.slice(0, 80))}`);
+      expect(
+        copied?.code.startsWith('export function sum(values: number[]): number {\n  let total = 0;'),
+        `code was ${JSON.stringify(copied?.code.slice(0, 80))}`,
+      );
       const shown = await page.locator('.message.assistant .code-block').first().locator('pre > code').textContent();
       expect(shown.startsWith(copied?.code ?? '\u0000'), 'copied code the block did not show');
     });
@@ -253,15 +268,15 @@ try {
       const temperature = page.getByRole('spinbutton', { name: /Temperature/ });
       await temperature.fill('5');
       await temperature.press('Tab');
-      expect(await temperature.inputValue() === '1', `temperature ${await temperature.inputValue()}`);
+      expect((await temperature.inputValue()) === '1', `temperature ${await temperature.inputValue()}`);
       const topK = page.getByRole('spinbutton', { name: /Top K/ });
       await topK.fill('2.6');
       await topK.press('Tab');
-      expect(await topK.inputValue() === '3', `top_k ${await topK.inputValue()}`);
+      expect((await topK.inputValue()) === '3', `top_k ${await topK.inputValue()}`);
       const maxTokens = page.getByRole('spinbutton', { name: /Max tokens/ });
       await maxTokens.fill('999999');
       await maxTokens.press('Tab');
-      expect(await maxTokens.inputValue() === '4096', `max_tokens ${await maxTokens.inputValue()}`);
+      expect((await maxTokens.inputValue()) === '4096', `max_tokens ${await maxTokens.inputValue()}`);
       const add = page.getByRole('button', { name: 'Add stop sequence' });
       for (let index = 0; index < 4; index += 1) {
         await add.click();
@@ -272,7 +287,10 @@ try {
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'chat/send'));
       const [sent] = await posted(page, 'chat/send');
-      expect(sent.options.temperature === 1 && sent.options.topK === 3 && sent.options.maxTokens === 4096 && sent.options.stop.length === 4, JSON.stringify(sent.options));
+      expect(
+        sent.options.temperature === 1 && sent.options.topK === 3 && sent.options.maxTokens === 4096 && sent.options.stop.length === 4,
+        JSON.stringify(sent.options),
+      );
       return JSON.stringify(sent.options);
     });
     await check('attach is disabled, with the reason, for a model without vision', async (context) => {
@@ -357,12 +375,17 @@ try {
       });
       await page.waitForSelector('.image-thumbnail');
       const checks = await posted(page, 'image/check');
-      expect(checks.length === 1 && checks[0].image.name === 'small.png' && checks[0].image.dataUrl.startsWith('data:image/png;base64,'), JSON.stringify(checks.map((c) => c.image.name)));
-      expect(await page.locator('.notice.warning').count() === 1, 'no warning for the huge image');
+      expect(
+        checks.length === 1 && checks[0].image.name === 'small.png' && checks[0].image.dataUrl.startsWith('data:image/png;base64,'),
+        JSON.stringify(checks.map((c) => c.image.name)),
+      );
+      expect((await page.locator('.notice.warning').count()) === 1, 'no warning for the huge image');
     });
     await check('composer/addContext inserts a fenced block', async (context) => {
       const page = await open(context, 'bench');
-      await page.evaluate(() => window.__sandbox.send({ type: 'composer/addContext', label: 'src/a.ts:1-2', text: 'const a = 1;\nconst b = 2;', language: 'typescript' }));
+      await page.evaluate(() =>
+        window.__sandbox.send({ type: 'composer/addContext', label: 'src/a.ts:1-2', text: 'const a = 1;\nconst b = 2;', language: 'typescript' }),
+      );
       await page.waitForTimeout(100);
       const value = await page.getByRole('textbox', { name: 'Message to Cadenza' }).inputValue();
       expect(value.includes('src/a.ts:1-2:\n```typescript\nconst a = 1;\nconst b = 2;\n```'), JSON.stringify(value));
@@ -372,24 +395,41 @@ try {
       const messages = [];
       for (let turn = 0; turn < 150; turn += 1) {
         messages.push({ id: `u${turn}`, role: 'user', text: `Question ${turn}: what does step ${turn} do?` });
-        messages.push({ id: `a${turn}`, role: 'assistant', model: 'Meta-Llama-3.3-70B-Instruct', text: `Answer ${turn}.\n\n\`\`\`ts\nconst step${turn} = ${turn};\n\`\`\`` });
+        messages.push({
+          id: `a${turn}`,
+          role: 'assistant',
+          model: 'Meta-Llama-3.3-70B-Instruct',
+          text: `Answer ${turn}.\n\n\`\`\`ts\nconst step${turn} = ${turn};\n\`\`\``,
+        });
       }
       // Read right after the panel has handled the show (a listener added after the panel's runs after it),
       // before any background slice has run.
-      const first = await page.evaluate((view) => new Promise((resolve) => {
-        const seen = (event) => {
-          if (event.data?.type !== 'conversation/show') return;
-          window.removeEventListener('message', seen);
-          const list = document.querySelector('.messages');
-          resolve({ shown: document.querySelectorAll('.message.user, .message.assistant').length, pending: list?.dataset.pending === 'true', atBottom: list ? list.scrollHeight - list.scrollTop - list.clientHeight < 60 : false });
-        };
-        window.addEventListener('message', seen);
-        window.__sandbox.send({ type: 'conversation/show', conversation: view });
-      }), { id: 'long', title: 'Long', model: 'Meta-Llama-3.3-70B-Instruct', options: {}, messages });
+      const first = await page.evaluate(
+        (view) =>
+          new Promise((resolve) => {
+            const seen = (event) => {
+              if (event.data?.type !== 'conversation/show') return;
+              window.removeEventListener('message', seen);
+              const list = document.querySelector('.messages');
+              resolve({
+                shown: document.querySelectorAll('.message.user, .message.assistant').length,
+                pending: list?.dataset.pending === 'true',
+                atBottom: list ? list.scrollHeight - list.scrollTop - list.clientHeight < 60 : false,
+              });
+            };
+            window.addEventListener('message', seen);
+            window.__sandbox.send({ type: 'conversation/show', conversation: view });
+          }),
+        { id: 'long', title: 'Long', model: 'Meta-Llama-3.3-70B-Instruct', options: {}, messages },
+      );
       expect(first.shown > 0 && first.shown < 300 && first.pending, `at first ${first.shown} of 300 messages were built (pending ${first.pending}): not lazy`);
       expect(first.atBottom, 'the list did not open at its newest message');
       await page.waitForFunction(() => document.querySelector('.messages')?.dataset.pending !== 'true', undefined, { timeout: 30_000 });
-      const order = await page.evaluate(() => [...document.querySelectorAll('.message.user, .message.assistant')].map((element) => (/(Question|Answer) (\d+)/.exec(element.textContent ?? '') ?? []).slice(1).join(' ')));
+      const order = await page.evaluate(() =>
+        [...document.querySelectorAll('.message.user, .message.assistant')].map((element) =>
+          (/(Question|Answer) (\d+)/.exec(element.textContent ?? '') ?? []).slice(1).join(' '),
+        ),
+      );
       expect(order.length === 300, `${order.length} messages after the fill`);
       const expected = Array.from({ length: 300 }, (_, index) => `${index % 2 === 0 ? 'Question' : 'Answer'} ${Math.floor(index / 2)}`);
       const wrong = order.findIndex((label, index) => label !== expected[index]);
@@ -413,7 +453,10 @@ try {
       const page = await open(context, 'conversation');
       await page.getByRole('button', { name: 'Show conversations' }).click();
       await page.getByRole('button', { name: 'Copy \u201cExtract invoice fields\u201d as Markdown' }).click();
-      expect(JSON.stringify(await posted(page, 'conversation/copyMarkdown')) === '[{"type":"conversation/copyMarkdown","id":"c2"}]', JSON.stringify(await posted(page, 'conversation/copyMarkdown')));
+      expect(
+        JSON.stringify(await posted(page, 'conversation/copyMarkdown')) === '[{"type":"conversation/copyMarkdown","id":"c2"}]',
+        JSON.stringify(await posted(page, 'conversation/copyMarkdown')),
+      );
     });
   }
 } finally {
@@ -421,6 +464,9 @@ try {
   await sandbox.close();
 }
 
-report('no CSP violation and no page error in any scenario', violations.map((violation) => `CSP/page problem: ${violation}`));
+report(
+  'no CSP violation and no page error in any scenario',
+  violations.map((violation) => `CSP/page problem: ${violation}`),
+);
 process.stdout.write(`${passes} passed, ${failures} failed, 0 skipped\n`);
 process.exitCode = failures > 0 || passes === 0 ? 1 : 0;

@@ -23,7 +23,16 @@ const themes = {
 /** The launch options every helper uses for Debian's Chromium. */
 export const chromiumOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 const types = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.html': 'text/html' };
@@ -33,13 +42,7 @@ function page(url) {
   const nonce = randomBytes(16).toString('base64');
   const origin = `http://${url.host}`;
   // The same policy as src/host/views/webviewHtml.ts, with this server standing in for webview.cspSource.
-  const csp = [
-    "default-src 'none'",
-    `style-src ${origin}`,
-    `font-src ${origin}`,
-    `img-src ${origin} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  const csp = ["default-src 'none'", `style-src ${origin}`, `font-src ${origin}`, `img-src ${origin} data:`, `script-src 'nonce-${nonce}'`].join('; ');
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head>

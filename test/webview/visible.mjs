@@ -105,7 +105,9 @@ export async function contrastProblems(page) {
       measured += 1;
       worst = Math.min(worst, value);
       if (value < needed - 0.005) {
-        problems.push(`${describe(element)} "${text.textContent.trim().slice(0, 30)}": ${value.toFixed(2)}:1 < ${needed}:1 (${style.color} over rgb(${behind.slice(0, 3).map(Math.round).join(', ')}))`);
+        problems.push(
+          `${describe(element)} "${text.textContent.trim().slice(0, 30)}": ${value.toFixed(2)}:1 < ${needed}:1 (${style.color} over rgb(${behind.slice(0, 3).map(Math.round).join(', ')}))`,
+        );
       }
     }
     return { problems, measured, worst: Number.isFinite(worst) ? Number(worst.toFixed(2)) : undefined };
@@ -124,13 +126,16 @@ export async function focusProblems(page, maxStops = 80) {
   const problems = [];
   const stops = [];
   await page.evaluate(() => document.activeElement instanceof window.HTMLElement && document.activeElement.blur());
-  await page.locator('body').click({ position: { x: 1, y: 1 } }).catch(() => undefined);
+  await page
+    .locator('body')
+    .click({ position: { x: 1, y: 1 } })
+    .catch(() => undefined);
   for (let index = 0; index < maxStops; index += 1) {
     await page.keyboard.press('Tab');
     const result = await page.evaluate(() => {
       const element = document.activeElement;
       if (!element || element === document.body) return { done: true };
-      if (!element.dataset.focusStop) element.dataset.focusStop = String(Object.keys(window.__focusStops ??= {}).length);
+      if (!element.dataset.focusStop) element.dataset.focusStop = String(Object.keys((window.__focusStops ??= {})).length);
       const stop = element.dataset.focusStop;
       if (window.__focusStops[stop]) return { done: true };
       window.__focusStops[stop] = true;
@@ -178,7 +183,8 @@ export async function focusProblems(page, maxStops = 80) {
     });
     if (result.done) break;
     stops.push(result.name);
-    if (!result.indicator) problems.push(`${result.name}: no visible focus indicator${result.outline ? ` (outline ${result.outline} has under 3:1 against its background)` : ''}`);
+    if (!result.indicator)
+      problems.push(`${result.name}: no visible focus indicator${result.outline ? ` (outline ${result.outline} has under 3:1 against its background)` : ''}`);
   }
   return { problems, stops };
 }

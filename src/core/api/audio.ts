@@ -36,7 +36,12 @@ export interface MultipartBody {
  * as the strings "true"/"false" (docs/service.md#transcription-and-translation); nested fields in the official clients'
  * bracket form (`stream_options[include_usage]`); the language in the form the family takes.
  */
-export async function buildTranscriptionForm(request: TranscriptionRequest, sniffed: SniffResult, family: AudioFamily | undefined, stream: boolean): Promise<MultipartBody> {
+export async function buildTranscriptionForm(
+  request: TranscriptionRequest,
+  sniffed: SniffResult,
+  family: AudioFamily | undefined,
+  stream: boolean,
+): Promise<MultipartBody> {
   const form = new FormData();
   form.append('model', request.model);
   const fileName = request.fileName ?? `audio.${sniffed.format}`;

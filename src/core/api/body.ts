@@ -164,7 +164,8 @@ export class ResponseBody implements AsyncIterable<string> {
   [Symbol.asyncIterator](): AsyncIterator<string> {
     return {
       // Text kept by peek() first; otherwise straight from the queue, with one promise per read.
-      next: (): Promise<IteratorResult<string>> => (this.peeked.length > 0 ? Promise.resolve({ done: false, value: this.peeked.shift() as string }) : this.read()),
+      next: (): Promise<IteratorResult<string>> =>
+        this.peeked.length > 0 ? Promise.resolve({ done: false, value: this.peeked.shift() as string }) : this.read(),
       return: async (): Promise<IteratorResult<string>> => {
         this.destroy();
         return { done: true, value: undefined };

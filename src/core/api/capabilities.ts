@@ -88,7 +88,10 @@ export class CapabilityRegistry {
       family: override?.family ?? base.family,
       contextLength: override?.contextLength,
       maxCompletionTokens: override?.maxCompletionTokens,
-      reasoning: override?.reasoning === false ? undefined : override?.reasoning ?? (capabilities.includes('chat') ? reasoningTraits(id) ?? declared?.reasoning : undefined),
+      reasoning:
+        override?.reasoning === false
+          ? undefined
+          : (override?.reasoning ?? (capabilities.includes('chat') ? (reasoningTraits(id) ?? declared?.reasoning) : undefined)),
     };
   }
 

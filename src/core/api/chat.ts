@@ -7,7 +7,8 @@ import { ThinkTagSplitter } from './reasoning';
 import { readServiceUsage } from './usage';
 import { type ChatMessage, type ChatRequest, type ChatStreamEvent, type FinishReason, type ServiceUsage, type ToolCall } from './types';
 
-type WirePart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } } | { type: 'audio_content'; audio_content: { content: string } };
+type WirePart =
+  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } } | { type: 'audio_content'; audio_content: { content: string } };
 
 /** A message as the service expects it. */
 export type WireMessage = Record<string, unknown>;
@@ -25,9 +26,11 @@ export function toWireMessage(message: ChatMessage): WireMessage {
         return { role: 'user', content: message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n') };
       }
       const parts: WirePart[] = message.content.map((p) =>
-        p.type === 'text' ? { type: 'text', text: p.text }
-        : p.type === 'image' ? { type: 'image_url', image_url: { url: p.dataUrl } }
-        : { type: 'audio_content', audio_content: { content: p.dataUrl } },
+        p.type === 'text'
+          ? { type: 'text', text: p.text }
+          : p.type === 'image'
+            ? { type: 'image_url', image_url: { url: p.dataUrl } }
+            : { type: 'audio_content', audio_content: { content: p.dataUrl } },
       );
       return { role: 'user', content: parts };
     }
@@ -54,7 +57,11 @@ export function buildChatBody(request: ChatRequest, stream: boolean, server: { l
   if (request.tools !== undefined && request.tools.length > 0) {
     body['tools'] = request.tools.map((t) => ({
       type: 'function',
-      function: { name: t.name, ...(t.description === undefined ? {} : { description: t.description }), ...(t.parameters === undefined ? {} : { parameters: t.parameters }) },
+      function: {
+        name: t.name,
+        ...(t.description === undefined ? {} : { description: t.description }),
+        ...(t.parameters === undefined ? {} : { parameters: t.parameters }),
+      },
     }));
   }
   const choice = request.toolChoice;
@@ -63,12 +70,18 @@ export function buildChatBody(request: ChatRequest, stream: boolean, server: { l
   // `{type: "text"}` is never sent: the service rejects it (docs/service.md#json-mode).
   // llama.cpp builds after de3ff81 constrain json_object only when it carries a schema (its own
   // extension); a bare one came back as free text ("Hello!"). The service gets the spec's shape.
-  if (format?.type === 'json_object') body['response_format'] = server.llamaCpp === true ? { type: 'json_object', schema: { type: 'object' } } : { type: 'json_object' };
+  if (format?.type === 'json_object')
+    body['response_format'] = server.llamaCpp === true ? { type: 'json_object', schema: { type: 'object' } } : { type: 'json_object' };
   if (format?.type === 'json_schema') {
     const { name, description, schema, strict } = format.jsonSchema;
     body['response_format'] = {
       type: 'json_schema',
-      json_schema: { name, ...(description === undefined ? {} : { description }), ...(schema === undefined ? {} : { schema }), ...(strict === undefined ? {} : { strict }) },
+      json_schema: {
+        name,
+        ...(description === undefined ? {} : { description }),
+        ...(schema === undefined ? {} : { schema }),
+        ...(strict === undefined ? {} : { strict }),
+      },
     };
   }
   if (request.reasoningEffort !== undefined) body['reasoning_effort'] = request.reasoningEffort;
@@ -166,7 +179,12 @@ export class ChatAccumulator {
   }
 
   /** A `transcript.text.delta` carries a piece of text; `transcript.text.done` the whole, used only when no piece came. */
-  private pushTranscriptEvent(kind: 'transcript.text.delta' | 'transcript.text.done', chunk: Record<string, unknown>, out: ChatStreamEvent[], now: number): void {
+  private pushTranscriptEvent(
+    kind: 'transcript.text.delta' | 'transcript.text.done',
+    chunk: Record<string, unknown>,
+    out: ChatStreamEvent[],
+    now: number,
+  ): void {
     if (kind === 'transcript.text.delta') {
       this.pushDelta({ content: chunk['delta'] }, out, now);
       return;

@@ -93,7 +93,10 @@ export class InferenceClient {
     this.transport = createTransport(options.transport, Math.min(timeoutMs, 30_000));
     this.registry = new CapabilityRegistry(options.capabilities);
     const chatEndpoint = options.endpoints?.chat ?? (options.chatBaseUrl === undefined ? undefined : { baseUrl: options.chatBaseUrl });
-    this.endpoints = resolveEndpoints({ baseUrl: options.baseUrl, apiKey: options.apiKey }, { ...options.endpoints, ...(chatEndpoint ? { chat: chatEndpoint } : {}) });
+    this.endpoints = resolveEndpoints(
+      { baseUrl: options.baseUrl, apiKey: options.apiKey },
+      { ...options.endpoints, ...(chatEndpoint ? { chat: chatEndpoint } : {}) },
+    );
     const baseUrl = this.endpoints.default.baseUrl;
     const chatBase = this.endpoints.chat.baseUrl;
     this.http = new HttpCore({
@@ -105,7 +108,11 @@ export class InferenceClient {
       logger,
       userAgent: options.userAgent ?? `Cadenza (node ${process.version})`,
     });
-    this.timeouts = { firstTokenMs: options.firstTokenTimeoutMs ?? timeoutMs, idleMs: options.idleTimeoutMs ?? timeoutMs, ...(options.streamTotalMs !== undefined ? { totalMs: options.streamTotalMs } : {}) };
+    this.timeouts = {
+      firstTokenMs: options.firstTokenTimeoutMs ?? timeoutMs,
+      idleMs: options.idleTimeoutMs ?? timeoutMs,
+      ...(options.streamTotalMs !== undefined ? { totalMs: options.streamTotalMs } : {}),
+    };
     logger.debug(`service client for ${redactUrl(baseUrl)}${chatBase === baseUrl ? '' : ` (chat: ${redactUrl(chatBase)})`} via ${this.transport.description}`);
   }
 
@@ -117,16 +124,19 @@ export class InferenceClient {
    */
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     const servers = listingEndpoints(this.endpoints);
-    const lists = await Promise.all(servers.map(async (endpoint, index) => {
-      try {
-        const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup', endpoint: endpoint.role });
-        if (isLlamaCppListing(value)) await askServerProps({ http: this.http, role: endpoint.role, ids: listedIds(value), signal, registry: this.registry, logger: this.logger });
-        return readModelList(value, this.registry);
-      } catch (error) {
-        if (index === 0 || ApiError.is(error, 'canceled')) throw error;
-        return [];
-      }
-    }));
+    const lists = await Promise.all(
+      servers.map(async (endpoint, index) => {
+        try {
+          const { value } = await this.http.fetchJson({ method: 'GET', path: '/v1/models', signal, kind: 'modelLookup', endpoint: endpoint.role });
+          if (isLlamaCppListing(value))
+            await askServerProps({ http: this.http, role: endpoint.role, ids: listedIds(value), signal, registry: this.registry, logger: this.logger });
+          return readModelList(value, this.registry);
+        } catch (error) {
+          if (index === 0 || ApiError.is(error, 'canceled')) throw error;
+          return [];
+        }
+      }),
+    );
     const unlisted = servers.length > 1 ? this.registry.overriddenIds().map((id) => overrideOnlyModel(id, this.registry)) : [];
     const models = mergeModelLists(lists, unlisted);
     for (const model of models) this.known.set(model.id, model);
@@ -161,10 +171,16 @@ export class InferenceClient {
   /** A streamed chat completion: events as they form, then `result`. Validation failures surface on first iteration (or `result`). */
   streamChat(request: ChatRequest, options: CallOptions = {}): ChatStream {
     return new ResultStream<ChatStreamEvent, ChatResult>(
-      this.stream(() => {
-        validateChatRequest(request, this.maxTokensOf(request.model));
-        return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true, this.serverOf(request.model)), options, 'chat');
-      }, request.model, promptChars(request.messages), this.capabilityOfChat(request), maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model))),
+      this.stream(
+        () => {
+          validateChatRequest(request, this.maxTokensOf(request.model));
+          return this.jsonRequest('/v1/chat/completions', buildChatBody(request, true, this.serverOf(request.model)), options, 'chat');
+        },
+        request.model,
+        promptChars(request.messages),
+        this.capabilityOfChat(request),
+        maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model)),
+      ),
       options.signal,
     );
   }
@@ -175,8 +191,21 @@ export class InferenceClient {
    */
   infill(request: InfillRequest, options: CallOptions = {}): InfillStream {
     const body = JSON.stringify(buildInfillBody(request, true));
-    const http: HttpRequest = { method: 'POST', path: INFILL_PATH, host: 'chat', rateLimitKey: request.model, body, contentType: 'application/json', accept: 'text/event-stream', signal: options.signal, onRetry: options.onRetry };
-    return new ResultStream<InfillStreamEvent, InfillResult>(driveInfill({ http: this.http, request: http, timeouts: this.timeouts, maxTokens: request.maxTokens }), options.signal);
+    const http: HttpRequest = {
+      method: 'POST',
+      path: INFILL_PATH,
+      host: 'chat',
+      rateLimitKey: request.model,
+      body,
+      contentType: 'application/json',
+      accept: 'text/event-stream',
+      signal: options.signal,
+      onRetry: options.onRetry,
+    };
+    return new ResultStream<InfillStreamEvent, InfillResult>(
+      driveInfill({ http: this.http, request: http, timeouts: this.timeouts, maxTokens: request.maxTokens }),
+      options.signal,
+    );
   }
 
   /** Asks the chat endpoint's server once whether it fills in the middle for `model` (an /infill that predicts nothing). */
@@ -200,9 +229,16 @@ export class InferenceClient {
    * `unsupported`), and a reply without a token list is a malformedResponse.
    */
   async countTokens(text: string, options: CallOptions = {}): Promise<number> {
-    const { value } = await this.http.fetchJson({ method: 'POST', path: '/tokenize', host: 'chat', body: JSON.stringify({ content: text }), contentType: 'application/json', signal: options.signal });
+    const { value } = await this.http.fetchJson({
+      method: 'POST',
+      path: '/tokenize',
+      host: 'chat',
+      body: JSON.stringify({ content: text }),
+      contentType: 'application/json',
+      signal: options.signal,
+    });
     const tokens = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['tokens'] : undefined;
-    if (!Array.isArray(tokens)) throw new ApiError('malformedResponse', 'The tokenizer\'s reply has no token list');
+    if (!Array.isArray(tokens)) throw new ApiError('malformedResponse', "The tokenizer's reply has no token list");
     return tokens.length;
   }
 
@@ -216,7 +252,13 @@ export class InferenceClient {
   /** Audio reasoning, streamed; bounded like a chat stream by its `max_tokens` (see `maxStreamChars`) and time. */
   streamAudioReasoning(request: AudioReasoningRequest, options: CallOptions = {}): ChatStream {
     return new ResultStream<ChatStreamEvent, ChatResult>(
-      this.stream(() => this.jsonRequest('/v1/audio/reasoning', this.audioReasoningBody(request, true), options, 'default'), request.model, (request.instruction ?? '').length, 'audioReasoning', maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model))),
+      this.stream(
+        () => this.jsonRequest('/v1/audio/reasoning', this.audioReasoningBody(request, true), options, 'default'),
+        request.model,
+        (request.instruction ?? '').length,
+        'audioReasoning',
+        maxStreamChars(request.maxTokens ?? this.maxTokensOf(request.model)),
+      ),
       options.signal,
     );
   }
@@ -289,7 +331,16 @@ export class InferenceClient {
 
   private jsonRequest(path: string, body: Record<string, unknown>, options: CallOptions, host: 'chat' | 'default'): HttpRequest {
     const model = typeof body['model'] === 'string' ? body['model'] : undefined;
-    return { method: 'POST', path, host, rateLimitKey: model, body: JSON.stringify(body), contentType: 'application/json', signal: options.signal, onRetry: options.onRetry };
+    return {
+      method: 'POST',
+      path,
+      host,
+      rateLimitKey: model,
+      body: JSON.stringify(body),
+      contentType: 'application/json',
+      signal: options.signal,
+      onRetry: options.onRetry,
+    };
   }
 
   private audioReasoningBody(request: AudioReasoningRequest, stream: boolean): Record<string, unknown> {
@@ -309,12 +360,24 @@ export class InferenceClient {
       reasoning: acc.reasoning(),
       toolCalls: acc.toolCalls(),
       finishReason: acc.finishReason,
-      usage: buildUsageReport(acc.usage, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: acc.outputChars, promptChars: prompt }),
+      usage: buildUsageReport(acc.usage, {
+        startedAt: response.startedAt,
+        firstTokenAt: response.headersAt,
+        endedAt: response.endedAt,
+        outputChars: acc.outputChars,
+        promptChars: prompt,
+      }),
     };
   }
 
   /** Builds the request lazily, inside the stream, so validation errors reach the caller through the stream. */
-  private async *stream(build: () => HttpRequest | Promise<HttpRequest>, model: string, prompt: number, capability: Capability, maxChars?: number): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
+  private async *stream(
+    build: () => HttpRequest | Promise<HttpRequest>,
+    model: string,
+    prompt: number,
+    capability: Capability,
+    maxChars?: number,
+  ): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
     const request = await build();
     return yield* driveStream({
       http: this.http,
@@ -333,7 +396,16 @@ export class InferenceClient {
     if (family !== 'speechToText') validateAudioSampling(request.temperature, request.maxTokens, this.maxTokensOf(request.model));
     const form = await buildTranscriptionForm(request, sniffed, family, stream);
     const path = operation === 'translation' ? '/v1/audio/translations' : '/v1/audio/transcriptions';
-    return { method: 'POST', path, rateLimitKey: request.model, body: form.bytes, contentType: form.contentType, signal: options.signal, onRetry: options.onRetry, accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json' };
+    return {
+      method: 'POST',
+      path,
+      rateLimitKey: request.model,
+      body: form.bytes,
+      contentType: form.contentType,
+      signal: options.signal,
+      onRetry: options.onRetry,
+      accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json',
+    };
   }
 
   private async audioText(operation: Operation, request: TranscriptionRequest, options: CallOptions): Promise<TranscriptionResult> {
@@ -372,7 +444,13 @@ export class InferenceClient {
       text = field;
       service = readServiceUsage(record['usage']);
     }
-    const usage = buildUsageReport(service, { startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, outputChars: text.length, promptChars: (request.prompt ?? '').length });
+    const usage = buildUsageReport(service, {
+      startedAt: response.startedAt,
+      firstTokenAt: response.headersAt,
+      endedAt: response.endedAt,
+      outputChars: text.length,
+      promptChars: (request.prompt ?? '').length,
+    });
     return { text, model: request.model, usage };
   }
 

@@ -66,7 +66,13 @@ export function readEmbeddingList(value: unknown, inputCount: number, expectedDi
 }
 
 /** One embeddings request with retries; InferenceClient.embed and embedMany's batches call it. */
-export async function embedOnce(http: HttpCore, input: readonly string[], model: string, signal: AbortSignal | undefined, expectedDimension?: number): Promise<EmbeddingResult> {
+export async function embedOnce(
+  http: HttpCore,
+  input: readonly string[],
+  model: string,
+  signal: AbortSignal | undefined,
+  expectedDimension?: number,
+): Promise<EmbeddingResult> {
   validateEmbeddingInput(input, model);
   const { value } = await http.fetchJson({
     method: 'POST',

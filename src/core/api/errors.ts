@@ -143,7 +143,7 @@ const OPERATION_NAMES: Readonly<Record<string, string>> = {
   '/v1/audio/translations': 'audio translation',
   '/v1/audio/reasoning': 'audio reasoning',
   '/v1/models': 'a model listing',
-  '/props': 'the server\'s model properties',
+  '/props': "the server's model properties",
 };
 
 /** Maps an HTTP status and the body's fields to a reason; used for every non-2xx answer. */
@@ -267,10 +267,14 @@ export function errorFromStreamEvent(data: string, secret: string | undefined): 
   const fields = readErrorBody(data, 'application/json');
   const reason = streamErrorReason(fields);
   const serverMessage = fields.message === undefined ? undefined : redact(fields.message, secret);
-  return new ApiError(reason, `${SUMMARY[reason]} mid-stream${fields.code === undefined ? '' : ` (${fields.code})`}${serverMessage === undefined ? '' : `: ${serverMessage}`}`, {
-    code: fields.code,
-    param: fields.param,
-    requestId: fields.requestId,
-    serverMessage,
-  });
+  return new ApiError(
+    reason,
+    `${SUMMARY[reason]} mid-stream${fields.code === undefined ? '' : ` (${fields.code})`}${serverMessage === undefined ? '' : `: ${serverMessage}`}`,
+    {
+      code: fields.code,
+      param: fields.param,
+      requestId: fields.requestId,
+      serverMessage,
+    },
+  );
 }

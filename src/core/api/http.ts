@@ -131,10 +131,7 @@ export class HttpCore {
     const fail = (error: ApiError): void => {
       if (!controller.signal.aborted) controller.abort(error);
     };
-    const firstByte = setTimeout(
-      () => fail(new ApiError('timeout', `The service did not answer within ${settings.timeoutMs} ms`)),
-      settings.timeoutMs,
-    );
+    const firstByte = setTimeout(() => fail(new ApiError('timeout', `The service did not answer within ${settings.timeoutMs} ms`)), settings.timeoutMs);
     const base = endpoint.baseUrl;
     const headers: Record<string, string> = { 'user-agent': settings.userAgent, accept: req.accept ?? 'application/json' };
     if (secret !== undefined) headers['authorization'] = `Bearer ${secret}`;
@@ -233,13 +230,17 @@ export class HttpCore {
     const delay = hinted ?? backoffDelayMs(attempt, retry);
     if (error.reason === 'rateLimited' || hinted !== undefined) gate.for(req.rateLimitKey).pause(delay);
     req.onRetry?.({ attempt: attempt + 1, delayMs: delay, error });
-    logger.debug(`retrying after ${error.reason}${error.status === undefined ? '' : ` (HTTP ${error.status})`} in ${delay} ms (attempt ${attempt + 2} of ${retry.maxRetries + 1})`);
+    logger.debug(
+      `retrying after ${error.reason}${error.status === undefined ? '' : ` (HTTP ${error.status})`} in ${delay} ms (attempt ${attempt + 2} of ${retry.maxRetries + 1})`,
+    );
     // With the gate paused the wait happens in open(); otherwise sleep here.
     if (error.reason !== 'rateLimited' && hinted === undefined) await abortableSleep(delay, req.signal);
   }
 
   /** Sends with retries and reads the whole body as text; used by every non-streamed operation. */
-  async fetchText(req: HttpRequest): Promise<{ text: string; contentType: string | undefined; startedAt: number; headersAt: number; endedAt: number; secret: string | undefined }> {
+  async fetchText(
+    req: HttpRequest,
+  ): Promise<{ text: string; contentType: string | undefined; startedAt: number; headersAt: number; endedAt: number; secret: string | undefined }> {
     let firstStart: number | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -252,7 +253,11 @@ export class HttpCore {
         );
         try {
           const { text, cut } = await response.body.textUpTo(MAX_REPLY_BYTES);
-          if (cut) throw new ApiError('malformedResponse', `The service's answer is larger than ${MAX_REPLY_BYTES / 1048576} MB, more than any reply of this API; it was not read.`);
+          if (cut)
+            throw new ApiError(
+              'malformedResponse',
+              `The service's answer is larger than ${MAX_REPLY_BYTES / 1048576} MB, more than any reply of this API; it was not read.`,
+            );
           return {
             text,
             contentType: headerValue(response.headers, 'content-type'),
@@ -278,7 +283,13 @@ export class HttpCore {
   async fetchJson(req: HttpRequest): Promise<{ value: unknown; startedAt: number; headersAt: number; endedAt: number; secret: string | undefined }> {
     const result = await this.fetchText(req);
     try {
-      return { value: JSON.parse(result.text) as unknown, startedAt: result.startedAt, headersAt: result.headersAt, endedAt: result.endedAt, secret: result.secret };
+      return {
+        value: JSON.parse(result.text) as unknown,
+        startedAt: result.startedAt,
+        headersAt: result.headersAt,
+        endedAt: result.endedAt,
+        secret: result.secret,
+      };
     } catch (cause) {
       throw new ApiError('malformedResponse', `The service sent a body that is not JSON for ${req.path}`, { cause });
     }

@@ -72,8 +72,14 @@ export async function* driveInfill(job: InfillJob): AsyncGenerator<InfillStreamE
       response = await http.open(request);
       const open = response;
       const totalMs = timeouts.totalMs ?? DEFAULT_STREAM_TOTAL_MS;
-      whole = setTimeout(() => open.fail(new ApiError('timeout', `The completion was still streaming after ${Math.round(totalMs / 1000)} s; it was stopped there`)), totalMs);
-      firstToken = setTimeout(() => open.fail(new ApiError('timeout', `The server sent no output within ${timeouts.firstTokenMs} ms of answering`)), timeouts.firstTokenMs);
+      whole = setTimeout(
+        () => open.fail(new ApiError('timeout', `The completion was still streaming after ${Math.round(totalMs / 1000)} s; it was stopped there`)),
+        totalMs,
+      );
+      firstToken = setTimeout(
+        () => open.fail(new ApiError('timeout', `The server sent no output within ${timeouts.firstTokenMs} ms of answering`)),
+        timeouts.firstTokenMs,
+      );
       const contentType = headerValue(open.headers, 'content-type') ?? '';
       const shape = replyShape(await open.body.peek(), contentType);
       if (shape === 'sse') {
@@ -83,7 +89,8 @@ export async function* driveInfill(job: InfillJob): AsyncGenerator<InfillStreamE
           const events: InfillStreamEvent[] = [];
           for (const data of batch) {
             received += data.length;
-            if (received > maxChars) throw new ApiError('malformedResponse', 'The server kept sending far more than n_predict allows; the completion was stopped there');
+            if (received > maxChars)
+              throw new ApiError('malformedResponse', 'The server kept sending far more than n_predict allows; the completion was stopped there');
             const chunk = readInfillChunk(parseDataEvent(data, open.secret));
             counts = { ...counts, ...chunk.counts };
             if (chunk.text !== '') {
@@ -121,7 +128,8 @@ export async function* driveInfill(job: InfillJob): AsyncGenerator<InfillStreamE
       yield [{ type: 'done', counts, ...(stopType !== undefined ? { stopType } : {}) }];
       return { text, counts, stopType };
     } catch (error) {
-      const apiError = response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
+      const apiError =
+        response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
       if (delivered) throw apiError;
       await http.backOff(apiError, attempt, request);
     } finally {
@@ -156,7 +164,15 @@ export async function probeInfill(http: HttpCore, model: string, signal?: AbortS
   const started = performance.now();
   let response: OpenResponse | undefined;
   try {
-    response = await http.open({ method: 'POST', path: INFILL_PATH, host: 'chat', rateLimitKey: model, body: JSON.stringify(body), contentType: 'application/json', signal });
+    response = await http.open({
+      method: 'POST',
+      path: INFILL_PATH,
+      host: 'chat',
+      rateLimitKey: model,
+      body: JSON.stringify(body),
+      contentType: 'application/json',
+      signal,
+    });
     const { text } = await response.body.textUpTo(MAX_ERROR_BODY_BYTES);
     readInfillChunk(JSON.parse(text) as unknown);
     http.logger.debug(`/infill probe for ${model}: fills in the middle (${Math.round(performance.now() - started)} ms)`);
@@ -166,7 +182,9 @@ export async function probeInfill(http: HttpCore, model: string, signal?: AbortS
     const definite = refusesInfill(status);
     // A 2xx that is not an infill answer is a server that does not know the operation (a catch-all page).
     const notInfill = status === undefined && (error instanceof SyntaxError || ApiError.is(error, 'malformedResponse'));
-    http.logger.debug(`/infill probe for ${model}: ${definite || notInfill ? 'refused' : 'no answer'} (${error instanceof Error ? error.message : String(error)})`);
+    http.logger.debug(
+      `/infill probe for ${model}: ${definite || notInfill ? 'refused' : 'no answer'} (${error instanceof Error ? error.message : String(error)})`,
+    );
     return definite || notInfill ? 'chat' : 'unknown';
   } finally {
     if (response !== undefined) {

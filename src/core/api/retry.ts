@@ -35,7 +35,7 @@ export function isRetryable(error: ApiError): boolean {
   return RETRY_REASONS.has(error.reason);
 }
 
-const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, 'µs': 0.001, ns: 0.000001 };
+const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
 
 /**
  * Parses a rate-limit duration into milliseconds: plain seconds ("2", "1.5") or a Go-style duration

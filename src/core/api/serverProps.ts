@@ -61,17 +61,26 @@ export function readServerProps(raw: unknown): DeclaredTraits | undefined {
  * and records it in `registry`. Best effort: a server without /props, or an odd body, leaves the
  * derivation as it was; only a cancel is passed on.
  */
-export async function askServerProps(input: { http: HttpCore; role: EndpointRole; ids: readonly string[]; signal: AbortSignal | undefined; registry: CapabilityRegistry; logger: Logger }): Promise<void> {
+export async function askServerProps(input: {
+  http: HttpCore;
+  role: EndpointRole;
+  ids: readonly string[];
+  signal: AbortSignal | undefined;
+  registry: CapabilityRegistry;
+  logger: Logger;
+}): Promise<void> {
   const asked = input.ids.slice(0, 8);
-  await Promise.all(asked.map(async (id) => {
-    try {
-      const path = asked.length === 1 ? '/props' : `/props?model=${encodeURIComponent(id)}`;
-      const { value } = await input.http.fetchJson({ method: 'GET', path, signal: input.signal, kind: 'modelLookup', endpoint: input.role });
-      const traits = readServerProps(value);
-      if (traits !== undefined) input.registry.declare(id, traits);
-    } catch (error) {
-      if (ApiError.is(error, 'canceled')) throw error;
-      input.logger.debug(`no capabilities from ${input.role} /props for ${id}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }));
+  await Promise.all(
+    asked.map(async (id) => {
+      try {
+        const path = asked.length === 1 ? '/props' : `/props?model=${encodeURIComponent(id)}`;
+        const { value } = await input.http.fetchJson({ method: 'GET', path, signal: input.signal, kind: 'modelLookup', endpoint: input.role });
+        const traits = readServerProps(value);
+        if (traits !== undefined) input.registry.declare(id, traits);
+      } catch (error) {
+        if (ApiError.is(error, 'canceled')) throw error;
+        input.logger.debug(`no capabilities from ${input.role} /props for ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }),
+  );
 }

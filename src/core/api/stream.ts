@@ -62,7 +62,14 @@ export function replyShape(start: string, contentType: string): 'sse' | 'json' |
 }
 
 /** Reads a streamed request's reply that came back whole; returns its events (already pushed into `acc`). */
-function readWholeReply(acc: ChatAccumulator, text: string, shape: 'json' | 'other', answer: 'chat' | 'transcript', contentType: string, secret: string | undefined): ChatStreamEvent[] {
+function readWholeReply(
+  acc: ChatAccumulator,
+  text: string,
+  shape: 'json' | 'other',
+  answer: 'chat' | 'transcript',
+  contentType: string,
+  secret: string | undefined,
+): ChatStreamEvent[] {
   const now = performance.now();
   const events: ChatStreamEvent[] = [];
   if (shape === 'other') {
@@ -108,7 +115,16 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
       const open = response;
       startedAt ??= open.startedAt;
       const totalMs = timeouts.totalMs ?? DEFAULT_STREAM_TOTAL_MS;
-      whole = setTimeout(() => open.fail(new ApiError('timeout', `The answer was still streaming after ${totalMs >= 60_000 ? `${Math.round(totalMs / 60_000)} min` : `${Math.round(totalMs / 1000)} s`}; it was stopped there`)), totalMs);
+      whole = setTimeout(
+        () =>
+          open.fail(
+            new ApiError(
+              'timeout',
+              `The answer was still streaming after ${totalMs >= 60_000 ? `${Math.round(totalMs / 60_000)} min` : `${Math.round(totalMs / 1000)} s`}; it was stopped there`,
+            ),
+          ),
+        totalMs,
+      );
       firstToken = setTimeout(
         () => open.fail(new ApiError('timeout', `The service sent no output within ${timeouts.firstTokenMs} ms of answering`)),
         timeouts.firstTokenMs,
@@ -126,7 +142,8 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
           let events: ChatStreamEvent[] = [];
           for (const data of batch) {
             received += data.length;
-            if (received > maxChars) throw new ApiError('malformedResponse', 'The service kept sending far more than max_tokens allows; the answer was stopped there');
+            if (received > maxChars)
+              throw new ApiError('malformedResponse', 'The service kept sending far more than max_tokens allows; the answer was stopped there');
             acc.pushChunk(parseDataEvent(data, open.secret), events, now);
             if (firstToken !== undefined && acc.hasOutput) {
               // The first token goes to the caller before the rest of its network read is parsed.
@@ -175,7 +192,8 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
       yield [{ type: 'usage', usage: result.usage }];
       return result;
     } catch (error) {
-      const apiError = response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
+      const apiError =
+        response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
       job.onError?.(apiError);
       if (delivered) throw apiError;
       await http.backOff(apiError, attempt, request);
@@ -205,7 +223,10 @@ export class ResultStream<E, R> implements AsyncIterable<E> {
   private reject!: (error: unknown) => void;
 
   /** `signal`: the caller's; once it aborts, events already read from the network are no longer handed out. */
-  constructor(private readonly source: AsyncGenerator<E[], R, undefined>, private readonly signal?: AbortSignal) {
+  constructor(
+    private readonly source: AsyncGenerator<E[], R, undefined>,
+    private readonly signal?: AbortSignal,
+  ) {
     this.settled = new Promise<R>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -269,7 +290,10 @@ export class ResultStream<E, R> implements AsyncIterable<E> {
           finished = true;
           const error = canceledError();
           this.reject(error);
-          return source.return(undefined as never).then(() => Promise.reject(error), () => Promise.reject(error));
+          return source.return(undefined as never).then(
+            () => Promise.reject(error),
+            () => Promise.reject(error),
+          );
         }
         if (index < buffer.length) return Promise.resolve({ done: false, value: buffer[index++] as E });
         if (finished) return Promise.resolve({ done: true, value: undefined });
@@ -288,7 +312,11 @@ export class ResultStream<E, R> implements AsyncIterable<E> {
 }
 
 /** Maps a stream's events and result (transcription streams reuse the chat machinery). */
-export async function* mapStream<E, R, F, S>(source: AsyncGenerator<E[], R, undefined>, event: (e: E) => F | undefined, result: (r: R) => S): AsyncGenerator<F[], S, undefined> {
+export async function* mapStream<E, R, F, S>(
+  source: AsyncGenerator<E[], R, undefined>,
+  event: (e: E) => F | undefined,
+  result: (r: R) => S,
+): AsyncGenerator<F[], S, undefined> {
   let done = false;
   try {
     for (;;) {

@@ -104,7 +104,10 @@ export function createTransport(options: TransportOptions = {}, connectTimeoutMs
   const noProxyList = [...(options.noProxy ?? [])];
   const envNoProxy = useEnv ? envValue(NO_PROXY_ENV, env) : undefined;
   if (envNoProxy !== undefined) noProxyList.push(...envNoProxy.split(/[,\s]+/));
-  const noProxy = noProxyList.map((entry) => entry.trim()).filter((entry) => entry !== '').join(',');
+  const noProxy = noProxyList
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .join(',');
   const strict = options.proxyStrictSSL !== false;
   const proxiedTls = { ...tls, ...(strict ? {} : { rejectUnauthorized: false }) };
   // EnvHttpProxyAgent gives us undici's NO_PROXY matching (exact host, subdomains of an entry,

@@ -42,14 +42,14 @@ export interface DeclaredTraits {
 
 /** Host-supplied corrections (`cadenza.models.overrides`), keyed by model id. */
 export type CapabilityOverrides = Readonly<
-  Record<string, { capabilities?: readonly Capability[]; contextLength?: number; maxCompletionTokens?: number; family?: AudioFamily; reasoning?: ReasoningTraits | false }>
+  Record<
+    string,
+    { capabilities?: readonly Capability[]; contextLength?: number; maxCompletionTokens?: number; family?: AudioFamily; reasoning?: ReasoningTraits | false }
+  >
 >;
 
 /** A part of a multimodal user message. Images and audio are base64 data URLs. */
-export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; dataUrl: string }
-  | { type: 'audio'; dataUrl: string };
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; dataUrl: string } | { type: 'audio'; dataUrl: string };
 
 /** A tool call as the model made it; `arguments` is a JSON string (stringified if the server sent an object). */
 export interface ToolCall {
@@ -275,9 +275,7 @@ export interface InfillCounts {
 }
 
 /** What an infill stream yields: text as it forms (with the counts so far), then one `done`. */
-export type InfillStreamEvent =
-  | { type: 'text'; text: string; counts?: InfillCounts }
-  | { type: 'done'; counts?: InfillCounts; stopType?: string };
+export type InfillStreamEvent = { type: 'text'; text: string; counts?: InfillCounts } | { type: 'done'; counts?: InfillCounts; stopType?: string };
 
 /** The whole answer of an infill request. */
 export interface InfillResult {

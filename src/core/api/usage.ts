@@ -67,9 +67,7 @@ export function buildUsageReport(service: ServiceUsage | undefined, measures: Cl
   // non-streamed answer arrives all at once, so its speed is over the whole request.
   const window = endedAt - firstAt;
   const clientTps =
-    window >= 1 && completionTokens > 1 ? (completionTokens - 1) / (window / 1000)
-    : clientTotal > 0 ? completionTokens / (clientTotal / 1000)
-    : 0;
+    window >= 1 && completionTokens > 1 ? (completionTokens - 1) / (window / 1000) : clientTotal > 0 ? completionTokens / (clientTotal / 1000) : 0;
 
   const serviceTtft = service?.timeToFirstToken;
   const serviceTps = service?.completionTokensAfterFirstPerSec ?? service?.completionTokensPerSec;

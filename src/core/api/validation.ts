@@ -77,7 +77,8 @@ function checkMessages(messages: readonly ChatMessage[]): void {
   const counter = { images: 0 };
   messages.forEach((message, i) => {
     if (message.role === 'user' && typeof message.content !== 'string') checkParts(message.content, i, counter);
-    if (message.role === 'tool' && message.toolCallId === '') throw new ValidationError(`messages[${i}].tool_call_id`, 'A tool message needs the id of the call it answers');
+    if (message.role === 'tool' && message.toolCallId === '')
+      throw new ValidationError(`messages[${i}].tool_call_id`, 'A tool message needs the id of the call it answers');
   });
 }
 
@@ -91,7 +92,8 @@ export function validateChatRequest(request: ChatRequest, modelMax: number | und
   checkMaxTokens(request.maxTokens, modelMax);
   if (request.stop !== undefined) {
     const stops = typeof request.stop === 'string' ? [request.stop] : request.stop;
-    if (stops.length > LIMITS.maxStopSequences) throw new ValidationError('stop', `At most ${LIMITS.maxStopSequences} stop sequences are allowed, not ${stops.length}`);
+    if (stops.length > LIMITS.maxStopSequences)
+      throw new ValidationError('stop', `At most ${LIMITS.maxStopSequences} stop sequences are allowed, not ${stops.length}`);
     if (stops.some((s) => typeof s !== 'string' || s === '')) throw new ValidationError('stop', 'Stop sequences must be non-empty strings');
   }
   const tools = request.tools ?? [];

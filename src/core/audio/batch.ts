@@ -1,8 +1,6 @@
 /** What happened to one item of a batch. */
 export type BatchResult<T> =
-  | { readonly status: 'done'; readonly value: T }
-  | { readonly status: 'failed'; readonly error: unknown }
-  | { readonly status: 'canceled' };
+  { readonly status: 'done'; readonly value: T } | { readonly status: 'failed'; readonly error: unknown } | { readonly status: 'canceled' };
 
 /** Options of runBatch. */
 export interface BatchOptions<T> {
@@ -18,7 +16,11 @@ export interface BatchOptions<T> {
  * cancel stops starting new items, aborts the running ones through their signal, and keeps every result
  * already done. Results come back in input order.
  */
-export async function runBatch<I, T>(items: readonly I[], work: (item: I, signal: AbortSignal, index: number) => Promise<T>, options: BatchOptions<T>): Promise<BatchResult<T>[]> {
+export async function runBatch<I, T>(
+  items: readonly I[],
+  work: (item: I, signal: AbortSignal, index: number) => Promise<T>,
+  options: BatchOptions<T>,
+): Promise<BatchResult<T>[]> {
   const results: BatchResult<T>[] = items.map(() => ({ status: 'canceled' }));
   const controller = new AbortController();
   const outer = options.signal;

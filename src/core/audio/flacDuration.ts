@@ -72,21 +72,35 @@ function parseFrameHeader(b: Uint8Array, o: number, info: FlacStreamInfo): { sta
   const b3 = b[o + 3] ?? 0;
   const sizeCode = b2 >> 4;
   const rateCode = b2 & 0x0f;
-  if (sizeCode === 0 || rateCode === 15 || (b3 >> 4) > 10 || (b3 & 1) !== 0 || ((b3 >> 1) & 7) === 3) return undefined;
+  if (sizeCode === 0 || rateCode === 15 || b3 >> 4 > 10 || (b3 & 1) !== 0 || ((b3 >> 1) & 7) === 3) return undefined;
   // The frame (or sample) number is UTF-8-style coded in 1 to 7 bytes.
   let p = o + 4;
   const lead = b[p];
   if (lead === undefined) return undefined;
   let extra: number;
   let number: number;
-  if (lead < 0x80) { extra = 0; number = lead; }
-  else if (lead >= 0xc0 && lead < 0xe0) { extra = 1; number = lead & 0x1f; }
-  else if (lead >= 0xe0 && lead < 0xf0) { extra = 2; number = lead & 0x0f; }
-  else if (lead >= 0xf0 && lead < 0xf8) { extra = 3; number = lead & 0x07; }
-  else if (lead >= 0xf8 && lead < 0xfc) { extra = 4; number = lead & 0x03; }
-  else if (lead >= 0xfc && lead < 0xfe) { extra = 5; number = lead & 0x01; }
-  else if (lead === 0xfe) { extra = 6; number = 0; }
-  else return undefined;
+  if (lead < 0x80) {
+    extra = 0;
+    number = lead;
+  } else if (lead >= 0xc0 && lead < 0xe0) {
+    extra = 1;
+    number = lead & 0x1f;
+  } else if (lead >= 0xe0 && lead < 0xf0) {
+    extra = 2;
+    number = lead & 0x0f;
+  } else if (lead >= 0xf0 && lead < 0xf8) {
+    extra = 3;
+    number = lead & 0x07;
+  } else if (lead >= 0xf8 && lead < 0xfc) {
+    extra = 4;
+    number = lead & 0x03;
+  } else if (lead >= 0xfc && lead < 0xfe) {
+    extra = 5;
+    number = lead & 0x01;
+  } else if (lead === 0xfe) {
+    extra = 6;
+    number = 0;
+  } else return undefined;
   p += 1;
   for (let i = 0; i < extra; i++, p++) {
     const c = b[p];
@@ -96,9 +110,13 @@ function parseFrameHeader(b: Uint8Array, o: number, info: FlacStreamInfo): { sta
   let blockSize: number;
   if (sizeCode === 1) blockSize = 192;
   else if (sizeCode <= 5) blockSize = 576 << (sizeCode - 2);
-  else if (sizeCode === 6) { blockSize = (b[p] ?? 0) + 1; p += 1; }
-  else if (sizeCode === 7) { blockSize = (((b[p] ?? 0) << 8) | (b[p + 1] ?? 0)) + 1; p += 2; }
-  else blockSize = 256 << (sizeCode - 8);
+  else if (sizeCode === 6) {
+    blockSize = (b[p] ?? 0) + 1;
+    p += 1;
+  } else if (sizeCode === 7) {
+    blockSize = (((b[p] ?? 0) << 8) | (b[p + 1] ?? 0)) + 1;
+    p += 2;
+  } else blockSize = 256 << (sizeCode - 8);
   if (rateCode === 12) p += 1;
   else if (rateCode === 13 || rateCode === 14) p += 2;
   if (p >= b.length || crc8(b, o, p) !== b[p]) return undefined;

@@ -100,22 +100,30 @@ export function describeAudioProblem(problem: AudioProblem, use: AudioUse = 'tra
     case 'truncated':
       return `This ${problem.format.toUpperCase()} file ends before its header says it should, so it is probably cut short or damaged. Re-export or re-record it.`;
     case 'tooLarge':
-      return `This file is ${megabytes(problem.bytes)}; the transcription model takes at most ${megabytes(problem.limit)}. ` +
-        'Compress it to MP3 or Ogg (for example `ffmpeg -i in.wav -ac 1 -b:a 64k out.mp3`) or cut it into parts.';
+      return (
+        `This file is ${megabytes(problem.bytes)}; the transcription model takes at most ${megabytes(problem.limit)}. ` +
+        'Compress it to MP3 or Ogg (for example `ffmpeg -i in.wav -ac 1 -b:a 64k out.mp3`) or cut it into parts.'
+      );
     case 'tooLong':
       if (use === 'attach') {
-        return `This recording is ${seconds(problem.seconds)} long; audio models take at most ${problem.limit} s per message. ` +
-          `Attach a part of at most ${problem.limit} s (for example \`ffmpeg -i in.${problem.format} -t ${problem.limit} part.${problem.format}\`), or transcribe the recording into the prompt instead.`;
+        return (
+          `This recording is ${seconds(problem.seconds)} long; audio models take at most ${problem.limit} s per message. ` +
+          `Attach a part of at most ${problem.limit} s (for example \`ffmpeg -i in.${problem.format} -t ${problem.limit} part.${problem.format}\`), or transcribe the recording into the prompt instead.`
+        );
       }
-      return `This recording is ${seconds(problem.seconds)} long; this model takes at most ${problem.limit} s per file. ` +
+      return (
+        `This recording is ${seconds(problem.seconds)} long; this model takes at most ${problem.limit} s per file. ` +
         (problem.format === 'wav'
           ? `Cadenza can split it into parts of up to ${problem.limit} s and send each.`
-          : `Convert it to WAV so Cadenza can split it into ${problem.limit} s parts, or cut it with a tool (for example \`ffmpeg -i in -f segment -segment_time ${problem.limit - 1} -c copy part%03d.${problem.format}\`).`);
+          : `Convert it to WAV so Cadenza can split it into ${problem.limit} s parts, or cut it with a tool (for example \`ffmpeg -i in -f segment -segment_time ${problem.limit - 1} -c copy part%03d.${problem.format}\`).`)
+      );
     case 'implausible':
       return `This ${problem.format.toUpperCase()} file is ${megabytes(problem.bytes)}, far more than the ${seconds(problem.seconds)} of audio its header claims can take, so the header is damaged or crafted. Re-export the audio and try again.`;
     case 'unknownDuration':
-      return `Cadenza could not tell how long this ${problem.format.toUpperCase()} file is, and this model takes at most ${problem.limit} s. ` +
-        'Convert it to WAV (for example `ffmpeg -i in -ac 1 -ar 16000 out.wav`) and try again.';
+      return (
+        `Cadenza could not tell how long this ${problem.format.toUpperCase()} file is, and this model takes at most ${problem.limit} s. ` +
+        'Convert it to WAV (for example `ffmpeg -i in -ac 1 -ar 16000 out.wav`) and try again.'
+      );
   }
 }
 

@@ -56,7 +56,7 @@ export function parseMpegHeader(b: Uint8Array, o: number): MpegFrameHeader | und
   const sampleRate = version === 1 ? baseRate : version === 2 ? baseRate / 2 : baseRate / 4;
   const bitrate = kbps * 1000;
   const padding = (b2 >> 1) & 1;
-  const channels = (b3 >> 6) === 3 ? 1 : 2;
+  const channels = b3 >> 6 === 3 ? 1 : 2;
   let samplesPerFrame: number;
   let frameLength: number;
   if (layer === 1) {
@@ -64,7 +64,7 @@ export function parseMpegHeader(b: Uint8Array, o: number): MpegFrameHeader | und
     frameLength = (Math.floor((12 * bitrate) / sampleRate) + padding) * 4;
   } else {
     samplesPerFrame = layer === 3 && version !== 1 ? 576 : 1152;
-    frameLength = Math.floor((samplesPerFrame / 8) * bitrate / sampleRate) + padding;
+    frameLength = Math.floor(((samplesPerFrame / 8) * bitrate) / sampleRate) + padding;
   }
   const streamKey = (b1 & 0xfe) * 4 + rateIndex;
   return { version, layer, bitrate, sampleRate, channels, frameLength, samplesPerFrame, streamKey };

@@ -94,7 +94,14 @@ function parseFmt(src: ByteSource, body: number, size: number): Omit<WavLayout, 
   const byteRate = src.u32le(body + 8);
   const blockAlign = src.u16le(body + 12);
   const bitsPerSample = size >= 16 ? src.u16le(body + 14) : 8;
-  if (formatTag === undefined || channels === undefined || sampleRate === undefined || byteRate === undefined || blockAlign === undefined || bitsPerSample === undefined) {
+  if (
+    formatTag === undefined ||
+    channels === undefined ||
+    sampleRate === undefined ||
+    byteRate === undefined ||
+    blockAlign === undefined ||
+    bitsPerSample === undefined
+  ) {
     return undefined;
   }
   if (formatTag === waveExtensible) {

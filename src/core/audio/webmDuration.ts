@@ -143,7 +143,8 @@ function clusterLastTime(b: Uint8Array, cluster: Element): number | undefined {
     const el = readElement(b, o);
     if (el === undefined || el.size === undefined || el.data + el.size > end) break;
     if (el.id === idTimecode) base = readUint(b, el.data, el.size);
-    else if (base === undefined) return undefined; // Timecode comes first in every real cluster.
+    else if (base === undefined)
+      return undefined; // Timecode comes first in every real cluster.
     else if (el.id === idSimpleBlock) last = Math.max(last ?? 0, base + blockOffset(b, el.data));
     else if (el.id === idBlockGroup) last = Math.max(last ?? 0, base + groupEnd(b, el.data, el.data + el.size));
     else if (el.id === idCluster) break;

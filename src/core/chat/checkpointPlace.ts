@@ -11,9 +11,7 @@ import type { FolderRoot } from '../tools/workspacePaths';
  * folders it was recorded in), or `unknown` (recorded before checkpoints kept their folders).
  */
 export type CheckpointPlace =
-  | { readonly kind: 'here' }
-  | { readonly kind: 'elsewhere'; readonly folders: readonly FolderRoot[] }
-  | { readonly kind: 'unknown' };
+  { readonly kind: 'here' } | { readonly kind: 'elsewhere'; readonly folders: readonly FolderRoot[] } | { readonly kind: 'unknown' };
 
 /** Whether paths are compared ignoring case (Windows; elsewhere VS Code gives each folder one spelling). */
 const defaultCaseInsensitive = process.platform === 'win32';

@@ -30,7 +30,11 @@ export class TurnRecorder {
   private readonly before = new Map<string, string | null>();
 
   /** `folders`: the workspace folders the turn runs in, recorded with its checkpoint. */
-  constructor(private readonly store: CheckpointStore, private readonly conversationId: string, readonly folders: readonly FolderRoot[]) {}
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly conversationId: string,
+    readonly folders: readonly FolderRoot[],
+  ) {}
 
   /** Whether the turn changed any file so far. */
   get changed(): boolean {
@@ -65,7 +69,10 @@ export class TurnRecorder {
    * Stores the checkpoint when the turn changed something: the texts before, and after as `readNow` gives
    * them (undefined: the file is gone). Resolves with what the conversation keeps, or undefined.
    */
-  async finish(messageId: string, readNow: (path: string) => Promise<string | undefined>): Promise<{ checkpoint: Checkpoint; summary: CheckpointSummary } | undefined> {
+  async finish(
+    messageId: string,
+    readNow: (path: string) => Promise<string | undefined>,
+  ): Promise<{ checkpoint: Checkpoint; summary: CheckpointSummary } | undefined> {
     if (this.before.size === 0) return undefined;
     const files: CheckpointFile[] = [];
     for (const [path, text] of this.before) {
@@ -96,7 +103,11 @@ export interface RestoreStep {
  * Plans a restore: for each file, the text before the turn and whether its text now differs from the turn's
  * result (which the user is shown before anything is overwritten). Throws when a text it needs was pruned.
  */
-export async function planRestore(store: CheckpointStore, checkpoint: Checkpoint, readNow: (path: string) => Promise<string | undefined>): Promise<RestoreStep[]> {
+export async function planRestore(
+  store: CheckpointStore,
+  checkpoint: Checkpoint,
+  readNow: (path: string) => Promise<string | undefined>,
+): Promise<RestoreStep[]> {
   const steps: RestoreStep[] = [];
   for (const file of checkpoint.files) {
     const text = file.before === null ? null : await store.getText(file.before);

@@ -72,19 +72,28 @@ function isCheckpoint(value: unknown): value is Checkpoint {
   const files = record['files'];
   const folders = record['folders'];
   // Damaged folders must not read as "recorded before folders were kept".
-  const foldersValid = folders === undefined || (Array.isArray(folders) && folders.every((folder: unknown) => {
-    if (typeof folder !== 'object' || folder === null) return false;
-    const entry = folder as Record<string, unknown>;
-    return typeof entry['name'] === 'string' && typeof entry['fsPath'] === 'string';
-  }));
-  return foldersValid && typeof record['id'] === 'string' && typeof record['conversationId'] === 'string' && typeof record['messageId'] === 'string'
-    && typeof record['createdAt'] === 'number' && Array.isArray(files)
-    && files.every((file: unknown) => {
+  const foldersValid =
+    folders === undefined ||
+    (Array.isArray(folders) &&
+      folders.every((folder: unknown) => {
+        if (typeof folder !== 'object' || folder === null) return false;
+        const entry = folder as Record<string, unknown>;
+        return typeof entry['name'] === 'string' && typeof entry['fsPath'] === 'string';
+      }));
+  return (
+    foldersValid &&
+    typeof record['id'] === 'string' &&
+    typeof record['conversationId'] === 'string' &&
+    typeof record['messageId'] === 'string' &&
+    typeof record['createdAt'] === 'number' &&
+    Array.isArray(files) &&
+    files.every((file: unknown) => {
       if (typeof file !== 'object' || file === null) return false;
       const entry = file as Record<string, unknown>;
       const hash = (h: unknown): boolean => h === null || (typeof h === 'string' && hashPattern.test(h));
       return typeof entry['path'] === 'string' && hash(entry['before']) && hash(entry['after']);
-    });
+    })
+  );
 }
 
 async function writeAtomic(file: string, data: string): Promise<void> {
@@ -94,7 +103,10 @@ async function writeAtomic(file: string, data: string): Promise<void> {
 }
 
 async function sizeOf(file: string): Promise<number> {
-  return fs.stat(file).then((stat) => stat.size, () => 0);
+  return fs.stat(file).then(
+    (stat) => stat.size,
+    () => 0,
+  );
 }
 
 /** The checkpoints of every conversation, in one folder. */
@@ -111,7 +123,13 @@ export class CheckpointStore {
   async putText(text: string): Promise<string> {
     const hash = textHash(text);
     const file = path.join(this.blobDir, hash);
-    if (await fs.access(file).then(() => true, () => false)) return hash;
+    if (
+      await fs.access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return hash;
     await fs.mkdir(this.blobDir, { recursive: true });
     await writeAtomic(file, text);
     return hash;

@@ -63,10 +63,15 @@ export function condensedView(conversation: Conversation): { readonly summary?: 
  * The messages a new summary would cover: everything after the current summary up to the start of the
  * newest `keep` turns (a turn starts at a user message). Undefined when there is nothing older to condense.
  */
-export function condensePlan(conversation: Conversation, keep = keptTurns): { readonly previousSummary?: string; readonly messages: readonly StoredMessage[]; readonly through: StoredMessage } | undefined {
+export function condensePlan(
+  conversation: Conversation,
+  keep = keptTurns,
+): { readonly previousSummary?: string; readonly messages: readonly StoredMessage[]; readonly through: StoredMessage } | undefined {
   const view = condensedView(conversation);
   const starts: number[] = [];
-  view.messages.forEach((message, index) => { if (message.role === 'user') starts.push(index); });
+  view.messages.forEach((message, index) => {
+    if (message.role === 'user') starts.push(index);
+  });
   const cut = starts.length > keep ? starts[starts.length - keep] : undefined;
   if (cut === undefined || cut === 0) return undefined;
   const messages = view.messages.slice(0, cut);
@@ -99,7 +104,12 @@ const instructions = [
  * The request that asks `model` for the summary, in at most `maxTokens`. The transcript is cut from its
  * oldest end to fit the summariser's context (with a note saying so), so condensing itself never overflows.
  */
-export function buildCondenseRequest(model: string, contextLength: number, plan: { readonly previousSummary?: string; readonly messages: readonly StoredMessage[] }, maxTokens = summaryMaxTokens): ChatRequest {
+export function buildCondenseRequest(
+  model: string,
+  contextLength: number,
+  plan: { readonly previousSummary?: string; readonly messages: readonly StoredMessage[] },
+  maxTokens = summaryMaxTokens,
+): ChatRequest {
   const lines = plan.messages.filter((message) => message.role !== 'system').map(transcriptLine);
   const room = Math.max(256, contextLength - maxTokens - estimateTokens(instructions) - 64);
   const kept: string[] = [];
@@ -119,7 +129,10 @@ export function buildCondenseRequest(model: string, contextLength: number, plan:
   ].filter((section) => section !== '');
   return {
     model,
-    messages: [{ role: 'system', content: instructions }, { role: 'user', content: sections.join('\n\n') }],
+    messages: [
+      { role: 'system', content: instructions },
+      { role: 'user', content: sections.join('\n\n') },
+    ],
     maxTokens,
     temperature: 0,
     includeUsage: true,

@@ -72,7 +72,12 @@ export interface StoredMessage {
    * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it. `folders`: the
    * workspace folders the turn ran in (absent when recorded before they were kept).
    */
-  checkpoint?: { readonly id: string; readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[]; readonly folders?: readonly FolderRoot[]; restoredAt?: number };
+  checkpoint?: {
+    readonly id: string;
+    readonly files: readonly { readonly path: string; readonly change: 'edited' | 'created' | 'deleted' }[];
+    readonly folders?: readonly FolderRoot[];
+    restoredAt?: number;
+  };
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */

@@ -22,8 +22,13 @@ interface DiskImage {
 function isConversation(value: unknown): value is Conversation {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return typeof record['id'] === 'string' && typeof record['title'] === 'string' && typeof record['updatedAt'] === 'number'
-    && Array.isArray(record['messages']) && typeof record['options'] === 'object';
+  return (
+    typeof record['id'] === 'string' &&
+    typeof record['title'] === 'string' &&
+    typeof record['updatedAt'] === 'number' &&
+    Array.isArray(record['messages']) &&
+    typeof record['options'] === 'object'
+  );
 }
 
 /** Which version of a file this store last read or wrote: every write renames a new file in, so the inode changes. */
@@ -136,7 +141,12 @@ export class ConversationStore {
     const hash = cached?.length === dataUrl.length ? cached.hash : createHash('sha256').update(dataUrl).digest('hex');
     const path = this.attachmentPath(hash);
     const now = new Date();
-    if (!(await utimes(path, now, now).then(() => true, () => false))) {
+    if (
+      !(await utimes(path, now, now).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       await mkdir(join(this.folder, 'attachments'), { recursive: true });
       const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       await writeFile(temporary, dataUrl, { encoding: 'utf8', flush: true });
@@ -185,7 +195,8 @@ export class ConversationStore {
 
   /** Puts the attachments a file references back into its messages (in place); a missing one is left out. */
   private async fromDisk(parsed: Conversation): Promise<void> {
-    const load = async (ref: unknown): Promise<string | undefined> => (typeof ref === 'string' ? readFile(this.attachmentPath(ref), 'utf8').catch(() => undefined) : undefined);
+    const load = async (ref: unknown): Promise<string | undefined> =>
+      typeof ref === 'string' ? readFile(this.attachmentPath(ref), 'utf8').catch(() => undefined) : undefined;
     for (const message of parsed.messages as (StoredMessage & { imageRef?: unknown; audioRef?: { name?: unknown; ref?: unknown } })[]) {
       const { imageRef, audioRef } = message;
       delete message.imageRef;
@@ -209,7 +220,8 @@ export class ConversationStore {
           const dataUrl = typeof image.dataUrl === 'string' ? image.dataUrl : await load(image.ref);
           if (dataUrl === undefined) continue;
           images.push({ mimeType: image.mimeType, dataUrl, bytes: image.bytes });
-          if (image.ref !== undefined) this.attachmentHashes.set(`${parsed.id}:${message.id}:tool:${call.id}:${index}`, { length: dataUrl.length, hash: String(image.ref) });
+          if (image.ref !== undefined)
+            this.attachmentHashes.set(`${parsed.id}:${message.id}:tool:${call.id}:${index}`, { length: dataUrl.length, hash: String(image.ref) });
         }
         if (images.length > 0) call.images = images;
         else delete call.images;
@@ -238,7 +250,11 @@ export class ConversationStore {
       if (known?.size !== info.size || known.mtimeMs !== info.mtimeMs) {
         // Only the title and dates are needed: no attachments, and this is not a read the next save builds on.
         const conversation = idPattern.test(name.slice(0, -'.json'.length)) ? await this.read(join(this.folder, name), false) : undefined;
-        known = { size: info.size, mtimeMs: info.mtimeMs, entry: conversation && { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt } };
+        known = {
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+          entry: conversation && { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt },
+        };
         this.parsed.set(name, known);
       }
       if (known.entry) entries.push(known.entry);

@@ -76,7 +76,13 @@ export interface FitLimits {
 }
 
 /** Counts a request's messages and tools with `counter`, then fits it (see fitMessages). */
-export async function fitRequest(counter: LmTokenCounter, messages: readonly ChatMessage[], tools: readonly ToolDefinition[], limits: FitLimits, signal?: AbortSignal): Promise<Fitted | Overflow> {
+export async function fitRequest(
+  counter: LmTokenCounter,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolDefinition[],
+  limits: FitLimits,
+  signal?: AbortSignal,
+): Promise<Fitted | Overflow> {
   const tokens = await Promise.all(messages.map((message) => counter.countMessage(limits.model, chatMessageText(message), signal)));
   const fixed = await counter.countText(limits.model, toolsText(tools), signal);
   return fitMessages(messages, tokens, fixed, limits.inputTokens);
@@ -93,7 +99,9 @@ function formatCount(count: number): string {
 export function contextOverflowMessage(limits: FitLimits, overflow: Pick<Overflow, 'tokens' | 'minimumTokens'>): string {
   const reserved = limits.contextTokens - limits.inputTokens;
   const least = overflow.minimumTokens < overflow.tokens ? ` (${formatCount(overflow.minimumTokens)} with every earlier turn left out)` : '';
-  return `This request is too large for ${limits.model}: about ${formatCount(overflow.tokens)} tokens${least}, but the model's context is ${formatCount(limits.contextTokens)} tokens`
-    + `${reserved > 0 ? `, ${formatCount(reserved)} of them kept for the answer` : ''}. `
-    + 'Pick a model with a larger context, or raise the server\'s context size (llama-server -c), or start a new chat with fewer tools or attachments.';
+  return (
+    `This request is too large for ${limits.model}: about ${formatCount(overflow.tokens)} tokens${least}, but the model's context is ${formatCount(limits.contextTokens)} tokens` +
+    `${reserved > 0 ? `, ${formatCount(reserved)} of them kept for the answer` : ''}. ` +
+    "Pick a model with a larger context, or raise the server's context size (llama-server -c), or start a new chat with fewer tools or attachments."
+  );
 }

@@ -69,9 +69,11 @@ function argumentsOf(input: unknown): string {
  */
 export function toChatMessages(input: readonly LmMessage[], options: { readonly imageInput: boolean }): MappedMessages {
   let newest: { message: number; part: number } | undefined;
-  input.forEach((message, m) => message.parts.forEach((part, p) => {
-    if (message.role === 'user' && isImage(part)) newest = { message: m, part: p };
-  }));
+  input.forEach((message, m) =>
+    message.parts.forEach((part, p) => {
+      if (message.role === 'user' && isImage(part)) newest = { message: m, part: p };
+    }),
+  );
   const calls = new Set<string>();
   const messages: ChatMessage[] = [];
   let droppedImages = 0;
@@ -115,7 +117,8 @@ export function toChatMessages(input: readonly LmMessage[], options: { readonly 
     });
     const text = texts.join('\n\n');
     if (message.role === 'assistant') {
-      if (text !== '' || toolCalls.length > 0) messages.push({ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+      if (text !== '' || toolCalls.length > 0)
+        messages.push({ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
     } else if (message.role === 'system') {
       if (text !== '') messages.push({ role: 'system', content: text });
     } else if (content.some((part) => part.type === 'image')) {
@@ -129,7 +132,8 @@ export function toChatMessages(input: readonly LmMessage[], options: { readonly 
 
 /** A tool VS Code offers the model, as the client sends it; a missing schema becomes an empty object schema. */
 export function toToolDefinition(tool: { readonly name: string; readonly description: string; readonly inputSchema?: object | undefined }): ToolDefinition {
-  const schema = tool.inputSchema && Object.keys(tool.inputSchema).length > 0 ? (tool.inputSchema as Readonly<Record<string, unknown>>) : { type: 'object', properties: {} };
+  const schema =
+    tool.inputSchema && Object.keys(tool.inputSchema).length > 0 ? (tool.inputSchema as Readonly<Record<string, unknown>>) : { type: 'object', properties: {} };
   return { name: tool.name, description: tool.description, parameters: schema };
 }
 
@@ -179,7 +183,12 @@ export function readSampling(options: Readonly<Record<string, unknown>> | undefi
   const topK = number('top_k', 'topK');
   const maxTokens = number('max_tokens', 'maxTokens');
   const rawStop = options['stop'];
-  const stop = typeof rawStop === 'string' ? [rawStop] : Array.isArray(rawStop) ? rawStop.filter((entry): entry is string => typeof entry === 'string' && entry !== '') : undefined;
+  const stop =
+    typeof rawStop === 'string'
+      ? [rawStop]
+      : Array.isArray(rawStop)
+        ? rawStop.filter((entry): entry is string => typeof entry === 'string' && entry !== '')
+        : undefined;
   return {
     ...(temperature !== undefined ? { temperature } : {}),
     ...(topP !== undefined ? { topP } : {}),

@@ -70,7 +70,10 @@ export function toolsText(tools: readonly ToolDefinition[]): string {
 export class TokenCalibration {
   private readonly ratios = new Map<string, number[]>();
 
-  constructor(private readonly keep = 8, private readonly minimumChars = 200) {}
+  constructor(
+    private readonly keep = 8,
+    private readonly minimumChars = 200,
+  ) {}
 
   /** Records a request's `prompt_tokens` against the characters counted of it (images apart). */
   record(model: string, sent: { readonly chars: number; readonly images: number }, promptTokens: number): void {
@@ -125,7 +128,13 @@ class BoundedCache {
 
 /** Whether a tokenizer call's failure means the server has no tokenizer (as opposed to a passing fault). */
 function meansNoTokenizer(error: unknown): boolean {
-  return ApiError.is(error, 'unsupported') || ApiError.is(error, 'notFound') || ApiError.is(error, 'badRequest') || ApiError.is(error, 'malformedResponse') || ApiError.is(error, 'invalid');
+  return (
+    ApiError.is(error, 'unsupported') ||
+    ApiError.is(error, 'notFound') ||
+    ApiError.is(error, 'badRequest') ||
+    ApiError.is(error, 'malformedResponse') ||
+    ApiError.is(error, 'invalid')
+  );
 }
 
 export interface TokenCounterOptions {
@@ -191,7 +200,8 @@ export class LmTokenCounter {
       (error: unknown) => {
         if (ApiError.is(error, 'canceled') || signal?.aborted === true) throw error;
         if (meansNoTokenizer(error)) {
-          if (this.tokenizer !== 'absent') this.logger.info(`The chat server has no tokenizer (${error instanceof Error ? error.message : String(error)}); token counts are estimates.`);
+          if (this.tokenizer !== 'absent')
+            this.logger.info(`The chat server has no tokenizer (${error instanceof Error ? error.message : String(error)}); token counts are estimates.`);
           this.tokenizer = 'absent';
         } else {
           this.logger.debug(`A token count fell back to the estimate: ${error instanceof Error ? error.message : String(error)}`);
@@ -200,9 +210,11 @@ export class LmTokenCounter {
       },
     );
     if (this.tokenizer === 'unknown') {
-      const probe = attempt.catch(() => undefined).finally(() => {
-        if (this.probing === probe) this.probing = undefined;
-      });
+      const probe = attempt
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.probing === probe) this.probing = undefined;
+        });
       this.probing = probe;
     }
     return attempt;

@@ -51,11 +51,13 @@ export function statedSizeB(id: string): number | undefined {
  */
 export function defaultChatModel(models: readonly ModelInfo[]): string | undefined {
   const chat = models.filter(isGeneralChatModel);
-  const ranked = [...chat].sort((a, b) =>
-    Number(a.reasoning !== undefined) - Number(b.reasoning !== undefined)
-    || (statedSizeB(b.id) ?? -1) - (statedSizeB(a.id) ?? -1)
-    || (b.contextLength ?? 0) - (a.contextLength ?? 0)
-    || a.id.localeCompare(b.id));
+  const ranked = [...chat].sort(
+    (a, b) =>
+      Number(a.reasoning !== undefined) - Number(b.reasoning !== undefined) ||
+      (statedSizeB(b.id) ?? -1) - (statedSizeB(a.id) ?? -1) ||
+      (b.contextLength ?? 0) - (a.contextLength ?? 0) ||
+      a.id.localeCompare(b.id),
+  );
   return ranked[0]?.id;
 }
 

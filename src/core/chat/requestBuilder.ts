@@ -79,7 +79,13 @@ function sendable(messages: readonly StoredMessage[]): StoredMessage[] {
 }
 
 /** A message with what the context budget counts. */
-type Budgeted = { readonly message: ChatMessage; readonly role: ChatMessage['role']; readonly text: string; readonly hasImage: boolean; readonly pinned?: boolean };
+type Budgeted = {
+  readonly message: ChatMessage;
+  readonly role: ChatMessage['role'];
+  readonly text: string;
+  readonly hasImage: boolean;
+  readonly pinned?: boolean;
+};
 
 /** A call saved without a result (the window closed mid-call) is sent as not run, so the history stays valid. */
 const interruptedResult = 'Not run: the answer was interrupted.';
@@ -89,7 +95,9 @@ function agentStep(message: StoredMessage): Budgeted[] {
   const calls = message.toolCalls ?? [];
   const toolCalls = calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments }));
   const text = message.text + calls.map((call) => `${call.name}${call.arguments}`).join('');
-  const out: Budgeted[] = [{ message: { role: 'assistant', content: message.text === '' ? null : message.text, toolCalls }, role: 'assistant', text, hasImage: false }];
+  const out: Budgeted[] = [
+    { message: { role: 'assistant', content: message.text === '' ? null : message.text, toolCalls }, role: 'assistant', text, hasImage: false },
+  ];
   for (const call of calls) {
     const result = call.result ?? interruptedResult;
     out.push({ message: { role: 'tool', toolCallId: call.id, content: result }, role: 'tool', text: result, hasImage: false });
@@ -103,14 +111,21 @@ function agentStep(message: StoredMessage): Budgeted[] {
  * agent's tool schemas), and the options. Only the newest image is sent (the service takes one image per
  * request); older ones are replaced by a note.
  */
-export function buildChatRequest(conversation: Conversation, model: ModelInfo | undefined, options: StoredOptions, reservedTokens = 0): { request: ChatRequest; budget: BudgetResult<Budgeted> } {
+export function buildChatRequest(
+  conversation: Conversation,
+  model: ModelInfo | undefined,
+  options: StoredOptions,
+  reservedTokens = 0,
+): { request: ChatRequest; budget: BudgetResult<Budgeted> } {
   const modelId = conversation.model ?? model?.id ?? '';
   const maxTokens = options.maxTokens ?? Math.min(defaultMaxTokens, model?.maxCompletionTokens ?? defaultMaxTokens);
   // A condensed conversation sends its summary (as the first turn, see condense.ts) instead of the messages it covers.
   const condensed = condensedView(conversation);
   const history = sendable(condensed.messages);
   let newestImage = -1;
-  history.forEach((message, index) => { if (message.imageDataUrl) newestImage = index; });
+  history.forEach((message, index) => {
+    if (message.imageDataUrl) newestImage = index;
+  });
 
   const budgeted: Budgeted[] = [];
   const plain = (role: 'system' | 'user' | 'assistant', text: string): Budgeted => ({ message: { role, content: text }, role, text, hasImage: false });
@@ -119,7 +134,8 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
   const system = systemParts.filter((part) => part !== '').join('\n\n');
   if (system) budgeted.push(plain('system', system));
   // Kept whatever the budget drops, like the system prompt: the turns it replaced are not sent either.
-  if (condensed.summary !== undefined) budgeted.push({ ...plain('user', summaryTurn(condensed.summary)), pinned: true }, { ...plain('assistant', summaryAcknowledgement), pinned: true });
+  if (condensed.summary !== undefined)
+    budgeted.push({ ...plain('user', summaryTurn(condensed.summary)), pinned: true }, { ...plain('assistant', summaryAcknowledgement), pinned: true });
   history.forEach((message, index) => {
     if (message.role === 'system') {
       budgeted.push(plain('system', message.text));
@@ -127,10 +143,15 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
       if (hasToolCalls(message)) budgeted.push(...agentStep(message));
       else budgeted.push(plain('assistant', message.text));
     } else if (message.imageDataUrl && index === newestImage) {
-      const parts: ContentPart[] = [{ type: 'text', text: sentText(message) }, { type: 'image', dataUrl: message.imageDataUrl }];
+      const parts: ContentPart[] = [
+        { type: 'text', text: sentText(message) },
+        { type: 'image', dataUrl: message.imageDataUrl },
+      ];
       budgeted.push({ message: { role: 'user', content: parts }, role: 'user', text: sentText(message), hasImage: true });
     } else {
-      const text = message.imageDataUrl ? `${sentText(message)}\n\n[An earlier image is not resent: the service takes one image per request.]` : sentText(message);
+      const text = message.imageDataUrl
+        ? `${sentText(message)}\n\n[An earlier image is not resent: the service takes one image per request.]`
+        : sentText(message);
       budgeted.push(plain('user', text));
     }
   });
@@ -145,7 +166,9 @@ export function buildChatRequest(conversation: Conversation, model: ModelInfo | 
     ...(options.topK !== undefined ? { topK: options.topK } : {}),
     ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
     ...(options.jsonMode === 'object' ? { responseFormat: { type: 'json_object' as const } } : {}),
-    ...(options.jsonMode === 'schema' ? { responseFormat: { type: 'json_schema' as const, jsonSchema: { name: 'answer', schema: parseJsonObject(options.schema) ?? {} } } } : {}),
+    ...(options.jsonMode === 'schema'
+      ? { responseFormat: { type: 'json_schema' as const, jsonSchema: { name: 'answer', schema: parseJsonObject(options.schema) ?? {} } } }
+      : {}),
     ...reasoningControls(model, options),
     includeUsage: true,
   };

@@ -31,7 +31,10 @@ export interface TurnFit {
 /** Tools of a turn, by who runs them. */
 export type TurnTools =
   /** The agent's: core's tool loop runs them, asking `ports.approve` before a change. */
-  | ({ readonly kind: 'loop' } & Pick<ToolLoopOptions, 'tools' | 'unavailable' | 'toolChoice' | 'session' | 'maxSteps' | 'maxToolResultTokens' | 'contextLimitTokens'>)
+  | ({ readonly kind: 'loop' } & Pick<
+      ToolLoopOptions,
+      'tools' | 'unavailable' | 'toolChoice' | 'session' | 'maxSteps' | 'maxToolResultTokens' | 'contextLimitTokens'
+    >)
   /** The caller's: offered for at most `rounds` requests (the first with `firstChoice`), each call run by `ports.invoke`. */
   | { readonly kind: 'invoke'; readonly definitions: readonly ToolDefinition[]; readonly rounds: number; readonly firstChoice?: ChatRequest['toolChoice'] }
   /** Offered and handed back whole as `toolRequest` events, never run here (VS Code runs them). */
@@ -80,7 +83,14 @@ export type TurnEvent =
   /** A reasoning model's thinking as it streams (never part of the answer). */
   | { readonly type: 'thinking'; readonly step: number; readonly text: string }
   /** One of the agent's calls forming in the stream: its arguments so far. */
-  | { readonly type: 'toolCallForming'; readonly step: number; readonly index: number; readonly id: string | undefined; readonly name: string | undefined; readonly arguments: string }
+  | {
+      readonly type: 'toolCallForming';
+      readonly step: number;
+      readonly index: number;
+      readonly id: string | undefined;
+      readonly name: string | undefined;
+      readonly arguments: string;
+    }
   /** A call that runs here changed status (awaiting approval, running, done...). */
   | { readonly type: 'toolCall'; readonly step: number; readonly index: number; readonly call: ToolCallRecord }
   /** The user is asked to approve this call now (`ports.approve` is called next). */
@@ -123,7 +133,8 @@ export async function* runTurn(ports: TurnPorts, signal: AbortSignal): AsyncGene
     if (built.fit) {
       yield { type: 'context', fit: built.fit };
       if (!built.fit.fits) {
-        const words = built.fit.overflow ?? `The request needs about ${built.fit.usedTokens} tokens but the model takes ${built.fit.limitTokens} besides the answer.`;
+        const words =
+          built.fit.overflow ?? `The request needs about ${built.fit.usedTokens} tokens but the model takes ${built.fit.limitTokens} besides the answer.`;
         throw new ApiError('contextTooLong', words);
       }
     }
@@ -167,7 +178,8 @@ async function* streamStep(stream: ChatStream, step: number, progress: Progress,
 /** A single request: a plain answer, or one whose offered tools are handed back. */
 async function* plainTurn(ports: TurnPorts, built: TurnRequest, callOptions: CallOptions, progress: Progress): AsyncGenerator<TurnEvent, void, undefined> {
   const offer = built.tools?.kind === 'offer' ? built.tools : undefined;
-  const request: ChatRequest = offer && offer.definitions.length > 0 ? { ...built.request, tools: offer.definitions, toolChoice: offer.toolChoice } : built.request;
+  const request: ChatRequest =
+    offer && offer.definitions.length > 0 ? { ...built.request, tools: offer.definitions, toolChoice: offer.toolChoice } : built.request;
   yield { type: 'step', step: 1 };
   const stream = built.send ? built.send(callOptions) : ports.stream(request, callOptions);
   const result = yield* streamStep(stream, 1, progress, offer !== undefined);
@@ -175,14 +187,20 @@ async function* plainTurn(ports: TurnPorts, built: TurnRequest, callOptions: Cal
 }
 
 /** Tools the caller runs: each round's calls go through `ports.invoke`, their results back to the model. */
-async function* invokeTurn(ports: TurnPorts, request: ChatRequest, tools: Extract<TurnTools, { kind: 'invoke' }>, callOptions: CallOptions, progress: Progress): AsyncGenerator<TurnEvent, void, undefined> {
+async function* invokeTurn(
+  ports: TurnPorts,
+  request: ChatRequest,
+  tools: Extract<TurnTools, { kind: 'invoke' }>,
+  callOptions: CallOptions,
+  progress: Progress,
+): AsyncGenerator<TurnEvent, void, undefined> {
   const messages: ChatMessage[] = [...request.messages];
   const signal = callOptions.signal ?? new AbortController().signal;
   for (let round = 0; ; round += 1) {
     const step = round + 1;
     const offer = tools.definitions.length > 0 && round < tools.rounds;
     yield { type: 'step', step };
-    const choice = round === 0 ? tools.firstChoice ?? 'auto' : 'auto';
+    const choice = round === 0 ? (tools.firstChoice ?? 'auto') : 'auto';
     const stream = ports.stream({ ...request, messages: [...messages], ...(offer ? { tools: tools.definitions, toolChoice: choice } : {}) }, callOptions);
     const result = yield* streamStep(stream, step, progress, false);
     if (!offer || result.toolCalls.length === 0) {
@@ -202,7 +220,13 @@ async function* invokeTurn(ports: TurnPorts, request: ChatRequest, tools: Extrac
 }
 
 /** The agent's tool loop, its events as the turn's. */
-async function* loopTurn(ports: TurnPorts, request: ChatRequest, tools: Extract<TurnTools, { kind: 'loop' }>, signal: AbortSignal, progress: Progress): AsyncGenerator<TurnEvent, void, undefined> {
+async function* loopTurn(
+  ports: TurnPorts,
+  request: ChatRequest,
+  tools: Extract<TurnTools, { kind: 'loop' }>,
+  signal: AbortSignal,
+  progress: Progress,
+): AsyncGenerator<TurnEvent, void, undefined> {
   const loop = toolLoopEvents({
     streamChat: ports.stream,
     request,

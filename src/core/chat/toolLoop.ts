@@ -54,7 +54,14 @@ export type ToolLoopEvent =
   /** A reasoning model's thinking as it streams (never part of the answer or the history). */
   | { readonly type: 'reasoning'; readonly step: number; readonly text: string }
   /** A tool call forming in the stream: its arguments so far. */
-  | { readonly type: 'callForming'; readonly step: number; readonly index: number; readonly id: string | undefined; readonly name: string | undefined; readonly arguments: string }
+  | {
+      readonly type: 'callForming';
+      readonly step: number;
+      readonly index: number;
+      readonly id: string | undefined;
+      readonly name: string | undefined;
+      readonly arguments: string;
+    }
   /** The model's answer of this step is complete (before its calls run). */
   | { readonly type: 'answer'; readonly step: number; readonly result: ChatResult }
   /** A call changed status (awaiting approval, running, done, ...). */
@@ -115,11 +122,16 @@ export function chatMessageTokens(message: ChatMessage): number {
 
 /** What the model is told when the user said no. */
 export function deniedText(preview: ChangePreview): string {
-  const what = preview.kind === 'edit' ? `the edit of ${preview.path}; the file was not changed`
-    : preview.kind === 'create' ? `creating ${preview.path}; nothing was created`
-    : preview.kind === 'read' ? `reading ${preview.path}; it was not read`
-    : preview.kind === 'external' ? `running ${preview.tool} (${preview.origin}); it was not run`
-    : 'running the command; it was not run';
+  const what =
+    preview.kind === 'edit'
+      ? `the edit of ${preview.path}; the file was not changed`
+      : preview.kind === 'create'
+        ? `creating ${preview.path}; nothing was created`
+        : preview.kind === 'read'
+          ? `reading ${preview.path}; it was not read`
+          : preview.kind === 'external'
+            ? `running ${preview.tool} (${preview.origin}); it was not run`
+            : 'running the command; it was not run';
   return `The user denied ${what}. Do not try it again unless the user asks.`;
 }
 
@@ -172,9 +184,10 @@ export async function* toolLoopEvents(options: ToolLoopOptions): AsyncGenerator<
   for (let step = 1; ; step += 1) {
     if (signal.aborted) throw canceled();
     // The first step always offers the tools (there is nothing to answer from yet).
-    const withoutTools: ToolsWithheld | undefined = definitions.length === 0 || step === 1 ? undefined : repeated ? 'repeatedCall' : step >= options.maxSteps ? 'lastStep' : undefined;
+    const withoutTools: ToolsWithheld | undefined =
+      definitions.length === 0 || step === 1 ? undefined : repeated ? 'repeatedCall' : step >= options.maxSteps ? 'lastStep' : undefined;
     yield { type: 'step', step, ...(withoutTools ? { withoutTools } : {}) };
-    const choice = step === 1 ? options.toolChoice ?? 'auto' : 'auto';
+    const choice = step === 1 ? (options.toolChoice ?? 'auto') : 'auto';
     const request: ChatRequest = withoutTools
       ? { ...options.request, messages: withAnswerInstruction(messages, withoutTools, options.maxSteps) }
       : { ...options.request, messages: [...messages], ...(definitions.length > 0 ? { tools: definitions, toolChoice: choice } : {}) };
@@ -252,7 +265,11 @@ export async function* toolLoopEvents(options: ToolLoopOptions): AsyncGenerator<
     const tool = byName.get(record.name);
     if (!tool) {
       const names = [...byName.keys()].join(', ');
-      yield { ...record, status: 'invalid', result: `Error: ${options.unavailable?.[record.name] ?? `there is no function "${record.name}". The functions are: ${names}.`}` };
+      yield {
+        ...record,
+        status: 'invalid',
+        result: `Error: ${options.unavailable?.[record.name] ?? `there is no function "${record.name}". The functions are: ${names}.`}`,
+      };
       return;
     }
     const check = checkArguments(tool.definition, record.arguments);

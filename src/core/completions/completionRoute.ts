@@ -60,11 +60,14 @@ export class CompletionRouter {
     if (known !== undefined) return known;
     let probe = this.probing.get(key);
     if (probe === undefined) {
-      probe = port.probeInfill(model).catch((): InfillProbe => 'unknown').then((answer) => {
-        this.probing.delete(key);
-        if (answer !== 'unknown') this.known.set(key, answer);
-        return answer;
-      });
+      probe = port
+        .probeInfill(model)
+        .catch((): InfillProbe => 'unknown')
+        .then((answer) => {
+          this.probing.delete(key);
+          if (answer !== 'unknown') this.known.set(key, answer);
+          return answer;
+        });
       this.probing.set(key, probe);
     }
     const answer = await untilAborted(probe, signal);

@@ -120,13 +120,19 @@ export async function cleanStream(input: CleanStreamInput): Promise<CompletionAn
 export async function fetchCompletion(input: FetchCompletionInput): Promise<CompletionAnswer> {
   const { prompt } = input;
   return cleanStream({
-    open: (signal) => chatEvents(input.port.streamChat({
-      model: input.model,
-      messages: prompt.messages,
-      maxTokens: prompt.maxTokens,
-      temperature: 0.1,
-      includeUsage: true,
-    }, { signal })),
+    open: (signal) =>
+      chatEvents(
+        input.port.streamChat(
+          {
+            model: input.model,
+            messages: prompt.messages,
+            maxTokens: prompt.maxTokens,
+            temperature: 0.1,
+            includeUsage: true,
+          },
+          { signal },
+        ),
+      ),
     cursor: { prefix: prompt.prefix, suffix: prompt.suffix },
     mode: prompt.mode,
     promptTokens: prompt.promptTokens,

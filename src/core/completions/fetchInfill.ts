@@ -24,14 +24,20 @@ export interface FetchInfillInput {
 export async function fetchInfill(input: FetchInfillInput): Promise<CompletionAnswer> {
   const { prompt } = input;
   return cleanStream({
-    open: (signal) => infillEvents(input.port.infill({
-      model: input.model,
-      prefix: prompt.prefix,
-      suffix: prompt.suffix,
-      extra: prompt.extra,
-      maxTokens: prompt.maxTokens,
-      temperature: 0.1,
-    }, { signal })),
+    open: (signal) =>
+      infillEvents(
+        input.port.infill(
+          {
+            model: input.model,
+            prefix: prompt.prefix,
+            suffix: prompt.suffix,
+            extra: prompt.extra,
+            maxTokens: prompt.maxTokens,
+            temperature: 0.1,
+          },
+          { signal },
+        ),
+      ),
     cursor: { prefix: prompt.prefix, suffix: prompt.suffix },
     mode: prompt.mode,
     promptTokens: prompt.promptTokens,

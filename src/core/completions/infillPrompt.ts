@@ -30,6 +30,9 @@ export function buildInfillPrompt(input: CompletionPromptInput): InfillPrompt {
     extra,
     mode,
     maxTokens: answerTokens(mode),
-    promptTokens: [input.path, prefix, suffix, ...extra.flatMap((entry) => [entry.filename, entry.text])].reduce((sum, text) => sum + estimateTokens(text) + 2, 0),
+    promptTokens: [input.path, prefix, suffix, ...extra.flatMap((entry) => [entry.filename, entry.text])].reduce(
+      (sum, text) => sum + estimateTokens(text) + 2,
+      0,
+    ),
   };
 }

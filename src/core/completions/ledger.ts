@@ -28,7 +28,11 @@ export function usageOn(stored: CompletionUsageDay | undefined, today: string): 
 }
 
 /** Adds one request's usage to today's. */
-export function addUsage(stored: CompletionUsageDay | undefined, today: string, usage: { promptTokens: number; completionTokens: number; costUsd?: number | undefined }): CompletionUsageDay {
+export function addUsage(
+  stored: CompletionUsageDay | undefined,
+  today: string,
+  usage: { promptTokens: number; completionTokens: number; costUsd?: number | undefined },
+): CompletionUsageDay {
   const day = usageOn(stored, today);
   return {
     day: today,
@@ -58,6 +62,8 @@ export function formatUsd(usd: number): string {
 export function describeUsage(day: CompletionUsageDay, capTokens: number): string {
   const tokens = day.promptTokens + day.completionTokens;
   const count = (value: number): string => value.toLocaleString('en-US');
-  return `${count(day.requests)} ${day.requests === 1 ? 'request' : 'requests'}, ${count(tokens)} tokens (${count(day.promptTokens)} prompt, ${count(day.completionTokens)} answer), ${formatUsd(day.costUsd)}`
-    + (capTokens > 0 ? ` of a ${count(capTokens)}-token daily limit` : '');
+  return (
+    `${count(day.requests)} ${day.requests === 1 ? 'request' : 'requests'}, ${count(tokens)} tokens (${count(day.promptTokens)} prompt, ${count(day.completionTokens)} answer), ${formatUsd(day.costUsd)}` +
+    (capTokens > 0 ? ` of a ${count(capTokens)}-token daily limit` : '')
+  );
 }

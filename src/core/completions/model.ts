@@ -22,10 +22,14 @@ export function canComplete(model: ModelInfo): boolean {
  * (a cheaper deployment), then the id. Undefined when no listed model qualifies.
  */
 export function defaultCompletionModel(models: readonly ModelInfo[]): string | undefined {
-  const ranked = models.filter(canComplete).sort((a, b) =>
-    (statedSizeB(a.id) ?? Number.POSITIVE_INFINITY) - (statedSizeB(b.id) ?? Number.POSITIVE_INFINITY)
-    || (a.contextLength ?? Number.POSITIVE_INFINITY) - (b.contextLength ?? Number.POSITIVE_INFINITY)
-    || a.id.localeCompare(b.id));
+  const ranked = models
+    .filter(canComplete)
+    .sort(
+      (a, b) =>
+        (statedSizeB(a.id) ?? Number.POSITIVE_INFINITY) - (statedSizeB(b.id) ?? Number.POSITIVE_INFINITY) ||
+        (a.contextLength ?? Number.POSITIVE_INFINITY) - (b.contextLength ?? Number.POSITIVE_INFINITY) ||
+        a.id.localeCompare(b.id),
+    );
   return ranked[0]?.id;
 }
 

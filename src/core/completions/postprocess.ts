@@ -74,7 +74,8 @@ function stripFences(text: string, final: boolean): { text: string; closed: bool
   return { text: body.slice(0, close.index), closed: true };
 }
 
-const PROSE = /^(here(?:'s| is| are)|sure|certainly|of course|okay|ok[,.]|the (?:completion|code|missing|rest)|this (?:completes|code|fills)|completion:|answer:|output:)/i;
+const PROSE =
+  /^(here(?:'s| is| are)|sure|certainly|of course|okay|ok[,.]|the (?:completion|code|missing|rest)|this (?:completes|code|fills)|completion:|answer:|output:)/i;
 
 /** Drops a leading sentence a chat model puts before the code ("Here is the completion:"). */
 function stripProse(text: string): string {
@@ -116,7 +117,14 @@ function stripPrefixEcho(text: string, prefix: string, final: boolean): string {
     if (!final && text !== '' && line.startsWith(text)) return '';
   }
   // A partial answer that could still be the start of an echo says nothing yet.
-  if (!final && text.trim() !== '' && line.trim().length >= 3 && (line.startsWith(text) || line.trimStart().startsWith(text.trimStart())) && text.length < line.length) return '';
+  if (
+    !final &&
+    text.trim() !== '' &&
+    line.trim().length >= 3 &&
+    (line.startsWith(text) || line.trimStart().startsWith(text.trimStart())) &&
+    text.length < line.length
+  )
+    return '';
   for (let i = 0; i < tail.length; i++) {
     const candidate = tail.slice(i);
     if (candidate.trim().length < 3) break;
@@ -245,7 +253,10 @@ function cutBlock(text: string, cursor: CursorText, final: boolean): CleanedComp
   const outLines = out.split('\n');
   const next = suffixLines(cursor.suffix, outLines.length);
   for (let start = 1; start < outLines.length; start++) {
-    const tail = outLines.slice(start).filter((line) => line.trim() !== '').map((line) => line.trimEnd());
+    const tail = outLines
+      .slice(start)
+      .filter((line) => line.trim() !== '')
+      .map((line) => line.trimEnd());
     if (tail.length > 0 && tail.every((line, k) => line === next[k])) {
       out = outLines.slice(0, start).join('\n');
       ended = true;

@@ -51,11 +51,12 @@ const SYSTEM = [
   'You are a code completion engine inside an editor.',
   'You get the code after the cursor, then the code before the cursor, which ends where the cursor is.',
   'Reply with exactly the text to insert at the cursor: no explanation, no Markdown fences, and none of the code before or after the cursor repeated.',
-  'Match the file\'s style and indentation. If nothing should be inserted, reply with nothing.',
+  "Match the file's style and indentation. If nothing should be inserted, reply with nothing.",
 ].join(' ');
 
 const ASK_LINE = 'Complete the code at the cursor: only the rest of that line, which continues with the code after the cursor.';
-const ASK_BLOCK = 'Complete the code at the cursor: the rest of the current line and, if the code is unfinished there, the lines that finish the current statement or block (at most a dozen).';
+const ASK_BLOCK =
+  'Complete the code at the cursor: the rest of the current line and, if the code is unfinished there, the lines that finish the current statement or block (at most a dozen).';
 
 /**
  * The user turn for one cursor: the code after it, the ask, then the code before it in a fence left open, so
@@ -80,7 +81,7 @@ function cursorTurn(path: string, languageId: string, prefix: string, suffix: st
   ].join('\n');
 }
 
-const EXAMPLE_ANSWER = 'return \'Hello, \' + name';
+const EXAMPLE_ANSWER = "return 'Hello, ' + name";
 
 /** The worked example: a function body asked for at its first line, and the answer a completion engine gives. */
 const EXAMPLE: readonly ChatMessage[] = [

@@ -34,7 +34,11 @@ export interface CompletionRequest {
 export type PartialListener = (text: string, ended: boolean) => void;
 
 /** Asks the service; resolves with the cleaned completion ('' for none), rejects or resolves when aborted. */
-export type CompletionFetcher<R extends CompletionRequest = CompletionRequest> = (request: R, signal: AbortSignal, onPartial: PartialListener) => Promise<string>;
+export type CompletionFetcher<R extends CompletionRequest = CompletionRequest> = (
+  request: R,
+  signal: AbortSignal,
+  onPartial: PartialListener,
+) => Promise<string>;
 
 /** Where a suggestion came from. */
 export type SuggestionSource = 'network' | 'cache' | 'typedThrough' | 'inflight';
@@ -246,30 +250,44 @@ export class CompletionScheduler<R extends CompletionRequest = CompletionRequest
   private async fetch(request: R, signal: AbortSignal): Promise<Suggestion | undefined> {
     this.stats.requests += 1;
     const controller = new AbortController();
-    const flight: Inflight = { request, controller, done: Promise.resolve(undefined), partial: '', ended: false, finished: false, expect: undefined, typed: '', waiters: 0, orphanTimer: undefined };
+    const flight: Inflight = {
+      request,
+      controller,
+      done: Promise.resolve(undefined),
+      partial: '',
+      ended: false,
+      finished: false,
+      expect: undefined,
+      typed: '',
+      waiters: 0,
+      orphanTimer: undefined,
+    };
     const onPartial: PartialListener = (text, ended) => {
       flight.partial = text;
       flight.ended = ended;
       // The user typed something this answer is not writing: it is useless, stop paying for it.
       if (flight.expect !== undefined && !agrees(text, ended, flight.expect) && this.inflight === flight) this.abortInflight();
     };
-    flight.done = this.options.fetch(request, controller.signal, onPartial).then(
-      (text) => {
-        flight.finished = true;
-        if (controller.signal.aborted) return undefined;
-        flight.partial = text;
-        flight.ended = true;
-        this.touch(cacheKey(request), text);
-        return text;
-      },
-      () => {
-        flight.finished = true;
-        return undefined;
-      },
-    ).finally(() => {
-      this.clock.clearTimeout(flight.orphanTimer);
-      if (this.inflight === flight) this.inflight = undefined;
-    });
+    flight.done = this.options
+      .fetch(request, controller.signal, onPartial)
+      .then(
+        (text) => {
+          flight.finished = true;
+          if (controller.signal.aborted) return undefined;
+          flight.partial = text;
+          flight.ended = true;
+          this.touch(cacheKey(request), text);
+          return text;
+        },
+        () => {
+          flight.finished = true;
+          return undefined;
+        },
+      )
+      .finally(() => {
+        this.clock.clearTimeout(flight.orphanTimer);
+        if (this.inflight === flight) this.inflight = undefined;
+      });
     this.inflight = flight;
     const text = await this.wait(flight, signal);
     return text === undefined ? undefined : this.show(request, text, 'network');

@@ -45,7 +45,8 @@ function finish(text: string, encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'win
 
 /** Classifies and decodes file bytes (see the module comment for the policy). */
 export function decodeFile(bytes: Uint8Array, minifiedAbove = MINIFIED_AVERAGE_LINE): DecodedFile {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return finish(new TextDecoder('utf-16le').decode(bytes.subarray(2)), 'utf-16le', false, minifiedAbove);
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return finish(new TextDecoder('utf-16le').decode(bytes.subarray(2)), 'utf-16le', false, minifiedAbove);
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
     const swapped = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
     swapped.swap16();

@@ -165,7 +165,12 @@ export class KeywordIndex {
     }
     const top = new TopK(limit);
     for (const [id, score] of counts) top.offer(score, id);
-    return top.sorted().map(({ id, score }) => ({ path: this.docPath[id] ?? '', startLine: this.docStart[id] ?? 0, endLine: this.docEnd[id] ?? 0, score: Math.floor(score / 1000) }));
+    return top.sorted().map(({ id, score }) => ({
+      path: this.docPath[id] ?? '',
+      startLine: this.docStart[id] ?? 0,
+      endLine: this.docEnd[id] ?? 0,
+      score: Math.floor(score / 1000),
+    }));
   }
 
   /** Renumbers live documents and rebuilds postings without the dead ones. */
@@ -197,7 +202,11 @@ export class KeywordIndex {
         postings.push(kept);
       }
     }
-    for (const [path, ids] of this.byPath) this.byPath.set(path, ids.map((id) => remap[id] ?? -1));
+    for (const [path, ids] of this.byPath)
+      this.byPath.set(
+        path,
+        ids.map((id) => remap[id] ?? -1),
+      );
     this.postings = postings;
     this.docPath = docPath;
     this.docStart = docStart;

@@ -19,7 +19,8 @@ import { contentHash } from './hashing';
 /** A declaration and its name: `def x`, `class X`, `function x`, `fn x`, `interface X`, `const x = (…) =>`, ... */
 const DECLARATION =
   /^(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|abstract|final|sealed|async|declare|override|virtual|partial|open|data|suspend|unsafe|extern|inline)\s+)*(?:def|class|function\*?|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|type)\s+([A-Za-z_$][\w$]*)/;
-const ARROW = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/;
+const ARROW =
+  /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/;
 /** A Go method `func (r *T) Name(` names its receiver first. */
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
 /** A method of a class in TypeScript, JavaScript, Java, C#, ...: `async save(path: string): Promise<void> {`. */
@@ -64,7 +65,10 @@ export function enclosingDeclarations(lines: readonly string[], starts: readonly
  */
 export function withContext(text: string, chunks: readonly TextChunk[], path?: string): TextChunk[] {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  const enclosing = enclosingDeclarations(lines, chunks.map((c) => c.startLine));
+  const enclosing = enclosingDeclarations(
+    lines,
+    chunks.map((c) => c.startLine),
+  );
   return chunks.map((c, i) => {
     const names = enclosing[i] ?? [];
     if (names.length === 0 && path === undefined) return c;
@@ -79,6 +83,9 @@ export function withContext(text: string, chunks: readonly TextChunk[], path?: s
  * them: the path on a line of its own before each chunk's text, so words of the path ("tokens",
  * "revocation") find the file's chunks.
  */
-export function keywordDocuments<T extends { readonly startLine: number; readonly endLine: number; readonly text: string }>(path: string, chunks: readonly T[]): { startLine: number; endLine: number; text: string }[] {
+export function keywordDocuments<T extends { readonly startLine: number; readonly endLine: number; readonly text: string }>(
+  path: string,
+  chunks: readonly T[],
+): { startLine: number; endLine: number; text: string }[] {
   return chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, text: `${path}\n${c.text}` }));
 }

@@ -58,7 +58,13 @@ function resolve(options: ChunkOptions = {}): Resolved {
   const target = Math.max(16, Math.round(options.targetTokens ?? 320));
   const min = Math.max(1, Math.round(options.minTokens ?? target * 0.4));
   const max = Math.max(target, Math.round(options.maxTokens ?? target * 1.6));
-  return { target, min: Math.min(min, target), max, overlap: Math.max(0, Math.round(options.overlapLines ?? 2)), nested: options.declarationsAtAnyDepth ?? false };
+  return {
+    target,
+    min: Math.min(min, target),
+    max,
+    overlap: Math.max(0, Math.round(options.overlapLines ?? 2)),
+    nested: options.declarationsAtAnyDepth ?? false,
+  };
 }
 
 /** A number that changes whenever chunk boundaries could (algorithm or options); stored in the index. */
@@ -197,7 +203,7 @@ export function chunkText(text: string, options?: ChunkOptions): TextChunk[] {
       // emitted) would otherwise be followed by the same text again.
       let first = s;
       while (first < best - 1 && segs[first]?.blank) first++;
-      for (let taken = 0; taken < r.overlap && next > first + 1; ) if (!segs[--next]?.blank) taken++;
+      for (let taken = 0; taken < r.overlap && next > first + 1;) if (!segs[--next]?.blank) taken++;
     }
     s = next;
   }

@@ -11,7 +11,10 @@ export type EmbedReplyProblem = 'wrongCount' | 'wrongDimension' | 'badValues';
 
 /** A reply that cannot be used (wrong count, wrong dimension, NaN or all-zero vectors). */
 export class EmbedReplyError extends Error {
-  constructor(readonly reason: EmbedReplyProblem, message: string) {
+  constructor(
+    readonly reason: EmbedReplyProblem,
+    message: string,
+  ) {
     super(message);
     this.name = 'EmbedReplyError';
   }
@@ -166,7 +169,10 @@ export class EmbedQueue {
     const limit = this.options.maxInputChars ?? 16_000;
     let vectors: Float32Array[];
     try {
-      const reply = await this.options.embed(batch.map((item) => (item.text.length > limit ? item.text.slice(0, limit) : item.text)), signal);
+      const reply = await this.options.embed(
+        batch.map((item) => (item.text.length > limit ? item.text.slice(0, limit) : item.text)),
+        signal,
+      );
       vectors = this.validate(batch.length, reply);
     } catch (error) {
       if (signal.aborted) {
@@ -184,18 +190,20 @@ export class EmbedQueue {
     this.consecutiveFailures = 0;
     const items = batch.map((item, i) => ({ hash: item.hash, vector: vectors[i] ?? new Float32Array(0) }));
     // Stored one batch at a time, in completion order, so journal appends never interleave.
-    this.storing = this.storing.then(() => this.options.onVectors(items)).then(
-      () => {
-        this.embeddedCount += items.length;
-      },
-      (error: unknown) => {
-        // The index could not keep them (a database refusing a write, a full disk): the run stops and
-        // says it is incomplete, so a snapshot is never published without them; the next run continues.
-        this.stop ??= { why: 'fatal', error };
-        this.failedCount += items.length;
-        this.logger.error(`Storing embeddings failed, so indexing stopped: ${String(error)}`);
-      },
-    );
+    this.storing = this.storing
+      .then(() => this.options.onVectors(items))
+      .then(
+        () => {
+          this.embeddedCount += items.length;
+        },
+        (error: unknown) => {
+          // The index could not keep them (a database refusing a write, a full disk): the run stops and
+          // says it is incomplete, so a snapshot is never published without them; the next run continues.
+          this.stop ??= { why: 'fatal', error };
+          this.failedCount += items.length;
+          this.logger.error(`Storing embeddings failed, so indexing stopped: ${String(error)}`);
+        },
+      );
     await this.storing;
   }
 
@@ -209,7 +217,8 @@ export class EmbedQueue {
       const v: unknown = vector;
       if (!(v instanceof Float32Array) && !Array.isArray(v)) throw new EmbedReplyError('badValues', 'an embedding is not an array of numbers');
       const floats = v instanceof Float32Array ? v : Float32Array.from(v as number[]);
-      if (floats.length !== dimension || dimension === 0) throw new EmbedReplyError('wrongDimension', `embedding of ${floats.length} dimensions, expected ${dimension}`);
+      if (floats.length !== dimension || dimension === 0)
+        throw new EmbedReplyError('wrongDimension', `embedding of ${floats.length} dimensions, expected ${dimension}`);
       let nonZero = false;
       for (let i = 0; i < floats.length; i++) {
         const x = floats[i] ?? NaN;
@@ -248,7 +257,9 @@ export class EmbedQueue {
     if (this.consecutiveFailures >= max) {
       this.failedCount += batch.length;
       this.stop ??= { why: 'tooManyFailures', error };
-      this.logger.warn(`Embedding batch of ${batch.length} failed (${what}). Index embedding paused after ${max} failed attempts in a row; its chunks stay pending and the next run continues where this one stopped.`);
+      this.logger.warn(
+        `Embedding batch of ${batch.length} failed (${what}). Index embedding paused after ${max} failed attempts in a row; its chunks stay pending and the next run continues where this one stopped.`,
+      );
       return undefined;
     }
     const hinted = typeof error === 'object' && error !== null ? (error as { retryAfterMs?: unknown }).retryAfterMs : undefined;

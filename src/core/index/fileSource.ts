@@ -40,5 +40,8 @@ export const nodeFileSource: FileSource = {
 
 /** Lines `startLine..endLine` (1-based, inclusive) of a text, for result previews. */
 export function sliceLines(text: string, startLine: number, endLine: number): string {
-  return text.split(/\r?\n/).slice(Math.max(0, startLine - 1), endLine).join('\n');
+  return text
+    .split(/\r?\n/)
+    .slice(Math.max(0, startLine - 1), endLine)
+    .join('\n');
 }

@@ -144,7 +144,8 @@ export function fuseRanked(lists: RankedLists, options: HybridOptions = {}): Sea
       score.set(e, wv * vs + wk * ks + (e.exactRank === undefined ? 0 : we));
     }
   }
-  const path = (a: Entry, b: Entry): number => (a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine);
+  const path = (a: Entry, b: Entry): number =>
+    a.location.path < b.location.path ? -1 : a.location.path > b.location.path ? 1 : a.location.startLine - b.location.startLine;
   return merged
     .sort((a, b) => (score.get(b) ?? 0) - (score.get(a) ?? 0) || path(a, b))
     .slice(0, k)
@@ -153,6 +154,11 @@ export function fuseRanked(lists: RankedLists, options: HybridOptions = {}): Sea
       score: score.get(e) ?? 0,
       ...(e.vectorScore !== undefined ? { vectorScore: e.vectorScore } : {}),
       ...(e.keywordScore !== undefined ? { keywordScore: e.keywordScore } : {}),
-      matched: e.vectorScore !== undefined && (e.keywordRank !== undefined || e.exactRank !== undefined) ? 'both' : e.vectorScore !== undefined ? 'semantic' : 'keyword',
+      matched:
+        e.vectorScore !== undefined && (e.keywordRank !== undefined || e.exactRank !== undefined)
+          ? 'both'
+          : e.vectorScore !== undefined
+            ? 'semantic'
+            : 'keyword',
     }));
 }

@@ -6,7 +6,10 @@ export const HASH_BYTES = 16;
 
 /** Hex content hash (first 128 bits of SHA-256) of raw bytes or of a string's UTF-8 encoding. */
 export function contentHash(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, HASH_BYTES * 2);
+  return createHash('sha256')
+    .update(data)
+    .digest('hex')
+    .slice(0, HASH_BYTES * 2);
 }
 
 /** Writes a hex hash from `contentHash` into `target` at `offset` as 16 raw bytes. */

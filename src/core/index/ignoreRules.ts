@@ -9,12 +9,50 @@ import { excludesToRules } from './excludeGlobs';
  * `.cadenzaignore` says otherwise with a `!` rule (they are the weakest rules of all).
  */
 export const DEFAULT_GENERATED = [
-  'node_modules/', 'bower_components/', 'jspm_packages/', 'dist/', 'build/', 'out/', 'target/', 'coverage/',
-  '.next/', '.nuxt/', '.svelte-kit/', '.angular/', '.turbo/', '.parcel-cache/', '.cache/', '.gradle/', '.idea/',
-  '.vscode-test/', '__pycache__/', '.pytest_cache/', '.mypy_cache/', '.ruff_cache/', '.tox/', '.venv/', 'venv/',
-  '.terraform/', '.dart_tool/', 'Pods/', 'DerivedData/', '.svn/', '.hg/', 'vendor/', 'obj/',
-  'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'poetry.lock', 'composer.lock', 'Gemfile.lock',
-  '*.min.js', '*.min.css', '*.map', '*.lock',
+  'node_modules/',
+  'bower_components/',
+  'jspm_packages/',
+  'dist/',
+  'build/',
+  'out/',
+  'target/',
+  'coverage/',
+  '.next/',
+  '.nuxt/',
+  '.svelte-kit/',
+  '.angular/',
+  '.turbo/',
+  '.parcel-cache/',
+  '.cache/',
+  '.gradle/',
+  '.idea/',
+  '.vscode-test/',
+  '__pycache__/',
+  '.pytest_cache/',
+  '.mypy_cache/',
+  '.ruff_cache/',
+  '.tox/',
+  '.venv/',
+  'venv/',
+  '.terraform/',
+  '.dart_tool/',
+  'Pods/',
+  'DerivedData/',
+  '.svn/',
+  '.hg/',
+  'vendor/',
+  'obj/',
+  'package-lock.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'Cargo.lock',
+  'poetry.lock',
+  'composer.lock',
+  'Gemfile.lock',
+  '*.min.js',
+  '*.min.css',
+  '*.map',
+  '*.lock',
 ] as const;
 
 /** The index's own ignore file, stronger than `.gitignore` (like ripgrep's `.ignore`). */
@@ -62,7 +100,10 @@ export class IgnoreRules {
   private readonly ignoreCase: boolean;
   private readonly logger: Logger;
 
-  constructor(readonly rootPath: string, private readonly options: IgnoreOptions = {}) {
+  constructor(
+    readonly rootPath: string,
+    private readonly options: IgnoreOptions = {},
+  ) {
     this.ignoreCase = options.ignoreCase ?? (process.platform === 'win32' || process.platform === 'darwin');
     this.logger = options.logger ?? silentLogger;
     const fromSettings = excludesToRules(options.excludes);
@@ -179,7 +220,13 @@ function ownTest(ig: Ignore, subject: string, ignoreCase: boolean): { ignored: b
   let derived = perFile.get(parent);
   if (!derived) {
     const parts = parent.split('/');
-    const reinclude = parts.map((_, i) => `!/${parts.slice(0, i + 1).map(escapeGlob).join('/')}/`);
+    const reinclude = parts.map(
+      (_, i) =>
+        `!/${parts
+          .slice(0, i + 1)
+          .map(escapeGlob)
+          .join('/')}/`,
+    );
     derived = ignore({ ignorecase: ignoreCase }).add(ig).add(reinclude);
     perFile.set(parent, derived);
   }

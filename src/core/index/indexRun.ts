@@ -199,7 +199,13 @@ export class IndexRun {
     const now = Date.now();
     if (!force && now - this.lastProgress < 100) return;
     this.lastProgress = now;
-    onProgress({ phase, filesSeen: this.counts.seen, filesProcessed: this.counts.seen - this.active.size, chunksToEmbed: this.counts.toEmbed, chunksEmbedded: this.queue.embedded });
+    onProgress({
+      phase,
+      filesSeen: this.counts.seen,
+      filesProcessed: this.counts.seen - this.active.size,
+      chunksToEmbed: this.counts.toEmbed,
+      chunksEmbedded: this.queue.embedded,
+    });
   }
 
   /** Waits for every file and batch, makes the work durable and reports. */

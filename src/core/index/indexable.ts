@@ -22,7 +22,13 @@ export interface IndexableContext {
 
 /** A root-relative path in the index's form: `/`-separated, no empty, `.` or `..` segment, no backslash. */
 export function isPlainRelative(rel: string): boolean {
-  return rel !== '' && !rel.includes('\\') && !rel.includes('\0') && !path.isAbsolute(rel) && rel.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  return (
+    rel !== '' &&
+    !rel.includes('\\') &&
+    !rel.includes('\0') &&
+    !path.isAbsolute(rel) &&
+    rel.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')
+  );
 }
 
 /**

@@ -19,7 +19,8 @@ export interface PreparedFile {
 export type PrepareSkip = 'vanished' | 'binary' | 'minified' | 'tooLarge' | 'unreadable';
 
 /** The outcome of preparing one file. */
-export type Prepared = { readonly kind: 'file'; readonly file: PreparedFile } | { readonly kind: 'skip'; readonly reason: PrepareSkip; readonly detail: string };
+export type Prepared =
+  { readonly kind: 'file'; readonly file: PreparedFile } | { readonly kind: 'skip'; readonly reason: PrepareSkip; readonly detail: string };
 
 /**
  * Reads, classifies, hashes and chunks one file. Never throws: a file deleted while it is read is
@@ -27,7 +28,14 @@ export type Prepared = { readonly kind: 'file'; readonly file: PreparedFile } | 
  * A chunk's text starts with the names of the declarations it sits in (chunkContext.ts) unless
  * `context` is false (the benchmark's "before").
  */
-export async function prepareFile(absPath: string, mtimeMs: number, source: FileSource, maxFileBytes: number, chunking: ChunkOptions | undefined, context = true): Promise<Prepared> {
+export async function prepareFile(
+  absPath: string,
+  mtimeMs: number,
+  source: FileSource,
+  maxFileBytes: number,
+  chunking: ChunkOptions | undefined,
+  context = true,
+): Promise<Prepared> {
   let read: Awaited<ReturnType<FileSource['read']>>;
   try {
     read = await source.read(absPath, maxFileBytes);

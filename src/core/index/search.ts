@@ -29,7 +29,11 @@ export function queryTextFor(query: string, model: string): string {
 export class HybridSearch {
   private readonly vectors: VectorSearcher;
 
-  constructor(private readonly store: IndexStore, private readonly keywords: KeywordIndex | undefined, options: VectorSearchOptions = {}) {
+  constructor(
+    private readonly store: IndexStore,
+    private readonly keywords: KeywordIndex | undefined,
+    options: VectorSearchOptions = {},
+  ) {
     this.vectors = new VectorSearcher(options);
   }
 

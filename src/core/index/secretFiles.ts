@@ -5,16 +5,61 @@
 
 /** The names, in gitignore syntax, matched anywhere in a path (so `app/.env` and `~/.ssh/config` match). */
 export const SECRET_FILES = [
-  '.env', '.env.*', '*.env', '.envrc', '.netrc', '_netrc', '.npmrc', '.pypirc', '.git-credentials', '.htpasswd', '.pgpass', '.my.cnf',
-  '.vault-token', '.terraformrc', 'terraform.rc', '.s3cfg', '.boto', '.dockercfg', 'kubeconfig',
-  '*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*.ppk', '*.kdbx', '*.gpg', '*.asc', '*.ovpn',
-  '*.tfvars', '*.tfvars.json', '*.tfstate', '*.tfstate.*',
-  'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*',
-  'credentials', ...['json', 'yml', 'yaml', 'xml', 'ini', 'toml'].flatMap((ext) => [`credentials.${ext}`, `secret.${ext}`, `secrets.${ext}`]),
+  '.env',
+  '.env.*',
+  '*.env',
+  '.envrc',
+  '.netrc',
+  '_netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.htpasswd',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.terraformrc',
+  'terraform.rc',
+  '.s3cfg',
+  '.boto',
+  '.dockercfg',
+  'kubeconfig',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.ppk',
+  '*.kdbx',
+  '*.gpg',
+  '*.asc',
+  '*.ovpn',
+  '*.tfvars',
+  '*.tfvars.json',
+  '*.tfstate',
+  '*.tfstate.*',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  'credentials',
+  ...['json', 'yml', 'yaml', 'xml', 'ini', 'toml'].flatMap((ext) => [`credentials.${ext}`, `secret.${ext}`, `secrets.${ext}`]),
   // Cloud service-account keys (`prod-service-account.json`, `gcp_service_account_key.json`).
-  '*service-account*.json', '*service_account*.json', '*serviceaccount*.json',
-  '*.secret', '*.secrets',
-  '.ssh/', '.aws/', '.azure/', '.gnupg/', '.password-store/', '.config/gcloud/', '.config/gh/hosts.yml', '.docker/config.json', '.kube/config',
+  '*service-account*.json',
+  '*service_account*.json',
+  '*serviceaccount*.json',
+  '*.secret',
+  '*.secrets',
+  '.ssh/',
+  '.aws/',
+  '.azure/',
+  '.gnupg/',
+  '.password-store/',
+  '.config/gcloud/',
+  '.config/gh/hosts.yml',
+  '.docker/config.json',
+  '.kube/config',
 ] as const;
 
 /**
@@ -79,8 +124,17 @@ interface LongPattern {
 const compiled = (() => {
   const bare = (entry: string): string => entry.replace(/\/$/, '');
   const single = SECRET_FILES.filter((entry) => !bare(entry).includes('/'));
-  const longer = SECRET_FILES.filter((entry) => bare(entry).includes('/')).map((entry): LongPattern => ({ segments: bare(entry).split('/').map((glob) => segmentTest([glob])), folder: entry.endsWith('/') }));
-  return { anyName: segmentTest(single.filter((entry) => !entry.endsWith('/'))), folderName: segmentTest(single.filter((entry) => entry.endsWith('/')).map(bare)), longer };
+  const longer = SECRET_FILES.filter((entry) => bare(entry).includes('/')).map((entry): LongPattern => ({
+    segments: bare(entry)
+      .split('/')
+      .map((glob) => segmentTest([glob])),
+    folder: entry.endsWith('/'),
+  }));
+  return {
+    anyName: segmentTest(single.filter((entry) => !entry.endsWith('/'))),
+    folderName: segmentTest(single.filter((entry) => entry.endsWith('/')).map(bare)),
+    longer,
+  };
 })();
 
 /**

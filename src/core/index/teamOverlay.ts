@@ -38,8 +38,16 @@ export function overlayLists(team: RankedLists, local: RankedLists, overridden: 
   const semantic: SemanticHit[] = [...fromTeam(team.semantic, (h) => h.location.path), ...fromLocal(local.semantic, (h) => h.location.path)]
     .sort((a, b) => b.score - a.score)
     .slice(0, depth);
-  const keyword: KeywordHit[] = interleave(fromTeam(team.keyword, (h) => h.path), fromLocal(local.keyword, (h) => h.path), depth);
-  const exact: ChunkLocation[] = interleave(fromTeam(team.exact, (h) => h.path), fromLocal(local.exact, (h) => h.path), depth);
+  const keyword: KeywordHit[] = interleave(
+    fromTeam(team.keyword, (h) => h.path),
+    fromLocal(local.keyword, (h) => h.path),
+    depth,
+  );
+  const exact: ChunkLocation[] = interleave(
+    fromTeam(team.exact, (h) => h.path),
+    fromLocal(local.exact, (h) => h.path),
+    depth,
+  );
   return { semantic, keyword, exact };
 }
 
@@ -132,7 +140,10 @@ export async function teamResults(team: TeamLists, scope: TeamSearchScope, query
   // cadenza-index chunks with the chunker's defaults.
   const lists = await keepIndexable(mapped, (localPath) => local.skipReason(root.name, localPath.slice(root.name.length + 1)), maxChunkLines());
   const own = scope.overridden.size > 0 ? local.lists(query, depth) : EMPTY;
-  return fuseRanked(overlayLists(lists, own, (key) => scope.overridden.has(key), depth), { k }).map((result): IndexSearchResult => {
+  return fuseRanked(
+    overlayLists(lists, own, (key) => scope.overridden.has(key), depth),
+    { k },
+  ).map((result): IndexSearchResult => {
     const relPath = result.path.slice(root.name.length + 1);
     return { ...result, root: root.name, relPath, absPath: path.join(root.path, ...relPath.split('/')) };
   });

@@ -48,7 +48,16 @@ export function mulberry32(seed: number): () => number {
  * A small standalone function so V8 optimises it as a whole; inlined into the sync loop it ran 4x
  * slower.
  */
-function sketchBatch(sums: Int32Array, rowFactors: Float64Array, mean: Float64Array, projected: Float64Array, target: Int8Array, stride: number, count: number, factors: Float64Array): void {
+function sketchBatch(
+  sums: Int32Array,
+  rowFactors: Float64Array,
+  mean: Float64Array,
+  projected: Float64Array,
+  target: Int8Array,
+  stride: number,
+  count: number,
+  factors: Float64Array,
+): void {
   const buckets = mean.length;
   for (let r = 0; r < count; r++) {
     const factor = rowFactors[r] ?? 0;

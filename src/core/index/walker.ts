@@ -17,7 +17,8 @@ export interface WalkEntry {
 }
 
 /** Why a file or folder the rules allowed was still skipped. */
-export type SkipReason = 'tooLarge' | 'binaryExtension' | 'secret' | 'excludedBySibling' | 'symlinkLoop' | 'outsideWorkspace' | 'vanished' | 'unreadable' | 'limit';
+export type SkipReason =
+  'tooLarge' | 'binaryExtension' | 'secret' | 'excludedBySibling' | 'symlinkLoop' | 'outsideWorkspace' | 'vanished' | 'unreadable' | 'limit';
 
 /** Counters a walk fills in as it goes (the generator cannot return them mid-stream). */
 export interface WalkStats {
@@ -65,11 +66,12 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
  * only saves opening files that cannot be indexed.
  */
 const BINARY_EXTENSIONS = new Set(
-  ('png jpg jpeg gif bmp ico icns webp tif tiff psd ai sketch fig heic avif pdf zip gz tgz bz2 xz zst 7z rar jar war ear ' +
+  (
+    'png jpg jpeg gif bmp ico icns webp tif tiff psd ai sketch fig heic avif pdf zip gz tgz bz2 xz zst 7z rar jar war ear ' +
     'class dex apk aab ipa exe dll so dylib o a lib obj pdb bin dat db sqlite sqlite3 mdb wasm pyc pyo pyd node ' +
     'mp3 mp4 m4a m4v wav ogg oga flac aac opus mov avi mkv webm wmv flv woff woff2 ttf otf eot iso dmg pkg deb rpm msi ' +
-    'parquet arrow feather npy npz pt pth onnx safetensors gguf ckpt h5 pb tflite xlsx xls docx doc pptx ppt odt ods')
-    .split(' '),
+    'parquet arrow feather npy npz pt pth onnx safetensors gguf ckpt h5 pb tflite xlsx xls docx doc pptx ppt odt ods'
+  ).split(' '),
 );
 
 const STAT_BATCH = 32;
@@ -79,7 +81,8 @@ const STAT_BATCH = 32;
 const statOf = (p: string): Promise<Stats> => new Promise((resolve, reject) => fs.stat(p, (e, s) => (e ? reject(e) : resolve(s))));
 const identityOf = (p: string): Promise<BigIntStats> => new Promise((resolve, reject) => fs.stat(p, { bigint: true }, (e, s) => (e ? reject(e) : resolve(s))));
 const realOf = (p: string): Promise<string> => new Promise((resolve, reject) => fs.realpath(p, (e, r) => (e ? reject(e) : resolve(r))));
-const listOf = (p: string): Promise<Dirent[]> => new Promise((resolve, reject) => fs.readdir(p, { withFileTypes: true }, (e, d) => (e ? reject(e) : resolve(d))));
+const listOf = (p: string): Promise<Dirent[]> =>
+  new Promise((resolve, reject) => fs.readdir(p, { withFileTypes: true }, (e, d) => (e ? reject(e) : resolve(d))));
 
 /** Whether `target` (a real path) is `root` or lies below it. */
 export function isWithin(root: string, target: string): boolean {
@@ -205,7 +208,10 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
         skip('outsideWorkspace', absStart);
         continue;
       }
-      const startReal = await realOf(absStart).then((real) => relativeReal(rootReal, real), () => undefined);
+      const startReal = await realOf(absStart).then(
+        (real) => relativeReal(rootReal, real),
+        () => undefined,
+      );
       if (await skipTarget(rules, start, startReal, true, absStart)) continue;
       if (startReal !== undefined && startReal !== start) realDirs.set(start, startReal);
     }

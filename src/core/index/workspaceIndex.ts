@@ -32,14 +32,16 @@ export interface WorkspaceIndexOptions {
   readonly followSymlinks?: boolean | undefined;
   readonly maxFiles?: number | undefined;
   readonly chunking?: ChunkOptions | undefined;
-  readonly embedding?: {
-    readonly batchSize?: number | undefined;
-    readonly concurrency?: number | undefined;
-    readonly maxConsecutiveFailures?: number | undefined;
-    /** First wait before a failed batch is retried within the run (default 1 s, doubling). */
-    readonly retryDelayMs?: number | undefined;
-    readonly failureAction?: ((error: unknown) => FailureAction) | undefined;
-  } | undefined;
+  readonly embedding?:
+    | {
+        readonly batchSize?: number | undefined;
+        readonly concurrency?: number | undefined;
+        readonly maxConsecutiveFailures?: number | undefined;
+        /** First wait before a failed batch is retried within the run (default 1 s, doubling). */
+        readonly retryDelayMs?: number | undefined;
+        readonly failureAction?: ((error: unknown) => FailureAction) | undefined;
+      }
+    | undefined;
   /** Keep a BM25 index for hybrid search (default true; costs one read of every file per session). */
   readonly keywordIndex?: boolean | undefined;
   readonly search?: VectorSearchOptions | undefined;
@@ -80,12 +82,27 @@ export interface RunOptions {
 
 /** The index file for a model in a storage folder: one file per model, so switching models never mixes vectors. */
 export function indexFilePath(storageDir: string, modelId: string): string {
-  const slug = modelId.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  const slug = modelId
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40);
   const digest = createHash('sha256').update(modelId).digest('hex').slice(0, 8);
   return path.join(storageDir, `index-${slug}-${digest}.cdzi`);
 }
 
-const empty = (): IndexRunResult => ({ status: 'complete', filesSeen: 0, filesChanged: 0, filesUnchanged: 0, filesSkipped: 0, filesDeleted: 0, chunksEmbedded: 0, chunksReused: 0, chunksPending: 0, elapsedMs: 0 });
+const empty = (): IndexRunResult => ({
+  status: 'complete',
+  filesSeen: 0,
+  filesChanged: 0,
+  filesUnchanged: 0,
+  filesSkipped: 0,
+  filesDeleted: 0,
+  chunksEmbedded: 0,
+  chunksReused: 0,
+  chunksPending: 0,
+  elapsedMs: 0,
+});
 
 /**
  * The semantic index of a workspace: the one object the host holds. `sync` walks everything (on
@@ -107,7 +124,10 @@ export class WorkspaceIndex {
   /** Stops background warm-up when the index closes. */
   private readonly closing = new AbortController();
 
-  private constructor(private readonly options: WorkspaceIndexOptions, private readonly store: IndexStore) {
+  private constructor(
+    private readonly options: WorkspaceIndexOptions,
+    private readonly store: IndexStore,
+  ) {
     this.logger = options.logger ?? silentLogger;
     this.source = options.fileSource ?? nodeFileSource;
     this.keywords = options.keywordIndex === false ? undefined : new KeywordIndex();
@@ -286,7 +306,17 @@ export class WorkspaceIndex {
       if (!stat) continue;
       if (stat.isDirectory) {
         if (rel !== '' && (await skipByPath(rules, rel, true)) !== undefined) continue;
-        for await (const entry of walkWorkspace({ ...this.options.ignore, roots: [root], below: rel, maxFileBytes: maxBytes, followSymlinks: this.options.followSymlinks, rules: new Map([[root.path, rules]]), signal: options.signal, stats: walkStats, logger: this.logger })) {
+        for await (const entry of walkWorkspace({
+          ...this.options.ignore,
+          roots: [root],
+          below: rel,
+          maxFileBytes: maxBytes,
+          followSymlinks: this.options.followSymlinks,
+          rules: new Map([[root.path, rules]]),
+          signal: options.signal,
+          stats: walkStats,
+          logger: this.logger,
+        })) {
           await run.add(entry);
         }
       } else if (stat.isFile && (await this.skipReason(root.name, rel)) === undefined) {

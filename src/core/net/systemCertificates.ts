@@ -23,7 +23,10 @@ export function splitPemBundle(text: string): string[] {
 }
 
 /** The OS certificates, or an empty list when none can be read (the caller then keeps Node's roots). */
-export function loadSystemCertificates(platform: NodeJS.Platform = process.platform, readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): string[] {
+export function loadSystemCertificates(
+  platform: NodeJS.Platform = process.platform,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string[] {
   const reader = (tls as unknown as { getCACertificates?: CaReader }).getCACertificates;
   if (typeof reader === 'function') {
     try {

@@ -34,7 +34,16 @@ const inputName = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 type Parsed = { kind: 'input'; name: string; placeholder: string | undefined } | { kind: 'known'; name: string } | { kind: 'unknown' };
 
-const known = new Set(['selection', 'selectedText', 'file', 'fileBasename', 'fileBasenameNoExtension', 'fileDirname', 'workspaceFolder', 'workspaceFolderBasename']);
+const known = new Set([
+  'selection',
+  'selectedText',
+  'file',
+  'fileBasename',
+  'fileBasenameNoExtension',
+  'fileDirname',
+  'workspaceFolder',
+  'workspaceFolderBasename',
+]);
 
 function parse(inner: string): Parsed {
   if (inner.startsWith('input:')) {
@@ -48,7 +57,10 @@ function parse(inner: string): Parsed {
 }
 
 function withoutComments(body: string): string {
-  return body.replace(/<!--[\s\S]*?(-->|$)/g, '').replace(/\n{3,}/g, '\n\n').trim();
+  return body
+    .replace(/<!--[\s\S]*?(-->|$)/g, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** The variables a body uses, each once in order of first use (`input:name` without its placeholder). */
@@ -63,7 +75,11 @@ export function promptVariables(body: string): string[] {
   return seen;
 }
 
-const basename = (path: string): string => path.split(/[\\/]/).filter((part) => part !== '').at(-1) ?? path;
+const basename = (path: string): string =>
+  path
+    .split(/[\\/]/)
+    .filter((part) => part !== '')
+    .at(-1) ?? path;
 const dirname = (path: string): string => {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
   return cut > 0 ? path.slice(0, cut) : path;
@@ -73,21 +89,31 @@ function value(name: string, context: PromptContext): string | undefined {
   const { selection, file, workspaceFolder } = context;
   switch (name) {
     case 'selection':
-    case 'selectedText': return selection || undefined;
-    case 'file': return file || undefined;
-    case 'fileBasename': return file ? basename(file) : undefined;
-    case 'fileBasenameNoExtension': return file ? basename(file).replace(/\.[^.]*$/, '') : undefined;
-    case 'fileDirname': return file ? dirname(file) : undefined;
-    case 'workspaceFolder': return workspaceFolder || undefined;
-    case 'workspaceFolderBasename': return workspaceFolder ? basename(workspaceFolder) : undefined;
-    default: return undefined;
+    case 'selectedText':
+      return selection || undefined;
+    case 'file':
+      return file || undefined;
+    case 'fileBasename':
+      return file ? basename(file) : undefined;
+    case 'fileBasenameNoExtension':
+      return file ? basename(file).replace(/\.[^.]*$/, '') : undefined;
+    case 'fileDirname':
+      return file ? dirname(file) : undefined;
+    case 'workspaceFolder':
+      return workspaceFolder || undefined;
+    case 'workspaceFolderBasename':
+      return workspaceFolder ? basename(workspaceFolder) : undefined;
+    default:
+      return undefined;
   }
 }
 
 /** Why a known variable has no value now, as the message the user reads. */
 function missing(prompt: string, name: string): PromptError {
-  if (name === 'selection' || name === 'selectedText') return new PromptError('noSelection', `/${prompt} uses \${${name}}, but no text is selected: select some code in an editor, then run /${prompt} again.`);
-  if (name.startsWith('workspace')) return new PromptError('noWorkspace', `/${prompt} uses \${${name}}, but no folder is open: open one, then run /${prompt} again.`);
+  if (name === 'selection' || name === 'selectedText')
+    return new PromptError('noSelection', `/${prompt} uses \${${name}}, but no text is selected: select some code in an editor, then run /${prompt} again.`);
+  if (name.startsWith('workspace'))
+    return new PromptError('noWorkspace', `/${prompt} uses \${${name}}, but no folder is open: open one, then run /${prompt} again.`);
   return new PromptError('noFile', `/${prompt} uses \${${name}}, but no file is active: open a file in an editor, then run /${prompt} again.`);
 }
 
@@ -97,7 +123,11 @@ function missing(prompt: string, name: string): PromptError {
  * Each `${input:name}` is asked once, in order of first use; unknown variables are sent as written, each
  * with a note.
  */
-export async function expandPrompt(prompt: { readonly name: string; readonly body: string }, context: PromptContext, input: PromptInputPort): Promise<ExpandedPrompt> {
+export async function expandPrompt(
+  prompt: { readonly name: string; readonly body: string },
+  context: PromptContext,
+  input: PromptInputPort,
+): Promise<ExpandedPrompt> {
   const body = withoutComments(prompt.body);
   const uses = [...body.matchAll(variable)].map((match) => ({ inner: match[1] ?? '', parsed: parse(match[1] ?? '') }));
   for (const use of uses) {
@@ -110,8 +140,9 @@ export async function expandPrompt(prompt: { readonly name: string; readonly bod
     if (answer === undefined) throw new PromptError('cancelled', `/${prompt.name} was not run: no value was given for ${use.parsed.name}.`);
     inputs[use.parsed.name] = answer;
   }
-  const notes = [...new Set(uses.filter((use) => use.parsed.kind === 'unknown').map((use) => use.inner))]
-    .map((inner) => `/${prompt.name} uses \${${inner}}, which Cadenza does not fill in; it is sent as written.`);
+  const notes = [...new Set(uses.filter((use) => use.parsed.kind === 'unknown').map((use) => use.inner))].map(
+    (inner) => `/${prompt.name} uses \${${inner}}, which Cadenza does not fill in; it is sent as written.`,
+  );
   const text = body.replace(variable, (whole, inner: string) => {
     const parsed = parse(inner);
     if (parsed.kind === 'input') return inputs[parsed.name] ?? whole;

@@ -25,13 +25,13 @@ const listItem = /^\s+-(?:\s+(.*))?$/;
 function scalar(raw: string): string | undefined {
   const text = raw.trim();
   const quote = text[0];
-  if (quote === '"' || quote === '\'') {
+  if (quote === '"' || quote === "'") {
     const end = text.lastIndexOf(quote);
     if (end === 0) return undefined;
     const rest = text.slice(end + 1).trim();
     if (rest !== '' && !rest.startsWith('#')) return undefined;
     const inner = text.slice(1, end);
-    return quote === '\'' ? inner.replace(/''/g, '\'') : inner.replace(/\\(["\\])/g, '$1');
+    return quote === "'" ? inner.replace(/''/g, "'") : inner.replace(/\\(["\\])/g, '$1');
   }
   // A comment starts at ` #` (a `#` inside a word, as in `C#`, is text).
   const comment = text.search(/\s#/);
@@ -66,7 +66,8 @@ export function readFrontMatter(text: string): FrontMatter {
     const item = listItem.exec(line);
     if (item) {
       const value = scalar(item[1] ?? '');
-      if (listKey === undefined) throw new PromptError('frontMatter', `Line ${lineNumber}: a list item without its key (write \`key:\` on the line above).`, lineNumber);
+      if (listKey === undefined)
+        throw new PromptError('frontMatter', `Line ${lineNumber}: a list item without its key (write \`key:\` on the line above).`, lineNumber);
       if (value === undefined) throw new PromptError('frontMatter', `Line ${lineNumber}: a quote is left open.`, lineNumber);
       const list = fields[listKey];
       fields[listKey] = [...(Array.isArray(list) ? list : []), value];
@@ -85,14 +86,16 @@ export function readFrontMatter(text: string): FrontMatter {
       listKey = key;
       continue;
     }
-    if (raw.startsWith('|') || raw.startsWith('>')) throw new PromptError('frontMatter', `Line ${lineNumber}: multi-line values are not supported; put \`${key}\`'s value on one line.`, lineNumber);
+    if (raw.startsWith('|') || raw.startsWith('>'))
+      throw new PromptError('frontMatter', `Line ${lineNumber}: multi-line values are not supported; put \`${key}\`'s value on one line.`, lineNumber);
     if (raw.startsWith('[') && raw.endsWith(']')) {
       const list = inlineList(raw);
       if (!list) throw new PromptError('frontMatter', `Line ${lineNumber}: a quote is left open in the list.`, lineNumber);
       fields[key] = list;
       continue;
     }
-    if (raw.startsWith('{') || raw.startsWith('[')) throw new PromptError('frontMatter', `Line ${lineNumber}: \`${key}\` must be a plain value or a simple list.`, lineNumber);
+    if (raw.startsWith('{') || raw.startsWith('['))
+      throw new PromptError('frontMatter', `Line ${lineNumber}: \`${key}\` must be a plain value or a simple list.`, lineNumber);
     const value = scalar(raw);
     if (value === undefined) throw new PromptError('frontMatter', `Line ${lineNumber}: a quote is left open.`, lineNumber);
     fields[key] = value;

@@ -102,7 +102,8 @@ export function parsePromptFile(content: string, source: PromptSource): PromptFi
   if (declared !== undefined && !isValidPromptName(declared)) notes.push(`The name "${declared}" cannot be typed after /; the prompt is /${fromFile}.`);
   const modeValue = field('agent') ?? field('mode');
   const mode = modeValue === 'ask' || modeValue === 'edit' || modeValue === 'agent' ? modeValue : undefined;
-  if (modeValue !== undefined && mode === undefined) notes.push(`The mode "${modeValue}" is not one Cadenza knows (ask, edit, agent); the prompt runs in the chat's current mode.`);
+  if (modeValue !== undefined && mode === undefined)
+    notes.push(`The mode "${modeValue}" is not one Cadenza knows (ask, edit, agent); the prompt runs in the chat's current mode.`);
   const tools = read.fields['tools'];
   return {
     name: declared !== undefined && isValidPromptName(declared) ? declared : fromFile,

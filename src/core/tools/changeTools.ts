@@ -60,7 +60,10 @@ function lineCount(text: string): number {
  * to the port as one edit (from the first to the end of the last), so it is one undo and one approval.
  */
 async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolContext): Promise<PreparedChange> {
-  const { path, text, realPath } = await withPathHint(port.readFile(stringArg(args, 'path'), context.signal), `${findPathHint.slice(0, -1)}; to make a new file use create_file.`);
+  const { path, text, realPath } = await withPathHint(
+    port.readFile(stringArg(args, 'path'), context.signal),
+    `${findPathHint.slice(0, -1)}; to make a new file use create_file.`,
+  );
   const seen = context.session.lastRead(path);
   if (seen !== undefined && seen !== text) throw new ToolError('changed', `${path} changed since you read it. Read it again, then edit.`);
   let oldText = stringArg(args, 'old_text');
@@ -74,7 +77,10 @@ async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolCon
   const found = args['replace_all'] === true ? occurrences(text, oldText, 'replace') : occurrences(text, oldText);
   if (found.length === 0) throw new ToolError('notFound', notFoundText(path, text, oldText));
   if (found.length > 1 && args['replace_all'] !== true) {
-    throw new ToolError('invalid', `old_text occurs ${found.length} times in ${path} (lines ${lineList(linesOf(text, found))}). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.`);
+    throw new ToolError(
+      'invalid',
+      `old_text occurs ${found.length} times in ${path} (lines ${lineList(linesOf(text, found))}). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.`,
+    );
   }
   const offset = found[0] ?? 0;
   const end = (found.at(-1) ?? 0) + oldText.length;
@@ -86,7 +92,15 @@ async function prepareEdit(port: WorkspacePort, args: ToolArgs, context: ToolCon
   const lines = linesOf(text, found);
   const caution = await cautionFor(port, path, realPath, context.signal);
   return {
-    preview: { kind: 'edit', path, before: text, after, diff: compactDiff(text, after), ...caution, ...(found.length > 1 ? { replacements: found.length } : {}) },
+    preview: {
+      kind: 'edit',
+      path,
+      before: text,
+      after,
+      diff: compactDiff(text, after),
+      ...caution,
+      ...(found.length > 1 ? { replacements: found.length } : {}),
+    },
     async apply(signal) {
       await port.editFile({ path, expectedText: text, offset, length: end - offset, newText: replaced }, signal);
       context.session.noteRead(path, after);
@@ -101,7 +115,13 @@ async function prepareCreate(port: WorkspacePort, args: ToolArgs, context: ToolC
   // A small model sends "." or a folder for the file it means (issue #35).
   if (/^\.?[\\/]*$/.test(asked) || /[\\/]$/.test(asked)) throw new ToolError('invalid', 'path must name a file, e.g. src/new.ts.');
   const { path, exists, realPath } = await port.exists(asked, context.signal);
-  if (exists && (await port.listDirectory(path, context.signal).then(() => true, () => false))) {
+  if (
+    exists &&
+    (await port.listDirectory(path, context.signal).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw new ToolError('invalid', `${path} is a folder; path must name a file, e.g. ${path}/new.ts.`);
   }
   if (exists) throw new ToolError('exists', `${path} already exists; create_file never overwrites. Use edit_file to change it.`);
@@ -119,9 +139,11 @@ async function prepareCreate(port: WorkspacePort, args: ToolArgs, context: ToolC
 
 /** The answer of run_in_terminal: how it ended, then the output. */
 export function commandReport(command: string, outcome: CommandOutcome, timeoutSeconds: number): string {
-  const ending = outcome.timedOut ? `Stopped after ${timeoutSeconds} s (the time limit).`
-    : outcome.exitCode === null ? 'Killed before it finished.'
-    : `Exit code ${outcome.exitCode}.`;
+  const ending = outcome.timedOut
+    ? `Stopped after ${timeoutSeconds} s (the time limit).`
+    : outcome.exitCode === null
+      ? 'Killed before it finished.'
+      : `Exit code ${outcome.exitCode}.`;
   const dropped = outcome.droppedChars > 0 ? `\n[${outcome.droppedChars.toLocaleString('en-US')} more characters of output were not kept.]` : '';
   const output = outcome.output.trimEnd();
   return `$ ${command}\n${ending}${output === '' ? ' No output.' : `\n${output}`}${dropped}`;

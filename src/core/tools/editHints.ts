@@ -50,7 +50,10 @@ const maxSearchedChars = 400_000;
 export function closestLines(text: string, wanted: string): { readonly line: number; readonly text: string }[] {
   if (text.length > maxSearchedChars) return [];
   const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const wantedLines = wanted.replace(/\r\n/g, '\n').replace(/^\n+|\n+$/g, '').split('\n');
+  const wantedLines = wanted
+    .replace(/\r\n/g, '\n')
+    .replace(/^\n+|\n+$/g, '')
+    .split('\n');
   const size = Math.max(1, Math.min(wantedLines.length, lines.length));
   const target = squash(wanted);
   const targetPairs = pairs(target);
@@ -67,13 +70,16 @@ export function closestLines(text: string, wanted: string): { readonly line: num
     }
   }
   if (best < 0 || bestScore < minSimilarity) return [];
-  return lines.slice(best, best + Math.min(size, maxShownLines)).map((line, index) => ({ line: best + index + 1, text: line.length > 200 ? `${line.slice(0, 200)}…` : line }));
+  return lines
+    .slice(best, best + Math.min(size, maxShownLines))
+    .map((line, index) => ({ line: best + index + 1, text: line.length > 200 ? `${line.slice(0, 200)}…` : line }));
 }
 
 /** edit_file's error when old_text is not in the file: the closest lines, or that nothing is alike. */
 export function notFoundText(path: string, text: string, oldText: string): string {
   const close = closestLines(text, oldText);
-  if (close.length === 0) return `old_text was not found in ${path}, and no line of it looks like old_text. Read the file with read_file, then copy the text to replace exactly.`;
+  if (close.length === 0)
+    return `old_text was not found in ${path}, and no line of it looks like old_text. Read the file with read_file, then copy the text to replace exactly.`;
   const shown = close.map((entry) => `${entry.line}: ${entry.text}`).join('\n');
   return `old_text was not found in ${path}. The closest ${close.length === 1 ? 'line is' : 'lines are'}:\n${shown}\nCopy old_text exactly from the file, whitespace included (without the line numbers).`;
 }

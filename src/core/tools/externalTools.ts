@@ -41,9 +41,17 @@ export interface ExternalTool {
  * through its chat editing session): invoked from another extension they fail, so they are never offered.
  */
 const chatOnlyTools: ReadonlySet<string> = new Set([
-  'runSubagent', 'manage_todo_list', 'vscode_askQuestions', 'vscode_reviewPlan', 'task_complete', 'inline_chat_exit',
-  'setup_tools_createNewWorkspace', 'vscode_get_confirmation', 'vscode_get_confirmation_with_options',
-  'vscode_get_terminal_confirmation', 'vscode_get_modified_files_confirmation',
+  'runSubagent',
+  'manage_todo_list',
+  'vscode_askQuestions',
+  'vscode_reviewPlan',
+  'task_complete',
+  'inline_chat_exit',
+  'setup_tools_createNewWorkspace',
+  'vscode_get_confirmation',
+  'vscode_get_confirmation_with_options',
+  'vscode_get_terminal_confirmation',
+  'vscode_get_modified_files_confirmation',
 ]);
 
 /** The service takes at most this many functions in one request (docs/service.md#tool-calls). */
@@ -139,7 +147,10 @@ export function toolParameters(schema: object | undefined): Readonly<Record<stri
 /** The tools offered from `infos` (Cadenza's own and chat-only ones left out), with wire names that avoid `reserved`. */
 export function externalTools(infos: readonly ExternalToolInfo[], reserved: ReadonlySet<string>, ownPrefix: string): ExternalTool[] {
   const offered = infos.filter((info) => isOfferable(info, ownPrefix)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const names = wireNames(offered.map((info) => info.name), reserved);
+  const names = wireNames(
+    offered.map((info) => info.name),
+    reserved,
+  );
   return offered.map((info, index) => {
     const wireName = names[index] ?? info.name;
     const definition: ToolDefinition = { name: wireName, description: info.description, parameters: toolParameters(info.inputSchema) };
@@ -157,7 +168,11 @@ export interface LeftOut {
  * The tools of one request: those the user enabled, only read-only ones when the workspace is restricted, at
  * most what the service takes besides the agent's `ownCount` functions. Says which enabled ones were left out.
  */
-export function selectTools(tools: readonly ExternalTool[], enabled: ReadonlySet<string>, options: { readonly trusted: boolean; readonly ownCount: number }): { readonly tools: ExternalTool[]; readonly leftOut: LeftOut[] } {
+export function selectTools(
+  tools: readonly ExternalTool[],
+  enabled: ReadonlySet<string>,
+  options: { readonly trusted: boolean; readonly ownCount: number },
+): { readonly tools: ExternalTool[]; readonly leftOut: LeftOut[] } {
   const chosen: ExternalTool[] = [];
   const leftOut: LeftOut[] = [];
   const room = Math.max(0, maxFunctions - options.ownCount);
@@ -171,9 +186,7 @@ export function selectTools(tools: readonly ExternalTool[], enabled: ReadonlySet
 }
 
 /** One part of a tool's result, reduced by the host (text, prompt-tsx already as text, data as bytes). */
-export type ResultPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'data'; readonly mimeType: string; readonly data: Uint8Array };
+export type ResultPart = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'data'; readonly mimeType: string; readonly data: Uint8Array };
 
 /** An image a tool returned, for its card. */
 export interface ResultImage {
@@ -223,7 +236,9 @@ export function toolOutput(parts: readonly ResultPart[]): ToolOutput {
       const bytes = part.data.byteLength;
       if (bytes <= maxCardImageBytes) {
         images.push({ mimeType: type, bytes, dataUrl: `data:${type};base64,${Buffer.from(part.data.buffer, part.data.byteOffset, bytes).toString('base64')}` });
-        texts.push(`[The tool returned an image (${type}, ${sizeText(bytes)}). It is shown to the user; you cannot see it, since tool results reach you as text.]`);
+        texts.push(
+          `[The tool returned an image (${type}, ${sizeText(bytes)}). It is shown to the user; you cannot see it, since tool results reach you as text.]`,
+        );
       } else {
         texts.push(`[The tool returned an image (${type}, ${sizeText(bytes)}), too large to show or pass on.]`);
       }

@@ -129,8 +129,15 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
       const path = stringArg(args, 'path');
       const problems = await port.diagnostics(path === '' ? undefined : path, context.signal);
       if (problems.length === 0) return path ? `No problems reported in ${path}.` : 'No problems reported in the workspace.';
-      return problems.slice(0, limits.maxMatches).map((problem) => `${problem.path}:${problem.line}:${problem.column} ${problem.severity}: ${problem.message}${problem.source ? ` (${problem.source})` : ''}`).join('\n')
-        + (problems.length > limits.maxMatches ? `\n[${problems.length - limits.maxMatches} more not shown.]` : '');
+      return (
+        problems
+          .slice(0, limits.maxMatches)
+          .map(
+            (problem) =>
+              `${problem.path}:${problem.line}:${problem.column} ${problem.severity}: ${problem.message}${problem.source ? ` (${problem.source})` : ''}`,
+          )
+          .join('\n') + (problems.length > limits.maxMatches ? `\n[${problems.length - limits.maxMatches} more not shown.]` : '')
+      );
     }),
     tool('get_symbols', async (args, context) => {
       const { path, symbols } = await withPathHint(port.symbols(stringArg(args, 'path'), context.signal));
@@ -145,7 +152,9 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
       const selection = info.selection;
       if (selection) {
         const range = `${selection.startLine}:${selection.startColumn}-${selection.endLine}:${selection.endColumn}`;
-        lines.push(selection.text === '' ? `Cursor at ${selection.startLine}:${selection.startColumn}; nothing selected.` : `Selection ${range}:\n${selection.text}`);
+        lines.push(
+          selection.text === '' ? `Cursor at ${selection.startLine}:${selection.startColumn}; nothing selected.` : `Selection ${range}:\n${selection.text}`,
+        );
       }
       lines.push(`Open editors: ${info.openEditors.length > 0 ? info.openEditors.join(', ') : 'none'}`);
       return lines.join('\n');

@@ -26,21 +26,34 @@ interface Rule {
 }
 
 const last = (segments: readonly string[]): string => segments[segments.length - 1] ?? '';
-const anySegment = (names: readonly string[]) => (segments: readonly string[]): boolean => segments.some((segment) => names.includes(segment));
-const fileNamed = (names: readonly string[]) => (segments: readonly string[]): boolean => names.includes(last(segments));
+const anySegment =
+  (names: readonly string[]) =>
+  (segments: readonly string[]): boolean =>
+    segments.some((segment) => names.includes(segment));
+const fileNamed =
+  (names: readonly string[]) =>
+  (segments: readonly string[]): boolean =>
+    names.includes(last(segments));
 /** Whether `first` is directly followed by one of `next` somewhere in the path (`.github/workflows`). */
-const folderPair = (first: string, next: readonly string[]) => (segments: readonly string[]): boolean => segments.some((segment, index) => segment === first && next.includes(segments[index + 1] ?? ''));
+const folderPair =
+  (first: string, next: readonly string[]) =>
+  (segments: readonly string[]): boolean =>
+    segments.some((segment, index) => segment === first && next.includes(segments[index + 1] ?? ''));
 const dotSegment = (segments: readonly string[]): string | undefined => segments.find((segment) => segment.startsWith('.'));
 
 /** The instruction files Cadenza reads, as lower-cased segments (the nested one counts in any folder). */
 const instructionFiles = rootInstructionFiles.map((file) => file.toLowerCase().split('/'));
-const endsWith = (segments: readonly string[], tail: readonly string[]): boolean => tail.length <= segments.length && tail.every((part, index) => segments[segments.length - tail.length + index] === part);
+const endsWith = (segments: readonly string[], tail: readonly string[]): boolean =>
+  tail.length <= segments.length && tail.every((part, index) => segments[segments.length - tail.length + index] === part);
 
 const rules: readonly Rule[] = [
   { matches: anySegment(['.git']), why: 'Files under .git can run code: hooks, and settings such as core.fsmonitor that git runs on its next command.' },
   { matches: fileNamed(['.gitmodules', '.gitattributes']), why: 'It tells git which submodules to fetch and which filters and diff drivers to run.' },
   { matches: anySegment(['.githooks', '.husky']), why: 'Git hooks run code on commits and checkouts.' },
-  { matches: anySegment(['.vscode']), why: 'Workspace settings, tasks and launch configurations change how VS Code behaves, and tasks can run commands when the folder opens.' },
+  {
+    matches: anySegment(['.vscode']),
+    why: 'Workspace settings, tasks and launch configurations change how VS Code behaves, and tasks can run commands when the folder opens.',
+  },
   { matches: (segments) => last(segments).endsWith('.code-workspace'), why: 'A workspace file carries settings, tasks and launch configurations for VS Code.' },
   { matches: anySegment(['.devcontainer']), why: 'A dev container definition runs commands when the container is built or opened.' },
   {
@@ -48,26 +61,57 @@ const rules: readonly Rule[] = [
     why: 'Cadenza reads it as project instructions: every later conversation in this workspace follows what it says.',
   },
   {
-    matches: (segments) => folderPair('.github', ['workflows', 'actions'])(segments) || anySegment(['.circleci', '.buildkite', '.woodpecker'])(segments)
-      || fileNamed(['.gitlab-ci.yml', 'jenkinsfile', 'azure-pipelines.yml', '.travis.yml', 'bitbucket-pipelines.yml', '.drone.yml', 'appveyor.yml', '.woodpecker.yml', 'cloudbuild.yaml', 'buildspec.yml'])(segments),
-    why: 'A CI definition: CI runs the commands it holds on the next push, with the CI\'s secrets.',
+    matches: (segments) =>
+      folderPair('.github', ['workflows', 'actions'])(segments) ||
+      anySegment(['.circleci', '.buildkite', '.woodpecker'])(segments) ||
+      fileNamed([
+        '.gitlab-ci.yml',
+        'jenkinsfile',
+        'azure-pipelines.yml',
+        '.travis.yml',
+        'bitbucket-pipelines.yml',
+        '.drone.yml',
+        'appveyor.yml',
+        '.woodpecker.yml',
+        'cloudbuild.yaml',
+        'buildspec.yml',
+      ])(segments),
+    why: "A CI definition: CI runs the commands it holds on the next push, with the CI's secrets.",
   },
   {
     matches: (segments) => /^(dockerfile|containerfile)(\..+)?$|\.(dockerfile|containerfile)$|^(docker-)?compose(\.[^.]+)?\.ya?ml$/.test(last(segments)),
     why: 'A container definition: building or starting the container runs the commands it holds.',
   },
   {
-    matches: (segments) => fileNamed(['gradlew', 'gradlew.bat', 'mvnw', 'mvnw.cmd', '.pnpmfile.cjs', '.pnpmfile.js'])(segments) || anySegment(['.mvn'])(segments)
-      || folderPair('gradle', ['wrapper'])(segments) || folderPair('.yarn', ['releases', 'plugins', 'sdks'])(segments),
-    why: 'A build wrapper or a package manager\'s hook: builds and installs run it in place of (or beside) the installed tool, and editors run the Gradle and Maven wrappers when they import the project.',
+    matches: (segments) =>
+      fileNamed(['gradlew', 'gradlew.bat', 'mvnw', 'mvnw.cmd', '.pnpmfile.cjs', '.pnpmfile.js'])(segments) ||
+      anySegment(['.mvn'])(segments) ||
+      folderPair('gradle', ['wrapper'])(segments) ||
+      folderPair('.yarn', ['releases', 'plugins', 'sdks'])(segments),
+    why: "A build wrapper or a package manager's hook: builds and installs run it in place of (or beside) the installed tool, and editors run the Gradle and Maven wrappers when they import the project.",
   },
   {
     matches: (segments) => last(segments).endsWith('.pth') || fileNamed(['sitecustomize.py', 'usercustomize.py'])(segments),
     why: 'Python runs it at every interpreter start (.pth files in site-packages, sitecustomize and usercustomize), before any of your code.',
   },
-  { matches: (segments) => last(segments).endsWith('.pyc') || anySegment(['__pycache__'])(segments), why: 'Compiled Python: the interpreter runs it in place of the source file beside it.' },
   {
-    matches: anySegment(['node_modules', 'bower_components', 'jspm_packages', 'vendor', 'site-packages', 'dist-packages', '__pypackages__', 'venv', '.venv', 'virtualenv', '.virtualenvs']),
+    matches: (segments) => last(segments).endsWith('.pyc') || anySegment(['__pycache__'])(segments),
+    why: 'Compiled Python: the interpreter runs it in place of the source file beside it.',
+  },
+  {
+    matches: anySegment([
+      'node_modules',
+      'bower_components',
+      'jspm_packages',
+      'vendor',
+      'site-packages',
+      'dist-packages',
+      '__pypackages__',
+      'venv',
+      '.venv',
+      'virtualenv',
+      '.virtualenvs',
+    ]),
     why: 'Installed packages (node_modules, vendor, site-packages, a virtual environment): the project and its tools import and run this code without anyone reading it.',
   },
   {
@@ -75,26 +119,61 @@ const rules: readonly Rule[] = [
     why: 'Package manifests and their configuration hold scripts that install, build and test commands run.',
   },
   {
-    matches: fileNamed(['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'conftest.py', 'pipfile', 'requirements.txt', 'cargo.toml', 'build.rs', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'pom.xml', 'gemfile', 'rakefile', 'composer.json', 'go.mod', 'cmakelists.txt', 'makefile', 'gnumakefile', 'justfile', 'taskfile.yml']),
+    matches: fileNamed([
+      'pyproject.toml',
+      'setup.py',
+      'setup.cfg',
+      'tox.ini',
+      'noxfile.py',
+      'conftest.py',
+      'pipfile',
+      'requirements.txt',
+      'cargo.toml',
+      'build.rs',
+      'build.gradle',
+      'build.gradle.kts',
+      'settings.gradle',
+      'settings.gradle.kts',
+      'pom.xml',
+      'gemfile',
+      'rakefile',
+      'composer.json',
+      'go.mod',
+      'cmakelists.txt',
+      'makefile',
+      'gnumakefile',
+      'justfile',
+      'taskfile.yml',
+    ]),
     why: 'A build or package file: the commands that build, install or test the project run what it says.',
   },
   {
-    matches: fileNamed(['.envrc', '.pre-commit-config.yaml', '.editorconfig', '.mise.toml', 'mise.toml', '.mise.local.toml', 'mise.local.toml', '.tool-versions']),
+    matches: fileNamed([
+      '.envrc',
+      '.pre-commit-config.yaml',
+      '.editorconfig',
+      '.mise.toml',
+      'mise.toml',
+      '.mise.local.toml',
+      'mise.local.toml',
+      '.tool-versions',
+    ]),
     why: 'Tools run or apply it on their own (direnv and mise on entering the folder, pre-commit on commits, editors on every save).',
   },
   {
     // `vite.config.ts`, `webpack.config.babel.js`; `.eslintrc.js`, `.prettierrc`, `.babelrc.cjs`.
     matches: (segments) => last(segments).includes('.config.') || /^\.[^.]*rc(\.[^.]+)?$/.test(last(segments)),
-    why: 'A tool\'s configuration (ESLint, Prettier, Jest, Vite, Babel and the like): the tool loads it, running the code it holds, the next time it starts, some in the editor on their own (the ESLint extension on its next lint).',
+    why: "A tool's configuration (ESLint, Prettier, Jest, Vite, Babel and the like): the tool loads it, running the code it holds, the next time it starts, some in the editor on their own (the ESLint extension on its next lint).",
   },
   {
     // Extension-less files named after their tool (Vagrantfile, Procfile, Podfile, Brewfile, Tiltfile).
     matches: (segments) => /^[a-z]+file$/.test(last(segments)),
-    why: 'A tool\'s definition file: the tool runs the commands it holds.',
+    why: "A tool's definition file: the tool runs the commands it holds.",
   },
   {
     matches: (segments) => dotSegment(segments) !== undefined,
-    why: (segments) => `${dotSegment(segments) ?? 'A name'} starts with a dot: such files and folders hold tools' and editors' settings and state, which they load and act on by themselves.`,
+    why: (segments) =>
+      `${dotSegment(segments) ?? 'A name'} starts with a dot: such files and folders hold tools' and editors' settings and state, which they load and act on by themselves.`,
   },
 ];
 
@@ -106,12 +185,18 @@ const rules: readonly Rule[] = [
  */
 export function sensitivePathReason(path: string, facts: PathFacts = {}): string | undefined {
   // Windows drops trailing dots and spaces (".git." is .git) and reads "name:stream" as the file "name".
-  const segments = path.toLowerCase().split(/[\\/]+/).map((segment) => segment.replace(/:.*$/, '').replace(/[. ]+$/, '')).filter((segment) => segment !== '');
+  const segments = path
+    .toLowerCase()
+    .split(/[\\/]+/)
+    .map((segment) => segment.replace(/:.*$/, '').replace(/[. ]+$/, ''))
+    .filter((segment) => segment !== '');
   if (segments.length === 0) return undefined;
   const rule = rules.find((entry) => entry.matches(segments));
   if (rule) return typeof rule.why === 'string' ? rule.why : rule.why(segments);
-  if (facts.inVirtualEnv === true) return 'It is inside a Python virtual environment (a folder above it holds pyvenv.cfg): that environment\'s Python imports and runs these files.';
-  if (facts.ignored === true) return 'It is ignored by .gitignore or .cadenzaignore: ignored files are tools\' output, installed packages and local settings, which tools load without anyone reviewing a change.';
+  if (facts.inVirtualEnv === true)
+    return "It is inside a Python virtual environment (a folder above it holds pyvenv.cfg): that environment's Python imports and runs these files.";
+  if (facts.ignored === true)
+    return "It is ignored by .gitignore or .cadenzaignore: ignored files are tools' output, installed packages and local settings, which tools load without anyone reviewing a change.";
   return undefined;
 }
 

@@ -14,7 +14,15 @@ export type ToolArgs = Readonly<Record<string, unknown>>;
  */
 export type ChangePreview =
   /** edit_file: the whole file before and after, a compact diff of the replaced region, and how many places change when more than one (replace_all). */
-  | { readonly kind: 'edit'; readonly path: string; readonly before: string; readonly after: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
+  | {
+      readonly kind: 'edit';
+      readonly path: string;
+      readonly before: string;
+      readonly after: string;
+      readonly diff: string;
+      readonly caution?: string;
+      readonly replacements?: number;
+    }
   /** create_file: the new file and its content. */
   | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
   /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */
@@ -87,11 +95,16 @@ export interface ChangeTool {
 export type Tool = ReadTool | ChangeTool;
 
 /** Why a tool failed; the message goes back to the model as the call's result (`declined`: the user said no in VS Code's own confirmation). */
-export type ToolErrorReason = 'declined' | 'outsideWorkspace' | 'notFound' | 'changed' | 'exists' | 'tooLarge' | 'binary' | 'invalid' | 'restricted' | 'timeout' | 'failed';
+export type ToolErrorReason =
+  'declined' | 'outsideWorkspace' | 'notFound' | 'changed' | 'exists' | 'tooLarge' | 'binary' | 'invalid' | 'restricted' | 'timeout' | 'failed';
 
 /** A tool's own failure, with a reason callers can branch on. */
 export class ToolError extends Error {
-  constructor(readonly reason: ToolErrorReason, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: ToolErrorReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'ToolError';
   }

@@ -53,7 +53,13 @@ export function checkArguments(definition: ToolDefinition, argumentsText: string
     const property = properties[name];
     if (!isRecord(property) && additional) continue;
     if (!isRecord(property)) {
-      problems.push(`"${name}" is not an argument of ${definition.name} (it takes ${Object.keys(properties).map((key) => `"${key}"`).join(', ') || 'none'})`);
+      problems.push(
+        `"${name}" is not an argument of ${definition.name} (it takes ${
+          Object.keys(properties)
+            .map((key) => `"${key}"`)
+            .join(', ') || 'none'
+        })`,
+      );
       continue;
     }
     if (argument === null && !required.includes(name)) continue;
@@ -62,7 +68,8 @@ export function checkArguments(definition: ToolDefinition, argumentsText: string
       continue;
     }
     const allowed = property['enum'];
-    if (Array.isArray(allowed) && !allowed.includes(argument)) problems.push(`"${name}" must be one of ${allowed.map((entry) => JSON.stringify(entry)).join(', ')}`);
+    if (Array.isArray(allowed) && !allowed.includes(argument))
+      problems.push(`"${name}" must be one of ${allowed.map((entry) => JSON.stringify(entry)).join(', ')}`);
     const minimum = property['minimum'];
     if (typeof minimum === 'number' && typeof argument === 'number' && argument < minimum) problems.push(`"${name}" must be at least ${minimum}`);
   }

@@ -58,7 +58,13 @@ export interface SelectionInfo {
   readonly activePath?: string;
   readonly language?: string;
   /** 1-based, inclusive. */
-  readonly selection?: { readonly startLine: number; readonly startColumn: number; readonly endLine: number; readonly endColumn: number; readonly text: string };
+  readonly selection?: {
+    readonly startLine: number;
+    readonly startColumn: number;
+    readonly endLine: number;
+    readonly endColumn: number;
+    readonly text: string;
+  };
   readonly openEditors: readonly string[];
 }
 
@@ -92,7 +98,11 @@ export interface WorkspacePort {
   listDirectory(path: string, signal: AbortSignal): Promise<{ readonly path: string; readonly entries: readonly DirectoryEntry[] }>;
   /** Workspace files matching a glob, honouring files.exclude and search.exclude; `more` when cut at `limit`. */
   findFiles(glob: string, limit: number, signal: AbortSignal): Promise<{ readonly paths: readonly string[]; readonly more: boolean }>;
-  searchText(query: TextQuery, limit: number, signal: AbortSignal): Promise<{ readonly matches: readonly TextMatch[]; readonly more: boolean; readonly filesSearched: number }>;
+  searchText(
+    query: TextQuery,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<{ readonly matches: readonly TextMatch[]; readonly more: boolean; readonly filesSearched: number }>;
   /** The semantic index's best chunks; throws ToolError when there is no index. */
   semanticSearch(query: string, k: number, signal: AbortSignal): Promise<readonly SemanticHit[]>;
   /** Problems of one file, or of the whole workspace when `path` is undefined. */

@@ -13,7 +13,13 @@ import { urisFrom } from './transcribeCommand';
  * `audio_content` part to the audio-reasoning operation, and streams the answer into the chat panel,
  * where the conversation can go on. Arguments: (Uri, { question?, model? }). Returns the answer text.
  */
-export async function askAboutAudio(connection: ServiceConnection, chat: ChatController, panel: PanelPort, first?: unknown, second?: unknown): Promise<string | undefined> {
+export async function askAboutAudio(
+  connection: ServiceConnection,
+  chat: ChatController,
+  panel: PanelPort,
+  first?: unknown,
+  second?: unknown,
+): Promise<string | undefined> {
   const options = typeof second === 'object' && second !== null && !Array.isArray(second) ? (second as Record<string, unknown>) : {};
   const uri = urisFrom(first, Array.isArray(second) ? second : undefined)[0] ?? (await pickAudioFiles())[0];
   if (!uri) return undefined;
@@ -32,9 +38,10 @@ export async function askAboutAudio(connection: ServiceConnection, chat: ChatCon
     return undefined;
   }
   const format = facts.format;
-  const question = typeof options['question'] === 'string'
-    ? options['question']
-    : await vscode.window.showInputBox({ title: `Cadenza: ask about ${name}`, prompt: 'What do you want to know about this audio?', ignoreFocusOut: true });
+  const question =
+    typeof options['question'] === 'string'
+      ? options['question']
+      : await vscode.window.showInputBox({ title: `Cadenza: ask about ${name}`, prompt: 'What do you want to know about this audio?', ignoreFocusOut: true });
   if (!question?.trim()) return undefined;
   await panel.reveal();
   const bytes = await vscode.workspace.fs.readFile(uri);

@@ -28,24 +28,46 @@ export async function transcriptionModels(connection: ServiceConnection): Promis
 /** Picks the transcription model (the last one used first), or takes the one given. */
 export async function pickTranscriptionModel(connection: ServiceConnection, memento: vscode.Memento, given?: string): Promise<ModelInfo | undefined> {
   const models = await transcriptionModels(connection);
-  if (given) return models.find((model) => model.id === given) ?? connection.model(given) ?? { id: given, ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities: ['transcription'], family: undefined };
+  if (given)
+    return (
+      models.find((model) => model.id === given) ??
+      connection.model(given) ?? {
+        id: given,
+        ownedBy: undefined,
+        contextLength: undefined,
+        maxCompletionTokens: undefined,
+        pricing: undefined,
+        capabilities: ['transcription'],
+        family: undefined,
+      }
+    );
   if (models.length === 0) {
-    void vscode.window.showErrorMessage('The service lists no model that transcribes audio. Check the service address and key.', 'Open Settings').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.baseUrl');
-    });
+    void vscode.window
+      .showErrorMessage('The service lists no model that transcribes audio. Check the service address and key.', 'Open Settings')
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.baseUrl');
+      });
     return undefined;
   }
   const last = memento.get<string>(lastModelKey);
   const ordered = [...models].sort((a, b) => Number(b.id === last) - Number(a.id === last));
-  const picked = models.length === 1 ? models[0] : (await vscode.window.showQuickPick(
-    ordered.map((model) => ({
-      label: model.id,
-      description: model.id === last ? '(last used)' : '',
-      detail: model.family === 'speechToText' ? 'Speech to text: files up to 25 MB; language = the language spoken' : 'Audio instruct: files up to 30 s; language = the language of the result',
-      model,
-    })),
-    { title: 'Cadenza: transcription model' },
-  ))?.model;
+  const picked =
+    models.length === 1
+      ? models[0]
+      : (
+          await vscode.window.showQuickPick(
+            ordered.map((model) => ({
+              label: model.id,
+              description: model.id === last ? '(last used)' : '',
+              detail:
+                model.family === 'speechToText'
+                  ? 'Speech to text: files up to 25 MB; language = the language spoken'
+                  : 'Audio instruct: files up to 30 s; language = the language of the result',
+              model,
+            })),
+            { title: 'Cadenza: transcription model' },
+          )
+        )?.model;
   if (picked) await memento.update(lastModelKey, picked.id);
   return picked;
 }
@@ -73,7 +95,10 @@ export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mo
  * "transcribe into the prompt"): the model only while the service still offers it, the language only once
  * one was chosen ('' is "detect"). A part that is missing has to be asked for.
  */
-export function lastTranscriptionChoice(memento: vscode.Memento, models: readonly ModelInfo[]): { readonly model: ModelInfo | undefined; readonly language: string | undefined } {
+export function lastTranscriptionChoice(
+  memento: vscode.Memento,
+  models: readonly ModelInfo[],
+): { readonly model: ModelInfo | undefined; readonly language: string | undefined } {
   const lastModel = memento.get<string>(lastModelKey);
   return { model: models.find((model) => model.id === lastModel), language: memento.get<string>(lastLanguageKey) };
 }
@@ -100,16 +125,27 @@ export interface TranscriptionChoice {
  * no model can be chosen; with 'pickers', both pickers. Undefined when the user dismissed a picker or no
  * model transcribes.
  */
-export async function chooseTranscription(connection: ServiceConnection, memento: vscode.Memento, mode: 'transcribe' | 'translate', given: { readonly model?: string; readonly language?: string }, ask: AudioAsk): Promise<TranscriptionChoice | undefined> {
+export async function chooseTranscription(
+  connection: ServiceConnection,
+  memento: vscode.Memento,
+  mode: 'transcribe' | 'translate',
+  given: { readonly model?: string; readonly language?: string },
+  ask: AudioAsk,
+): Promise<TranscriptionChoice | undefined> {
   const settings = readAudioSettings();
   let model: ModelInfo | undefined;
   if (given.model) model = await pickTranscriptionModel(connection, memento, given.model);
   else if (ask === 'defaults') {
     model = defaultTranscriptionModel(await transcriptionModels(connection), settings.transcriptionModel);
     if (!model && settings.transcriptionModel !== '') {
-      void vscode.window.showWarningMessage(`cadenza.audio.transcriptionModel is ${settings.transcriptionModel}, which the service does not list as a model that transcribes. Pick one for now, or change the setting.`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.audio.transcriptionModel');
-      });
+      void vscode.window
+        .showWarningMessage(
+          `cadenza.audio.transcriptionModel is ${settings.transcriptionModel}, which the service does not list as a model that transcribes. Pick one for now, or change the setting.`,
+          'Open Settings',
+        )
+        .then((choice) => {
+          if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.audio.transcriptionModel');
+        });
     }
   }
   model ??= await pickTranscriptionModel(connection, memento);

@@ -40,7 +40,11 @@ export interface PreparedUpload {
  * family's limits before anything is sent. Over-long WAV for the audio-instruct family is cut at quiet
  * points when `approveSplit` agrees. Throws an `Error` whose message says what to do.
  */
-export async function prepareUpload(uri: vscode.Uri, family: AudioFamily, approveSplit: (problem: Extract<AudioProblem, { kind: 'tooLong' }>) => Promise<boolean>): Promise<PreparedUpload> {
+export async function prepareUpload(
+  uri: vscode.Uri,
+  family: AudioFamily,
+  approveSplit: (problem: Extract<AudioProblem, { kind: 'tooLong' }>) => Promise<boolean>,
+): Promise<PreparedUpload> {
   const facts = await inspectUri(uri);
   const problem = checkAudioForFamily(facts, family);
   if (problem?.kind === 'tooLong' && problem.format === 'wav') {
@@ -64,10 +68,23 @@ export interface TranscriptionTarget {
  * Transcribes (or translates) the parts in order, streaming, and returns their texts joined by a space;
  * `onText` sees the text as it arrives (with the joining space between parts).
  */
-export async function transcribeParts(client: InferenceClient, mode: 'transcribe' | 'translate', target: TranscriptionTarget, audios: readonly Uint8Array[], signal: AbortSignal, onText?: (text: string) => void): Promise<string> {
+export async function transcribeParts(
+  client: InferenceClient,
+  mode: 'transcribe' | 'translate',
+  target: TranscriptionTarget,
+  audios: readonly Uint8Array[],
+  signal: AbortSignal,
+  onText?: (text: string) => void,
+): Promise<string> {
   const texts: string[] = [];
   for (const [index, audio] of audios.entries()) {
-    const request = { model: target.model, audio, fileName: target.fileName, ...(target.language ? { language: target.language } : {}), ...(target.prompt ? { prompt: target.prompt } : {}) };
+    const request = {
+      model: target.model,
+      audio,
+      fileName: target.fileName,
+      ...(target.language ? { language: target.language } : {}),
+      ...(target.prompt ? { prompt: target.prompt } : {}),
+    };
     const stream = mode === 'translate' ? client.streamTranslation(request, { signal }) : client.streamTranscription(request, { signal });
     if (index > 0) onText?.(' ');
     for await (const event of stream) if (event.type === 'text') onText?.(event.text);

@@ -54,7 +54,11 @@ export class PanelAudio {
 
   private readonly post: PanelSink;
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, channel: PanelChannel) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly connection: ServiceConnection,
+    channel: PanelChannel,
+  ) {
     this.post = (message) => channel.post(message);
   }
 
@@ -111,7 +115,13 @@ export class PanelAudio {
     const last = lastTranscriptionChoice(memento, await transcriptionModels(this.connection));
     const modelId = given.model ?? last.model?.id;
     const languageGiven = given.language ?? last.language;
-    const choice = await chooseTranscription(this.connection, memento, 'transcribe', { ...(modelId === undefined ? {} : { model: modelId }), ...(languageGiven === undefined ? {} : { language: languageGiven }) }, 'defaults');
+    const choice = await chooseTranscription(
+      this.connection,
+      memento,
+      'transcribe',
+      { ...(modelId === undefined ? {} : { model: modelId }), ...(languageGiven === undefined ? {} : { language: languageGiven }) },
+      'defaults',
+    );
     if (!choice) return undefined;
     const { model, language } = choice;
     await rememberTranscriptionChoice(memento, model.id, language);
@@ -124,7 +134,13 @@ export class PanelAudio {
           const subscription = token.onCancellationRequested(() => controller.abort());
           try {
             const { audios } = await prepareUpload(file, model.family ?? 'speechToText', (problem) => askToSplit(file, model.id, problem));
-            return await transcribeParts(await this.connection.client(), 'transcribe', { model: model.id, fileName: name, language }, audios, controller.signal);
+            return await transcribeParts(
+              await this.connection.client(),
+              'transcribe',
+              { model: model.id, fileName: name, language },
+              audios,
+              controller.signal,
+            );
           } finally {
             subscription.dispose();
           }

@@ -74,8 +74,15 @@ export function urisFrom(first: unknown, second: unknown): vscode.Uri[] {
  * before it starts, the split question for over-long WAV once for all files. Arguments: (Uri | Uri[],
  * options?) or the explorer's (clicked, selected[]).
  */
-export async function transcribeCommand(host: HostContext, connection: ServiceConnection, mode: 'transcribe' | 'translate', first?: unknown, second?: unknown, ask: AudioAsk = 'defaults'): Promise<AudioFileResult[]> {
-  const options = readOptions(Array.isArray(second) ? undefined : second ?? (first instanceof vscode.Uri || Array.isArray(first) ? undefined : first));
+export async function transcribeCommand(
+  host: HostContext,
+  connection: ServiceConnection,
+  mode: 'transcribe' | 'translate',
+  first?: unknown,
+  second?: unknown,
+  ask: AudioAsk = 'defaults',
+): Promise<AudioFileResult[]> {
+  const options = readOptions(Array.isArray(second) ? undefined : (second ?? (first instanceof vscode.Uri || Array.isArray(first) ? undefined : first)));
   let uris = urisFrom(first, second);
   if (uris.length === 0) uris = await pickAudioFiles();
   if (uris.length === 0) return [];
@@ -88,17 +95,28 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
   const client = await connection.client();
   // One answer for the whole batch, even when several files reach the question at once.
   let splitDecision: Promise<boolean> | undefined = options.split === undefined ? undefined : Promise.resolve(options.split);
-  const approveSplit = (uri: vscode.Uri, problem: Extract<AudioProblem, { kind: 'tooLong' }>): Promise<boolean> => (splitDecision ??= askToSplit(uri, model.id, problem, uris.length));
+  const approveSplit = (uri: vscode.Uri, problem: Extract<AudioProblem, { kind: 'tooLong' }>): Promise<boolean> =>
+    (splitDecision ??= askToSplit(uri, model.id, problem, uris.length));
 
   const one = async (uri: vscode.Uri, signal: AbortSignal): Promise<FileOutcome> => {
     const { audios, seconds } = await prepareUpload(uri, family, (problem) => approveSplit(uri, problem));
     const cost = transcriptCostOf(seconds, model);
     let sink: TranscriptSink | undefined;
-    if (destination === 'document') sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds, mode, cost });
+    if (destination === 'document')
+      sink = await documentSink({ fileName: vscode.workspace.asRelativePath(uri), model: model.id, language, seconds, mode, cost });
     try {
-      const text = await transcribeParts(client, mode, { model: model.id, fileName: baseName(uri), language, prompt: options.prompt }, audios, signal, sink ? (part) => sink.append(part) : undefined);
+      const text = await transcribeParts(
+        client,
+        mode,
+        { model: model.id, fileName: baseName(uri), language, prompt: options.prompt },
+        audios,
+        signal,
+        sink ? (part) => sink.append(part) : undefined,
+      );
       await sink?.finish(text);
-      host.log.info(`${mode === 'translate' ? 'Translated' : 'Transcribed'} ${vscode.workspace.asRelativePath(uri)} with ${model.id}${seconds === undefined ? '' : ` (${seconds.toFixed(1)} s)`}${cost === undefined ? '' : `: ${formatCost(cost)}`}.`);
+      host.log.info(
+        `${mode === 'translate' ? 'Translated' : 'Transcribed'} ${vscode.workspace.asRelativePath(uri)} with ${model.id}${seconds === undefined ? '' : ` (${seconds.toFixed(1)} s)`}${cost === undefined ? '' : `: ${formatCost(cost)}`}.`,
+      );
       return { text, seconds, cost };
     } catch (error) {
       await sink?.fail(error instanceof Error ? error.message : String(error));
@@ -107,7 +125,11 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
   };
 
   const results = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Cadenza: ${mode === 'translate' ? 'translating' : 'transcribing'} ${uris.length} file${uris.length === 1 ? '' : 's'}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Cadenza: ${mode === 'translate' ? 'translating' : 'transcribing'} ${uris.length} file${uris.length === 1 ? '' : 's'}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       const controller = new AbortController();
       const subscription = token.onCancellationRequested(() => controller.abort());
@@ -132,7 +154,13 @@ export async function transcribeCommand(host: HostContext, connection: ServiceCo
   return finish(host, uris, results, destination, mode);
 }
 
-async function finish(host: HostContext, uris: readonly vscode.Uri[], results: readonly BatchResult<FileOutcome>[], destination: TranscriptDestination | 'none', mode: 'transcribe' | 'translate'): Promise<AudioFileResult[]> {
+async function finish(
+  host: HostContext,
+  uris: readonly vscode.Uri[],
+  results: readonly BatchResult<FileOutcome>[],
+  destination: TranscriptDestination | 'none',
+  mode: 'transcribe' | 'translate',
+): Promise<AudioFileResult[]> {
   const out: AudioFileResult[] = results.map((result, index) => {
     const file = (uris[index] as vscode.Uri).fsPath || (uris[index] as vscode.Uri).toString();
     if (result.status === 'done') {

@@ -25,7 +25,16 @@ function formatDuration(seconds: number | undefined): string {
 export function transcriptHeading(heading: TranscriptHeading): string {
   const title = heading.mode === 'translate' ? 'Translation' : 'Transcript';
   const cost = heading.cost === undefined ? [] : [`- Cost: ${formatCost(heading.cost)}`];
-  return [`# ${title}: ${heading.fileName}`, '', `- Model: ${heading.model}`, `- Language: ${heading.language || 'detected'}`, `- Duration: ${formatDuration(heading.seconds)}`, ...cost, '', ''].join('\n');
+  return [
+    `# ${title}: ${heading.fileName}`,
+    '',
+    `- Model: ${heading.model}`,
+    `- Language: ${heading.language || 'detected'}`,
+    `- Duration: ${formatDuration(heading.seconds)}`,
+    ...cost,
+    '',
+    '',
+  ].join('\n');
 }
 
 /** Receives a transcript as it streams in, then the whole of it. */

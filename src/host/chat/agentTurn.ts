@@ -23,7 +23,13 @@ import type { PanelTurnDeps } from './turnTypes';
 function storedChange(preview: ChangePreview): ChangeView {
   switch (preview.kind) {
     case 'edit':
-      return { kind: 'edit', path: preview.path, diff: preview.diff, ...(preview.caution ? { caution: preview.caution } : {}), ...(preview.replacements ? { replacements: preview.replacements } : {}) };
+      return {
+        kind: 'edit',
+        path: preview.path,
+        diff: preview.diff,
+        ...(preview.caution ? { caution: preview.caution } : {}),
+        ...(preview.replacements ? { replacements: preview.replacements } : {}),
+      };
     case 'create': {
       const { text, omitted } = contentPreview(preview.content);
       return { kind: 'create', path: preview.path, content: text, ...(omitted ? { omitted } : {}), ...(preview.caution ? { caution: preview.caution } : {}) };
@@ -81,7 +87,13 @@ export class AgentAnswer {
   private readonly forming = new Map<number, ToolCallView>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: PanelTurnDeps, private readonly conversation: Conversation, reply: StoredMessage, private readonly model: ModelInfo | undefined, private readonly run: AgentRun) {
+  constructor(
+    private readonly deps: PanelTurnDeps,
+    private readonly conversation: Conversation,
+    reply: StoredMessage,
+    private readonly model: ModelInfo | undefined,
+    private readonly run: AgentRun,
+  ) {
     this.current = reply;
   }
 
@@ -133,14 +145,27 @@ export class AgentAnswer {
         {
           this.flush();
           const previous = this.current;
-          const next: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), ...(conversation.model ? { model: conversation.model } : {}) };
+          const next: StoredMessage = {
+            id: randomUUID(),
+            role: 'assistant',
+            text: '',
+            createdAt: Date.now(),
+            ...(conversation.model ? { model: conversation.model } : {}),
+          };
           if (event.withoutTools) next.agentStop = withoutToolsText(event.withoutTools, this.run.settings.maxSteps);
           this.current = next;
           conversation.messages.push(next);
           this.forming.clear();
           // The next step opens before the previous one closes, so the panel stays "streaming" throughout.
           sink({ type: 'message/add', message: { id: next.id, role: 'assistant', text: '', streaming: true, ...(next.model ? { model: next.model } : {}) } });
-          sink({ type: 'chat/done', messageId: previous.id, stopped: false, ...(previous.usage ? { usage: previous.usage } : {}), ...(previous.reasoning ? { reasoningMs: previous.reasoning.ms } : {}), ...(previous.sources ? { sources: previous.sources } : {}) });
+          sink({
+            type: 'chat/done',
+            messageId: previous.id,
+            stopped: false,
+            ...(previous.usage ? { usage: previous.usage } : {}),
+            ...(previous.reasoning ? { reasoningMs: previous.reasoning.ms } : {}),
+            ...(previous.sources ? { sources: previous.sources } : {}),
+          });
         }
         return;
       case 'text':
@@ -225,7 +250,16 @@ export class AgentAnswer {
       await this.recordCheckpoint();
       const saveError = await deps.saveAtEnd(this.conversation);
       // How long the step thought, as a plain answer says it (the panel's own clock would count until the end).
-      deps.sink({ type: 'chat/done', messageId: current.id, stopped: false, ...(current.usage ? { usage: current.usage } : {}), ...(current.reasoning ? { reasoningMs: current.reasoning.ms } : {}), ...(current.agentStop ? { agentStop: current.agentStop } : {}), ...(current.sources ? { sources: current.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
+      deps.sink({
+        type: 'chat/done',
+        messageId: current.id,
+        stopped: false,
+        ...(current.usage ? { usage: current.usage } : {}),
+        ...(current.reasoning ? { reasoningMs: current.reasoning.ms } : {}),
+        ...(current.agentStop ? { agentStop: current.agentStop } : {}),
+        ...(current.sources ? { sources: current.sources } : {}),
+        ...(saveError !== undefined ? { saveError } : {}),
+      });
       text = event.text;
     }
     // The tool results are history now: the meter shows what the next request will carry.

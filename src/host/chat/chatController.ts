@@ -61,7 +61,12 @@ export class ChatController implements vscode.Disposable {
     return this.session.conversationsFolder;
   }
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, channel: PanelChannel, deps: ChatDeps) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly connection: ServiceConnection,
+    channel: PanelChannel,
+    deps: ChatDeps,
+  ) {
     const sink: PanelSink = (message) => channel.post(message);
     this.sink = sink;
     this.session = new ConversationSession(host);
@@ -70,7 +75,11 @@ export class ChatController implements vscode.Disposable {
     const save = (conversation: Conversation): Promise<void> => this.session.save(conversation);
     const resolveModel = (conversation: Conversation, signal: AbortSignal): Promise<string | undefined> => this.resolveModel(conversation, signal);
     this.condenser = new Condenser({
-      log: host.log, connection, sink, resolveModel, save,
+      log: host.log,
+      connection,
+      sink,
+      resolveModel,
+      save,
       refresh: (conversation) => {
         if (conversation !== this.session.open) return;
         panel.conversation(conversation);
@@ -78,7 +87,11 @@ export class ChatController implements vscode.Disposable {
       },
     });
     this.answering = new Answering({
-      log: host.log, connection, sink, resolveModel, save,
+      log: host.log,
+      connection,
+      sink,
+      resolveModel,
+      save,
       agent: deps.agent,
       saveAtEnd: (conversation) => this.session.saveAtEnd(conversation),
       answered: (usage) => this.answered.fire(usage),
@@ -87,7 +100,15 @@ export class ChatController implements vscode.Disposable {
       gathered: (options, gathered) => panel.instructions.remember(options, gathered.beforePrompt),
       autoCondense: (conversation, model, options, reserved, signal) => this.condenser.autoCondense(conversation, model, options, reserved, signal),
     });
-    this.turns = new ChatTurns({ session: this.session, panel, answering: this.answering, connection, sink, mentions: deps.mentions, modelFor: (conversation) => this.effectiveModel(conversation)?.id });
+    this.turns = new ChatTurns({
+      session: this.session,
+      panel,
+      answering: this.answering,
+      connection,
+      sink,
+      mentions: deps.mentions,
+      modelFor: (conversation) => this.effectiveModel(conversation)?.id,
+    });
     this.disposables.push(this.answered, panel);
     // Attachments left by conversations deleted in earlier sessions (or other windows) go a little after start.
     const collect = setTimeout(() => void this.session.collectAttachments(), 10_000);

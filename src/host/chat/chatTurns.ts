@@ -37,8 +37,16 @@ export class ChatTurns {
   async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio, mentions: readonly string[] = []): Promise<string> {
     const { session, sink, connection } = this.host;
     const conversation = await session.current();
-    const message: StoredMessage = { id: randomUUID(), role: 'user', text, createdAt: Date.now(), ...(image ? { imageDataUrl: image.dataUrl } : {}), ...(audio ? { audio } : {}) };
-    if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user')) conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
+    const message: StoredMessage = {
+      id: randomUUID(),
+      role: 'user',
+      text,
+      createdAt: Date.now(),
+      ...(image ? { imageDataUrl: image.dataUrl } : {}),
+      ...(audio ? { audio } : {}),
+    };
+    if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user'))
+      conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
     this.applyOptions(conversation, options);
     const provider = this.host.mentions;
     if (mentions.length > 0) {

@@ -5,7 +5,15 @@ import * as vscode from 'vscode';
 import { answerAsStream } from '../../core/api/deferredStream';
 import { ApiError } from '../../core/api/errors';
 import type { ChatResult, ModelInfo } from '../../core/api/types';
-import { acceptedSummary, buildCondenseRequest, condenseModel, condensePlan, needsCondensing, summaryLimit, type CondensedHistory } from '../../core/chat/condense';
+import {
+  acceptedSummary,
+  buildCondenseRequest,
+  condenseModel,
+  condensePlan,
+  needsCondensing,
+  summaryLimit,
+  type CondensedHistory,
+} from '../../core/chat/condense';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import type { Conversation, StoredOptions } from '../../core/chat/conversation';
 import { buildChatRequest, fallbackContextLength } from '../../core/chat/requestBuilder';
@@ -29,7 +37,10 @@ export function readAutoCondense(): { readonly enabled: boolean; readonly thresh
 /** A summary the answer limit cut off: not stored, so the history it would have replaced stays as it was. */
 export class SummaryCutError extends Error {
   readonly reason = 'summaryCut' as const;
-  constructor(readonly model: string, readonly maxTokens: number) {
+  constructor(
+    readonly model: string,
+    readonly maxTokens: number,
+  ) {
     super(`${model}'s summary was cut off at its limit of ${maxTokens.toLocaleString('en-US')} tokens.`);
   }
   static is(error: unknown): error is SummaryCutError {
@@ -44,23 +55,31 @@ export class SummaryCutError extends Error {
  * store, or undefined when there is nothing older to condense; rejects with the service's error, or
  * SummaryCutError for a cut summary.
  */
-export async function summariseOlderTurns(connection: ServiceConnection, conversation: Conversation, signal: AbortSignal, wantedTokens = conversation.options.maxTokens): Promise<CondensedHistory | undefined> {
+export async function summariseOlderTurns(
+  connection: ServiceConnection,
+  conversation: Conversation,
+  signal: AbortSignal,
+  wantedTokens = conversation.options.maxTokens,
+): Promise<CondensedHistory | undefined> {
   const plan = condensePlan(conversation);
   const own = conversation.model;
   if (!plan || own === undefined) return undefined;
   let maxTokens = summaryLimit(wantedTokens, undefined);
-  const turn = runTurn({
-    model: () => {
-      const needed = estimateTokens(plan.messages.map((message) => message.text).join('\n')) + estimateTokens(plan.previousSummary ?? '');
-      const id = condenseModel(connection.models.models, own, needed, maxTokens);
-      return Promise.resolve({ id, info: connection.model(id) });
+  const turn = runTurn(
+    {
+      model: () => {
+        const needed = estimateTokens(plan.messages.map((message) => message.text).join('\n')) + estimateTokens(plan.previousSummary ?? '');
+        const id = condenseModel(connection.models.models, own, needed, maxTokens);
+        return Promise.resolve({ id, info: connection.model(id) });
+      },
+      context: (model) => {
+        maxTokens = summaryLimit(wantedTokens, model.info);
+        return Promise.resolve({ request: buildCondenseRequest(model.id, model.info?.contextLength ?? fallbackContextLength, plan, maxTokens) });
+      },
+      stream: (request, options) => answerAsStream(async () => (await connection.client()).chat(request, options)),
     },
-    context: (model) => {
-      maxTokens = summaryLimit(wantedTokens, model.info);
-      return Promise.resolve({ request: buildCondenseRequest(model.id, model.info?.contextLength ?? fallbackContextLength, plan, maxTokens) });
-    },
-    stream: (request, options) => answerAsStream(async () => (await connection.client()).chat(request, options)),
-  }, signal);
+    signal,
+  );
   let modelId = own;
   let answer: Pick<ChatResult, 'text' | 'finishReason'> = { text: '', finishReason: 'unknown' };
   for await (const event of turn) {
@@ -82,9 +101,7 @@ export async function summariseOlderTurns(connection: ServiceConnection, convers
 function cutNotice(error: SummaryCutError, connection: ServiceConnection): string {
   const most = connection.model(error.model)?.maxCompletionTokens;
   const larger = most === undefined || error.maxTokens < most;
-  const advice = larger
-    ? ` Set Max tokens in this conversation's options above ${error.maxTokens.toLocaleString('en-US')} and condense again.`
-    : '';
+  const advice = larger ? ` Set Max tokens in this conversation's options above ${error.maxTokens.toLocaleString('en-US')} and condense again.` : '';
   return `The summary was cut off at ${error.maxTokens.toLocaleString('en-US')} tokens, so nothing was condensed: the history is kept as it was.${advice}`;
 }
 
@@ -119,13 +136,23 @@ export class Condenser {
     try {
       const condensed = await summariseOlderTurns(host.connection, target, signal, maxTokens);
       if (!condensed) {
-        host.sink({ type: 'notice', level: 'info', key: 'condense', text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.' });
+        host.sink({
+          type: 'notice',
+          level: 'info',
+          key: 'condense',
+          text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.',
+        });
         return false;
       }
       target.condensed = condensed;
       await host.save(target);
       host.refresh(target);
-      host.sink({ type: 'notice', level: 'info', key: 'condense', text: `Condensed ${condensed.messageCount} older messages: the summary above them is sent instead (edit it there).` });
+      host.sink({
+        type: 'notice',
+        level: 'info',
+        key: 'condense',
+        text: `Condensed ${condensed.messageCount} older messages: the summary above them is sent instead (edit it there).`,
+      });
       host.log.info(`Condensed ${condensed.messageCount} messages with ${condensed.model} into ${condensed.summary.length} characters.`);
       return true;
     } catch (error) {
@@ -137,7 +164,12 @@ export class Condenser {
       }
       const view = errorView(error);
       host.log.warn(`Condensing failed (${view.reason}): ${view.message}`);
-      host.sink({ type: 'notice', level: 'warning', key: 'condense', text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.` });
+      host.sink({
+        type: 'notice',
+        level: 'warning',
+        key: 'condense',
+        text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.`,
+      });
       return false;
     }
   }

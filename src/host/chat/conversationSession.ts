@@ -84,7 +84,9 @@ export class ConversationSession {
   async list(): Promise<{ conversations: ConversationSummary[]; activeId: string }> {
     const conversation = await this.current();
     const saved = await this.store.list();
-    const conversations = saved.some((entry) => entry.id === conversation.id) ? saved : [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...saved];
+    const conversations = saved.some((entry) => entry.id === conversation.id)
+      ? saved
+      : [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...saved];
     return { conversations, activeId: conversation.id };
   }
 
@@ -97,7 +99,13 @@ export class ConversationSession {
   async rename(id: string, title?: string): Promise<boolean> {
     const conversation = await this.load(id);
     if (!conversation) return false;
-    const next = title ?? (await vscode.window.showInputBox({ title: 'Rename conversation', value: conversation.title, validateInput: (value) => (value.trim() ? undefined : 'The title cannot be empty.') }));
+    const next =
+      title ??
+      (await vscode.window.showInputBox({
+        title: 'Rename conversation',
+        value: conversation.title,
+        validateInput: (value) => (value.trim() ? undefined : 'The title cannot be empty.'),
+      }));
     if (!next?.trim()) return false;
     conversation.title = next.trim();
     conversation.titleSetByUser = true;
@@ -121,8 +129,13 @@ export class ConversationSession {
 /** What the panel says when a conversation could not be saved: the cause in words, and that the answer is only in the panel. */
 export function saveFailureText(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
-  const cause = code === 'ENOSPC' ? 'the disk is full'
-    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'the storage folder cannot be written'
-    : error instanceof Error ? error.message : String(error);
+  const cause =
+    code === 'ENOSPC'
+      ? 'the disk is full'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'the storage folder cannot be written'
+        : error instanceof Error
+          ? error.message
+          : String(error);
   return `This conversation could not be saved (${cause}). The answer is shown here but not stored yet.`;
 }

@@ -12,7 +12,10 @@ export class InstructionChips {
   /** The instructions' prompt section as last read, so the meter (which is synchronous) counts it. */
   private prompt = '';
 
-  constructor(private readonly sink: PanelSink, private readonly instructions: ProjectInstructions) {}
+  constructor(
+    private readonly sink: PanelSink,
+    private readonly instructions: ProjectInstructions,
+  ) {}
 
   /** Opens an instruction file a chip names. */
   async open(relativePath: string): Promise<void> {
@@ -27,7 +30,12 @@ export class InstructionChips {
     const applied = await this.instructions.current();
     this.prompt = applied.prompt;
     const conversation = await current();
-    this.sink({ type: 'state/instructions', files: applied.files.map((file) => ({ path: file.path, tokens: file.tokens, cut: file.cut })), enabled: conversation.options.useInstructions !== false, untrusted: applied.untrusted });
+    this.sink({
+      type: 'state/instructions',
+      files: applied.files.map((file) => ({ path: file.path, tokens: file.tokens, cut: file.cut })),
+      enabled: conversation.options.useInstructions !== false,
+      untrusted: applied.untrusted,
+    });
     return conversation;
   }
 

@@ -50,7 +50,16 @@ export function toView(message: StoredMessage): MessageView {
     ...(message.toolCalls ? { toolCalls: message.toolCalls.map(toolCallView) } : {}),
     ...(message.agentStop ? { agentStop: message.agentStop } : {}),
     ...(message.reasoning ? { reasoning: message.reasoning } : {}),
-    ...(message.context?.length ? { context: message.context.map((part) => ({ kind: part.kind, label: part.label, tokens: part.tokens, ...(part.note !== undefined ? { note: part.note } : {}) })) } : {}),
+    ...(message.context?.length
+      ? {
+          context: message.context.map((part) => ({
+            kind: part.kind,
+            label: part.label,
+            tokens: part.tokens,
+            ...(part.note !== undefined ? { note: part.note } : {}),
+          })),
+        }
+      : {}),
     ...(message.checkpoint ? { checkpoint: checkpointView(message.checkpoint) } : {}),
   };
 }
@@ -64,6 +73,16 @@ export function conversationView(conversation: Conversation): ConversationView {
     ...(conversation.model ? { model: conversation.model } : {}),
     options: conversation.options,
     messages: conversation.messages.map(toView),
-    ...(condensed ? { condensed: { summary: condensed.summary, throughMessageId: condensed.throughMessageId, messageCount: condensed.messageCount, model: condensed.model, ...(condensed.edited ? { edited: true } : {}) } } : {}),
+    ...(condensed
+      ? {
+          condensed: {
+            summary: condensed.summary,
+            throughMessageId: condensed.throughMessageId,
+            messageCount: condensed.messageCount,
+            model: condensed.model,
+            ...(condensed.edited ? { edited: true } : {}),
+          },
+        }
+      : {}),
   };
 }

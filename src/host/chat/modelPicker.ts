@@ -15,6 +15,10 @@ export function postModelPicker(sink: PanelSink, state: ModelCatalogState, selec
     ...(state.error !== undefined ? { error: errorView(state.error) } : {}),
   });
   if (selected && !state.loading && state.models.length > 0 && !state.models.some((model) => model.id === selected)) {
-    sink({ type: 'notice', level: 'warning', text: `The model ${selected} is no longer offered by the service. Pick another model to continue this conversation.` });
+    sink({
+      type: 'notice',
+      level: 'warning',
+      text: `The model ${selected} is no longer offered by the service. Pick another model to continue this conversation.`,
+    });
   }
 }

@@ -15,7 +15,12 @@ export const lastModelKey = 'cadenza.chat.lastModel';
  * The model a message with `conversationModel` would use now (undefined while nothing can be chosen);
  * `requested` is what the entry point itself was asked for (VS Code chat's model, for @cadenza).
  */
-export function effectiveModel(host: HostContext, connection: ServiceConnection, conversationModel: string | undefined, requested?: string): ModelChoice | undefined {
+export function effectiveModel(
+  host: HostContext,
+  connection: ServiceConnection,
+  conversationModel: string | undefined,
+  requested?: string,
+): ModelChoice | undefined {
   return resolveChatModel({
     requested,
     conversation: conversationModel,
@@ -30,7 +35,13 @@ export function effectiveModel(host: HostContext, connection: ServiceConnection,
  * remembers it as the last model used. Undefined, with the reason shown in the panel, only when no model
  * can be chosen (or the wait was cancelled).
  */
-export async function resolveMessageModel(host: HostContext, connection: ServiceConnection, sink: PanelSink, conversationModel: string | undefined, signal?: AbortSignal): Promise<ModelChoice | undefined> {
+export async function resolveMessageModel(
+  host: HostContext,
+  connection: ServiceConnection,
+  sink: PanelSink,
+  conversationModel: string | undefined,
+  signal?: AbortSignal,
+): Promise<ModelChoice | undefined> {
   let choice = effectiveModel(host, connection, conversationModel);
   if (!choice && connection.models.models.length === 0) {
     sink({ type: 'notice', level: 'info', text: 'Waiting for the model list\u2026' });
@@ -40,9 +51,10 @@ export async function resolveMessageModel(host: HostContext, connection: Service
   }
   if (!choice) {
     const error = connection.models.error;
-    const text = error !== undefined
-      ? `No model can be chosen: the model list could not be read (${errorView(error).message}).`
-      : 'The service lists no chat model. Pick a model, or set cadenza.chat.model.';
+    const text =
+      error !== undefined
+        ? `No model can be chosen: the model list could not be read (${errorView(error).message}).`
+        : 'The service lists no chat model. Pick a model, or set cadenza.chat.model.';
     sink({ type: 'notice', level: 'error', text });
     return undefined;
   }

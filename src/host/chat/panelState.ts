@@ -24,7 +24,13 @@ export class ChatPanelState implements vscode.Disposable {
   /** Fires with the model the picker shows whenever it is posted (switch, select, new, a new list). */
   readonly onDidChangeModel = this.modelChanged.event;
 
-  constructor(private readonly host: HostContext, private readonly session: ConversationSession, private readonly connection: ServiceConnection, private readonly sink: PanelSink, instructions: ProjectInstructions) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly session: ConversationSession,
+    private readonly connection: ServiceConnection,
+    private readonly sink: PanelSink,
+    instructions: ProjectInstructions,
+  ) {
     this.instructions = new InstructionChips(sink, instructions);
     this.disposables.push(
       // The instruction files (or which apply) changed: the chips and the meter follow.

@@ -32,7 +32,10 @@ class PanelTurn {
   private shown: PlainAnswer | AgentAnswer | undefined;
   text = '';
 
-  constructor(private readonly deps: PanelTurnDeps, private readonly conversation: Conversation) {}
+  constructor(
+    private readonly deps: PanelTurnDeps,
+    private readonly conversation: Conversation,
+  ) {}
 
   ports(): TurnPorts {
     const { deps, conversation } = this;
@@ -46,9 +49,18 @@ class PanelTurn {
       stream: (request, options) => deferredStream(async () => (await client()).streamChat(request, options)),
       approve: (question, signal) => {
         const agent = this.agentRun?.agent;
-        return agent ? agent.approvals.ask({ ...question, conversationId: conversation.id, messageId: this.shown?.messageId ?? '' }, signal) : Promise.resolve('denied');
+        return agent
+          ? agent.approvals.ask({ ...question, conversationId: conversation.id, messageId: this.shown?.messageId ?? '' }, signal)
+          : Promise.resolve('denied');
       },
-      onRetry: (info: RetryInfo) => deps.sink({ type: 'chat/retrying', messageId: this.shown?.messageId ?? '', seconds: Math.ceil(info.delayMs / 1000), attempt: info.attempt, ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }) }),
+      onRetry: (info: RetryInfo) =>
+        deps.sink({
+          type: 'chat/retrying',
+          messageId: this.shown?.messageId ?? '',
+          seconds: Math.ceil(info.delayMs / 1000),
+          attempt: info.attempt,
+          ...(info.error.reason === 'rateLimited' ? {} : { reason: info.error.reason }),
+        }),
     };
   }
 
@@ -64,7 +76,12 @@ class PanelTurn {
     deps.gathered(options, gathered);
     const withContext = applySystemContext(options, gathered, reply);
     const agent = deps.agent;
-    const plan = agent.plan(conversation, model.info, model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id), deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id));
+    const plan = agent.plan(
+      conversation,
+      model.info,
+      model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id),
+      deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id),
+    );
     if (!plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
     const settings = plan.use ? plan.settings : undefined;
     const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
@@ -72,7 +89,10 @@ class PanelTurn {
     await deps.autoCondense(conversation, model.info, requestOptions, reserved, signal);
     const { request, budget } = buildChatRequest(conversation, model.info, requestOptions, reserved);
     const fit = {
-      fits: budget.fits, usedTokens: budget.usedTokens, limitTokens: budget.limitTokens, droppedMessages: budget.droppedCount,
+      fits: budget.fits,
+      usedTokens: budget.usedTokens,
+      limitTokens: budget.limitTokens,
+      droppedMessages: budget.droppedCount,
       overflow: `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`,
     };
     if (settings && budget.fits) {
@@ -81,16 +101,27 @@ class PanelTurn {
       this.agentRun = { agent, settings, recorder };
       const toolset = agent.toolset(settings, recorder.wrap(agent.port));
       return {
-        request, fit,
+        request,
+        fit,
         tools: {
-          kind: 'loop', tools: toolset.tools, unavailable: toolset.unavailable, ...(settings.requireToolCall ? { toolChoice: 'required' as const } : {}),
-          session: agent.session(conversation.id), maxSteps: settings.maxSteps, maxToolResultTokens: settings.maxToolResultTokens, contextLimitTokens: budget.limitTokens + reserved,
+          kind: 'loop',
+          tools: toolset.tools,
+          unavailable: toolset.unavailable,
+          ...(settings.requireToolCall ? { toolChoice: 'required' as const } : {}),
+          session: agent.session(conversation.id),
+          maxSteps: settings.maxSteps,
+          maxToolResultTokens: settings.maxToolResultTokens,
+          contextLimitTokens: budget.limitTokens + reserved,
         },
       };
     }
     // A conversation about an audio file is answered by audio reasoning, the audio sent with every turn.
     const audio = agent && settings ? undefined : buildAudioReasoningRequest(conversation, conversation.options);
-    return { request, fit, ...(audio ? { send: (callOptions) => deferredStream(async () => (await deps.connection.client()).streamAudioReasoning(audio, callOptions)) } : {}) };
+    return {
+      request,
+      fit,
+      ...(audio ? { send: (callOptions) => deferredStream(async () => (await deps.connection.client()).streamAudioReasoning(audio, callOptions)) } : {}),
+    };
   }
 
   /** One event: the reply is shown once the request is fitted; the rest goes to the answer shown. */

@@ -15,7 +15,12 @@ export class PlainAnswer {
   private readonly coalescer: ReplyCoalescer;
   private result: ChatResult | undefined;
 
-  constructor(private readonly deps: PanelTurnDeps, private readonly conversation: Conversation, private readonly reply: StoredMessage, private readonly model: ModelInfo | undefined) {
+  constructor(
+    private readonly deps: PanelTurnDeps,
+    private readonly conversation: Conversation,
+    private readonly reply: StoredMessage,
+    private readonly model: ModelInfo | undefined,
+  ) {
     this.coalescer = new ReplyCoalescer(deps.sink, reply.id);
   }
 
@@ -48,10 +53,22 @@ export class PlainAnswer {
     const options = conversation.options;
     const schema = options.jsonMode === 'schema' ? parseJsonObject(options.schema) : undefined;
     // Ajv is loaded only when a JSON-mode answer needs checking.
-    const jsonCheck = options.jsonMode === 'object' || options.jsonMode === 'schema' ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
+    const jsonCheck =
+      options.jsonMode === 'object' || options.jsonMode === 'schema'
+        ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema)
+        : undefined;
     const saveError = await deps.saveAtEnd(conversation);
     deps.answered(usage);
-    deps.sink({ type: 'chat/done', messageId: reply.id, stopped: false, usage, ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}), ...(jsonCheck ? { jsonCheck } : {}), ...(reply.sources ? { sources: reply.sources } : {}), ...(saveError !== undefined ? { saveError } : {}) });
+    deps.sink({
+      type: 'chat/done',
+      messageId: reply.id,
+      stopped: false,
+      usage,
+      ...(reply.reasoning ? { reasoningMs: reply.reasoning.ms } : {}),
+      ...(jsonCheck ? { jsonCheck } : {}),
+      ...(reply.sources ? { sources: reply.sources } : {}),
+      ...(saveError !== undefined ? { saveError } : {}),
+    });
     return reply.text;
   }
 

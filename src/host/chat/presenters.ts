@@ -19,7 +19,12 @@ export function modelView(model: ModelInfo): ModelView {
 
 /** The figures kept with an answer; `source` says whether the service or the client measured them. */
 export function storedUsage(usage: UsageReport, model: ModelInfo | undefined): StoredUsage {
-  const sources = [usage.source.timeToFirstToken, usage.source.tokensPerSecond, usage.source.totalTime, usage.source.tokens === 'service' ? 'service' : 'client'];
+  const sources = [
+    usage.source.timeToFirstToken,
+    usage.source.tokensPerSecond,
+    usage.source.totalTime,
+    usage.source.tokens === 'service' ? 'service' : 'client',
+  ];
   const source = sources.every((value) => value === 'service') ? 'service' : sources.every((value) => value === 'client') ? 'client' : 'mixed';
   const cost = model ? costOf(usage, model) : undefined;
   return {

@@ -4,7 +4,14 @@
 import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { cadenzaInstructionFile, findInstructions, instructionsPrompt, instructionsTemplate, type InstructionFile, type InstructionReader } from '../../core/chat/instructions';
+import {
+  cadenzaInstructionFile,
+  findInstructions,
+  instructionsPrompt,
+  instructionsTemplate,
+  type InstructionFile,
+  type InstructionReader,
+} from '../../core/chat/instructions';
 import type { Logger } from '../../core/logger';
 
 /** Instruction files larger than this are not read (they would not fit the budget anyway). */
@@ -81,7 +88,8 @@ export class ProjectInstructions implements vscode.Disposable {
       const untrusted = !vscode.workspace.isTrusted;
       if (!where) return { files: [], untrusted, prompt: '' };
       const files = await findInstructions(folderReader(where.folder.uri.fsPath), where.activeFile);
-      if (files.length > 0) this.log.debug(`Project instructions: ${files.map((file) => `${file.path} (${file.tokens} tokens${file.cut ? ', cut' : ''})`).join(', ')}.`);
+      if (files.length > 0)
+        this.log.debug(`Project instructions: ${files.map((file) => `${file.path} (${file.tokens} tokens${file.cut ? ', cut' : ''})`).join(', ')}.`);
       return { files, untrusted, prompt: instructionsPrompt(files, untrusted) };
     })();
     return this.cached;

@@ -15,7 +15,10 @@ export class ReplyCoalescer {
   private thinkingMs: number | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly sink: PanelSink, private readonly messageId: string) {}
+  constructor(
+    private readonly sink: PanelSink,
+    private readonly messageId: string,
+  ) {}
 
   /** Answer text; the first piece ends the thinking time. */
   text(text: string): void {

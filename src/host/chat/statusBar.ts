@@ -36,14 +36,15 @@ export class ChatStatusBar implements vscode.Disposable {
 
   /** The tooltip's text (the integration tests read it). */
   tooltipText(): string {
-    return typeof this.item.tooltip === 'string' ? this.item.tooltip : this.item.tooltip?.value ?? '';
+    return typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? '');
   }
 
   private render(): void {
     const cost = this.spend === 0 ? '$0' : this.spend < 0.01 ? `$${this.spend.toFixed(4)}` : `$${this.spend.toFixed(2)}`;
     this.item.text = `$(comment-discussion) ${this.model ?? 'no model'} · ${cost}`;
-    this.item.tooltip = `Cadenza: ${this.model ?? 'no model selected'}. This session's chat: ${this.answers} answers, ${cost}.`
-      + `${this.completions === undefined ? '' : `\nInline completions today (counted apart from chat): ${this.completions}.`}\nClick to pick a model.`;
+    this.item.tooltip =
+      `Cadenza: ${this.model ?? 'no model selected'}. This session's chat: ${this.answers} answers, ${cost}.` +
+      `${this.completions === undefined ? '' : `\nInline completions today (counted apart from chat): ${this.completions}.`}\nClick to pick a model.`;
   }
 
   dispose(): void {

@@ -16,7 +16,10 @@ export async function clearApiKey(host: HostContext, roleArgument?: unknown, tru
       const remove = 'Remove Key';
       const answer = await vscode.window.showWarningMessage(
         `Remove the API key of the ${roleArgument} server from secret storage?`,
-        { modal: true, detail: `A command asked for it (another extension may have run it). Without its own key, the ${roleArgument} server is sent the service's key.` },
+        {
+          modal: true,
+          detail: `A command asked for it (another extension may have run it). Without its own key, the ${roleArgument} server is sent the service's key.`,
+        },
         remove,
       );
       if (answer !== remove) return false;

@@ -34,7 +34,10 @@ export async function codeContext(): Promise<CodeContext | undefined> {
       (result) => result ?? [],
       () => [],
     );
-    const around = innermostContaining(symbols.filter((symbol): symbol is vscode.DocumentSymbol => 'children' in symbol), editor.selection.active);
+    const around = innermostContaining(
+      symbols.filter((symbol): symbol is vscode.DocumentSymbol => 'children' in symbol),
+      editor.selection.active,
+    );
     range = around?.range ?? document.lineAt(editor.selection.active.line).range;
   }
   return { editor, range, text: document.getText(range), fileName: vscode.workspace.asRelativePath(document.uri), language: document.languageId };

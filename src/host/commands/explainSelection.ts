@@ -16,9 +16,8 @@ export async function askAboutCode(chat: ChatController, panel: PanelPort, mode:
     question = await vscode.window.showInputBox({ title: 'Cadenza: ask about the selection', prompt: `About ${context.fileName}`, ignoreFocusOut: true });
     if (!question?.trim()) return undefined;
   }
-  const prompt = mode === 'explain'
-    ? `Explain this code: what it does, how, and anything surprising.\n\n${fenced(context)}`
-    : `${question ?? ''}\n\n${fenced(context)}`;
+  const prompt =
+    mode === 'explain' ? `Explain this code: what it does, how, and anything surprising.\n\n${fenced(context)}` : `${question ?? ''}\n\n${fenced(context)}`;
   await panel.reveal();
   const conversation = await chat.current();
   return chat.turns.send(prompt, conversation.options);

@@ -15,7 +15,10 @@ export async function rebuildIndex(index: IndexService, argument?: unknown, trus
     const rebuild = 'Rebuild from Scratch';
     const answer = await vscode.window.showWarningMessage(
       'Discard the workspace index and build it again from scratch?',
-      { modal: true, detail: 'A command asked for it (another extension may have run it). Every file is sent to the embedding model again, which costs tokens.' },
+      {
+        modal: true,
+        detail: 'A command asked for it (another extension may have run it). Every file is sent to the embedding model again, which costs tokens.',
+      },
       rebuild,
     );
     if (answer !== rebuild) return undefined;

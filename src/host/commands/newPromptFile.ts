@@ -16,24 +16,39 @@ export function promptNameProblem(name: string): string | undefined {
   if (trimmed === '') return 'Give the prompt a name.';
   if (/[\\/]/.test(trimmed) || trimmed.includes('..')) return 'A prompt\'s name cannot hold a path (no "/", "\\" or "..").';
   if (!isValidPromptName(trimmed)) return 'Use letters, digits, ".", "_" and "-" (the name is typed after /), at most 64.';
-  if ((participantCommandNames as readonly string[]).includes(trimmed.toLowerCase())) return `/${trimmed} is a built-in command of @cadenza; choose another name.`;
+  if ((participantCommandNames as readonly string[]).includes(trimmed.toLowerCase()))
+    return `/${trimmed} is a built-in command of @cadenza; choose another name.`;
   return undefined;
 }
 
 async function askPlace(folder: vscode.WorkspaceFolder | undefined): Promise<Place | undefined> {
   if (!folder) return 'profile';
   const items: (vscode.QuickPickItem & { place: Place })[] = [
-    { label: 'This workspace', description: `${folder.name}/.github/prompts`, detail: 'Shared with the repository (Copilot reads it too).', place: 'workspace' },
-    { label: 'Your profile', description: 'the profile\'s prompts folder', detail: 'Yours, in every workspace.', place: 'profile' },
+    {
+      label: 'This workspace',
+      description: `${folder.name}/.github/prompts`,
+      detail: 'Shared with the repository (Copilot reads it too).',
+      place: 'workspace',
+    },
+    { label: 'Your profile', description: "the profile's prompts folder", detail: 'Yours, in every workspace.', place: 'profile' },
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Cadenza: New Prompt File', placeHolder: 'Where should the prompt file live?' }))?.place;
 }
 
 /** Creates (or opens) the prompt file; resolves with its URI, or undefined when the user gave up or the name was refused. */
 export async function newPromptFile(library: PromptLibrary, nameArgument?: unknown, placeArgument?: unknown): Promise<string | undefined> {
-  const name = typeof nameArgument === 'string'
-    ? nameArgument.trim()
-    : (await vscode.window.showInputBox({ title: 'Cadenza: New Prompt File', prompt: 'The name you will type after / in the chat', placeHolder: 'review', ignoreFocusOut: true, validateInput: promptNameProblem }))?.trim();
+  const name =
+    typeof nameArgument === 'string'
+      ? nameArgument.trim()
+      : (
+          await vscode.window.showInputBox({
+            title: 'Cadenza: New Prompt File',
+            prompt: 'The name you will type after / in the chat',
+            placeHolder: 'review',
+            ignoreFocusOut: true,
+            validateInput: promptNameProblem,
+          })
+        )?.trim();
   if (name === undefined) return undefined;
   const problem = promptNameProblem(name);
   if (problem) {

@@ -50,33 +50,43 @@ export function unwrapFence(text: string): string {
 export async function rewriteSelection(connection: ServiceConnection, chat: ChatController, proposals: ProposalProvider): Promise<string | undefined> {
   const context = await codeContext();
   if (!context) return undefined;
-  const instruction = await vscode.window.showInputBox({ title: 'Cadenza: rewrite the selection', prompt: 'How should the code change?', ignoreFocusOut: true });
+  const instruction = await vscode.window.showInputBox({
+    title: 'Cadenza: rewrite the selection',
+    prompt: 'How should the code change?',
+    ignoreFocusOut: true,
+  });
   if (!instruction?.trim()) return undefined;
   const conversation = await chat.current();
   const controller = new AbortController();
   // The turn's model is the one a chat message would use: chosen, set, last used or the service's default (waiting for the list).
-  const turn = runTurn({
-    model: async () => {
-      const id = await chat.resolveModel(conversation);
-      return id === undefined ? undefined : { id, info: connection.model(id) };
-    },
-    context: (model) => Promise.resolve({
-      request: {
-        model: model.id,
-        messages: [
-          { role: 'system', content: 'You rewrite code. Answer with the rewritten code only: no explanation, no Markdown fence.' },
-          { role: 'user', content: `Instruction: ${instruction}\n\n${fenced(context)}` },
-        ],
-        maxTokens: Math.min(4096, model.info?.maxCompletionTokens ?? 4096),
-        includeUsage: true,
+  const turn = runTurn(
+    {
+      model: async () => {
+        const id = await chat.resolveModel(conversation);
+        return id === undefined ? undefined : { id, info: connection.model(id) };
       },
-    }),
-    stream: (request, options) => deferredStream(async () => (await connection.client()).streamChat(request, options)),
-  }, controller.signal);
+      context: (model) =>
+        Promise.resolve({
+          request: {
+            model: model.id,
+            messages: [
+              { role: 'system', content: 'You rewrite code. Answer with the rewritten code only: no explanation, no Markdown fence.' },
+              { role: 'user', content: `Instruction: ${instruction}\n\n${fenced(context)}` },
+            ],
+            maxTokens: Math.min(4096, model.info?.maxCompletionTokens ?? 4096),
+            includeUsage: true,
+          },
+        }),
+      stream: (request, options) => deferredStream(async () => (await connection.client()).streamChat(request, options)),
+    },
+    controller.signal,
+  );
   const chosen = await turn.next();
   if (chosen.done || chosen.value.type !== 'model') {
     if (!chosen.done && chosen.value.type === 'error') throw chosen.value.error;
-    void vscode.window.showErrorMessage('No model can be chosen yet: the service listed none. Check the key and the address, or pick a model.', 'Select Model').then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
+    void vscode.window
+      .showErrorMessage('No model can be chosen yet: the service listed none. Check the key and the address, or pick a model.', 'Select Model')
+      .then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
     return undefined;
   }
   const document = context.editor.document;
@@ -87,31 +97,38 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   proposals.set(original, context.text);
   proposals.set(proposed, '');
   // Beside the editor, so the user's own editor stays open and editable while the proposal streams in.
-  await vscode.commands.executeCommand('vscode.diff', original, proposed, `Cadenza rewrite: ${context.fileName}`, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+  await vscode.commands.executeCommand('vscode.diff', original, proposed, `Cadenza rewrite: ${context.fileName}`, {
+    preview: true,
+    viewColumn: vscode.ViewColumn.Beside,
+    preserveFocus: true,
+  });
 
   let text = '';
   try {
-    text = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cadenza is rewriting the selection', cancellable: true }, async (_progress, token) => {
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      try {
-        const parts: string[] = [];
-        let last = 0;
-        for await (const event of turn) {
-          if (event.type === 'error') throw event.error;
-          if (event.type === 'done' && event.outcome === 'stopped') throw new ApiError('canceled', 'Stopped by the user');
-          if (event.type !== 'text') continue;
-          parts.push(event.text);
-          // Update the diff at most every 100 ms: re-diffing on every token is wasted work.
-          if (Date.now() - last > 100) {
-            last = Date.now();
-            proposals.set(proposed, unwrapFence(parts.join('')));
+    text = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Cadenza is rewriting the selection', cancellable: true },
+      async (_progress, token) => {
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          const parts: string[] = [];
+          let last = 0;
+          for await (const event of turn) {
+            if (event.type === 'error') throw event.error;
+            if (event.type === 'done' && event.outcome === 'stopped') throw new ApiError('canceled', 'Stopped by the user');
+            if (event.type !== 'text') continue;
+            parts.push(event.text);
+            // Update the diff at most every 100 ms: re-diffing on every token is wasted work.
+            if (Date.now() - last > 100) {
+              last = Date.now();
+              proposals.set(proposed, unwrapFence(parts.join('')));
+            }
           }
+          return unwrapFence(parts.join(''));
+        } finally {
+          subscription.dispose();
         }
-        return unwrapFence(parts.join(''));
-      } finally {
-        subscription.dispose();
-      }
-    });
+      },
+    );
   } catch (error) {
     proposals.delete(original);
     proposals.delete(proposed);
@@ -124,7 +141,9 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   proposals.delete(original);
   if (!accepted) return text;
   if (document.version !== version) {
-    void vscode.window.showWarningMessage(`${context.fileName} changed while the rewrite was being written; it was not applied. The proposal is still open in the diff.`);
+    void vscode.window.showWarningMessage(
+      `${context.fileName} changed while the rewrite was being written; it was not applied. The proposal is still open in the diff.`,
+    );
     return text;
   }
   const edit = new vscode.WorkspaceEdit();

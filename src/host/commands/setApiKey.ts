@@ -20,7 +20,10 @@ export async function setApiKey(host: HostContext, keyArgument?: unknown, roleAr
   const separate = separateEndpoints();
   if (offered === undefined && role === undefined && separate.length > 0) {
     const picked = await vscode.window.showQuickPick(
-      [{ label: 'The service', description: 'cadenza.baseUrl', role: undefined }, ...separate.map((entry) => ({ label: roleLabels[entry], description: `its own key (without one, the service's key is sent)`, role: entry }))],
+      [
+        { label: 'The service', description: 'cadenza.baseUrl', role: undefined },
+        ...separate.map((entry) => ({ label: roleLabels[entry], description: `its own key (without one, the service's key is sent)`, role: entry })),
+      ],
       { title: 'Cadenza: whose API key?' },
     );
     if (picked === undefined) return false;
@@ -29,9 +32,10 @@ export async function setApiKey(host: HostContext, keyArgument?: unknown, roleAr
   let key = trustArguments ? offered : undefined;
   key ??= await vscode.window.showInputBox({
     title: role === undefined ? 'Cadenza: API key' : `Cadenza: API key of the ${roleLabels[role].toLowerCase()}`,
-    prompt: offered === undefined
-      ? 'Paste the API key. It is kept in VS Code\'s secret storage only.'
-      : 'A command filled this in (another extension may have run it). Press Enter to store this key in place of yours, or Escape to keep yours.',
+    prompt:
+      offered === undefined
+        ? "Paste the API key. It is kept in VS Code's secret storage only."
+        : 'A command filled this in (another extension may have run it). Press Enter to store this key in place of yours, or Escape to keep yours.',
     ...(offered !== undefined ? { value: offered } : {}),
     password: true,
     ignoreFocusOut: true,

@@ -14,27 +14,29 @@ import { TEAM_CONNECTION_SECRET } from '../index/teamConnection';
  */
 export async function setTeamConnection(host: HostContext, index: IndexService, argument?: unknown, trustArguments = false): Promise<boolean> {
   const offered = typeof argument === 'string' ? argument : undefined;
-  const value = trustArguments && offered !== undefined
-    ? offered
-    : await vscode.window.showInputBox({
-      title: 'Cadenza: team index connection',
-      prompt: offered === undefined
-        ? 'PostgreSQL connection string of the team index, for a role that may only SELECT. Kept in VS Code\'s secret storage only. Empty removes it.'
-        : `A command filled this in (another extension may have run it): ${offeredTarget(offered)}. Press Enter to use it, or Escape to keep the current connection.`,
-      ...(offered !== undefined ? { value: offered } : {}),
-      placeHolder: 'postgresql://reader:password@db.example.com:5432/cadenza?sslmode=verify-full',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (text) => {
-        if (text.trim() === '') return undefined;
-        try {
-          teamPoolConfig(text);
-          return undefined;
-        } catch (error) {
-          return TeamConnectionError.is(error) ? error.message : String(error);
-        }
-      },
-    });
+  const value =
+    trustArguments && offered !== undefined
+      ? offered
+      : await vscode.window.showInputBox({
+          title: 'Cadenza: team index connection',
+          prompt:
+            offered === undefined
+              ? "PostgreSQL connection string of the team index, for a role that may only SELECT. Kept in VS Code's secret storage only. Empty removes it."
+              : `A command filled this in (another extension may have run it): ${offeredTarget(offered)}. Press Enter to use it, or Escape to keep the current connection.`,
+          ...(offered !== undefined ? { value: offered } : {}),
+          placeHolder: 'postgresql://reader:password@db.example.com:5432/cadenza?sslmode=verify-full',
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (text) => {
+            if (text.trim() === '') return undefined;
+            try {
+              teamPoolConfig(text);
+              return undefined;
+            } catch (error) {
+              return TeamConnectionError.is(error) ? error.message : String(error);
+            }
+          },
+        });
   if (value === undefined) return false;
   const trimmed = value.trim();
   if (trimmed === '') {

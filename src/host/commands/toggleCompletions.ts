@@ -19,9 +19,11 @@ export async function toggleCompletions(value?: unknown): Promise<boolean> {
     await config.update('enabled', false, inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
   }
   if (next && !vscode.workspace.getConfiguration('editor').get<boolean>('inlineSuggest.enabled', true)) {
-    void vscode.window.showWarningMessage('Cadenza completions are on, but VS Code\'s inline suggestions are off (editor.inlineSuggest.enabled).', 'Open Setting').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'editor.inlineSuggest.enabled');
-    });
+    void vscode.window
+      .showWarningMessage("Cadenza completions are on, but VS Code's inline suggestions are off (editor.inlineSuggest.enabled).", 'Open Setting')
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'editor.inlineSuggest.enabled');
+      });
   }
   return readCompletionSettings().enabled;
 }

@@ -121,6 +121,7 @@ export class CompletionGate implements vscode.Disposable {
 /** `files.exclude` and `search.exclude` merged, as the index's walker takes them. */
 function excludeSettings(): Record<string, boolean | { when: string }> {
   const merged: Record<string, boolean | { when: string }> = {};
-  for (const section of ['files', 'search']) Object.assign(merged, vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {}));
+  for (const section of ['files', 'search'])
+    Object.assign(merged, vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {}));
   return merged;
 }

@@ -69,7 +69,11 @@ export class CompletionService implements vscode.Disposable {
   /** Fires once per provider call with what it did. */
   readonly onDidDecide = this.decided.event;
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection, index?: IndexService) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly connection: ServiceConnection,
+    index?: IndexService,
+  ) {
     this.gate = new CompletionGate(host.log);
     this.snippets = new ContextSnippets(this.gate, index);
     this.scheduler = this.makeScheduler();
@@ -144,7 +148,10 @@ export class CompletionService implements vscode.Disposable {
   }
 
   private makeScheduler(): CompletionScheduler<HostRequest> {
-    return new CompletionScheduler<HostRequest>({ debounceMs: this.settings.debounceMs, fetch: (request, signal, onPartial) => this.fetch(request, signal, onPartial) });
+    return new CompletionScheduler<HostRequest>({
+      debounceMs: this.settings.debounceMs,
+      fetch: (request, signal, onPartial) => this.fetch(request, signal, onPartial),
+    });
   }
 
   private replaceScheduler(): void {
@@ -168,7 +175,12 @@ export class CompletionService implements vscode.Disposable {
     this.changed.fire(this.state());
   }
 
-  private async provide(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
+  private async provide(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlineCompletionItem[] | undefined> {
     const uri = document.uri.toString();
     const skip = (reason: string): undefined => {
       this.decided.fire({ uri, outcome: 'skipped', reason });
@@ -261,7 +273,9 @@ export class CompletionService implements vscode.Disposable {
         answer = await fetchCompletion({ port: client, model: request.model, prompt, signal, onPartial: relay });
       }
       this.record(request.model, answer.usage.promptTokens, answer.usage.completionTokens);
-      this.host.log.debug(`Completion from ${request.model} (${path === 'fim' ? 'fill-in-the-middle' : 'chat'}): ${answer.text.length} characters, ${answer.end}, first text after ${answer.firstTextMs?.toFixed(0) ?? '-'} ms.`);
+      this.host.log.debug(
+        `Completion from ${request.model} (${path === 'fim' ? 'fill-in-the-middle' : 'chat'}): ${answer.text.length} characters, ${answer.end}, first text after ${answer.firstTextMs?.toFixed(0) ?? '-'} ms.`,
+      );
       return answer.text;
     } catch (error) {
       if (signal.aborted) {

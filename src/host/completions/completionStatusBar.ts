@@ -45,15 +45,19 @@ export class CompletionStatusBar implements vscode.Disposable {
     tooltip.isTrusted = { enabledCommands: [commandIds.toggleCompletions, commandIds.snoozeCompletions] };
     tooltip.appendMarkdown(`**Cadenza inline completions:** ${label}\n\n`);
     tooltip.appendMarkdown(`Today (apart from chat): ${describeUsage(usage, this.service.dailyLimit())}.\n\n`);
-    tooltip.appendMarkdown(`[${state.kind === 'off' ? 'Turn on' : 'Turn off'}](command:${commandIds.toggleCompletions}) · [Snooze](command:${commandIds.snoozeCompletions})`);
+    tooltip.appendMarkdown(
+      `[${state.kind === 'off' ? 'Turn on' : 'Turn off'}](command:${commandIds.toggleCompletions}) · [Snooze](command:${commandIds.snoozeCompletions})`,
+    );
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${formatUsd(usage.costUsd)}` };
+    this.item.accessibilityInformation = {
+      label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${formatUsd(usage.costUsd)}`,
+    };
   }
 
   /** The tooltip's text (the integration tests read it). */
   tooltipText(): string {
     const tooltip = this.item.tooltip;
-    return typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '';
+    return typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
   }
 
   dispose(): void {

@@ -24,7 +24,10 @@ export class ContextSnippets implements vscode.Disposable {
   private readonly edits: { uri: string; line: number }[] = [];
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly gate: CompletionGate, private readonly index?: SnippetIndex) {
+  constructor(
+    private readonly gate: CompletionGate,
+    private readonly index?: SnippetIndex,
+  ) {
     this.subscription = vscode.workspace.onDidChangeTextDocument((event) => {
       const change = event.contentChanges[0];
       if (!change || (event.document.uri.scheme !== 'file' && event.document.uri.scheme !== 'untitled')) return;

@@ -4,14 +4,27 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/logger';
 
 /** The part of the built-in git extension's API (`vscode.git`, getAPI(1)) that is read here. */
-interface GitChange { readonly uri: vscode.Uri; readonly originalUri?: vscode.Uri }
+interface GitChange {
+  readonly uri: vscode.Uri;
+  readonly originalUri?: vscode.Uri;
+}
 interface GitRepository {
   readonly rootUri: vscode.Uri;
-  readonly state: { readonly workingTreeChanges: readonly GitChange[]; readonly indexChanges: readonly GitChange[]; readonly mergeChanges: readonly GitChange[]; readonly untrackedChanges?: readonly GitChange[] };
+  readonly state: {
+    readonly workingTreeChanges: readonly GitChange[];
+    readonly indexChanges: readonly GitChange[];
+    readonly mergeChanges: readonly GitChange[];
+    readonly untrackedChanges?: readonly GitChange[];
+  };
   status?(): Promise<void>;
 }
-interface GitApi { readonly repositories: readonly GitRepository[] }
-interface GitExtension { readonly enabled: boolean; getAPI(version: 1): GitApi }
+interface GitApi {
+  readonly repositories: readonly GitRepository[];
+}
+interface GitExtension {
+  readonly enabled: boolean;
+  getAPI(version: 1): GitApi;
+}
 
 const inside = (root: string, file: string): boolean => {
   const rel = path.relative(root, file);
@@ -39,10 +52,15 @@ async function fromGitExtension(folder: string): Promise<Set<string> | undefined
 function git(cwd: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // No fsmonitor hook, no pager, no prompts: git runs no program the repository's config names.
-    execFile('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks', ...args], { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 10_000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(stdout);
-    });
+    execFile(
+      'git',
+      ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks', ...args],
+      { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 10_000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } },
+      (error, stdout) => {
+        if (error) reject(error);
+        else resolve(stdout);
+      },
+    );
   });
 }
 

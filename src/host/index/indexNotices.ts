@@ -8,15 +8,27 @@ import type { HostContext } from '../context';
 /** An index file that could not be used: logged, and the user told why it is rebuilt. */
 export function reportLoad(log: HostContext['log'], status: LoadStatus): void {
   if (status.kind !== 'discarded') return;
-  const why = status.reason === 'otherModel' ? 'it was built with another embedding model' : status.reason === 'foreignVersion' ? 'it was written by another version of Cadenza' : 'it was damaged';
+  const why =
+    status.reason === 'otherModel'
+      ? 'it was built with another embedding model'
+      : status.reason === 'foreignVersion'
+        ? 'it was written by another version of Cadenza'
+        : 'it was damaged';
   log.warn(`The workspace index was discarded (${status.reason}: ${status.detail}); rebuilding.`);
   void vscode.window.showInformationMessage(`Cadenza is rebuilding the workspace index because ${why}.`);
 }
 
 /** A finished run: logged, and a warning with the log at hand when it is incomplete. */
 export function reportRun(log: HostContext['log'], result: IndexRunResult): void {
-  log.info(`Index run ${result.status}: ${result.filesChanged} files changed, ${result.filesDeleted} deleted, ${result.chunksEmbedded} chunks embedded, ${result.chunksReused} reused, ${result.chunksPending} pending (${Math.round(result.elapsedMs)} ms)${result.stopReason ? `: ${result.stopReason}` : ''}.`);
+  log.info(
+    `Index run ${result.status}: ${result.filesChanged} files changed, ${result.filesDeleted} deleted, ${result.chunksEmbedded} chunks embedded, ${result.chunksReused} reused, ${result.chunksPending} pending (${Math.round(result.elapsedMs)} ms)${result.stopReason ? `: ${result.stopReason}` : ''}.`,
+  );
   if (result.status === 'incomplete') {
-    void vscode.window.showWarningMessage(`The workspace index is incomplete: ${result.stopReason ?? 'some chunks could not be embedded'}. What was embedded is kept; the rest is retried on the next update.`, 'Show Log').then((choice) => choice && log.show(true));
+    void vscode.window
+      .showWarningMessage(
+        `The workspace index is incomplete: ${result.stopReason ?? 'some chunks could not be embedded'}. What was embedded is kept; the rest is retried on the next update.`,
+        'Show Log',
+      )
+      .then((choice) => choice && log.show(true));
   }
 }

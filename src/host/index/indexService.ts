@@ -46,7 +46,10 @@ export class IndexService implements vscode.Disposable {
   private readonly teamState: TeamIndexState;
   private roots: IndexRoot[] = [];
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly connection: ServiceConnection,
+  ) {
     this.team = new TeamConnection(host);
     this.teamState = new TeamIndexState(this.team, this.statusBar, host.log, () => this.index?.stats());
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -135,7 +138,8 @@ export class IndexService implements vscode.Disposable {
     if (settings.mode === 'ask' && consent === undefined) {
       const choice = await vscode.window.showInformationMessage(
         `Build a semantic index of this workspace? Its text files are sent to the service's embeddings (${settings.model}); the index stays on this machine.`,
-        'Build Index', 'Not Now',
+        'Build Index',
+        'Not Now',
       );
       // The user may have run Rebuild Index while this prompt was open: that explicit consent stands.
       if (this.host.extension.workspaceState.get<boolean>(consentKey) === true) return;
@@ -149,7 +153,9 @@ export class IndexService implements vscode.Disposable {
 
   private async open(): Promise<WorkspaceIndex | undefined> {
     if (this.index) return this.index;
-    this.opening ??= this.openNow().finally(() => { this.opening = undefined; });
+    this.opening ??= this.openNow().finally(() => {
+      this.opening = undefined;
+    });
     return this.opening;
   }
 
@@ -160,12 +166,14 @@ export class IndexService implements vscode.Disposable {
     const { WorkspaceIndex: Index, indexFilePath } = await import('../../core/index/workspaceIndex');
     await vscode.workspace.fs.createDirectory(storage);
     const names = new Set<string>();
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => {
-      let name = folder.name.replace(/\//g, '_');
-      while (names.has(name)) name = `${name}_`;
-      names.add(name);
-      return { name, path: folder.uri.fsPath };
-    });
+    const roots = (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => {
+        let name = folder.name.replace(/\//g, '_');
+        while (names.has(name)) name = `${name}_`;
+        names.add(name);
+        return { name, path: folder.uri.fsPath };
+      });
     this.roots = roots;
     // With a team index the local file holds the uncommitted files (and whatever Rebuild Index adds),
     // apart from a full local index of the same model.
@@ -207,7 +215,9 @@ export class IndexService implements vscode.Disposable {
   }
 
   private scheduleReopen(): void {
-    this.reopening = this.reopening.then(() => this.reopen()).catch((error: unknown) => this.host.log.warn(`Reopening the index failed: ${errorView(error).message}`));
+    this.reopening = this.reopening
+      .then(() => this.reopen())
+      .catch((error: unknown) => this.host.log.warn(`Reopening the index failed: ${errorView(error).message}`));
   }
 
   /** Resolves when reopening after a settings or folder change has finished (tests and callers wait on it). */
@@ -245,16 +255,21 @@ export class IndexService implements vscode.Disposable {
       index.sync({ signal: controller.signal, onProgress: (update) => this.progress(update, progress) });
     try {
       const result = notify
-        ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cadenza: indexing the workspace', cancellable: true }, (progress, token) => {
-          token.onCancellationRequested(() => controller.abort());
-          return run(progress);
-        })
+        ? await vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title: 'Cadenza: indexing the workspace', cancellable: true },
+            (progress, token) => {
+              token.onCancellationRequested(() => controller.abort());
+              return run(progress);
+            },
+          )
         : await run();
       reportRun(this.host.log, result);
       return result;
     } catch (error) {
       this.host.log.error(`Indexing failed: ${errorView(error).message}`);
-      void vscode.window.showErrorMessage(`Cadenza could not index the workspace: ${errorView(error).message}`, 'Show Log').then((choice) => choice && this.host.log.show(true));
+      void vscode.window
+        .showErrorMessage(`Cadenza could not index the workspace: ${errorView(error).message}`, 'Show Log')
+        .then((choice) => choice && this.host.log.show(true));
       return undefined;
     } finally {
       if (this.running === controller) this.running = undefined;
@@ -264,7 +279,8 @@ export class IndexService implements vscode.Disposable {
 
   private progress(update: IndexProgress, progress?: vscode.Progress<{ message?: string }>): void {
     this.statusBar.progress(update);
-    const message = update.phase === 'scanning' ? `${update.filesProcessed} files scanned` : `${update.chunksEmbedded} of ${update.chunksToEmbed} chunks embedded`;
+    const message =
+      update.phase === 'scanning' ? `${update.filesProcessed} files scanned` : `${update.chunksEmbedded} of ${update.chunksToEmbed} chunks embedded`;
     progress?.report({ message });
   }
 
@@ -276,7 +292,8 @@ export class IndexService implements vscode.Disposable {
     await old?.close();
     const file = await this.indexFile();
     if (!storage || !file) return;
-    for (const suffix of ['', '.journal']) await vscode.workspace.fs.delete(vscode.Uri.file(file + suffix), { useTrash: false }).then(undefined, () => undefined);
+    for (const suffix of ['', '.journal'])
+      await vscode.workspace.fs.delete(vscode.Uri.file(file + suffix), { useTrash: false }).then(undefined, () => undefined);
   }
 
   /** With a team index uncommitted files are embedded at search time (nothing the team has is paid twice), unless Rebuild Index ran with it set. */
@@ -343,7 +360,19 @@ export class IndexService implements vscode.Disposable {
       team: async (hybrid, count) => {
         const settings = readIndexSettings();
         const retrying = this.teamState.current?.kind === 'fallback';
-        const found = await searchTeam({ connection: this.team, model: settings.model, fresh: retrying, roots: this.roots, local: index, mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off', logger: this.host.log }, hybrid, count);
+        const found = await searchTeam(
+          {
+            connection: this.team,
+            model: settings.model,
+            fresh: retrying,
+            roots: this.roots,
+            local: index,
+            mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off',
+            logger: this.host.log,
+          },
+          hybrid,
+          count,
+        );
         this.teamState.answered(found);
         return found.results;
       },
@@ -388,7 +417,8 @@ export class IndexService implements vscode.Disposable {
     if (!this.available) return 'Workspace context needs an open folder.';
     const stats = await this.stats();
     const teamMode = teamRepository() !== '' && (await this.team.configured());
-    if (!teamMode && (!stats || stats.chunks === 0)) return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
+    if (!teamMode && (!stats || stats.chunks === 0))
+      return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
     return workspaceContextOf(await this.search(query, 8, signal), (hit) => this.chunkText(hit), budgetTokens);
   }
 

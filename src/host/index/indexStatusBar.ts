@@ -23,9 +23,10 @@ export class IndexStatusBar implements vscode.Disposable {
   }
 
   progress(update: IndexProgress): void {
-    this.item.text = update.phase === 'scanning'
-      ? `$(sync~spin) Index: ${update.filesProcessed}/${update.filesSeen} files`
-      : `$(sync~spin) Index: ${update.chunksEmbedded}/${update.chunksToEmbed} chunks`;
+    this.item.text =
+      update.phase === 'scanning'
+        ? `$(sync~spin) Index: ${update.filesProcessed}/${update.filesSeen} files`
+        : `$(sync~spin) Index: ${update.chunksEmbedded}/${update.chunksToEmbed} chunks`;
     this.item.tooltip = 'Cadenza is updating the workspace index. Click for its status.';
     this.item.show();
   }
@@ -45,7 +46,10 @@ export class IndexStatusBar implements vscode.Disposable {
   /** The team index answers: which snapshot, how fresh, how many local files override it. */
   team(state: TeamStatusView): void {
     this.item.text = `$(cloud) ${teamStatusText({ repository: state.repository, commit: state.commit, model: '', updatedAt: state.updatedAt }, Date.now())}`;
-    const overrides = state.overridden === undefined ? 'Uncommitted files could not be listed (no git), so none override it.' : `${state.overridden} uncommitted file${state.overridden === 1 ? '' : 's'} answered from the local index instead.`;
+    const overrides =
+      state.overridden === undefined
+        ? 'Uncommitted files could not be listed (no git), so none override it.'
+        : `${state.overridden} uncommitted file${state.overridden === 1 ? '' : 's'} answered from the local index instead.`;
     const tls = state.tls === 'none' ? 'without TLS' : state.tls === 'unverified' ? 'over TLS without certificate verification' : `over TLS (${state.tls})`;
     this.item.tooltip = `Cadenza searches the team index: ${state.repository} at commit ${state.commit}, updated ${formatAge(Date.now() - state.updatedAt.getTime())} ago (${state.updatedAt.toISOString()}), on ${state.target} ${tls}. ${overrides} Click for details.`;
     this.item.show();

@@ -19,7 +19,11 @@ export interface SearchHit {
 /** A result as a hit, its preview the chunk's first non-empty line (read from `index`, when there is one). */
 export async function searchHit(index: WorkspaceIndex | undefined, result: IndexSearchResult): Promise<SearchHit> {
   const text = (await index?.readChunk(result)) ?? '';
-  const preview = text.split('\n').map((line) => line.trim()).find((line) => line.length > 0) ?? '';
+  const preview =
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => line.length > 0) ?? '';
   const uri = result.absPath ? vscode.Uri.file(result.absPath).toString() : '';
   return { path: result.relPath, uri, startLine: result.startLine, endLine: result.endLine, score: result.score, matched: result.matched, preview };
 }
@@ -28,8 +32,12 @@ export async function searchHit(index: WorkspaceIndex | undefined, result: Index
  * Workspace context for a chat question from its hits, best first: the chunks numbered, each with its path
  * and lines, as many as fit in `budgetTokens` (about four characters a token); hits whose text is gone are skipped.
  */
-export async function workspaceContextOf(hits: readonly SearchHit[], chunkText: (hit: SearchHit) => Promise<string | undefined>, budgetTokens: number): Promise<WorkspaceContext> {
-  const parts: string[] = ['Workspace context: excerpts of the user\'s files that may be relevant. Cite one as [n] when you use it.'];
+export async function workspaceContextOf(
+  hits: readonly SearchHit[],
+  chunkText: (hit: SearchHit) => Promise<string | undefined>,
+  budgetTokens: number,
+): Promise<WorkspaceContext> {
+  const parts: string[] = ["Workspace context: excerpts of the user's files that may be relevant. Cite one as [n] when you use it."];
   const sources: WorkspaceContext['sources'] = [];
   let used = estimateTokens(parts[0] ?? '');
   for (const hit of hits) {

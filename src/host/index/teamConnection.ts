@@ -77,7 +77,10 @@ export class TeamConnection implements vscode.Disposable {
     this.opened = undefined;
     const { PgTeamIndex: Index } = await import('../../core/index/pg/pgTeamIndex');
     const index = await Index.open(this.pool, repository, model);
-    if (!index) throw new NoTeamSnapshotError(`The team index at ${pooled.target} has no complete snapshot of "${repository}" for ${model} yet: run cadenza-index in CI first.`);
+    if (!index)
+      throw new NoTeamSnapshotError(
+        `The team index at ${pooled.target} has no complete snapshot of "${repository}" for ${model} yet: run cadenza-index in CI first.`,
+      );
     const value = { index, target: pooled.target, tls: pooled.tls };
     this.opened = { key, at: Date.now(), value };
     return value;

@@ -12,7 +12,15 @@ import type { TeamAnswer } from './teamSearch';
 
 /** Which index answered the last search, for the status bar, Index Status and tests. */
 export type TeamState =
-  | { readonly kind: 'team'; readonly repository: string; readonly commit: string; readonly updatedAt: Date; readonly target: string; readonly tls: string; readonly overridden: number | undefined }
+  | {
+      readonly kind: 'team';
+      readonly repository: string;
+      readonly commit: string;
+      readonly updatedAt: Date;
+      readonly target: string;
+      readonly tls: string;
+      readonly overridden: number | undefined;
+    }
   | { readonly kind: 'fallback'; readonly message: string };
 
 const TEAM_PROBE_MS = 30_000;
@@ -23,7 +31,12 @@ export class TeamIndexState implements vscode.Disposable {
   private probe: NodeJS.Timeout | undefined;
 
   /** `stats` gives what the local index holds now (undefined while it is not open). */
-  constructor(private readonly team: TeamConnection, private readonly statusBar: IndexStatusBar, private readonly log: Logger, private readonly stats: () => IndexStats | undefined) {}
+  constructor(
+    private readonly team: TeamConnection,
+    private readonly statusBar: IndexStatusBar,
+    private readonly log: Logger,
+    private readonly stats: () => IndexStats | undefined,
+  ) {}
 
   /** Which index answered the last search (undefined without a team index). */
   get current(): TeamState | undefined {
@@ -39,7 +52,15 @@ export class TeamIndexState implements vscode.Disposable {
     try {
       const opened = await this.team.open(readIndexSettings().model, true);
       const snapshot = opened.index.snapshot;
-      this.set({ kind: 'team', repository: snapshot.repository, commit: snapshot.commit, updatedAt: snapshot.updatedAt, target: opened.target, tls: opened.tls, overridden: this.state?.kind === 'team' ? this.state.overridden : undefined });
+      this.set({
+        kind: 'team',
+        repository: snapshot.repository,
+        commit: snapshot.commit,
+        updatedAt: snapshot.updatedAt,
+        target: opened.target,
+        tls: opened.tls,
+        overridden: this.state?.kind === 'team' ? this.state.overridden : undefined,
+      });
     } catch (error) {
       this.failed(error);
     }
@@ -49,7 +70,15 @@ export class TeamIndexState implements vscode.Disposable {
   /** The team index answered a search. */
   answered(answer: TeamAnswer): void {
     const { snapshot } = answer;
-    this.set({ kind: 'team', repository: snapshot.repository, commit: snapshot.commit, updatedAt: snapshot.updatedAt, target: answer.target, tls: answer.tls, overridden: answer.overridden });
+    this.set({
+      kind: 'team',
+      repository: snapshot.repository,
+      commit: snapshot.commit,
+      updatedAt: snapshot.updatedAt,
+      target: answer.target,
+      tls: answer.tls,
+      overridden: answer.overridden,
+    });
   }
 
   /** The team index could not answer: the local one does, said once (log and a warning) until the team's is back. */

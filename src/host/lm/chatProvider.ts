@@ -33,7 +33,9 @@ export function toInformation(model: ModelInfo): CadenzaModelInformation {
   const vision = model.capabilities.includes('vision');
   const tools = model.capabilities.includes('tools');
   const features = [vision ? 'images' : '', tools ? 'tools' : ''].filter((entry) => entry !== '');
-  const price = model.pricing ? ` · $${(model.pricing.promptPerToken * 1e6).toFixed(2)} / $${(model.pricing.completionPerToken * 1e6).toFixed(2)} per 1M tokens in / out` : '';
+  const price = model.pricing
+    ? ` · $${(model.pricing.promptPerToken * 1e6).toFixed(2)} / $${(model.pricing.completionPerToken * 1e6).toFixed(2)} per 1M tokens in / out`
+    : '';
   const context = model.contextLength === undefined ? 'context not listed' : `${formatTokens(model.contextLength)} context`;
   return {
     id: model.id,
@@ -91,7 +93,10 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
   /** Fires when the service's list changed (address, key, refresh): VS Code asks for the list again. */
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
 
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly connection: ServiceConnection,
+  ) {
     this.disposables.push(
       this.changed,
       // Only a changed list is announced: a failed listing stays empty, so asking again (which may list
@@ -109,12 +114,15 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
   }
 
   /** The service's chat models; an empty list (logged) without a key or when the listing fails. */
-  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, _token: vscode.CancellationToken): Promise<CadenzaModelInformation[]> {
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    _token: vscode.CancellationToken,
+  ): Promise<CadenzaModelInformation[]> {
     try {
       if (!(await this.host.apiKey.get())) {
         this.host.log.info('VS Code asked for Cadenza models, but no API key is set: none offered.');
         if (!options.silent) {
-          void vscode.window.showInformationMessage('Set your Cadenza API key to use the service\'s models in VS Code\'s chat.', 'Set API Key').then((choice) => {
+          void vscode.window.showInformationMessage("Set your Cadenza API key to use the service's models in VS Code's chat.", 'Set API Key').then((choice) => {
             if (choice) void vscode.commands.executeCommand(commandIds.setApiKey);
           });
         }
@@ -144,17 +152,20 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
     /** What went out, for the calibration; and why nothing did, when the request could not fit. */
     let sent: ChatRequest | undefined;
     let refused: string | undefined;
-    const turn = runTurn({
-      // VS Code names the model: this provider answers with it, no other.
-      model: () => Promise.resolve({ id: model.id, info: listed }),
-      context: async (_chosen, signal) => {
-        const built = await this.request(model, listed, messages, options, signal);
-        if ('refused' in built) refused = built.refused;
-        else sent = { ...built.request.request, ...(built.tools.length > 0 ? { tools: built.tools } : {}) };
-        return 'refused' in built ? built.turn : built.request;
+    const turn = runTurn(
+      {
+        // VS Code names the model: this provider answers with it, no other.
+        model: () => Promise.resolve({ id: model.id, info: listed }),
+        context: async (_chosen, signal) => {
+          const built = await this.request(model, listed, messages, options, signal);
+          if ('refused' in built) refused = built.refused;
+          else sent = { ...built.request.request, ...(built.tools.length > 0 ? { tools: built.tools } : {}) };
+          return 'refused' in built ? built.turn : built.request;
+        },
+        stream: (request, callOptions) => deferredStream(async () => (await this.connection.client()).streamChat(request, callOptions)),
       },
-      stream: (request, callOptions) => deferredStream(async () => (await this.connection.client()).streamChat(request, callOptions)),
-    }, abort.signal);
+      abort.signal,
+    );
     // Thinking goes out as thinking parts where this VS Code has them; elsewhere it is left out (never as answer text).
     const thinkingPart = thinkingPartConstructor();
     try {
@@ -190,13 +201,23 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
    * call them), counted by the same rules as provideTokenCount and fitted (the oldest turns go rather than
    * the request failing), or refused, saying why, when it cannot fit.
    */
-  private async request(model: CadenzaModelInformation, listed: ModelInfo, messages: readonly vscode.LanguageModelChatRequestMessage[], options: vscode.ProvideLanguageModelChatResponseOptions, signal: AbortSignal): Promise<{ readonly request: TurnRequest; readonly tools: readonly ToolDefinition[] } | { readonly refused: string; readonly turn: TurnRequest }> {
+  private async request(
+    model: CadenzaModelInformation,
+    listed: ModelInfo,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    signal: AbortSignal,
+  ): Promise<{ readonly request: TurnRequest; readonly tools: readonly ToolDefinition[] } | { readonly refused: string; readonly turn: TurnRequest }> {
     const limits = modelLimits(listed);
     const mapped = toChatMessages(messages.map(toLmMessage), { imageInput: model.capabilities.imageInput === true });
-    if (mapped.droppedImages > 0) this.host.log.info(`${mapped.droppedImages} image(s) of a VS Code chat request replaced by a note: the service takes one image per request (the newest is kept).`);
+    if (mapped.droppedImages > 0)
+      this.host.log.info(
+        `${mapped.droppedImages} image(s) of a VS Code chat request replaced by a note: the service takes one image per request (the newest is kept).`,
+      );
     // The service refuses tools for a model that cannot call them (400 model_not_compatible).
-    const offered = model.capabilities.toolCalling ? options.tools ?? [] : [];
-    if (offered.length < (options.tools?.length ?? 0)) this.host.log.info(`${model.id} cannot call tools; the request's ${options.tools?.length ?? 0} tools were not sent.`);
+    const offered = model.capabilities.toolCalling ? (options.tools ?? []) : [];
+    if (offered.length < (options.tools?.length ?? 0))
+      this.host.log.info(`${model.id} cannot call tools; the request's ${options.tools?.length ?? 0} tools were not sent.`);
     const tools = offered.map(toToolDefinition);
     const client = await this.connection.client();
     const fitLimits: FitLimits = { model: model.id, contextTokens: listed.contextLength ?? fallbackContextLength, inputTokens: limits.maxInputTokens };
@@ -205,16 +226,22 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
     if (!fitted.fits) {
       const refused = contextOverflowMessage(fitLimits, fitted);
       this.host.log.warn(`A VS Code chat request to ${model.id} was not sent: ${refused}`);
-      return { refused, turn: { request: base, fit: { fits: false, usedTokens: fitted.tokens, limitTokens: fitLimits.inputTokens, droppedMessages: 0, overflow: refused } } };
+      return {
+        refused,
+        turn: { request: base, fit: { fits: false, usedTokens: fitted.tokens, limitTokens: fitLimits.inputTokens, droppedMessages: 0, overflow: refused } },
+      };
     }
-    if (fitted.droppedMessages > 0) this.host.log.info(`${fitted.droppedMessages} message(s) of the oldest turns of a VS Code chat request left out to fit ${model.id}'s context (about ${fitted.tokens} of ${fitLimits.inputTokens} tokens).`);
+    if (fitted.droppedMessages > 0)
+      this.host.log.info(
+        `${fitted.droppedMessages} message(s) of the oldest turns of a VS Code chat request left out to fit ${model.id}'s context (about ${fitted.tokens} of ${fitLimits.inputTokens} tokens).`,
+      );
     const request: ChatRequest = {
       model: model.id,
       messages: fitted.messages,
       ...withinLimits(readSampling(options.modelOptions as Readonly<Record<string, unknown>> | undefined), limits.maxOutputTokens, limits.defaultMaxTokens),
       includeUsage: true,
     };
-    const toolChoice = options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' as const : 'auto' as const;
+    const toolChoice = options.toolMode === vscode.LanguageModelChatToolMode.Required ? ('required' as const) : ('auto' as const);
     const fit = { fits: true, usedTokens: fitted.tokens, limitTokens: fitLimits.inputTokens, droppedMessages: fitted.droppedMessages };
     return { request: { request, fit, tools: { kind: 'offer', definitions: tools, toolChoice } }, tools };
   }
@@ -223,11 +250,17 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
    * The chat server's own count where it has a tokenizer (llama-server), else an estimate calibrated from
    * what the service reported for this model's earlier requests (about four characters a token at first).
    */
-  async provideTokenCount(model: CadenzaModelInformation, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
+  async provideTokenCount(
+    model: CadenzaModelInformation,
+    text: string | vscode.LanguageModelChatRequestMessage,
+    token: vscode.CancellationToken,
+  ): Promise<number> {
     const abort = abortSignalOf(token);
     try {
       const counter = this.counterFor(await this.connection.client());
-      return typeof text === 'string' ? await counter.countText(model.id, text, abort.signal) : await counter.countMessage(model.id, lmMessageText(toLmMessage(text)), abort.signal);
+      return typeof text === 'string'
+        ? await counter.countText(model.id, text, abort.signal)
+        : await counter.countMessage(model.id, lmMessageText(toLmMessage(text)), abort.signal);
     } catch (error) {
       if (isCancel(error, abort.signal)) return 0;
       throw new ShownError(chatErrorMessage(error));
@@ -239,7 +272,11 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
   private counterFor(client: InferenceClient): LmTokenCounter {
     let counter = this.counters.get(client);
     if (counter === undefined) {
-      counter = new LmTokenCounter({ tokenize: (text, signal) => client.countTokens(text, signal ? { signal } : {}), calibration: this.calibration, logger: this.host.log });
+      counter = new LmTokenCounter({
+        tokenize: (text, signal) => client.countTokens(text, signal ? { signal } : {}),
+        calibration: this.calibration,
+        logger: this.host.log,
+      });
       this.counters.set(client, counter);
     }
     return counter;

@@ -27,7 +27,13 @@ async function explainQuestion(request: vscode.ChatRequest, maxChars: number): P
   let blocks = await referenceBlocks(request.references, maxChars);
   if (blocks.length === 0 && vscode.window.activeTextEditor) {
     const context = await codeContext();
-    if (context) blocks = [codeBlock(context.fileName, context.language, context.text.slice(0, maxChars), { start: context.range.start.line + 1, end: context.range.end.line + 1 })];
+    if (context)
+      blocks = [
+        codeBlock(context.fileName, context.language, context.text.slice(0, maxChars), {
+          start: context.range.start.line + 1,
+          end: context.range.end.line + 1,
+        }),
+      ];
   }
   if (blocks.length === 0) return undefined;
   const ask = request.prompt.trim();
@@ -69,7 +75,11 @@ async function search(index: IndexService, request: vscode.ChatRequest, stream: 
   const hits = await index.search(query, 10, signal);
   if (hits.length === 0) {
     const empty = ((await index.stats())?.chunks ?? 0) === 0;
-    stream.markdown(empty ? 'The workspace index is empty. Build it first (its files are sent to the service\'s embeddings; the index stays on this machine).' : `No results for ${inlineCode(query)}.`);
+    stream.markdown(
+      empty
+        ? "The workspace index is empty. Build it first (its files are sent to the service's embeddings; the index stays on this machine)."
+        : `No results for ${inlineCode(query)}.`,
+    );
     if (empty) stream.button({ command: commandIds.indexRebuild, title: 'Rebuild Index' });
     return { metadata: { command: 'search', hits: 0 } };
   }
@@ -94,10 +104,17 @@ async function audioFiles(request: vscode.ChatRequest): Promise<vscode.Uri[]> {
 }
 
 /** `/transcribe [language]`: each referenced (or picked) audio file transcribed by the service. */
-async function transcribe(deps: CadenzaParticipantDeps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.ChatResult> {
+async function transcribe(
+  deps: CadenzaParticipantDeps,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  signal: AbortSignal,
+): Promise<vscode.ChatResult> {
   const uris = await audioFiles(request);
   if (uris.length === 0) {
-    stream.markdown('Reference an audio file with `#file:` (flac, mp3, mp4, m4a, ogg, wav or webm), or pick one when asked, e.g. `@cadenza /transcribe #file:meeting.mp3`.');
+    stream.markdown(
+      'Reference an audio file with `#file:` (flac, mp3, mp4, m4a, ogg, wav or webm), or pick one when asked, e.g. `@cadenza /transcribe #file:meeting.mp3`.',
+    );
     return { metadata: { command: 'transcribe', files: 0 } };
   }
   // The prompt may name the spoken language ("French", "fr"); anything else means detect it.
@@ -116,14 +133,28 @@ async function transcribe(deps: CadenzaParticipantDeps, request: vscode.ChatRequ
       continue;
     }
     const seconds = outcome.seconds !== undefined ? `, ${outcome.seconds.toFixed(1)} s` : '';
-    const quoted = outcome.text.split('\n').map((line) => `> ${line}`).join('\n');
+    const quoted = outcome.text
+      .split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n');
     stream.markdown(` (${outcome.model}${language ? `, ${language}` : ''}${seconds}):\n\n${outcome.text === '' ? '*(no speech found)*' : quoted}\n\n`);
   }
-  return { ...(failed.length > 0 ? { errorDetails: { message: failed.join('\n') } } : {}), metadata: { command: 'transcribe', files: uris.length, failed: failed.length } };
+  return {
+    ...(failed.length > 0 ? { errorDetails: { message: failed.join('\n') } } : {}),
+    metadata: { command: 'transcribe', files: uris.length, failed: failed.length },
+  };
 }
 
 /** `/name` of a prompt file: filled in and answered like a question, or the list of prompts when there is none by that name. */
-async function runPrompt(deps: CadenzaParticipantDeps, invocation: PromptInvocation, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, signal: AbortSignal): Promise<vscode.ChatResult> {
+async function runPrompt(
+  deps: CadenzaParticipantDeps,
+  invocation: PromptInvocation,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  signal: AbortSignal,
+): Promise<vscode.ChatResult> {
   const prompt = await deps.prompts.find(invocation.name, participantCommands);
   if (!prompt) return await listPrompts(deps.prompts, invocation.name, stream);
   if (!(await deps.host.apiKey.get())) return await explainMissingSetup(deps, stream);
@@ -193,7 +224,10 @@ export interface HandledRequest {
  * Creates @cadenza in VS Code's chat. Each answer goes to VS Code's stream through a recorder, so
  * `onDidHandleRequest` can tell what was answered (VS Code gives no way to read a chat response back).
  */
-export function registerParticipant(deps: CadenzaParticipantDeps): { readonly onDidHandleRequest: vscode.Event<HandledRequest>; readonly disposables: vscode.Disposable[] } {
+export function registerParticipant(deps: CadenzaParticipantDeps): {
+  readonly onDidHandleRequest: vscode.Event<HandledRequest>;
+  readonly disposables: vscode.Disposable[];
+} {
   const handled = new vscode.EventEmitter<HandledRequest>();
   const handler = createParticipantHandler(deps);
   const participant = vscode.chat.createChatParticipant(participantId, async (request, context, response, token) => {

@@ -26,7 +26,7 @@ export interface ParticipantDeps {
 /** Rounds of tool calls before the model must answer (a participant should not loop forever). */
 const maxToolRounds = 3;
 
-const defaultSystemPrompt = 'You are Cadenza, an assistant inside VS Code\'s chat. Answer in Markdown and put code in fenced blocks with its language.';
+const defaultSystemPrompt = "You are Cadenza, an assistant inside VS Code's chat. Answer in Markdown and put code in fenced blocks with its language.";
 
 /**
  * The model that answers, by the one resolution every entry point uses (core/chat/modelChoice.ts): the chat
@@ -63,11 +63,14 @@ function historyMessages(context: vscode.ChatContext): ChatMessage[] {
     if (turn instanceof vscode.ChatRequestTurn) {
       messages.push({ role: 'user', content: `${turn.command ? `/${turn.command} ` : ''}${turn.prompt}` });
     } else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response.map((part) => {
-        if (part instanceof vscode.ChatResponseMarkdownPart) return part.value.value;
-        if (part instanceof vscode.ChatResponseAnchorPart) return part.title ?? (part.value instanceof vscode.Uri ? part.value.fsPath : part.value.uri.fsPath);
-        return '';
-      }).join('');
+      const text = turn.response
+        .map((part) => {
+          if (part instanceof vscode.ChatResponseMarkdownPart) return part.value.value;
+          if (part instanceof vscode.ChatResponseAnchorPart)
+            return part.title ?? (part.value instanceof vscode.Uri ? part.value.fsPath : part.value.uri.fsPath);
+          return '';
+        })
+        .join('');
       if (text.trim() !== '') messages.push({ role: 'assistant', content: text });
     }
   }
@@ -163,7 +166,16 @@ export interface Question {
  * through `vscode.lm.invokeTool` with the request's `toolInvocationToken` (so VS Code shows them and their
  * confirmations in this chat), and the results go back to the model, for at most three rounds.
  */
-export async function answer(deps: ParticipantDeps, model: ModelInfo, request: vscode.ChatRequest, context: vscode.ChatContext, question: Question, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, signal: AbortSignal): Promise<vscode.ChatResult> {
+export async function answer(
+  deps: ParticipantDeps,
+  model: ModelInfo,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  question: Question,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  signal: AbortSignal,
+): Promise<vscode.ChatResult> {
   const limits = modelLimits(model);
   const attached = referencedTools(request);
   let tools = question.tools === 'none' ? [] : [...attached, ...namedTools(question.tools ?? [], attached)];
@@ -172,26 +184,47 @@ export async function answer(deps: ParticipantDeps, model: ModelInfo, request: v
     tools = [];
   }
   const system = readChatDefaults().options.systemPrompt?.trim() || defaultSystemPrompt;
-  const entries = [{ role: 'system' as const, message: { role: 'system', content: system } satisfies ChatMessage }, ...historyMessages(context).map((message) => ({ role: message.role, message })), { role: 'user' as const, message: { role: 'user', content: question.text } satisfies ChatMessage }];
-  const budget = fitToContext(entries.map((entry) => ({ ...entry, text: typeof entry.message.content === 'string' ? entry.message.content : '' })), model.contextLength ?? limits.maxInputTokens + limits.defaultMaxTokens, limits.defaultMaxTokens);
-  const turn = runTurn({
-    model: () => Promise.resolve({ id: model.id, info: model }),
-    context: () => Promise.resolve({
-      request: { model: model.id, messages: budget.kept.map((entry) => entry.message), maxTokens: limits.defaultMaxTokens, includeUsage: true },
-      // A tool the user attached is meant to be used: the first round must call one. Tools a prompt file names are offered.
-      ...(tools.length > 0 ? { tools: { kind: 'invoke' as const, definitions: tools, rounds: maxToolRounds, firstChoice: attached.length > 0 ? 'required' as const : 'auto' as const } } : {}),
-    }),
-    stream: (next, options) => deferredStream(async () => (await deps.connection.client()).streamChat(next, options)),
-    invoke: async (call) => {
-      try {
-        const output = await vscode.lm.invokeTool(call.name, { input: parseInput(call.arguments), toolInvocationToken: request.toolInvocationToken }, token);
-        return toolResultText(output.content);
-      } catch (error) {
-        if (isCancel(error, signal) || error instanceof vscode.CancellationError) throw error;
-        return `The tool failed: ${error instanceof Error ? error.message : String(error)}`;
-      }
+  const entries = [
+    { role: 'system' as const, message: { role: 'system', content: system } satisfies ChatMessage },
+    ...historyMessages(context).map((message) => ({ role: message.role, message })),
+    { role: 'user' as const, message: { role: 'user', content: question.text } satisfies ChatMessage },
+  ];
+  const budget = fitToContext(
+    entries.map((entry) => ({ ...entry, text: typeof entry.message.content === 'string' ? entry.message.content : '' })),
+    model.contextLength ?? limits.maxInputTokens + limits.defaultMaxTokens,
+    limits.defaultMaxTokens,
+  );
+  const turn = runTurn(
+    {
+      model: () => Promise.resolve({ id: model.id, info: model }),
+      context: () =>
+        Promise.resolve({
+          request: { model: model.id, messages: budget.kept.map((entry) => entry.message), maxTokens: limits.defaultMaxTokens, includeUsage: true },
+          // A tool the user attached is meant to be used: the first round must call one. Tools a prompt file names are offered.
+          ...(tools.length > 0
+            ? {
+                tools: {
+                  kind: 'invoke' as const,
+                  definitions: tools,
+                  rounds: maxToolRounds,
+                  firstChoice: attached.length > 0 ? ('required' as const) : ('auto' as const),
+                },
+              }
+            : {}),
+        }),
+      stream: (next, options) => deferredStream(async () => (await deps.connection.client()).streamChat(next, options)),
+      invoke: async (call) => {
+        try {
+          const output = await vscode.lm.invokeTool(call.name, { input: parseInput(call.arguments), toolInvocationToken: request.toolInvocationToken }, token);
+          return toolResultText(output.content);
+        } catch (error) {
+          if (isCancel(error, signal) || error instanceof vscode.CancellationError) throw error;
+          return `The tool failed: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      },
     },
-  }, signal);
+    signal,
+  );
   let toolCalls = 0;
   let thinking = false;
   for await (const event of turn) {

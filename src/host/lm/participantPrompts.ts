@@ -33,7 +33,12 @@ export function promptInvocation(request: vscode.ChatRequest): PromptInvocation 
 }
 
 function list(prompts: readonly LibraryPrompt[], folderCount: number): string {
-  return prompts.map((prompt) => `- \`/${prompt.name}\`${prompt.description ? ` ${prompt.description}` : ''} (${promptLabel(prompt.source, folderCount)}${prompt.untrusted ? ', untrusted' : ''})`).join('\n');
+  return prompts
+    .map(
+      (prompt) =>
+        `- \`/${prompt.name}\`${prompt.description ? ` ${prompt.description}` : ''} (${promptLabel(prompt.source, folderCount)}${prompt.untrusted ? ', untrusted' : ''})`,
+    )
+    .join('\n');
 }
 
 /** Answers an unknown `/name` with the prompts there are (and any that could not be read). */
@@ -61,7 +66,13 @@ function ranLine(prompt: LibraryPrompt, notes: readonly string[], attachedTools:
  * Fills in `prompt` for this request and returns the question to answer, after writing the line that says
  * which prompt runs. Undefined when it cannot run now (no selection, a dismissed input): the reason was shown.
  */
-export async function promptQuestion(prompt: LibraryPrompt, invocation: PromptInvocation, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<Question | undefined> {
+export async function promptQuestion(
+  prompt: LibraryPrompt,
+  invocation: PromptInvocation,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<Question | undefined> {
   let expanded;
   try {
     expanded = await expandPrompt(prompt, await editorPromptContext(request.references), inputBoxPort(prompt.name, token));
@@ -77,4 +88,3 @@ export async function promptQuestion(prompt: LibraryPrompt, invocation: PromptIn
     tools: prompt.untrusted ? 'none' : prompt.tools,
   };
 }
-

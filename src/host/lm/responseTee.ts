@@ -61,5 +61,5 @@ export function recordingStream(forward?: vscode.ChatResponseStream): { readonly
 
 /** The text a recorded response shows: its Markdown and link titles, in order. */
 export function recordedText(parts: readonly RecordedPart[]): string {
-  return parts.map((part) => (part.kind === 'markdown' ? part.value : part.kind === 'anchor' ? part.title ?? part.uri : '')).join('');
+  return parts.map((part) => (part.kind === 'markdown' ? part.value : part.kind === 'anchor' ? (part.title ?? part.uri) : '')).join('');
 }

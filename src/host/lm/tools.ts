@@ -67,14 +67,17 @@ export class SemanticSearchTool implements vscode.LanguageModelTool<SemanticSear
       confirmationMessages: {
         title: 'Search the workspace with Cadenza?',
         message: new vscode.MarkdownString(
-          `The query ${escaped(quoted(query))} is sent to the inference service at \`${readSettings().baseUrl}\` to be embedded by \`${model}\`. `
-          + 'The search itself runs in the local index: no file leaves this machine for it.',
+          `The query ${escaped(quoted(query))} is sent to the inference service at \`${readSettings().baseUrl}\` to be embedded by \`${model}\`. ` +
+            'The search itself runs in the local index: no file leaves this machine for it.',
         ),
       },
     };
   }
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<SemanticSearchInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<SemanticSearchInput>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const query = typeof options.input.query === 'string' ? options.input.query.trim() : '';
     if (query === '') throw new Error('cadenza_semanticSearch needs a non-empty "query".');
     if (!this.index.available) throw new Error('Semantic search needs an open folder: the workspace index lives with the workspace.');
@@ -99,7 +102,10 @@ export class SemanticSearchTool implements vscode.LanguageModelTool<SemanticSear
  * its size, the model and the address it is uploaded to.
  */
 export class TranscribeAudioTool implements vscode.LanguageModelTool<TranscribeAudioInput> {
-  constructor(private readonly host: HostContext, private readonly connection: ServiceConnection) {}
+  constructor(
+    private readonly host: HostContext,
+    private readonly connection: ServiceConnection,
+  ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<TranscribeAudioInput>): Promise<vscode.PreparedToolInvocation> {
     const given = String(options.input.path ?? '');
@@ -114,14 +120,17 @@ export class TranscribeAudioTool implements vscode.LanguageModelTool<TranscribeA
       confirmationMessages: {
         title: 'Transcribe audio with Cadenza?',
         message: new vscode.MarkdownString(
-          `The audio file \`${name}\`${size} is uploaded to \`${transcriptionEndpoint()}\` and transcribed by \`${model?.id ?? 'the service\'s transcription model'}\`. `
-          + 'The transcript is returned to the chat.',
+          `The audio file \`${name}\`${size} is uploaded to \`${transcriptionEndpoint()}\` and transcribed by \`${model?.id ?? "the service's transcription model"}\`. ` +
+            'The transcript is returned to the chat.',
         ),
       },
     };
   }
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<TranscribeAudioInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<TranscribeAudioInput>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const given = typeof options.input.path === 'string' ? options.input.path : '';
     const uri = await resolveAudioPath(given);
     if (!uri) throw new Error(`No file at "${given}". Give an absolute path or one relative to a workspace folder.`);
@@ -142,8 +151,5 @@ export class TranscribeAudioTool implements vscode.LanguageModelTool<TranscribeA
 
 /** Registers both tools under their contributed names; the disposables belong to the extension. */
 export function registerLmTools(tools: { readonly semanticSearch: SemanticSearchTool; readonly transcribeAudio: TranscribeAudioTool }): vscode.Disposable[] {
-  return [
-    vscode.lm.registerTool(lmToolNames.semanticSearch, tools.semanticSearch),
-    vscode.lm.registerTool(lmToolNames.transcribeAudio, tools.transcribeAudio),
-  ];
+  return [vscode.lm.registerTool(lmToolNames.semanticSearch, tools.semanticSearch), vscode.lm.registerTool(lmToolNames.transcribeAudio, tools.transcribeAudio)];
 }

@@ -65,7 +65,13 @@ export function transcriptionEndpoint(): string {
  * Transcribes one file through the `cadenza.transcribeAudio` flow (checks before upload, 30 s WAV
  * splitting, bounded retries) without pickers or an output document: the caller shows the text.
  */
-export async function transcribeFile(host: HostContext, connection: ServiceConnection, uri: vscode.Uri, language: string, signal: AbortSignal): Promise<TranscriptOutcome> {
+export async function transcribeFile(
+  host: HostContext,
+  connection: ServiceConnection,
+  uri: vscode.Uri,
+  language: string,
+  signal: AbortSignal,
+): Promise<TranscriptOutcome> {
   const model = await defaultTranscriptionModel(connection);
   if (!model) return { status: 'failed', error: 'The service lists no model that transcribes audio. Check the service address and the API key.' };
   const [result] = await transcribeCommand(host, connection, 'transcribe', uri, { model: model.id, language, output: 'none', split: true, signal });

@@ -23,18 +23,19 @@ export interface VscodeChatApi {
  * Registers the language model provider (vendor `cadenza`), the @cadenza participant and the two
  * language model tools. Everything returned in `disposables` belongs to the extension's lifetime.
  */
-export function registerVscodeChat(host: HostContext, connection: ServiceConnection, index: IndexService, chat: ChatController, prompts: PromptLibrary): { api: VscodeChatApi; disposables: vscode.Disposable[] } {
+export function registerVscodeChat(
+  host: HostContext,
+  connection: ServiceConnection,
+  index: IndexService,
+  chat: ChatController,
+  prompts: PromptLibrary,
+): { api: VscodeChatApi; disposables: vscode.Disposable[] } {
   const provider = new CadenzaChatProvider(host, connection);
   const deps = { host, connection, index, prompts, preferredModel: async () => (await chat.current()).model };
   const participant = registerParticipant(deps);
   const tools = { semanticSearch: new SemanticSearchTool(index), transcribeAudio: new TranscribeAudioTool(host, connection) };
   return {
     api: { provider, participantHandler: createParticipantHandler(deps), onDidHandleRequest: participant.onDidHandleRequest, tools },
-    disposables: [
-      provider,
-      vscode.lm.registerLanguageModelChatProvider(lmVendor, provider),
-      ...participant.disposables,
-      ...registerLmTools(tools),
-    ],
+    disposables: [provider, vscode.lm.registerLanguageModelChatProvider(lmVendor, provider), ...participant.disposables, ...registerLmTools(tools)],
   };
 }

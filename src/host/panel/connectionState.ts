@@ -11,7 +11,10 @@ import type { PanelChannel } from './panelChannel';
 export class PanelConnectionState implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly host: HostContext, private readonly channel: PanelChannel) {
+  constructor(
+    private readonly host: HostContext,
+    private readonly channel: PanelChannel,
+  ) {
     this.disposables = [
       host.apiKey.onDidChange(() => {
         if (channel.isConnected) void this.post();

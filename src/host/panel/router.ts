@@ -33,7 +33,11 @@ export interface PanelParts {
 
 /** Checks and routes what the webview sends. */
 export class PanelRouter {
-  constructor(private readonly host: HostContext, private readonly channel: PanelChannel, private readonly handlers: PanelHandlers) {}
+  constructor(
+    private readonly host: HostContext,
+    private readonly channel: PanelChannel,
+    private readonly handlers: PanelHandlers,
+  ) {}
 
   /**
    * Validates one message from the webview and routes it; resolves when it has been handled. A failure is

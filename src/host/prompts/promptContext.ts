@@ -36,11 +36,17 @@ export async function editorPromptContext(references: readonly vscode.ChatPrompt
 /** Asks for `${input:name}` in an input box titled with the prompt; a dismissed box (or a cancel) answers undefined. */
 export function inputBoxPort(promptName: string, token?: vscode.CancellationToken): PromptInputPort {
   return {
-    ask: (name, placeholder) => Promise.resolve(vscode.window.showInputBox({
-      title: `/${promptName}: ${name}`,
-      prompt: placeholder ?? `A value for ${name}`,
-      ...(placeholder !== undefined ? { placeHolder: placeholder } : {}),
-      ignoreFocusOut: true,
-    }, token)),
+    ask: (name, placeholder) =>
+      Promise.resolve(
+        vscode.window.showInputBox(
+          {
+            title: `/${promptName}: ${name}`,
+            prompt: placeholder ?? `A value for ${name}`,
+            ...(placeholder !== undefined ? { placeHolder: placeholder } : {}),
+            ignoreFocusOut: true,
+          },
+          token,
+        ),
+      ),
   };
 }

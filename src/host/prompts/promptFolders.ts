@@ -6,7 +6,14 @@
 import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { maxPromptFileBytes, parsePromptFile, promptNameFromFile, type PromptFile, type PromptFolderKind, type PromptSource } from '../../core/prompts/promptFile';
+import {
+  maxPromptFileBytes,
+  parsePromptFile,
+  promptNameFromFile,
+  type PromptFile,
+  type PromptFolderKind,
+  type PromptSource,
+} from '../../core/prompts/promptFile';
 import { PromptError } from '../../core/prompts/promptError';
 
 /** A prompt file that could not be read, for the list and the log. */
@@ -60,7 +67,12 @@ export function promptFolders(profileFolder: vscode.Uri): PromptFolder[] {
   const folders: PromptFolder[] = [];
   for (const workspaceFolder of vscode.workspace.workspaceFolders ?? []) {
     for (const entry of workspacePromptFolders) {
-      folders.push({ uri: vscode.Uri.joinPath(workspaceFolder.uri, ...entry.path.split('/')), kind: entry.kind, boundary: workspaceFolder.uri, workspaceFolder });
+      folders.push({
+        uri: vscode.Uri.joinPath(workspaceFolder.uri, ...entry.path.split('/')),
+        kind: entry.kind,
+        boundary: workspaceFolder.uri,
+        workspaceFolder,
+      });
     }
   }
   folders.push({ uri: profileFolder, kind: 'profile', boundary: profileFolder });
@@ -77,7 +89,10 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
   }
   // The folder itself may be a link (`.github/prompts -> /somewhere`): a workspace's must stay in the workspace.
   if (folder.workspaceFolder && !(await staysInside(folder.uri, folder.boundary))) {
-    problems.push({ uri: folder.uri.toString(), message: `${vscode.workspace.asRelativePath(folder.uri)} leads outside the workspace folder; its prompt files are not read.` });
+    problems.push({
+      uri: folder.uri.toString(),
+      message: `${vscode.workspace.asRelativePath(folder.uri)} leads outside the workspace folder; its prompt files are not read.`,
+    });
     return [];
   }
   const prompts: PromptFile[] = [];
@@ -87,11 +102,15 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
     const relative = folder.workspaceFolder ? `${workspacePromptFolders.find((entry) => entry.kind === folder.kind)?.path ?? ''}/${fileName}` : fileName;
     if (!promptNameFromFile(fileName, folder.kind)) {
       // A plain `.md` in Copilot's folders is not a prompt file there (a README); elsewhere the name is the problem.
-      if (folder.kind === 'cadenza' || fileName.toLowerCase().endsWith('.prompt.md')) problems.push({ uri: uri.toString(), message: `${relative}: its name cannot be typed after / (use letters, digits, ".", "_" and "-").` });
+      if (folder.kind === 'cadenza' || fileName.toLowerCase().endsWith('.prompt.md'))
+        problems.push({ uri: uri.toString(), message: `${relative}: its name cannot be typed after / (use letters, digits, ".", "_" and "-").` });
       continue;
     }
     if ((type & vscode.FileType.SymbolicLink) !== 0 && !(await staysInside(uri, folder.boundary))) {
-      problems.push({ uri: uri.toString(), message: `${relative} is a link that leads outside ${folder.workspaceFolder ? 'the workspace folder' : 'the profile\'s prompts folder'}; it is not read.` });
+      problems.push({
+        uri: uri.toString(),
+        message: `${relative} is a link that leads outside ${folder.workspaceFolder ? 'the workspace folder' : "the profile's prompts folder"}; it is not read.`,
+      });
       continue;
     }
     const source: PromptSource = folder.workspaceFolder
@@ -99,10 +118,17 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
       : { origin: 'profile', kind: 'profile', uri: uri.toString(), path: fileName };
     try {
       const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.size > maxPromptFileBytes) throw new PromptError('tooLarge', `${relative} is larger than ${maxPromptFileBytes / 1024} KB, the most a prompt file may hold; shorten it or split it.`);
+      if (stat.size > maxPromptFileBytes)
+        throw new PromptError(
+          'tooLarge',
+          `${relative} is larger than ${maxPromptFileBytes / 1024} KB, the most a prompt file may hold; shorten it or split it.`,
+        );
       prompts.push(parsePromptFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), source));
     } catch (error) {
-      problems.push({ uri: uri.toString(), message: PromptError.is(error) ? error.message : `${relative} could not be read: ${error instanceof Error ? error.message : String(error)}` });
+      problems.push({
+        uri: uri.toString(),
+        message: PromptError.is(error) ? error.message : `${relative} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   return prompts;

@@ -35,7 +35,10 @@ export class PromptLibrary implements vscode.Disposable {
   /** Fires when a prompt file, the workspace folders or the trust changed. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: Logger, globalStorageUri: vscode.Uri) {
+  constructor(
+    private readonly log: Logger,
+    globalStorageUri: vscode.Uri,
+  ) {
     this.profileFolder = profilePromptFolder(globalStorageUri);
     for (const folder of workspacePromptFolders) this.watch(vscode.workspace.createFileSystemWatcher(`**/${folder.path}/**`));
     this.disposables.push(
@@ -71,13 +74,13 @@ export class PromptLibrary implements vscode.Disposable {
   }
 
   private async read(): Promise<Read> {
-      await this.watchProfile();
-      const problems: PromptProblem[] = [];
-      const files: PromptFile[] = [];
-      for (const folder of promptFolders(this.profileFolder)) files.push(...(await readPromptFolder(folder, problems)));
-      for (const problem of problems) this.log.warn(`Prompt files: ${problem.message}`);
-      this.log.debug(`Prompt files: ${files.length} read (${files.map((file) => `/${file.name}`).join(', ') || 'none'}).`);
-      return { files, problems };
+    await this.watchProfile();
+    const problems: PromptProblem[] = [];
+    const files: PromptFile[] = [];
+    for (const folder of promptFolders(this.profileFolder)) files.push(...(await readPromptFolder(folder, problems)));
+    for (const problem of problems) this.log.warn(`Prompt files: ${problem.message}`);
+    this.log.debug(`Prompt files: ${files.length} read (${files.map((file) => `/${file.name}`).join(', ') || 'none'}).`);
+    return { files, problems };
   }
 
   /** The prompts that answer to their names, with `builtIns` (the chat's own commands) taking precedence. */

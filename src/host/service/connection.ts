@@ -8,7 +8,16 @@ import { affectsEndpoints, readEndpoints } from '../endpoints';
 import { affectsConnection, readTransportOptions } from '../network';
 import { readSettings } from '../settings';
 
-const capabilityNames: readonly string[] = ['chat', 'vision', 'tools', 'json', 'audioReasoning', 'transcription', 'embeddings', 'fim'] satisfies readonly Capability[];
+const capabilityNames: readonly string[] = [
+  'chat',
+  'vision',
+  'tools',
+  'json',
+  'audioReasoning',
+  'transcription',
+  'embeddings',
+  'fim',
+] satisfies readonly Capability[];
 
 function toOverrides(raw: ReturnType<typeof readSettings>['modelOverrides']): CapabilityOverrides {
   const overrides: Record<string, CapabilityOverrides[string]> = {};

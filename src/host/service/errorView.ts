@@ -18,7 +18,12 @@ export function errorView(error: unknown): ErrorView {
     case 'contextTooLong':
       return { reason: error.reason, message, action: 'trimAndRetry' };
     case 'rateLimited':
-      return { reason: error.reason, message, action: 'retry', ...(error.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) } : {}) };
+      return {
+        reason: error.reason,
+        message,
+        action: 'retry',
+        ...(error.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) } : {}),
+      };
     case 'timeout':
     case 'network':
     case 'server':

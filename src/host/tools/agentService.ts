@@ -43,7 +43,12 @@ export class AgentService implements vscode.Disposable {
   private overviewStale = true;
   private overviewWatched = false;
 
-  constructor(private readonly log: Logger, semantic: SemanticSearch, storageRoot: vscode.Uri, workspaceState: vscode.Memento) {
+  constructor(
+    private readonly log: Logger,
+    semantic: SemanticSearch,
+    storageRoot: vscode.Uri,
+    workspaceState: vscode.Memento,
+  ) {
     this.port = new VscodeWorkspacePort(semantic);
     this.vscodeTools = new VscodeTools(workspaceState, log);
     this.checkpoints = new CheckpointService(storageRoot, log, () => this.port.isTrusted());
@@ -68,9 +73,15 @@ export class AgentService implements vscode.Disposable {
         this.overviewStale = true;
       };
       const files = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-      this.disposables.push(files, files.onDidCreate(stale), files.onDidDelete(stale), vscode.workspace.onDidChangeWorkspaceFolders(stale), vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) stale();
-      }));
+      this.disposables.push(
+        files,
+        files.onDidCreate(stale),
+        files.onDidDelete(stale),
+        vscode.workspace.onDidChangeWorkspaceFolders(stale),
+        vscode.workspace.onDidChangeConfiguration((event) => {
+          if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) stale();
+        }),
+      );
     }
     if (this.overviewStale) {
       this.overviewStale = false;
@@ -110,7 +121,10 @@ export class AgentService implements vscode.Disposable {
     if (!capabilities.includes('tools')) {
       const id = model?.id ?? conversation.model ?? 'This model';
       const others = toolModels.length > 0 ? ` Models that can: ${toolModels.slice(0, 3).join(', ')}.` : '';
-      return { use: false, notice: `${id} cannot call tools, so it answers without reading your workspace or proposing edits. Pick a model with tools for that.${others}` };
+      return {
+        use: false,
+        notice: `${id} cannot call tools, so it answers without reading your workspace or proposing edits. Pick a model with tools for that.${others}`,
+      };
     }
     return { use: true, settings };
   }
@@ -132,9 +146,10 @@ export class AgentService implements vscode.Disposable {
     if (external.tools.length === 0 && external.leftOut.length === 0) return own;
     const unavailable: Record<string, string> = { ...own.unavailable };
     for (const left of external.leftOut) {
-      unavailable[left.name] = left.reason === 'restricted'
-        ? `${left.name} is not available: the workspace is in Restricted Mode, where only tools marked read-only are offered.`
-        : `${left.name} is not available: a request takes at most 128 functions.`;
+      unavailable[left.name] =
+        left.reason === 'restricted'
+          ? `${left.name} is not available: the workspace is in Restricted Mode, where only tools marked read-only are offered.`
+          : `${left.name} is not available: a request takes at most 128 functions.`;
     }
     return { tools: [...own.tools, ...external.tools], unavailable, trusted: own.trusted };
   }

@@ -36,7 +36,10 @@ export async function currentText(path: string): Promise<string | undefined> {
   const target = await resolveTarget(path);
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.uri.toString());
   if (open && !open.isClosed && open.isDirty) return open.getText();
-  const bytes = await vscode.workspace.fs.readFile(target.uri).then((data) => data, () => undefined);
+  const bytes = await vscode.workspace.fs.readFile(target.uri).then(
+    (data) => data,
+    () => undefined,
+  );
   return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
@@ -48,14 +51,18 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
   private queue: Promise<unknown> = Promise.resolve();
 
   /** `isTrusted`: the workspace's trust as the agent sees it (the tests' override included). */
-  constructor(storageRoot: vscode.Uri, private readonly log: Logger, private readonly isTrusted: () => boolean) {
+  constructor(
+    storageRoot: vscode.Uri,
+    private readonly log: Logger,
+    private readonly isTrusted: () => boolean,
+  ) {
     this.store = new CheckpointStore(vscode.Uri.joinPath(storageRoot, 'checkpoints').fsPath);
     this.registration = vscode.workspace.registerTextDocumentContentProvider(checkpointScheme, this);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const hash = uri.path.split('/')[1] ?? '-';
-    return hash === '-' ? '' : (await this.store.getText(hash)) ?? '';
+    return hash === '-' ? '' : ((await this.store.getText(hash)) ?? '');
   }
 
   /** A recorder for one agent turn of `conversationId`, in this window's folders. */
@@ -101,7 +108,8 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
       await vscode.commands.executeCommand('vscode.changes', title, resources);
     } catch {
       // Older VS Code without the multi-diff editor: one diff per file.
-      for (const [, before, after] of resources) await vscode.commands.executeCommand('vscode.diff', before, after, `${title}: ${before.path.split('/').slice(2).join('/')}`, { preview: false });
+      for (const [, before, after] of resources)
+        await vscode.commands.executeCommand('vscode.diff', before, after, `${title}: ${before.path.split('/').slice(2).join('/')}`, { preview: false });
     }
     return true;
   }
@@ -115,7 +123,11 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
   async restore(id: string): Promise<RestoreOutcome> {
     if (!this.isTrusted()) {
       const manage = 'Manage Workspace Trust';
-      void vscode.window.showWarningMessage('Restricted Mode: Cadenza does not restore checkpoints in a workspace you have not trusted (a restore writes and deletes files). Trust the workspace to restore; nothing was restored.', manage)
+      void vscode.window
+        .showWarningMessage(
+          'Restricted Mode: Cadenza does not restore checkpoints in a workspace you have not trusted (a restore writes and deletes files). Trust the workspace to restore; nothing was restored.',
+          manage,
+        )
         .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
       return 'refused';
     }
@@ -131,7 +143,9 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
       return 'refused';
     }
     if (open.length === 0) {
-      void vscode.window.showWarningMessage('No folder is open in this window, so there is nowhere to restore this turn\'s files: open the project\'s folder first; nothing was restored.');
+      void vscode.window.showWarningMessage(
+        "No folder is open in this window, so there is nowhere to restore this turn's files: open the project's folder first; nothing was restored.",
+      );
       return 'refused';
     }
     let steps: RestoreStep[];

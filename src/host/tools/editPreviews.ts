@@ -37,7 +37,11 @@ export class EditPreviews implements vscode.TextDocumentContentProvider, vscode.
     const [before, after] = this.uris(callId, preview.path);
     this.set(before, preview.kind === 'edit' ? preview.before : '');
     this.set(after, preview.kind === 'edit' ? preview.after : preview.content);
-    await vscode.commands.executeCommand('vscode.diff', before, after, `Cadenza proposes: ${preview.path}${preview.kind === 'create' ? ' (new file)' : ''}`, { preview: true, viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true });
+    await vscode.commands.executeCommand('vscode.diff', before, after, `Cadenza proposes: ${preview.path}${preview.kind === 'create' ? ' (new file)' : ''}`, {
+      preview: true,
+      viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+      preserveFocus: true,
+    });
     return true;
   }
 
@@ -47,7 +51,8 @@ export class EditPreviews implements vscode.TextDocumentContentProvider, vscode.
     this.previews.delete(callId);
     if (!preview) return;
     const uris = this.uris(callId, preview.path).map((uri) => uri.toString());
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
       .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && uris.includes(tab.input.modified.toString()));
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true).then(undefined, () => false);
     for (const uri of uris) this.texts.delete(uri);
@@ -55,7 +60,10 @@ export class EditPreviews implements vscode.TextDocumentContentProvider, vscode.
 
   private uris(callId: string, path: string): [vscode.Uri, vscode.Uri] {
     const id = encodeURIComponent(callId);
-    return [vscode.Uri.from({ scheme: agentPreviewScheme, path: `/${id}/current/${path}` }), vscode.Uri.from({ scheme: agentPreviewScheme, path: `/${id}/proposed/${path}` })];
+    return [
+      vscode.Uri.from({ scheme: agentPreviewScheme, path: `/${id}/current/${path}` }),
+      vscode.Uri.from({ scheme: agentPreviewScheme, path: `/${id}/proposed/${path}` }),
+    ];
   }
 
   private set(uri: vscode.Uri, text: string): void {

@@ -10,6 +10,8 @@ export function indexSearch(index: IndexService): SemanticSearch {
     const stats = await index.stats();
     if (!stats || stats.chunks === 0) throw new ToolError('notFound', 'The workspace index is empty or turned off; use search_text or find_files instead.');
     const hits = await index.search(query, k, signal);
-    return Promise.all(hits.map(async (hit) => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, text: (await index.chunkText(hit)) ?? hit.preview })));
+    return Promise.all(
+      hits.map(async (hit) => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, text: (await index.chunkText(hit)) ?? hit.preview })),
+    );
   };
 }

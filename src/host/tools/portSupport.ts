@@ -24,7 +24,9 @@ export const maxReadBytes = 4 * 1024 * 1024;
 
 /** The open workspace folders on disk. */
 export function folderRoots(): FolderRoot[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => ({ name: folder.name, fsPath: folder.uri.fsPath }));
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => ({ name: folder.name, fsPath: folder.uri.fsPath }));
 }
 
 /**
@@ -101,7 +103,8 @@ export async function readText(target: WorkspaceTarget): Promise<string> {
     throw new ToolError('notFound', `${target.display || '.'} does not exist.`, { cause: error });
   }
   if (stat.type & vscode.FileType.Directory) throw new ToolError('invalid', `${target.display || '.'} is a directory; use list_directory.`);
-  if (stat.size > maxReadBytes) throw new ToolError('tooLarge', `${target.display} is ${(stat.size / 1048576).toFixed(1)} MB; files over ${maxReadBytes / 1048576} MB are not read.`);
+  if (stat.size > maxReadBytes)
+    throw new ToolError('tooLarge', `${target.display} is ${(stat.size / 1048576).toFixed(1)} MB; files over ${maxReadBytes / 1048576} MB are not read.`);
   return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(target.uri));
 }
 

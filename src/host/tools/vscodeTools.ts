@@ -48,11 +48,24 @@ function isCancellation(error: unknown): boolean {
 
 /** The VS Code tools of this window. */
 export class VscodeTools {
-  constructor(private readonly state: vscode.Memento, private readonly log: Logger) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly log: Logger,
+  ) {}
 
   /** The tools that may be offered now, sorted by name, with their wire names. */
   available(): ExternalTool[] {
-    return externalTools(vscode.lm.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, tags: tool.tags, fullReferenceName: Reflect.get(tool, 'fullReferenceName') as string | undefined })), ownNames, ownPrefix);
+    return externalTools(
+      vscode.lm.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        tags: tool.tags,
+        fullReferenceName: Reflect.get(tool, 'fullReferenceName') as string | undefined,
+      })),
+      ownNames,
+      ownPrefix,
+    );
   }
 
   /** The names the user enabled for this workspace. */
@@ -116,7 +129,11 @@ export class VscodeTools {
       return toolOutput(resultParts(result.content));
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (isCancellation(error)) throw new ToolError('declined', `${tool.name} was not run: the user declined it in VS Code's confirmation (or it was cancelled). Do not call it again unless the user asks.`);
+      if (isCancellation(error))
+        throw new ToolError(
+          'declined',
+          `${tool.name} was not run: the user declined it in VS Code's confirmation (or it was cancelled). Do not call it again unless the user asks.`,
+        );
       this.log.warn(`VS Code tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     } finally {

@@ -2,7 +2,18 @@
 // functions, and trust from `workspace.isTrusted` (an override exists for tests of Restricted Mode,
 // which the offline harness cannot open for real: it disables workspace trust).
 import * as vscode from 'vscode';
-import type { CommandOutcome, DiagnosticInfo, DirectoryEntry, FileEdit, SelectionInfo, SemanticHit, SymbolInfo, TextMatch, TextQuery, WorkspacePort } from '../../core/tools/workspacePort';
+import type {
+  CommandOutcome,
+  DiagnosticInfo,
+  DirectoryEntry,
+  FileEdit,
+  SelectionInfo,
+  SemanticHit,
+  SymbolInfo,
+  TextMatch,
+  TextQuery,
+  WorkspacePort,
+} from '../../core/tools/workspacePort';
 import { WorkspaceReader, type SemanticSearch } from './workspaceReader';
 import { applyFileEdit, createWorkspaceFile, runCommand } from './workspaceWriter';
 

@@ -68,7 +68,10 @@ export class WorkspaceReader {
     try {
       const uris = await vscode.workspace.findFiles(glob.replace(/^\.\/+/, ''), excludeGlob(), limit + 1, source.token);
       throwIfAborted(signal);
-      const paths = uris.map((uri) => workspacePathOf(uri)).filter((path): path is string => path !== undefined).sort();
+      const paths = uris
+        .map((uri) => workspacePathOf(uri))
+        .filter((path): path is string => path !== undefined)
+        .sort();
       return { paths: paths.slice(0, limit), more: paths.length > limit };
     } finally {
       source.dispose();
@@ -128,7 +131,14 @@ export class WorkspaceReader {
       if (display === undefined) continue;
       for (const diagnostic of diagnostics) {
         const source = typeof diagnostic.source === 'string' && diagnostic.source !== '' ? { source: diagnostic.source } : {};
-        out.push({ path: display, line: diagnostic.range.start.line + 1, column: diagnostic.range.start.character + 1, severity: severities[diagnostic.severity], message: diagnostic.message, ...source });
+        out.push({
+          path: display,
+          line: diagnostic.range.start.line + 1,
+          column: diagnostic.range.start.character + 1,
+          severity: severities[diagnostic.severity],
+          message: diagnostic.message,
+          ...source,
+        });
       }
     }
     const rank = { error: 0, warning: 1, info: 2, hint: 3 } as const;
@@ -141,7 +151,10 @@ export class WorkspaceReader {
     await readText(target);
     // The document must be open for the language's providers to see it.
     await vscode.workspace.openTextDocument(target.uri);
-    const found = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', target.uri);
+    const found = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+      'vscode.executeDocumentSymbolProvider',
+      target.uri,
+    );
     return { path: target.display, symbols: toSymbols(found ?? []) };
   }
 
@@ -185,7 +198,13 @@ export class WorkspaceReader {
     const folders = nodePath.relative(target.folder.fsPath, target.absolute).split(nodePath.sep).slice(0, -1);
     for (let depth = folders.length; depth > 0; depth--) {
       const marker = vscode.Uri.file(nodePath.join(target.folder.fsPath, ...folders.slice(0, depth), 'pyvenv.cfg'));
-      if (await vscode.workspace.fs.stat(marker).then((stat) => (stat.type & vscode.FileType.File) !== 0, () => false)) return true;
+      if (
+        await vscode.workspace.fs.stat(marker).then(
+          (stat) => (stat.type & vscode.FileType.File) !== 0,
+          () => false,
+        )
+      )
+        return true;
     }
     return false;
   }
@@ -193,7 +212,10 @@ export class WorkspaceReader {
   async exists(path: string, signal: AbortSignal): Promise<{ path: string; exists: boolean; realPath?: string }> {
     throwIfAborted(signal);
     const target = await resolveTarget(path);
-    const exists = await vscode.workspace.fs.stat(target.uri).then(() => true, () => false);
+    const exists = await vscode.workspace.fs.stat(target.uri).then(
+      () => true,
+      () => false,
+    );
     return { path: target.display, exists, ...(target.realDisplay !== undefined ? { realPath: target.realDisplay } : {}) };
   }
 }
@@ -210,20 +232,23 @@ async function searchable(uris: readonly vscode.Uri[], signal: AbortSignal): Pro
   for (let start = 0; start < uris.length; start += searchConcurrency) {
     throwIfAborted(signal);
     const batch = uris.slice(start, start + searchConcurrency);
-    const verdicts = await Promise.all(batch.map(async (uri) => {
-      if (uri.scheme !== 'file') return false;
-      for (const root of roots) {
-        const relative = nodePath.relative(root.folder.fsPath, uri.fsPath);
-        if (relative === '' || relative === '..' || relative.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(relative)) continue;
-        const real = await realpath(uri.fsPath).catch(() => undefined);
-        const rootReal = await root.real;
-        if (real === undefined || !isWithin(rootReal, real)) return false;
-        const realRelative = nodePath.relative(rootReal, real);
-        for (const rel of new Set([relative, realRelative])) if (rel === '' || (await ignoredAsOpened(root.rules, rel.split(nodePath.sep).join('/'), false))) return false;
-        return true;
-      }
-      return false;
-    }));
+    const verdicts = await Promise.all(
+      batch.map(async (uri) => {
+        if (uri.scheme !== 'file') return false;
+        for (const root of roots) {
+          const relative = nodePath.relative(root.folder.fsPath, uri.fsPath);
+          if (relative === '' || relative === '..' || relative.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(relative)) continue;
+          const real = await realpath(uri.fsPath).catch(() => undefined);
+          const rootReal = await root.real;
+          if (real === undefined || !isWithin(rootReal, real)) return false;
+          const realRelative = nodePath.relative(rootReal, real);
+          for (const rel of new Set([relative, realRelative]))
+            if (rel === '' || (await ignoredAsOpened(root.rules, rel.split(nodePath.sep).join('/'), false))) return false;
+          return true;
+        }
+        return false;
+      }),
+    );
     batch.forEach((uri, index) => {
       if (verdicts[index]) kept.push(uri);
     });

@@ -38,11 +38,20 @@ export async function createWorkspaceFile(path: string, content: string, trusted
   refuseUntrusted(trusted);
   throwIfAborted(signal);
   const target = await resolveTarget(path);
-  if (await vscode.workspace.fs.stat(target.uri).then(() => true, () => false)) {
+  if (
+    await vscode.workspace.fs.stat(target.uri).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new ToolError('exists', `${target.display} already exists; it was not overwritten.`);
   }
   const change = new vscode.WorkspaceEdit();
-  change.createFile(target.uri, { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(content) }, { label: 'Cadenza agent: new file', needsConfirmation: false });
+  change.createFile(
+    target.uri,
+    { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(content) },
+    { label: 'Cadenza agent: new file', needsConfirmation: false },
+  );
   if (!(await vscode.workspace.applyEdit(change))) throw new ToolError('failed', `VS Code did not create ${target.display}.`);
 }
 
@@ -51,15 +60,29 @@ export async function createWorkspaceFile(path: string, content: string, trusted
  * come. The time limit and the signal kill the whole process group (a shell's children too). A Node
  * child process rather than a terminal: the output must come back to the model whole and in order.
  */
-export async function runCommand(command: string, options: { readonly cwd?: string; readonly timeoutMs: number; readonly signal: AbortSignal }, trusted: boolean): Promise<CommandOutcome> {
+export async function runCommand(
+  command: string,
+  options: { readonly cwd?: string; readonly timeoutMs: number; readonly signal: AbortSignal },
+  trusted: boolean,
+): Promise<CommandOutcome> {
   refuseUntrusted(trusted);
   throwIfAborted(options.signal);
   const cwd = await resolveTarget(options.cwd ?? '.');
-  const isDirectory = await vscode.workspace.fs.stat(cwd.uri).then((stat) => (stat.type & vscode.FileType.Directory) !== 0, () => false);
+  const isDirectory = await vscode.workspace.fs.stat(cwd.uri).then(
+    (stat) => (stat.type & vscode.FileType.Directory) !== 0,
+    () => false,
+  );
   if (!isDirectory) throw new ToolError('notFound', `${cwd.display || '.'} is not a folder of the workspace.`);
   return new Promise<CommandOutcome>((resolve, reject) => {
     const windows = process.platform === 'win32';
-    const child = spawn(command, { cwd: cwd.absolute, shell: true, detached: !windows, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CADENZA_AGENT: '1' } });
+    const child = spawn(command, {
+      cwd: cwd.absolute,
+      shell: true,
+      detached: !windows,
+      windowsHide: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CADENZA_AGENT: '1' },
+    });
     const chunks: string[] = [];
     let kept = 0;
     let dropped = 0;

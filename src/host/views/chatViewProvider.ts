@@ -16,7 +16,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Fires each time the view is resolved (tests wait on it). */
   readonly onDidResolve = this.resolvedEmitter.event;
 
-  constructor(private readonly host: HostContext, private readonly channel: PanelChannel, private readonly receive: (message: unknown) => Promise<void>) {}
+  constructor(
+    private readonly host: HostContext,
+    private readonly channel: PanelChannel,
+    private readonly receive: (message: unknown) => Promise<void>,
+  ) {}
 
   get isResolved(): boolean {
     return this.view !== undefined;

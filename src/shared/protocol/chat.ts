@@ -58,7 +58,18 @@ export type ChatToWebview =
    * `agentStop` says why the agent stopped early (the step limit) or why Cadenza asked for this step's answer
    * without tools (a call repeated, the last step of the limit).
    */
-  | { readonly type: 'chat/done'; readonly messageId: string; readonly stopped: boolean; readonly reasoningMs?: number; readonly usage?: UsageView; readonly error?: ErrorView; readonly jsonCheck?: JsonCheckView; readonly sources?: readonly SourceView[]; readonly agentStop?: string; readonly saveError?: string }
+  | {
+      readonly type: 'chat/done';
+      readonly messageId: string;
+      readonly stopped: boolean;
+      readonly reasoningMs?: number;
+      readonly usage?: UsageView;
+      readonly error?: ErrorView;
+      readonly jsonCheck?: JsonCheckView;
+      readonly sources?: readonly SourceView[];
+      readonly agentStop?: string;
+      readonly saveError?: string;
+    }
   /**
    * The answer to `chat/retrySave` for answer `messageId`: saved now (no `error`), or the save failed again
    * (the panel keeps offering Save again). A failed save at the end of an answer comes as `chat/done`'s `saveError`.

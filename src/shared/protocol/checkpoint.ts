@@ -9,7 +9,7 @@ const checkpointId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{1,64}$/));
 /** Host → webview. */
 export type CheckpointToWebview =
   /** The agent turn closed by `messageId` changed files: its checkpoint (recorded, or now restored). */
-  | { readonly type: 'checkpoint/update'; readonly messageId: string; readonly checkpoint: CheckpointView };
+  { readonly type: 'checkpoint/update'; readonly messageId: string; readonly checkpoint: CheckpointView };
 
 /** Webview → host. */
 export const checkpointFromWebview = [

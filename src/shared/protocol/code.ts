@@ -5,7 +5,7 @@ import { message, text } from './schema';
 /** Host → webview. */
 export type CodeToWebview =
   /** Text to put into the composer as a quoted context block (the command "Add selection to chat"). */
-  | { readonly type: 'composer/addContext'; readonly label: string; readonly text: string; readonly language: string };
+  { readonly type: 'composer/addContext'; readonly label: string; readonly text: string; readonly language: string };
 
 /** Webview → host: code block and answer actions. */
 export const codeFromWebview = [

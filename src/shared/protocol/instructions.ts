@@ -16,7 +16,7 @@ export type InstructionsToWebview =
    * The project instruction files that apply to the open conversation, each with its token cost, and whether
    * this conversation uses them (the chip's toggle).
    */
-  | { readonly type: 'state/instructions'; readonly files: readonly InstructionView[]; readonly enabled: boolean; readonly untrusted: boolean };
+  { readonly type: 'state/instructions'; readonly files: readonly InstructionView[]; readonly enabled: boolean; readonly untrusted: boolean };
 
 /** Webview → host. */
 export const instructionsFromWebview = [

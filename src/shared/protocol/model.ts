@@ -5,7 +5,13 @@ import { message, text } from './schema';
 /** Host → webview. */
 export type ModelToWebview =
   /** The live model list (from GET /v1/models, with derived capabilities) and the conversation's model. */
-  | { readonly type: 'state/models'; readonly models: readonly ModelView[]; readonly selected: string | undefined; readonly loading: boolean; readonly error?: ErrorView };
+  {
+    readonly type: 'state/models';
+    readonly models: readonly ModelView[];
+    readonly selected: string | undefined;
+    readonly loading: boolean;
+    readonly error?: ErrorView;
+  };
 
 /** Webview → host. */
 export const modelFromWebview = [

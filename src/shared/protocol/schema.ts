@@ -8,12 +8,19 @@
 import * as v from 'valibot';
 
 /** A message the webview sends that has no answer of its own. */
-export function message<const T extends string, const E extends v.ObjectEntries>(type: T, entries: E): v.ObjectSchema<{ readonly type: v.LiteralSchema<T, undefined> } & E, undefined> {
+export function message<const T extends string, const E extends v.ObjectEntries>(
+  type: T,
+  entries: E,
+): v.ObjectSchema<{ readonly type: v.LiteralSchema<T, undefined> } & E, undefined> {
   return v.object({ type: v.literal(type), ...entries });
 }
 
 /** A request: a message whose answer is the host's message `reply` (or, when it cannot answer, a notice). */
-export function request<const T extends string, const E extends v.ObjectEntries, const R extends string>(type: T, entries: E, reply: R): ReturnType<typeof message<T, E>> & { readonly reply: R } {
+export function request<const T extends string, const E extends v.ObjectEntries, const R extends string>(
+  type: T,
+  entries: E,
+  reply: R,
+): ReturnType<typeof message<T, E>> & { readonly reply: R } {
   return Object.assign(message(type, entries), { reply });
 }
 
@@ -49,6 +56,9 @@ export const finite = v.pipe(v.number(), v.finite());
 export const hostToken = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,64}$/));
 
 /** A read-only list of at most `max` items. */
-export function list<const S extends v.GenericSchema>(item: S, max: number): v.SchemaWithPipe<readonly [v.ArraySchema<S, undefined>, v.MaxLengthAction<v.InferOutput<S>[], number, undefined>, v.ReadonlyAction<v.InferOutput<S>[]>]> {
+export function list<const S extends v.GenericSchema>(
+  item: S,
+  max: number,
+): v.SchemaWithPipe<readonly [v.ArraySchema<S, undefined>, v.MaxLengthAction<v.InferOutput<S>[], number, undefined>, v.ReadonlyAction<v.InferOutput<S>[]>]> {
   return v.pipe(v.array(item), v.maxLength(max), v.readonly());
 }

@@ -29,7 +29,10 @@ describe('llama-server compatibility: cancel mid-stream', function () {
       {
         model: servers.chatModel,
         messages: [{ role: 'user', content: 'Write a very long note.' }],
-        responseFormat: { type: 'json_schema', jsonSchema: { name: 'note', schema: { type: 'object', properties: { note: { type: 'string', minLength: 1000 } }, required: ['note'] } } },
+        responseFormat: {
+          type: 'json_schema',
+          jsonSchema: { name: 'note', schema: { type: 'object', properties: { note: { type: 'string', minLength: 1000 } }, required: ['note'] } },
+        },
         maxTokens: 1000,
         temperature: 0.8,
       },

@@ -22,7 +22,7 @@ describe('llama-server compatibility: models and chat', function () {
     assert.equal(model.contextLength, 4096);
   });
 
-  it('answers a whole (non-streamed) chat with text, finish reason and the server\'s token counts', async () => {
+  it("answers a whole (non-streamed) chat with text, finish reason and the server's token counts", async () => {
     const result = await client().chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 16, temperature: 0 });
     assert.equal(result.text, 'Hello!');
     assert.equal(result.finishReason, 'stop');
@@ -35,7 +35,15 @@ describe('llama-server compatibility: models and chat', function () {
   });
 
   it('streams a chat as text events, then finish, then usage (include_usage), and the result agrees', async () => {
-    const stream = client().streamChat({ model: servers.chatModel, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Count to ten.' }], maxTokens: 32, temperature: 0 });
+    const stream = client().streamChat({
+      model: servers.chatModel,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Count to ten.' },
+      ],
+      maxTokens: 32,
+      temperature: 0,
+    });
     const events: ChatStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const texts = events.filter((e): e is Extract<ChatStreamEvent, { type: 'text' }> => e.type === 'text').map((e) => e.text);
@@ -45,7 +53,7 @@ describe('llama-server compatibility: models and chat', function () {
     assert.deepEqual(kinds.slice(-2), ['finish', 'usage'], kinds.join(','));
     const usage = events.at(-1);
     assert.ok(usage?.type === 'usage');
-    assert.equal(usage.usage.source.tokens, 'service', 'the include_usage chunk carries the server\'s counts');
+    assert.equal(usage.usage.source.tokens, 'service', "the include_usage chunk carries the server's counts");
     assert.ok((usage.usage.completionTokens ?? 0) >= 2);
     assert.ok(usage.usage.timeToFirstTokenMs >= 0 && usage.usage.totalTimeMs >= usage.usage.timeToFirstTokenMs);
     const result = await stream.result;
@@ -55,7 +63,13 @@ describe('llama-server compatibility: models and chat', function () {
   });
 
   it('without include_usage the server sends no usage chunk, and the client still reports measured figures', async () => {
-    const stream = client().streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, temperature: 0, includeUsage: false });
+    const stream = client().streamChat({
+      model: servers.chatModel,
+      messages: [{ role: 'user', content: 'Hi' }],
+      maxTokens: 16,
+      temperature: 0,
+      includeUsage: false,
+    });
     const kinds: string[] = [];
     for await (const event of stream) kinds.push(event.type);
     const result = await stream.result;
@@ -77,7 +91,8 @@ describe('llama-server compatibility: models and chat', function () {
   });
 
   it('stops at max_tokens with finish reason length', async () => {
-    const result = await client().streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 1, temperature: 0 }).result;
+    const result = await client().streamChat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 1, temperature: 0 })
+      .result;
     assert.equal(result.text, 'Hello');
     assert.equal(result.finishReason, 'length');
     assert.equal(result.usage.completionTokens, 1);

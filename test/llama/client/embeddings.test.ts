@@ -23,7 +23,10 @@ describe('llama-server compatibility: embeddings', function () {
     assert.equal(result.embeddings.length, 3);
     for (const vector of result.embeddings) assert.equal(vector.length, 384);
     assert.ok((result.promptTokens ?? 0) >= 8, `prompt tokens ${String(result.promptTokens)}`);
-    assert.ok(maxDifference(result.embeddings[0] ?? new Float32Array(384), result.embeddings[1] ?? new Float32Array(384)) > 1e-3, 'different texts, different vectors');
+    assert.ok(
+      maxDifference(result.embeddings[0] ?? new Float32Array(384), result.embeddings[1] ?? new Float32Array(384)) > 1e-3,
+      'different texts, different vectors',
+    );
   });
 
   it('embeds many texts in bulk (batches in parallel): input order kept, identical texts give identical vectors', async () => {
@@ -42,6 +45,9 @@ describe('llama-server compatibility: embeddings', function () {
     }
     assert.equal(progress.at(-1), 150);
     const single = await client().embed(texts[7] ?? '', servers.embedModel);
-    assert.ok(maxDifference(single.embeddings[0] ?? new Float32Array(384), vectors[7] ?? new Float32Array(384)) < 1e-3, 'a single request agrees with the bulk one');
+    assert.ok(
+      maxDifference(single.embeddings[0] ?? new Float32Array(384), vectors[7] ?? new Float32Array(384)) < 1e-3,
+      'a single request agrees with the bulk one',
+    );
   });
 });

@@ -71,7 +71,9 @@ export async function rejectsWith(work: () => Promise<unknown>, reason: ApiError
     await work();
   } catch (error) {
     if (ApiError.is(error, reason)) return error;
-    throw new Error(`expected an ApiError with reason ${reason}, got ${error instanceof Error ? `${error.name} ${(error as Partial<ApiError>).reason ?? ''}: ${error.message}` : String(error)}`);
+    throw new Error(
+      `expected an ApiError with reason ${reason}, got ${error instanceof Error ? `${error.name} ${(error as Partial<ApiError>).reason ?? ''}: ${error.message}` : String(error)}`,
+    );
   }
   throw new Error(`expected an ApiError with reason ${reason}, but the call succeeded`);
 }

@@ -33,7 +33,15 @@ describe('llama-server compatibility: images, audio and unsupported operations',
     const plain = await chat.chat({ model: servers.chatModel, messages: [question], maxTokens: 8, temperature: 0 });
     const withImage = await chat.streamChat({
       model: servers.chatModel,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', dataUrl: pngDataUrl() }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image', dataUrl: pngDataUrl() },
+          ],
+        },
+      ],
       maxTokens: 8,
       temperature: 0,
     }).result;
@@ -45,7 +53,23 @@ describe('llama-server compatibility: images, audio and unsupported operations',
 
   it('an image sent to a server without a projector fails at once as unsupported, naming images (llama-server answers 500)', async () => {
     const error = await rejectsWith(
-      () => textOnly.chat({ model: servers.chatModel, messages: [{ role: 'user', content: [{ type: 'text', text: 'Describe' }, { type: 'image', dataUrl: pngDataUrl() }] }], maxTokens: 8 }, { onRetry }),
+      () =>
+        textOnly.chat(
+          {
+            model: servers.chatModel,
+            messages: [
+              {
+                role: 'user',
+                content: [
+                  { type: 'text', text: 'Describe' },
+                  { type: 'image', dataUrl: pngDataUrl() },
+                ],
+              },
+            ],
+            maxTokens: 8,
+          },
+          { onRetry },
+        ),
       'unsupported',
     );
     assert.equal(error.status, 500);
@@ -64,7 +88,7 @@ describe('llama-server compatibility: images, audio and unsupported operations',
     assert.equal(result.text, 'Hello!');
   });
 
-  it('streams a transcription from llama-server\'s transcript.text.delta events', async () => {
+  it("streams a transcription from llama-server's transcript.text.delta events", async () => {
     const stream = chat.streamTranscription({ model: servers.chatModel, audio: toneWav(1) });
     const texts: string[] = [];
     for await (const event of stream) if (event.type === 'text') texts.push(event.text);
@@ -81,7 +105,10 @@ describe('llama-server compatibility: images, audio and unsupported operations',
   });
 
   it('audio reasoning is not offered: reason unsupported, the message names audio reasoning', async () => {
-    const error = await rejectsWith(() => chat.audioReasoning({ model: servers.chatModel, audio: toneWav(1), instruction: 'What do you hear?', maxTokens: 8 }, { onRetry }), 'unsupported');
+    const error = await rejectsWith(
+      () => chat.audioReasoning({ model: servers.chatModel, audio: toneWav(1), instruction: 'What do you hear?', maxTokens: 8 }, { onRetry }),
+      'unsupported',
+    );
     assert.equal(error.status, 404);
     assert.match(error.message, /audio reasoning/i);
     assert.deepEqual(retries, []);

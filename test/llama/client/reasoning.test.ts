@@ -38,7 +38,7 @@ describe('llama-server compatibility: a thinking model (reasoning_content)', fun
     assert.ok((result.usage.completionTokens ?? 0) > 8, `completion tokens ${String(result.usage.completionTokens)}`);
   });
 
-  it('reads a whole (non-streamed) answer\'s message.reasoning_content apart from its content', async () => {
+  it("reads a whole (non-streamed) answer's message.reasoning_content apart from its content", async () => {
     const result = await client().chat({ model: servers.thinkingModel, ...ask });
     assert.equal(result.text, 'Hello!');
     assert.match(result.reasoning, /user greets me/);
@@ -60,7 +60,10 @@ describe('llama-server compatibility: a thinking model (reasoning_content)', fun
     const stream = client().streamChat({ model: servers.thinkingModel, ...ask, maxTokens: 5 });
     const events: ChatStreamEvent[] = [];
     for await (const event of stream) events.push(event);
-    assert.ok(events.some((e) => e.type === 'reasoning'), events.map((e) => e.type).join(','));
+    assert.ok(
+      events.some((e) => e.type === 'reasoning'),
+      events.map((e) => e.type).join(','),
+    );
     assert.ok(!events.some((e) => e.type === 'text'), 'no answer text');
     const result = await stream.result;
     assert.equal(result.finishReason, 'length');

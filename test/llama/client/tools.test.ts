@@ -41,7 +41,14 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
   const ask: ChatMessage = { role: 'user', content: 'What is the weather in Paris?' };
 
   it('streams a required tool call in fragments: id and name first, arguments in pieces, finish tool_calls', async () => {
-    const stream = client().streamChat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'required', maxTokens: 96, temperature: 0 });
+    const stream = client().streamChat({
+      model: servers.chatModel,
+      messages: [ask],
+      tools: [weatherTool],
+      toolChoice: 'required',
+      maxTokens: 96,
+      temperature: 0,
+    });
     const calls: Extract<ChatStreamEvent, { type: 'toolCall' }>[] = [];
     let finish: string | undefined;
     for await (const event of stream) {
@@ -51,7 +58,10 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
     assert.ok(calls.length >= 3, `tool-call events: ${calls.length}`);
     assert.equal(calls[0]?.name, 'get_weather');
     assert.ok(calls[0]?.id !== undefined && calls[0].id !== '', 'the first fragment carries the call id');
-    assert.ok(calls.slice(1).every((c) => c.index === 0 && c.name === undefined), 'later fragments carry only arguments');
+    assert.ok(
+      calls.slice(1).every((c) => c.index === 0 && c.name === undefined),
+      'later fragments carry only arguments',
+    );
     assert.ok(calls.filter((c) => c.argumentsDelta !== '').length >= 3, 'the arguments arrive in several fragments');
     assert.equal(finish, 'tool_calls');
     const result = await stream.result;
@@ -65,7 +75,14 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
   });
 
   it('returns a required tool call whole, then answers the tool result (round trip)', async () => {
-    const first = await client().chat({ model: servers.chatModel, messages: [ask], tools: [weatherTool], toolChoice: 'required', maxTokens: 96, temperature: 0 });
+    const first = await client().chat({
+      model: servers.chatModel,
+      messages: [ask],
+      tools: [weatherTool],
+      toolChoice: 'required',
+      maxTokens: 96,
+      temperature: 0,
+    });
     assert.equal(first.finishReason, 'tool_calls');
     assert.equal(first.toolCalls.length, 1);
     const [call] = first.toolCalls;
@@ -81,7 +98,11 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
       tools: [weatherTool],
       maxTokens: 16,
       temperature: 0,
-      messages: [ask, { role: 'assistant', content: first.text, toolCalls: first.toolCalls }, { role: 'tool', toolCallId: call.id, content: '{"temperature":21,"unit":"c"}' }],
+      messages: [
+        ask,
+        { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+        { role: 'tool', toolCallId: call.id, content: '{"temperature":21,"unit":"c"}' },
+      ],
     }).result;
     // The chat template rendered the assistant tool call and the tool message; the model answers.
     assert.equal(second.text, 'Hello!');
@@ -100,7 +121,13 @@ describe('llama-server compatibility: tool calls and JSON output', function () {
     // As in the extension, the model is listed first: that is how the client knows it talks to llama.cpp,
     // whose builds after de3ff81 constrain json_object only when it carries a schema.
     await client().listModels();
-    const result = await client().chat({ model: servers.chatModel, messages: [{ role: 'user', content: 'Any JSON object.' }], responseFormat: { type: 'json_object' }, maxTokens: 48, temperature: 0 });
+    const result = await client().chat({
+      model: servers.chatModel,
+      messages: [{ role: 'user', content: 'Any JSON object.' }],
+      responseFormat: { type: 'json_object' },
+      maxTokens: 48,
+      temperature: 0,
+    });
     const parsed: unknown = JSON.parse(result.text);
     assert.equal(typeof parsed, 'object');
     assert.ok(parsed !== null && !Array.isArray(parsed));

@@ -58,7 +58,7 @@ suite('llama-server: the extension against a real self-hosted server', () => {
     assert.equal(panel.selectedModel(), chatModel);
   });
 
-  test('streams an answer into the panel with the server\'s token counts, and saves it', async () => {
+  test("streams an answer into the panel with the server's token counts, and saves it", async () => {
     const api = await cadenzaApi();
     const { answer } = await panel.send('Say hello.', { temperature: 0, maxTokens: 16 });
     assert.equal(answer, 'Hello!');
@@ -71,7 +71,7 @@ suite('llama-server: the extension against a real self-hosted server', () => {
     assert.equal((await storedConversation(api, (await panel.conversation()).id))?.messages.at(-1)?.text, 'Hello!');
   });
 
-  test('applies the panel\'s stop sequence and JSON mode', async () => {
+  test("applies the panel's stop sequence and JSON mode", async () => {
     assert.equal((await panel.send('Say hello.', { temperature: 0, maxTokens: 16, stop: ['!'] })).answer, 'Hello');
     panel.clear();
     const { answer: json } = await panel.send('Any JSON object.', { temperature: 0, maxTokens: 48, jsonMode: 'object' });
@@ -81,7 +81,7 @@ suite('llama-server: the extension against a real self-hosted server', () => {
     assert.equal(done.error, undefined, JSON.stringify(done.error));
   });
 
-  test('sends an image attachment as a data URL to the server\'s projector', async () => {
+  test("sends an image attachment as a data URL to the server's projector", async () => {
     await panel.newConversation();
     await panel.selectModel(chatModel);
     const dataUrl = pngDataUrl();

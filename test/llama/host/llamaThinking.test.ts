@@ -16,7 +16,7 @@ function thinkingUrl(): string {
 
 const thinkingModel = process.env['CADENZA_LLAMA_THINKING_MODEL'] ?? 'cadenza-thinking-qwen3';
 
-suite('llama-server: a thinking model\'s reasoning_content in the panel', () => {
+suite("llama-server: a thinking model's reasoning_content in the panel", () => {
   let panel: Panel;
 
   suiteSetup(async () => {
@@ -36,7 +36,7 @@ suite('llama-server: a thinking model\'s reasoning_content in the panel', () => 
     await vscode.workspace.getConfiguration('cadenza').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  test('the thinking reaches the panel as chat/reasoning before the answer\'s deltas, and is saved apart from the text', async () => {
+  test("the thinking reaches the panel as chat/reasoning before the answer's deltas, and is saved apart from the text", async () => {
     const api = await cadenzaApi();
     const { answer, posted, done } = await panel.send('Say hello.', { temperature: 0, maxTokens: 32 });
     assert.equal(done?.error, undefined, JSON.stringify(done?.error));

@@ -24,7 +24,7 @@ export function sniffAudioFormat(bytes: Buffer): AudioFormat | undefined {
 /** Exact duration of a PCM WAV file from its `fmt ` and `data` chunks; undefined if the header is broken. */
 export function wavDurationSeconds(bytes: Buffer): number | undefined {
   let byteRate: number | undefined;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const id = ascii(bytes, at, 4);
     const size = bytes.readUInt32LE(at + 4);
     const body = at + 8;

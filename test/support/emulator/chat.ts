@@ -38,7 +38,11 @@ export function decideAnswer(request: ChatRequest, script: ScriptedChat | undefi
   const reasoning = decideReasoning(request, script, thinkMs);
   const completionTokens =
     (reasoning?.tokens ?? 0) +
-    countTokens(content) + toolCalls.reduce((sum, call) => sum + countTokens(call.name) + countTokens(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)), 0);
+    countTokens(content) +
+    toolCalls.reduce(
+      (sum, call) => sum + countTokens(call.name) + countTokens(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)),
+      0,
+    );
   return {
     ...(reasoning ? { reasoning } : {}),
     content,
@@ -59,7 +63,9 @@ function decideReasoning(request: ChatRequest, script: ScriptedChat | undefined,
   const shape = request.model.reasoning;
   if (shape === undefined) return undefined;
   if (request.enableThinking === false && request.model.reasoningControls?.includes('thinking') === true) return undefined;
-  const text = script?.reasoning ?? `Let me think about "${request.lastUserText.slice(0, 80)}". First I consider what is being asked, then what I know about it, then how to say it briefly.`;
+  const text =
+    script?.reasoning ??
+    `Let me think about "${request.lastUserText.slice(0, 80)}". First I consider what is being asked, then what I know about it, then how to say it briefly.`;
   let thinkMs = script?.thinkMs ?? defaultThinkMs;
   if (request.reasoningEffort === 'low' && script?.thinkMs === undefined) thinkMs /= 3;
   // One piece per ~250 ms of thinking (at least one per sentence-sized run of words), never empty.

@@ -58,7 +58,11 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   if (messages === undefined || messages === null) missing('messages');
   if (!Array.isArray(messages)) return invalidType('messages', 'an array', messages);
   if (messages.length === 0) {
-    throw invalidRequest("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array');
+    throw invalidRequest(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      'messages',
+      'empty_array',
+    );
   }
   const scan = scanMessages(messages, model);
 
@@ -82,7 +86,22 @@ export function parseChatRequest(json: unknown, models: readonly EmulatorModel[]
   const toolTokens = tools.length > 0 ? countTokens(JSON.stringify(body['tools'])) : 0;
   const promptTokens = scan.tokens + toolTokens;
   checkContext(model, promptTokens, maxTokens);
-  return { model, lastUserText: scan.lastUserText, audio: scan.audio, promptTokens, maxTokens, stop, stream, includeUsage, tools, forcedTool, responseFormat, reasoningEffort, enableThinking, plainText: audioFormat === 'text' };
+  return {
+    model,
+    lastUserText: scan.lastUserText,
+    audio: scan.audio,
+    promptTokens,
+    maxTokens,
+    stop,
+    stream,
+    includeUsage,
+    tools,
+    forcedTool,
+    responseFormat,
+    reasoningEffort,
+    enableThinking,
+    plainText: audioFormat === 'text',
+  };
 }
 
 /** `reasoning_effort` (low/medium/high) and `chat_template_kwargs.enable_thinking` (docs/service.md#reasoning). */
@@ -151,7 +170,11 @@ function scanMessages(messages: unknown[], model: EmulatorModel): { tokens: numb
           audio.push(checkAudio(part, where, model));
           tokens += MEDIA_TOKENS;
         } else {
-          throw invalidRequest(`Invalid value: '${String(type)}'. Supported values are: 'text', 'image_url' and 'audio_content'.`, `${where}.type`, 'invalid_value');
+          throw invalidRequest(
+            `Invalid value: '${String(type)}'. Supported values are: 'text', 'image_url' and 'audio_content'.`,
+            `${where}.type`,
+            'invalid_value',
+          );
         }
       }
     } else {
@@ -173,7 +196,11 @@ function checkImage(part: Json, where: string, model: EmulatorModel, count: numb
   const url = isRecord(imageUrl) ? imageUrl['url'] : undefined;
   if (typeof url !== 'string') return invalidType(`${where}.image_url.url`, 'a string', url);
   if (!url.startsWith('data:image/')) {
-    throw invalidRequest('Invalid image URL: only base64-encoded images are supported, as data:image/<format>;base64,<data>.', `${where}.image_url.url`, 'invalid_value');
+    throw invalidRequest(
+      'Invalid image URL: only base64-encoded images are supported, as data:image/<format>;base64,<data>.',
+      `${where}.image_url.url`,
+      'invalid_value',
+    );
   }
   if (decodeDataUrl(url, 'image') === undefined) {
     // The real status and code for bad base64 are not documented; the spec only says "an error".
@@ -192,7 +219,11 @@ function checkAudio(part: Json, where: string, model: EmulatorModel): ChatReques
   }
   const format = sniffAudioFormat(bytes);
   if (format === undefined) {
-    throw invalidRequest('Invalid file format. Supported formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, webm.', `${where}.audio_content.content`, 'invalid_file_format');
+    throw invalidRequest(
+      'Invalid file format. Supported formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, webm.',
+      `${where}.audio_content.content`,
+      'invalid_file_format',
+    );
   }
   const seconds = audioDurationSeconds(bytes, format);
   if (seconds !== undefined && seconds > MAX_AUDIO_SECONDS) throw audioTooLong(seconds, `${where}.audio_content.content`);
@@ -253,7 +284,11 @@ function parseResponseFormat(value: unknown): ChatRequest['responseFormat'] {
         'invalid_value',
       );
     default:
-      throw invalidRequest(`Invalid value: '${String(value['type'])}'. Supported values are: 'json_object' and 'json_schema'.`, 'response_format.type', 'invalid_value');
+      throw invalidRequest(
+        `Invalid value: '${String(value['type'])}'. Supported values are: 'json_object' and 'json_schema'.`,
+        'response_format.type',
+        'invalid_value',
+      );
   }
 }
 
@@ -261,7 +296,11 @@ function parseTools(value: unknown): ToolSpec[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return invalidType('tools', 'an array', value);
   if (value.length > 128) {
-    throw invalidRequest(`Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${value.length} instead.`, 'tools', 'array_above_max_length');
+    throw invalidRequest(
+      `Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${value.length} instead.`,
+      'tools',
+      'array_above_max_length',
+    );
   }
   return value.map((tool, i) => {
     const fn = isRecord(tool) ? tool['function'] : undefined;
@@ -275,14 +314,20 @@ function parseTools(value: unknown): ToolSpec[] {
 
 function parseToolChoice(value: unknown, tools: readonly ToolSpec[]): string | undefined {
   if (value === undefined || value === null || value === 'auto' || value === 'none') return undefined;
-  if (tools.length === 0) throw invalidRequest("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice', null);
+  if (tools.length === 0)
+    throw invalidRequest("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice', null);
   if (value === 'required') return 'required';
   const fn = isRecord(value) ? value['function'] : undefined;
   const name = isRecord(fn) ? fn['name'] : undefined;
   if (!isRecord(value) || value['type'] !== 'function' || typeof name !== 'string') {
-    throw invalidRequest("Invalid value for 'tool_choice': expected 'none', 'auto', 'required' or {type: 'function', function: {name}}.", 'tool_choice', 'invalid_value');
+    throw invalidRequest(
+      "Invalid value for 'tool_choice': expected 'none', 'auto', 'required' or {type: 'function', function: {name}}.",
+      'tool_choice',
+      'invalid_value',
+    );
   }
-  if (!tools.some((t) => t.name === name)) throw invalidRequest(`Invalid value for 'tool_choice': no function named '${name}' in 'tools'.`, 'tool_choice', 'invalid_value');
+  if (!tools.some((t) => t.name === name))
+    throw invalidRequest(`Invalid value for 'tool_choice': no function named '${name}' in 'tools'.`, 'tool_choice', 'invalid_value');
   return name;
 }
 
@@ -294,7 +339,9 @@ function checkContext(model: EmulatorModel, promptTokens: number, maxTokens: num
     );
   }
   if (promptTokens > n) {
-    throw contextExceeded(`This model's maximum context length is ${n} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`);
+    throw contextExceeded(
+      `This model's maximum context length is ${n} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
+    );
   }
 }
 

@@ -56,7 +56,15 @@ export interface Envelope {
 /** A fresh envelope: a bare-UUID id and a float `created`, as the real service sends. */
 export function newEnvelope(model: string, startMs: number, includeUsage: boolean, options: { customId?: boolean; acceptanceRate?: boolean } = {}): Envelope {
   // performance.now() adds sub-millisecond digits, so `created` is a float as on the real service, never a whole number.
-  return { id: randomUUID(), created: (performance.timeOrigin + performance.now()) / 1000, model, includeUsage, customId: options.customId ?? false, acceptanceRate: options.acceptanceRate ?? true, startMs };
+  return {
+    id: randomUUID(),
+    created: (performance.timeOrigin + performance.now()) / 1000,
+    model,
+    includeUsage,
+    customId: options.customId ?? false,
+    acceptanceRate: options.acceptanceRate ?? true,
+    startMs,
+  };
 }
 
 /** A tool-call id in the spec-era form: "call_" and 18 hex characters. */
@@ -65,7 +73,13 @@ export function newToolCallId(): string {
 }
 
 /** SambaNova's usage block; timings are measured from the request's arrival to now. */
-export function buildUsage(promptTokens: number, completionTokens: number, env: Envelope, firstTokenMs?: number, reasoningTokens?: number): Record<string, unknown> {
+export function buildUsage(
+  promptTokens: number,
+  completionTokens: number,
+  env: Envelope,
+  firstTokenMs?: number,
+  reasoningTokens?: number,
+): Record<string, unknown> {
   const endMs = Date.now();
   // Loopback answers take ~0 ms; a floor keeps every rate finite and positive as on the real service.
   const latency = Math.max((endMs - env.startMs) / 1000, 0.001);
@@ -161,7 +175,13 @@ export function* completionStream(answer: Answer, env: Envelope): Generator<stri
   yield chunk('{"content":""}', answer.finishReason);
   if (env.includeUsage) {
     const usage = buildUsage(answer.promptTokens, answer.completionTokens, env, firstTokenMs, reasoning?.tokens);
-    const final: Record<string, unknown> = { id: env.id, object: 'chat.completion.chunk', created: env.created, model: env.model, system_fingerprint: 'fastcoe' };
+    const final: Record<string, unknown> = {
+      id: env.id,
+      object: 'chat.completion.chunk',
+      created: env.created,
+      model: env.model,
+      system_fingerprint: 'fastcoe',
+    };
     if (env.customId) final['custom_id'] = 0;
     final['choices'] = [];
     final['usage'] = usage;
@@ -173,7 +193,12 @@ export function* completionStream(answer: Answer, env: Envelope): Generator<stri
 function* toolCallChunks(answer: Answer, chunk: (delta: string) => string): Generator<string, void, undefined> {
   if (!answer.fragmented) {
     // Spec-era models sent every call whole in a single delta (docs/service.md#tool-calls).
-    const calls = answer.toolCalls.map((call, index) => ({ index, id: call.id, type: 'function', function: { name: call.name, arguments: wireArguments(call.arguments) } }));
+    const calls = answer.toolCalls.map((call, index) => ({
+      index,
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: wireArguments(call.arguments) },
+    }));
     yield chunk(JSON.stringify({ tool_calls: calls }));
     return;
   }

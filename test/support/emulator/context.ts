@@ -27,7 +27,4 @@ export interface HandlerContext {
 }
 
 /** A handler's answer. */
-export type Reply =
-  | { kind: 'json'; status?: number; body: unknown }
-  | { kind: 'text'; status?: number; body: string }
-  | { kind: 'sse'; events: EventSource };
+export type Reply = { kind: 'json'; status?: number; body: unknown } | { kind: 'text'; status?: number; body: string } | { kind: 'sse'; events: EventSource };

@@ -60,11 +60,15 @@ export function parseFault(value: unknown): Fault | string {
   const record = value as Record<string, unknown>;
   const needNumber = (name: string): string | undefined => (typeof record[name] === 'number' ? undefined : `fault ${kind} needs a numeric ${name}`);
   const problem =
-    kind === 'latency' ? needNumber('ms')
-    : kind === 'stall' || kind === 'streamError' || kind === 'endless' ? needNumber('afterChunks')
-    : kind === 'status' ? needNumber('status')
-    : kind === 'rateLimit' ? needNumber('afterRequests')
-    : undefined;
+    kind === 'latency'
+      ? needNumber('ms')
+      : kind === 'stall' || kind === 'streamError' || kind === 'endless'
+        ? needNumber('afterChunks')
+        : kind === 'status'
+          ? needNumber('status')
+          : kind === 'rateLimit'
+            ? needNumber('afterRequests')
+            : undefined;
   // The shape is checked field by field above; the cast only names the union member.
   return problem ?? (value as Fault);
 }

@@ -36,19 +36,79 @@ export interface EmulatorModel {
 /** The spec-era catalogue; a fresh copy on every call so runs never share state. */
 export function defaultCatalogue(): EmulatorModel[] {
   return [
-    { id: 'Meta-Llama-3.1-8B-Instruct', kind: 'chat', contextLength: 16384, maxCompletionTokens: 4096, pricing: { prompt: '0.0000001', completion: '0.0000002' } },
-    { id: 'Meta-Llama-3.3-70B-Instruct', kind: 'chat', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.0000006', completion: '0.0000012' } },
-    { id: 'DeepSeek-R1', kind: 'chat', contextLength: 16384, maxCompletionTokens: 16384, pricing: { prompt: '0.000005', completion: '0.000007' }, reasoning: 'think' },
+    {
+      id: 'Meta-Llama-3.1-8B-Instruct',
+      kind: 'chat',
+      contextLength: 16384,
+      maxCompletionTokens: 4096,
+      pricing: { prompt: '0.0000001', completion: '0.0000002' },
+    },
+    {
+      id: 'Meta-Llama-3.3-70B-Instruct',
+      kind: 'chat',
+      contextLength: 131072,
+      maxCompletionTokens: 16384,
+      pricing: { prompt: '0.0000006', completion: '0.0000012' },
+    },
+    {
+      id: 'DeepSeek-R1',
+      kind: 'chat',
+      contextLength: 16384,
+      maxCompletionTokens: 16384,
+      pricing: { prompt: '0.000005', completion: '0.000007' },
+      reasoning: 'think',
+    },
     // Reasoning with a `reasoning` field: gpt-oss takes reasoning_effort, Qwen3 takes enable_thinking.
     // Their limits and prices follow the 2026 listing's shape; the values are placeholders (not documented for the spec's era).
-    { id: 'gpt-oss-120b', kind: 'chat', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.00000022', completion: '0.00000059' }, reasoning: 'field', reasoningControls: ['effort'] },
-    { id: 'Qwen3-32B', kind: 'chat', contextLength: 32768, maxCompletionTokens: 8192, pricing: { prompt: '0.0000004', completion: '0.0000008' }, reasoning: 'field', reasoningControls: ['thinking'] },
-    { id: 'Llama-4-Maverick-17B-128E-Instruct', kind: 'vision', contextLength: 131072, maxCompletionTokens: 16384, pricing: { prompt: '0.00000063', completion: '0.0000018' } },
+    {
+      id: 'gpt-oss-120b',
+      kind: 'chat',
+      contextLength: 131072,
+      maxCompletionTokens: 16384,
+      pricing: { prompt: '0.00000022', completion: '0.00000059' },
+      reasoning: 'field',
+      reasoningControls: ['effort'],
+    },
+    {
+      id: 'Qwen3-32B',
+      kind: 'chat',
+      contextLength: 32768,
+      maxCompletionTokens: 8192,
+      pricing: { prompt: '0.0000004', completion: '0.0000008' },
+      reasoning: 'field',
+      reasoningControls: ['thinking'],
+    },
+    {
+      id: 'Llama-4-Maverick-17B-128E-Instruct',
+      kind: 'vision',
+      contextLength: 131072,
+      maxCompletionTokens: 16384,
+      pricing: { prompt: '0.00000063', completion: '0.0000018' },
+    },
     // Limits and prices of the two audio models and of E5 beyond its 4096-token context are not
     // documented anywhere (docs/service.md#not-known); these values are plausible placeholders.
-    { id: 'Qwen2-Audio-7B-Instruct', kind: 'audioInstruct', contextLength: 8192, maxCompletionTokens: 1000, pricing: { prompt: '0.0000005', completion: '0.0000005' } },
-    { id: 'Whisper-Large-v3', kind: 'speechToText', contextLength: 4096, maxCompletionTokens: 4096, pricing: { prompt: '0.0000005', completion: '0.0000005', durationPerHour: '0.36' } },
-    { id: 'E5-Mistral-7B-Instruct', kind: 'embeddings', contextLength: 4096, maxCompletionTokens: 1, pricing: { prompt: '0.0000001', completion: '0' }, dimensions: 4096 },
+    {
+      id: 'Qwen2-Audio-7B-Instruct',
+      kind: 'audioInstruct',
+      contextLength: 8192,
+      maxCompletionTokens: 1000,
+      pricing: { prompt: '0.0000005', completion: '0.0000005' },
+    },
+    {
+      id: 'Whisper-Large-v3',
+      kind: 'speechToText',
+      contextLength: 4096,
+      maxCompletionTokens: 4096,
+      pricing: { prompt: '0.0000005', completion: '0.0000005', durationPerHour: '0.36' },
+    },
+    {
+      id: 'E5-Mistral-7B-Instruct',
+      kind: 'embeddings',
+      contextLength: 4096,
+      maxCompletionTokens: 1,
+      pricing: { prompt: '0.0000001', completion: '0' },
+      dimensions: 4096,
+    },
   ];
 }
 

@@ -7,7 +7,11 @@ export function defaultReply(prompt: string): string {
   const words = prompt.split(/\s+/).filter((w) => w !== '');
   if (words.length === 0) return 'Hello from the Cadenza emulator. Ask me anything and I will answer deterministically. Nothing here comes from a real model.';
   // Trailing punctuation is dropped so the quote does not end in "?." .
-  const head = words.slice(0, 30).join(' ').replace(/[.?!,;:]+$/u, '') + (words.length > 30 ? ' …' : '');
+  const head =
+    words
+      .slice(0, 30)
+      .join(' ')
+      .replace(/[.?!,;:]+$/u, '') + (words.length > 30 ? ' …' : '');
   return (
     `You asked: ${head}. ` +
     'This is a deterministic answer from the Cadenza emulator. ' +
@@ -75,7 +79,7 @@ export function valueForSchema(schema: unknown, name = 'value', depth = 0, onlyR
   const alternatives = schema['anyOf'] ?? schema['oneOf'];
   if (Array.isArray(alternatives) && alternatives.length > 0) return valueForSchema(alternatives[0], name, depth + 1, onlyRequired);
   const rawType = schema['type'];
-  const type = Array.isArray(rawType) ? rawType.find((t) => t !== 'null') ?? 'null' : rawType;
+  const type = Array.isArray(rawType) ? (rawType.find((t) => t !== 'null') ?? 'null') : rawType;
   const num = (key: string): number | undefined => (typeof schema[key] === 'number' ? schema[key] : undefined);
   switch (type) {
     case 'string': {

@@ -206,8 +206,8 @@ export class EmulatorServer implements RunningEmulator {
     // A 429 status fault is a rate limit too, so its headers say the bucket is empty.
     const limited = faults.rateLimited !== undefined || faults.status?.status === 429;
     res.setHeader('x-ratelimit-limit-requests', String(faults.quota?.limit ?? window.limit));
-    res.setHeader('x-ratelimit-remaining-requests', String(limited ? 0 : faults.quota?.remaining ?? window.remaining));
-    res.setHeader('x-ratelimit-reset-requests', limited ? faults.rateLimited?.reset ?? '60' : faults.quota?.reset ?? String(window.resetSeconds));
+    res.setHeader('x-ratelimit-remaining-requests', String(limited ? 0 : (faults.quota?.remaining ?? window.remaining)));
+    res.setHeader('x-ratelimit-reset-requests', limited ? (faults.rateLimited?.reset ?? '60') : (faults.quota?.reset ?? String(window.resetSeconds)));
     res.setHeader('x-ratelimit-limit-requests-day', String(window.dayLimit));
     res.setHeader('x-ratelimit-remaining-requests-day', String(window.dayRemaining));
     res.setHeader('x-ratelimit-reset-requests-day', String(window.dayResetSeconds));
@@ -240,7 +240,8 @@ export class EmulatorServer implements RunningEmulator {
   }
 
   private fail(res: ServerResponse, error: unknown): void {
-    const http = error instanceof EmulatorHttpError ? error : plainError(500, `Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
+    const http =
+      error instanceof EmulatorHttpError ? error : plainError(500, `Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
     if (res.headersSent) {
       res.destroy();
       return;
@@ -314,7 +315,8 @@ function parseScript(value: unknown): ScriptedChat | string {
 function statusFaultError(fault: Extract<Fault, { kind: 'status' }>): EmulatorHttpError {
   const base = defaultStatusError(fault.status);
   const body = fault.body ?? base.body;
-  const type = fault.contentType ?? (fault.body === undefined ? base.contentType : body.trimStart().startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8');
+  const type =
+    fault.contentType ?? (fault.body === undefined ? base.contentType : body.trimStart().startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8');
   return new EmulatorHttpError(fault.status, body, type, fault.headers ?? {});
 }
 
@@ -323,5 +325,12 @@ function rateLimitError(fault: Extract<Fault, { kind: 'rateLimit' }>): EmulatorH
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
   if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = fault.retryAfterMs;
   // The real 429 message is not documented; the code insufficient_quota is the documented one.
-  return generalError(429, 'Rate limit exceeded: too many requests. Please retry after the limit resets.', 'rate_limit_exceeded', null, 'insufficient_quota', headers);
+  return generalError(
+    429,
+    'Rate limit exceeded: too many requests. Please retry after the limit resets.',
+    'rate_limit_exceeded',
+    null,
+    'insufficient_quota',
+    headers,
+  );
 }

@@ -121,7 +121,15 @@ function contentChunk(template: string | undefined, text: string): string {
   } catch {
     // No template: the defaults above.
   }
-  return dataEvent(JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }));
+  return dataEvent(
+    JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
+    }),
+  );
 }
 
 async function applyFault(res: ServerResponse, fault: StreamFault, pending: string, lastData: string | undefined, closed: () => boolean): Promise<void> {

@@ -44,10 +44,18 @@ export function optionalDecimal(body: Json, param: string, min: number, max: num
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) return invalidType(param, 'a decimal', value);
   if (value > max) {
-    throw invalidRequest(`Decimal above maximum value. Expected a value between ${min} and ${max}, but got ${value} instead.`, param, 'decimal_above_max_value');
+    throw invalidRequest(
+      `Decimal above maximum value. Expected a value between ${min} and ${max}, but got ${value} instead.`,
+      param,
+      'decimal_above_max_value',
+    );
   }
   if (value < min) {
-    throw invalidRequest(`Decimal below minimum value. Expected a value between ${min} and ${max}, but got ${value} instead.`, param, 'decimal_below_min_value');
+    throw invalidRequest(
+      `Decimal below minimum value. Expected a value between ${min} and ${max}, but got ${value} instead.`,
+      param,
+      'decimal_below_min_value',
+    );
   }
   return value;
 }
@@ -58,10 +66,18 @@ export function optionalInteger(body: Json, param: string, min: number, max: num
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) return invalidType(param, 'an integer', value);
   if (value > max) {
-    throw invalidRequest(`Integer above maximum value. Expected a value between ${min} and ${max}, but got ${value} instead.`, param, 'integer_above_max_value');
+    throw invalidRequest(
+      `Integer above maximum value. Expected a value between ${min} and ${max}, but got ${value} instead.`,
+      param,
+      'integer_above_max_value',
+    );
   }
   if (value < min) {
-    throw invalidRequest(`Integer below minimum value. Expected a value between ${min} and ${max}, but got ${value} instead.`, param, 'integer_below_min_value');
+    throw invalidRequest(
+      `Integer below minimum value. Expected a value between ${min} and ${max}, but got ${value} instead.`,
+      param,
+      'integer_below_min_value',
+    );
   }
   return value;
 }

@@ -24,8 +24,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import {
-  cleanup, copyFixtureWorkspace, exitOnSignals, harnessEnv, installToolsFixture, launchBrowser, makeLog, remoteUri, repoRoot,
-  scratchDir, startCodeServer, workbenchUrl,
+  cleanup,
+  copyFixtureWorkspace,
+  exitOnSignals,
+  harnessEnv,
+  installToolsFixture,
+  launchBrowser,
+  makeLog,
+  remoteUri,
+  repoRoot,
+  scratchDir,
+  startCodeServer,
+  workbenchUrl,
 } from './workbench.mjs';
 
 const log = makeLog('integration');
@@ -36,7 +46,9 @@ const grep = grepAt >= 0 ? args[grepAt + 1] : process.env.MOCHA_GREP;
 const timeoutMs = Number(process.env.HARNESS_TIMEOUT_MS || 1_200_000);
 const resultsFile = path.resolve(process.env.HARNESS_RESULTS || path.join(repoRoot, 'test-results', 'integration.json'));
 // HARNESS_TESTS_ENTRY lets another tier (test/llama/run.mjs) run its own suites in the same harness.
-const testsEntry = process.env.HARNESS_TESTS_ENTRY ? path.resolve(process.env.HARNESS_TESTS_ENTRY) : path.join(repoRoot, 'out', 'test', 'integration', 'integrationRunner'); // VS Code appends .js
+const testsEntry = process.env.HARNESS_TESTS_ENTRY
+  ? path.resolve(process.env.HARNESS_TESTS_ENTRY)
+  : path.join(repoRoot, 'out', 'test', 'integration', 'integrationRunner'); // VS Code appends .js
 
 let tmp;
 /** Prints the closing line (always last) and exits. */
@@ -75,7 +87,11 @@ async function main() {
   // installed, since a second extensionDevelopmentPath replaces the first in this workbench.
   installToolsFixture(harness, tmp, log);
   const server = await startCodeServer({
-    env: harness, tmp, workspace, smokeTestDriver: true, log,
+    env: harness,
+    tmp,
+    workspace,
+    smokeTestDriver: true,
+    log,
     // A developer's CADENZA_API_KEY would be seeded into SecretStorage by the extension in development
     // and test mode, and the suites expect to start without a key: keep it (and the base URL) out.
     extraEnv: { HARNESS_RESULTS: resultsFile, CADENZA_API_KEY: undefined, CADENZA_BASE_URL: undefined, ...(grep ? { MOCHA_GREP: grep } : {}) },
@@ -83,7 +99,9 @@ async function main() {
 
   const { page } = await launchBrowser(harness, { tmp, viewport: { width: 1280, height: 800 } });
   let resolveExit;
-  const exited = new Promise((resolve) => { resolveExit = resolve; });
+  const exited = new Promise((resolve) => {
+    resolveExit = resolve;
+  });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
   const echo = process.env.HARNESS_ECHO ? new RegExp(process.env.HARNESS_ECHO) : undefined;
   const windowLog = fs.createWriteStream(path.join(tmp, 'window.log'));
@@ -102,7 +120,9 @@ async function main() {
   await page.goto(workbenchUrl(server, workspace, payload));
 
   let timer;
-  const timedOut = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+  const timedOut = new Promise((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
   const code = await Promise.race([exited, timedOut]);
   clearTimeout(timer);
   if (process.env.SCREENSHOT) await page.screenshot({ path: path.resolve(process.env.SCREENSHOT) }).catch(() => {});
@@ -115,7 +135,10 @@ async function main() {
   try {
     results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
   } catch {
-    const errors = fs.readFileSync(path.join(tmp, 'window.log'), 'utf8').split('\n').filter((line) => line.startsWith('[error]'));
+    const errors = fs
+      .readFileSync(path.join(tmp, 'window.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('[error]'));
     if (errors.length) console.log(`[integration] last errors from the workbench / extension host:\n${errors.slice(-8).join('\n')}`);
     return finish(code || 1, `no results file at ${resultsFile}`);
   }

@@ -36,8 +36,23 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import {
-  cleanup, codeServerDirs, codeServerEnv, copyFixtureWorkspace, exitOnSignals, harnessEnv, installToolsFixture, launchBrowser, makeLog,
-  onCleanup, quietWorkbenchSettings, repoRoot, scratchDir, startCodeServer, webviewFrame, workbenchUrl, writeSettings,
+  cleanup,
+  codeServerDirs,
+  codeServerEnv,
+  copyFixtureWorkspace,
+  exitOnSignals,
+  harnessEnv,
+  installToolsFixture,
+  launchBrowser,
+  makeLog,
+  onCleanup,
+  quietWorkbenchSettings,
+  repoRoot,
+  scratchDir,
+  startCodeServer,
+  webviewFrame,
+  workbenchUrl,
+  writeSettings,
 } from './workbench.mjs';
 
 const log = makeLog('ui');
@@ -54,7 +69,9 @@ const [viewportWidth, viewportHeight] = (process.env.UI_VIEWPORT || '1400x850').
 const themeSettings = process.env.UI_THEME ? { 'workbench.colorTheme': process.env.UI_THEME } : {};
 const untrusted = process.env.HARNESS_WORKSPACE_TRUST === 'untrusted';
 /** Workspace trust on, and no prompt: a folder nobody trusted opens in Restricted Mode. */
-const trustSettings = untrusted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : {};
+const trustSettings = untrusted
+  ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' }
+  : {};
 
 let tmp;
 let counts = { passed: 0, failed: 0, skipped: 0 };
@@ -78,7 +95,10 @@ async function loadTests() {
   // without a key shows; the others build on a session.
   const order = ['firstRun.ui.mjs', 'cadenza.ui.mjs'];
   const first = (file) => (order.includes(file) ? order.indexOf(file) : order.length);
-  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ui.mjs') && file.endsWith('.untrusted.ui.mjs') === untrusted).sort((a, b) => first(a) - first(b) || a.localeCompare(b));
+  const files = fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.ui.mjs') && file.endsWith('.untrusted.ui.mjs') === untrusted)
+    .sort((a, b) => first(a) - first(b) || a.localeCompare(b));
   const tests = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
@@ -90,10 +110,19 @@ async function loadTests() {
   return grep ? tests.filter((test) => grep.test(`${test.file} ${test.name}`)) : tests;
 }
 
-const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+const slug = (text) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 
 async function main() {
-  for (const [file, hint] of [[vsix, 'npm run package'], [emulatorModule, 'npx tsc -p tsconfig.json'], [fixturesModule, 'npx tsc -p tsconfig.json']]) {
+  for (const [file, hint] of [
+    [vsix, 'npm run package'],
+    [emulatorModule, 'npx tsc -p tsconfig.json'],
+    [fixturesModule, 'npx tsc -p tsconfig.json'],
+  ]) {
     if (!fs.existsSync(file)) return finish(1, `missing ${path.relative(repoRoot, file)}: run \`${hint}\` first`);
   }
   const tests = await loadTests();
@@ -166,7 +195,8 @@ async function main() {
       console.log(`  FAIL ${title} (${Date.now() - testStarted} ms)\n${String(error?.stack ?? error).replace(/^/gm, '       ')}`);
     }
     await page.waitForTimeout(300); // let closing quick inputs and toasts finish their animation
-    await page.screenshot({ path: `${prefix}.png` })
+    await page
+      .screenshot({ path: `${prefix}.png` })
       .then(() => taken.push({ test: title, label: null, file: path.basename(`${prefix}.png`) }))
       .catch((error) => log(`screenshot failed: ${error.message}`));
     const passed = failedBefore === counts.failed;
@@ -178,7 +208,10 @@ async function main() {
   fs.writeFileSync(path.join(shots, 'shots.json'), `${JSON.stringify(taken, null, 2)}\n`);
   log(`screenshots in ${path.relative(repoRoot, shots)}/`);
   await cleanup();
-  return finish(counts.failed === 0 && counts.skipped === 0 && counts.passed > 0 ? 0 : 1, counts.skipped ? `${counts.skipped} skipped (a skip is a failure here)` : undefined);
+  return finish(
+    counts.failed === 0 && counts.skipped === 0 && counts.passed > 0 ? 0 : 1,
+    counts.skipped ? `${counts.skipped} skipped (a skip is a failure here)` : undefined,
+  );
 }
 
 main().catch(async (error) => {

@@ -166,12 +166,17 @@ export async function startCodeServer({ env: harness, tmp, workspace, smokeTestD
   const args = [
     harness.CODE_SERVER,
     ...codeServerDirs(tmp),
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     // HARNESS_WORKSPACE_TRUST=untrusted leaves workspace trust on, so the folder opens in Restricted Mode
     // (test/integration/agentTrust.test.ts then checks the agent against the real thing).
-    '--disable-telemetry', '--disable-update-check', ...(process.env.HARNESS_WORKSPACE_TRUST === 'untrusted' ? [] : ['--disable-workspace-trust']),
-    '--disable-getting-started-override', '--ignore-last-opened',
+    '--disable-telemetry',
+    '--disable-update-check',
+    ...(process.env.HARNESS_WORKSPACE_TRUST === 'untrusted' ? [] : ['--disable-workspace-trust']),
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
     ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...(process.env.CS_EXTRA_ARGS ? process.env.CS_EXTRA_ARGS.split(' ').filter(Boolean) : []),
     workspace,
@@ -269,8 +274,13 @@ export async function launchBrowser(harness, { viewport = { width: 1400, height:
     handleSIGHUP: false,
     args: [
       '--no-sandbox', // we run as root in a container
-      '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
     ],
   });
   onCleanup(() => context.close());
@@ -303,7 +313,8 @@ export function remoteUri(server, absolutePath) {
 export function installToolsFixture(harness, tmp, log) {
   const vsix = path.join(tmp, 'cadenza-test-tools.vsix');
   spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], {
-    cwd: path.join(repoRoot, 'test', 'support', 'fixtures', 'toolsExtension'), stdio: 'ignore',
+    cwd: path.join(repoRoot, 'test', 'support', 'fixtures', 'toolsExtension'),
+    stdio: 'ignore',
   });
   if (!fs.existsSync(vsix)) throw new Error('could not package test/support/fixtures/toolsExtension');
   const installed = spawnSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], { env: codeServerEnv(tmp) });

@@ -85,8 +85,22 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Test
     }
   }
   const port = (alive ? runningPort(data) : undefined) ?? (await freePort());
-  const extra = Object.entries(options.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join('');
-  const start = (): void => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '600', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`, 'start']);
+  const extra = Object.entries(options.settings ?? {})
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join('');
+  const start = (): void =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-t',
+      '600',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`,
+      'start',
+    ]);
   if (!alive) start();
   if (fresh) run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'cadenza', 'cadenza']);
   return {

@@ -38,7 +38,14 @@ describe('api/audio', function () {
   it('transcribes with Whisper as multipart json, without audio-instruct fields', async () => {
     const client = clientFor(ctx.emu);
     ctx.emu.scriptTranscript('hello world');
-    const result = await client.transcribe({ model: WHISPER_MODEL, audio: makeWav(1), language: 'en', prompt: 'names: Cadenza', temperature: 0.2, maxTokens: 50 });
+    const result = await client.transcribe({
+      model: WHISPER_MODEL,
+      audio: makeWav(1),
+      language: 'en',
+      prompt: 'names: Cadenza',
+      temperature: 0.2,
+      maxTokens: 50,
+    });
     assert.equal(result.text, 'hello world');
     assert.equal(result.usage.source.tokens, 'estimated');
     const sent = requestsTo(ctx.emu, '/v1/audio/transcriptions')[0];
@@ -57,7 +64,14 @@ describe('api/audio', function () {
   it('transcribes as text with the audio-instruct family, sending its fields', async () => {
     const client = clientFor(ctx.emu);
     ctx.emu.scriptTranscript('plain text reply');
-    const result = await client.transcribe({ model: AUDIO_MODEL, audio: makeWav(3), responseFormat: 'text', temperature: 0.3, maxTokens: 200, fileName: 'memo.wav' });
+    const result = await client.transcribe({
+      model: AUDIO_MODEL,
+      audio: makeWav(3),
+      responseFormat: 'text',
+      temperature: 0.3,
+      maxTokens: 200,
+      fileName: 'memo.wav',
+    });
     assert.equal(result.text, 'plain text reply');
     const form = record(requestsTo(ctx.emu, '/v1/audio/transcriptions')[0]);
     assert.equal(form['response_format'], 'text');
@@ -130,7 +144,10 @@ describe('api/audio', function () {
     await expectApiError(collect(client.streamAudioReasoning({ model: AUDIO_MODEL, audio: long })), 'invalid');
     // Whisper has no duration limit: the same file is fine there.
     await client.transcribe({ model: WHISPER_MODEL, audio: long });
-    assert.deepEqual(ctx.emu.requests.map((r) => r.path), ['/v1/audio/transcriptions']);
+    assert.deepEqual(
+      ctx.emu.requests.map((r) => r.path),
+      ['/v1/audio/transcriptions'],
+    );
     await client.close();
   });
 

@@ -72,7 +72,12 @@ describe('api/body caps', () => {
     const counter = { bytes: 0, ended: 0 };
     server = await startTinyServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      endless(res, '', 'data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"la "},"finish_reason":null}]}\n\n', counter);
+      endless(
+        res,
+        '',
+        'data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"la "},"finish_reason":null}]}\n\n',
+        counter,
+      );
     });
     client = new InferenceClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 60_000, maxRetries: 0, transport: { useEnvironment: false } });
     const stream = client.streamChat({ model: 'm', messages: [{ role: 'user', content: 'Sing.' }], maxTokens: 16 });

@@ -19,7 +19,13 @@ describe('api/chat', function () {
       model: CHAT_MODEL,
       messages: [
         { role: 'system', content: 'be brief' },
-        { role: 'user', content: [{ type: 'text', text: 'part one' }, { type: 'text', text: 'part two' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'part one' },
+            { type: 'text', text: 'part two' },
+          ],
+        },
       ],
       temperature: 0.5,
       topP: 0.9,
@@ -59,7 +65,10 @@ describe('api/chat', function () {
     assert.equal(textOf(events), 'one two three four five six seven eight');
     assert.equal(result.text, textOf(events));
     assert.equal(events.filter((e) => e.type === 'text').length, 8);
-    assert.deepEqual(events.slice(-2).map((e) => e.type), ['finish', 'usage']);
+    assert.deepEqual(
+      events.slice(-2).map((e) => e.type),
+      ['finish', 'usage'],
+    );
     const usage = events.at(-1);
     assert.ok(usage?.type === 'usage' && usage.usage.source.timeToFirstToken === 'service');
     const sent = body(requestsTo(ctx.emu, CHAT)[0]);
@@ -78,16 +87,33 @@ describe('api/chat', function () {
 
   it('accumulates whole tool calls, several in a turn', async () => {
     const client = clientFor(ctx.emu);
-    ctx.emu.scriptChat({ toolCalls: [{ name: 'add', arguments: '{"a":15,"b":27}', id: 'call_ea56afcd4d334edcbc' }, { name: 'now', arguments: '{}' }] });
+    ctx.emu.scriptChat({
+      toolCalls: [
+        { name: 'add', arguments: '{"a":15,"b":27}', id: 'call_ea56afcd4d334edcbc' },
+        { name: 'now', arguments: '{}' },
+      ],
+    });
     const stream = client.streamChat({ ...hello, tools: [{ name: 'add' }, { name: 'now' }], toolChoice: 'auto' });
     const events = await collect(stream);
     const result = await stream.result;
-    assert.deepEqual(result.toolCalls.map((c) => [c.name, c.arguments]), [['add', '{"a":15,"b":27}'], ['now', '{}']]);
+    assert.deepEqual(
+      result.toolCalls.map((c) => [c.name, c.arguments]),
+      [
+        ['add', '{"a":15,"b":27}'],
+        ['now', '{}'],
+      ],
+    );
     assert.equal(result.toolCalls[0]?.id, 'call_ea56afcd4d334edcbc');
     assert.equal(result.finishReason, 'tool_calls');
     assert.deepEqual([...new Set(events.filter((e) => e.type === 'toolCall').map((e) => (e as { index: number }).index))], [0, 1]);
     const sent = body(requestsTo(ctx.emu, CHAT)[0]);
-    assert.deepEqual((sent['tools'] as { type: string; function: { name: string } }[]).map((t) => [t.type, t.function.name]), [['function', 'add'], ['function', 'now']]);
+    assert.deepEqual(
+      (sent['tools'] as { type: string; function: { name: string } }[]).map((t) => [t.type, t.function.name]),
+      [
+        ['function', 'add'],
+        ['function', 'now'],
+      ],
+    );
     assert.equal(sent['tool_choice'], 'auto');
     await client.close();
   });
@@ -95,14 +121,26 @@ describe('api/chat', function () {
   it('accumulates fragmented tool calls by index, as they form', async () => {
     const client = clientFor(ctx.emu);
     const args = JSON.stringify({ path: 'src/a.ts', query: 'a fairly long argument string to split into pieces' });
-    ctx.emu.scriptChat({ toolCalls: [{ name: 'search', arguments: args }, { name: 'read', arguments: '{"path":"x"}' }], fragmented: true });
+    ctx.emu.scriptChat({
+      toolCalls: [
+        { name: 'search', arguments: args },
+        { name: 'read', arguments: '{"path":"x"}' },
+      ],
+      fragmented: true,
+    });
     const stream = client.streamChat({ ...hello, tools: [{ name: 'search' }, { name: 'read' }], toolChoice: { name: 'search' } });
     const events = await collect(stream);
     const fragments = events.filter((e): e is Extract<ChatStreamEvent, { type: 'toolCall' }> => e.type === 'toolCall' && e.index === 0);
     assert.ok(fragments.length > 2, 'arguments arrived in pieces');
     assert.equal(fragments.map((f) => f.argumentsDelta).join(''), args);
     const result = await stream.result;
-    assert.deepEqual(result.toolCalls.map((c) => [c.name, c.arguments]), [['search', args], ['read', '{"path":"x"}']]);
+    assert.deepEqual(
+      result.toolCalls.map((c) => [c.name, c.arguments]),
+      [
+        ['search', args],
+        ['read', '{"path":"x"}'],
+      ],
+    );
     assert.deepEqual(body(requestsTo(ctx.emu, CHAT)[0])['tool_choice'], { type: 'function', function: { name: 'search' } });
     await client.close();
   });
@@ -143,7 +181,18 @@ describe('api/chat', function () {
 
   it('sends one image as an image_url part to a vision model', async () => {
     const client = clientFor(ctx.emu);
-    await client.chat({ model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', dataUrl: PNG_DATA_URL }] }] });
+    await client.chat({
+      model: VISION_MODEL,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', dataUrl: PNG_DATA_URL },
+          ],
+        },
+      ],
+    });
     const messages = body(requestsTo(ctx.emu, CHAT)[0])['messages'] as { content: unknown }[];
     assert.deepEqual(messages[0]?.content, [
       { type: 'text', text: 'What is this?' },
@@ -185,10 +234,37 @@ describe('api/chat: validation before sending', function () {
     ['max_tokens of 0', { maxTokens: 0 }, 'max_tokens'],
     ['no messages', { messages: [] }, 'messages'],
     ['a forced tool that is not offered', { tools: [{ name: 'a' }], toolChoice: { name: 'b' } }, 'tool_choice'],
-    ['two images', { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: PNG_DATA_URL }, { type: 'image', dataUrl: PNG_DATA_URL }] }] }, 'messages'],
-    ['an http image URL', { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: 'https://example.invalid/cat.png' }] }] }, 'messages[0].content[0].image_url.url'],
-    ['an image of type bmp', { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: 'data:image/bmp;base64,AAAA' }] }] }, 'messages[0].content[0].image_url.url'],
-    ['an image with broken base64', { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: 'data:image/png;base64,abc$' }] }] }, 'messages[0].content[0].image_url.url'],
+    [
+      'two images',
+      {
+        model: VISION_MODEL,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', dataUrl: PNG_DATA_URL },
+              { type: 'image', dataUrl: PNG_DATA_URL },
+            ],
+          },
+        ],
+      },
+      'messages',
+    ],
+    [
+      'an http image URL',
+      { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: 'https://example.invalid/cat.png' }] }] },
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      'an image of type bmp',
+      { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: 'data:image/bmp;base64,AAAA' }] }] },
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      'an image with broken base64',
+      { model: VISION_MODEL, messages: [{ role: 'user', content: [{ type: 'image', dataUrl: 'data:image/png;base64,abc$' }] }] },
+      'messages[0].content[0].image_url.url',
+    ],
   ];
   for (const [name, change, param] of cases) {
     it(`refuses ${name} (param ${param}) without sending`, async () => {

@@ -43,8 +43,13 @@ describe('api/embeddings (emulator)', function () {
     assert.equal(requestsTo(ctx.emu, EMB).length, 9 + 1 + 1);
     assert.equal(progress.at(-1), 1);
     assert.ok(progress.every((p, i) => i === 0 || p > (progress[i - 1] ?? 0)));
-    const sizes = requestsTo(ctx.emu, EMB).slice(0, -1).map((r) => (record(r)['input'] as string[]).length);
-    assert.ok(sizes.every((n) => n === 8 || n === 6), `batch sizes ${sizes.join(',')}`);
+    const sizes = requestsTo(ctx.emu, EMB)
+      .slice(0, -1)
+      .map((r) => (record(r)['input'] as string[]).length);
+    assert.ok(
+      sizes.every((n) => n === 8 || n === 6),
+      `batch sizes ${sizes.join(',')}`,
+    );
     await client.close();
   });
 
@@ -96,7 +101,14 @@ describe('api/embeddings (loopback server)', function () {
       // Reply after a moment, so the other worker is mid-request when the 429 lands.
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', model: 'm', data: [0, 1].map((index) => ({ object: 'embedding', index, embedding: [index, 1, 2] })), usage: { prompt_tokens: 2, total_tokens: 2 } }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            model: 'm',
+            data: [0, 1].map((index) => ({ object: 'embedding', index, embedding: [index, 1, 2] })),
+            usage: { prompt_tokens: 2, total_tokens: 2 },
+          }),
+        );
       }, 30);
       void req;
     });
@@ -114,9 +126,17 @@ describe('api/embeddings (loopback server)', function () {
     let mode: 'count' | 'dimension' | 'index' = 'count';
     const server = await startTinyServer((_req, res) => {
       const data =
-        mode === 'count' ? [{ index: 0, embedding: [1, 2] }]
-        : mode === 'dimension' ? [{ index: 0, embedding: [1, 2] }, { index: 1, embedding: [1, 2, 3] }]
-        : [{ index: 0, embedding: [1, 2] }, { index: 0, embedding: [3, 4] }];
+        mode === 'count'
+          ? [{ index: 0, embedding: [1, 2] }]
+          : mode === 'dimension'
+            ? [
+                { index: 0, embedding: [1, 2] },
+                { index: 1, embedding: [1, 2, 3] },
+              ]
+            : [
+                { index: 0, embedding: [1, 2] },
+                { index: 0, embedding: [3, 4] },
+              ];
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', model: 'm', data }));
     });
@@ -133,11 +153,24 @@ describe('api/embeddings (loopback server)', function () {
   it('puts vectors in input order by index even when the reply is shuffled', async () => {
     const server = await startTinyServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', model: 'm', data: [{ index: 2, embedding: [2] }, { index: 0, embedding: [0] }, { index: 1, embedding: [1] }] }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: 'm',
+          data: [
+            { index: 2, embedding: [2] },
+            { index: 0, embedding: [0] },
+            { index: 1, embedding: [1] },
+          ],
+        }),
+      );
     });
     const client = new InferenceClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 2000 });
     const result = await client.embed(['a', 'b', 'c'], 'm');
-    assert.deepEqual(result.embeddings.map((v) => v[0]), [0, 1, 2]);
+    assert.deepEqual(
+      result.embeddings.map((v) => v[0]),
+      [0, 1, 2],
+    );
     await client.close();
     await server.close();
   });

@@ -13,7 +13,13 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(JSON.stringify(body));
 };
 const model = (id: string, capabilities: ModelInfo['capabilities'] = ['chat']): ModelInfo => ({
-  id, ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities, family: undefined,
+  id,
+  ownedBy: undefined,
+  contextLength: undefined,
+  maxCompletionTokens: undefined,
+  pricing: undefined,
+  capabilities,
+  family: undefined,
 });
 
 describe('api: an endpoint per operation', () => {
@@ -29,7 +35,10 @@ describe('api: an endpoint per operation', () => {
     it('gives an operation its own address, and its own key when one is stored, else the default key', async () => {
       const endpoints = resolveEndpoints(
         { baseUrl: 'https://api.example.com', apiKey: async () => 'main' },
-        { embeddings: { baseUrl: 'http://127.0.0.1:9000/', apiKey: async () => 'embed-key' }, audio: { baseUrl: 'http://127.0.0.1:9001', apiKey: () => undefined } },
+        {
+          embeddings: { baseUrl: 'http://127.0.0.1:9000/', apiKey: async () => 'embed-key' },
+          audio: { baseUrl: 'http://127.0.0.1:9001', apiKey: () => undefined },
+        },
       );
       assert.equal(endpoints.embeddings.baseUrl, 'http://127.0.0.1:9000');
       assert.equal(await endpoints.embeddings.key(), 'embed-key');
@@ -39,15 +48,30 @@ describe('api: an endpoint per operation', () => {
     });
 
     it('lists each distinct server once, the default first', () => {
-      const endpoints = resolveEndpoints({ baseUrl: 'http://a', apiKey: 'k' }, { chat: { baseUrl: 'http://a/' }, embeddings: { baseUrl: 'http://b' }, audio: { baseUrl: 'http://b' } });
-      assert.deepEqual(listingEndpoints(endpoints).map((endpoint) => endpoint.baseUrl), ['http://a', 'http://b']);
+      const endpoints = resolveEndpoints(
+        { baseUrl: 'http://a', apiKey: 'k' },
+        { chat: { baseUrl: 'http://a/' }, embeddings: { baseUrl: 'http://b' }, audio: { baseUrl: 'http://b' } },
+      );
+      assert.deepEqual(
+        listingEndpoints(endpoints).map((endpoint) => endpoint.baseUrl),
+        ['http://a', 'http://b'],
+      );
     });
   });
 
   describe('mergeModelLists', () => {
     it('keeps the first listing of an id and adds override-only models nobody listed', () => {
-      const merged = mergeModelLists([[model('gemma'), model('shared')], [model('e5', ['embeddings']), model('shared', ['embeddings'])]], [model('whisper', ['transcription']), model('gemma', ['embeddings'])]);
-      assert.deepEqual(merged.map((entry) => entry.id), ['gemma', 'shared', 'e5', 'whisper']);
+      const merged = mergeModelLists(
+        [
+          [model('gemma'), model('shared')],
+          [model('e5', ['embeddings']), model('shared', ['embeddings'])],
+        ],
+        [model('whisper', ['transcription']), model('gemma', ['embeddings'])],
+      );
+      assert.deepEqual(
+        merged.map((entry) => entry.id),
+        ['gemma', 'shared', 'e5', 'whisper'],
+      );
       assert.deepEqual(merged.find((entry) => entry.id === 'shared')?.capabilities, ['chat']);
       assert.deepEqual(merged.find((entry) => entry.id === 'gemma')?.capabilities, ['chat'], 'a listed model is not replaced by its override stub');
     });
@@ -65,11 +89,23 @@ describe('api: an endpoint per operation', () => {
     it('sends chat, embeddings and audio each to its own server with its own key, and merges the model lists', async () => {
       const main = await startTinyServer((req, res) => {
         if (req.url === '/v1/models') json(res, 200, { object: 'list', data: [{ id: 'gemma-3-270m', object: 'model' }] });
-        else json(res, 200, { id: 'x', object: 'chat.completion', model: 'gemma-3-270m', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Paris' } }] });
+        else
+          json(res, 200, {
+            id: 'x',
+            object: 'chat.completion',
+            model: 'gemma-3-270m',
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Paris' } }],
+          });
       });
       const embed = await startTinyServer((req: IncomingMessage, res) => {
         if (req.url === '/v1/models') json(res, 200, { object: 'list', data: [{ id: 'multilingual-e5-small-q4', object: 'model' }] });
-        else json(res, 200, { object: 'list', model: 'multilingual-e5-small-q4', data: [{ object: 'embedding', index: 0, embedding: [0.6, 0.8] }], usage: { prompt_tokens: 2, total_tokens: 2 } });
+        else
+          json(res, 200, {
+            object: 'list',
+            model: 'multilingual-e5-small-q4',
+            data: [{ object: 'embedding', index: 0, embedding: [0.6, 0.8] }],
+            usage: { prompt_tokens: 2, total_tokens: 2 },
+          });
       });
       // Like faster-whisper-server: no /v1/models at all.
       const audio = await startTinyServer((req, res) => {
@@ -81,13 +117,19 @@ describe('api: an endpoint per operation', () => {
         baseUrl: main.baseUrl,
         apiKey: 'main-key',
         endpoints: { embeddings: { baseUrl: embed.baseUrl, apiKey: async () => 'embed-key' }, audio: { baseUrl: audio.baseUrl } },
-        capabilities: { 'whisper-base': { capabilities: ['transcription'], family: 'speechToText' }, 'multilingual-e5-small-q4': { capabilities: ['embeddings'] } },
+        capabilities: {
+          'whisper-base': { capabilities: ['transcription'], family: 'speechToText' },
+          'multilingual-e5-small-q4': { capabilities: ['embeddings'] },
+        },
         timeoutMs: 2000,
         maxRetries: 0,
       });
 
       const models = await client.listModels();
-      assert.deepEqual(models.map((entry) => entry.id), ['gemma-3-270m', 'multilingual-e5-small-q4', 'whisper-base']);
+      assert.deepEqual(
+        models.map((entry) => entry.id),
+        ['gemma-3-270m', 'multilingual-e5-small-q4', 'whisper-base'],
+      );
       assert.deepEqual(models.find((entry) => entry.id === 'whisper-base')?.capabilities, ['transcription']);
 
       const answer = await client.chat({ model: 'gemma-3-270m', messages: [{ role: 'user', content: 'Capital of France?' }] });
@@ -110,8 +152,17 @@ describe('api: an endpoint per operation', () => {
       const main = await startTinyServer((_req, res) => json(res, 401, { error: { message: 'bad key', type: 'invalid_request_error' } }));
       const embed = await startTinyServer((_req, res) => json(res, 200, { object: 'list', data: [{ id: 'e5', object: 'model' }] }));
       servers.push(main, embed);
-      client = new InferenceClient({ baseUrl: main.baseUrl, apiKey: 'k', endpoints: { embeddings: { baseUrl: embed.baseUrl } }, timeoutMs: 2000, maxRetries: 0 });
-      await assert.rejects(client.listModels(), (error: unknown) => error instanceof Error && /key|401|auth/i.test(`${(error as { reason?: string }).reason ?? ''} ${error.message}`));
+      client = new InferenceClient({
+        baseUrl: main.baseUrl,
+        apiKey: 'k',
+        endpoints: { embeddings: { baseUrl: embed.baseUrl } },
+        timeoutMs: 2000,
+        maxRetries: 0,
+      });
+      await assert.rejects(
+        client.listModels(),
+        (error: unknown) => error instanceof Error && /key|401|auth/i.test(`${(error as { reason?: string }).reason ?? ''} ${error.message}`),
+      );
     });
   });
 });

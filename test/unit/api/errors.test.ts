@@ -10,8 +10,14 @@ const CHAT = '/v1/chat/completions';
 
 describe('api/errors: body shapes', () => {
   it('reads the object envelope, the string envelope and plain text', () => {
-    const general = readErrorBody('{"error":{"message":"m","type":"invalid_request_error","param":"top_p","code":"decimal_above_max_value"},"request_id":"a4fa849e"}', 'application/json');
-    assert.deepEqual([general.message, general.code, general.param, general.requestId, general.structured], ['m', 'decimal_above_max_value', 'top_p', 'a4fa849e', true]);
+    const general = readErrorBody(
+      '{"error":{"message":"m","type":"invalid_request_error","param":"top_p","code":"decimal_above_max_value"},"request_id":"a4fa849e"}',
+      'application/json',
+    );
+    assert.deepEqual(
+      [general.message, general.code, general.param, general.requestId, general.structured],
+      ['m', 'decimal_above_max_value', 'top_p', 'a4fa849e', true],
+    );
     const simple = readErrorBody('{"error":"Not found"}', 'application/json');
     assert.deepEqual([simple.message, simple.code, simple.structured], ['Not found', undefined, true]);
     const plain = readErrorBody('Service Temporarily Unavailable', 'text/plain');

@@ -75,7 +75,10 @@ describe('api/fixtures: reconstructed service streams', function () {
       const stream = client.streamTranscription({ model: WHISPER_MODEL, audio: makeWav(1), language: 'es' });
       const events = await collect(stream);
       const result = await stream.result;
-      assert.deepEqual(events.filter((e) => e.type === 'text').map((e) => (e.type === 'text' ? e.text : '')), ['es un sonido']);
+      assert.deepEqual(
+        events.filter((e) => e.type === 'text').map((e) => (e.type === 'text' ? e.text : '')),
+        ['es un sonido'],
+      );
       assert.equal(result.text, 'es un sonido');
       assert.equal(result.model, 'Whisper-Large-v3');
       assert.equal(result.usage.completionTokens, 100);

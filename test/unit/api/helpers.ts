@@ -123,8 +123,7 @@ export function makeWav(seconds: number, rate = 8000): Uint8Array {
 }
 
 /** A well-formed 1x1 PNG as a data URL. */
-export const PNG_DATA_URL =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+export const PNG_DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /** Requests the emulator recorded for one path. */
 export function requestsTo(emu: RunningEmulator, path: string): RunningEmulator['requests'] {

@@ -23,10 +23,24 @@ export interface InfillServer {
 }
 
 /** A streamed llama-server chunk. */
-export const chunk = (content: string, predicted: number, evaluated = 40): Record<string, unknown> => ({ index: 0, content, stop: false, tokens_predicted: predicted, tokens_evaluated: evaluated });
+export const chunk = (content: string, predicted: number, evaluated = 40): Record<string, unknown> => ({
+  index: 0,
+  content,
+  stop: false,
+  tokens_predicted: predicted,
+  tokens_evaluated: evaluated,
+});
 
 /** The last streamed chunk, with llama-server's stop fields. */
-export const last = (predicted: number, evaluated = 40): Record<string, unknown> => ({ index: 0, content: '', stop: true, stop_type: 'eos', tokens_predicted: predicted, tokens_evaluated: evaluated, timings: { prompt_n: evaluated, predicted_n: predicted } });
+export const last = (predicted: number, evaluated = 40): Record<string, unknown> => ({
+  index: 0,
+  content: '',
+  stop: true,
+  stop_type: 'eos',
+  tokens_predicted: predicted,
+  tokens_evaluated: evaluated,
+  timings: { prompt_n: evaluated, predicted_n: predicted },
+});
 
 export async function startInfillServer(initial: InfillReply): Promise<InfillServer> {
   let current = initial;
@@ -86,9 +100,10 @@ export async function startInfillServer(initial: InfillReply): Promise<InfillSer
       current = reply;
     },
     written: () => written,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -88,18 +88,23 @@ describe('api/models: reading and deriving', () => {
       },
       registry,
     );
-    assert.deepEqual(models.map((m) => [m.id, m.pricing]), [
-      ['DeepSeek-R1', { promptPerToken: 0.000005, completionPerToken: 0.000007 }],
-      ['my-model', { promptPerToken: 0.000005, completionPerToken: 0.000007 }],
-    ]);
+    assert.deepEqual(
+      models.map((m) => [m.id, m.pricing]),
+      [
+        ['DeepSeek-R1', { promptPerToken: 0.000005, completionPerToken: 0.000007 }],
+        ['my-model', { promptPerToken: 0.000005, completionPerToken: 0.000007 }],
+      ],
+    );
     assert.equal(readModel({ id: 'x' }, registry).pricing, undefined);
   });
 
   it('derives capabilities of unknown ids from their names', () => {
     assert.deepEqual(heuristicCapabilities('whisper-tiny'), { capabilities: ['transcription'], family: 'speechToText' });
     assert.equal(heuristicCapabilities('Qwen2.5-Omni-Audio').family, 'audioInstruct');
-    for (const id of ['bge-small-en', 'gte-base', 'text-embedding-3', 'multilingual-e5-large']) assert.deepEqual(heuristicCapabilities(id).capabilities, ['embeddings'], id);
-    for (const id of ['Llama-3.2-11B-Vision', 'Qwen2-VL-7B', 'llava-1.6', 'Llama-4-Scout-17B']) assert.ok(heuristicCapabilities(id).capabilities.includes('vision'), id);
+    for (const id of ['bge-small-en', 'gte-base', 'text-embedding-3', 'multilingual-e5-large'])
+      assert.deepEqual(heuristicCapabilities(id).capabilities, ['embeddings'], id);
+    for (const id of ['Llama-3.2-11B-Vision', 'Qwen2-VL-7B', 'llava-1.6', 'Llama-4-Scout-17B'])
+      assert.ok(heuristicCapabilities(id).capabilities.includes('vision'), id);
     assert.deepEqual(heuristicCapabilities('devlin-7b').capabilities, ['chat', 'json']);
   });
 
@@ -174,7 +179,15 @@ describe('api/usage', () => {
   });
 
   it('prices a transcript from its duration', () => {
-    const model = { id: 'w', ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities: [], family: undefined };
+    const model = {
+      id: 'w',
+      ownedBy: undefined,
+      contextLength: undefined,
+      maxCompletionTokens: undefined,
+      pricing: undefined,
+      capabilities: [],
+      family: undefined,
+    };
     assert.equal(transcriptCostOf(90, { ...model, audioPricePerHour: 0.4 }), 0.01);
     assert.equal(transcriptCostOf(undefined, { ...model, audioPricePerHour: 0.4 }), undefined);
     assert.equal(transcriptCostOf(90, model), undefined);
@@ -182,7 +195,15 @@ describe('api/usage', () => {
 
   it('costOf is undefined without prices or counts', () => {
     const report = buildUsageReport(undefined, { startedAt: 0, firstTokenAt: 1, endedAt: 2, outputChars: 8, promptChars: 8 });
-    const model = { id: 'm', ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities: [], family: undefined };
+    const model = {
+      id: 'm',
+      ownedBy: undefined,
+      contextLength: undefined,
+      maxCompletionTokens: undefined,
+      pricing: undefined,
+      capabilities: [],
+      family: undefined,
+    };
     assert.equal(costOf(report, model), undefined);
     assert.equal(costOf(report, { ...model, pricing: { promptPerToken: 0.5, completionPerToken: 1 } }), 2 * 0.5 + 2 * 1);
   });

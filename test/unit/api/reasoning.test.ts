@@ -51,11 +51,14 @@ describe('api/reasoning: the accumulator', () => {
     acc.pushChunk({ choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning: 'think 1. ' } }] }, out, 1);
     acc.pushChunk({ choices: [{ index: 0, delta: { reasoning_content: 'think 2.' } }] }, out, 2);
     acc.pushChunk({ choices: [{ index: 0, delta: { content: 'Answer.' }, finish_reason: 'stop' }] }, out, 3);
-    assert.deepEqual(out.filter((e) => e.type !== 'finish'), [
-      { type: 'reasoning', text: 'think 1. ' },
-      { type: 'reasoning', text: 'think 2.' },
-      { type: 'text', text: 'Answer.' },
-    ]);
+    assert.deepEqual(
+      out.filter((e) => e.type !== 'finish'),
+      [
+        { type: 'reasoning', text: 'think 1. ' },
+        { type: 'reasoning', text: 'think 2.' },
+        { type: 'text', text: 'Answer.' },
+      ],
+    );
     assert.equal(acc.text(), 'Answer.');
     assert.equal(acc.reasoning(), 'think 1. think 2.');
     assert.equal(acc.firstTokenAt, 1, 'thinking is the first output');
@@ -82,7 +85,10 @@ describe('api/reasoning: reasoning models of the emulator', function () {
   this.timeout(20_000);
   const ctx = useEmulator();
 
-  for (const [model, shape] of [['DeepSeek-R1', '<think> in content'], ['gpt-oss-120b', 'a reasoning field']] as const) {
+  for (const [model, shape] of [
+    ['DeepSeek-R1', '<think> in content'],
+    ['gpt-oss-120b', 'a reasoning field'],
+  ] as const) {
     it(`${model} (${shape}): thinking longer than every time-out finishes in one request, apart from the answer`, async () => {
       // 2.4 s of thinking in pieces every ~240 ms, against a 700 ms first-token and idle time-out.
       const client = clientFor(ctx.emu, { timeoutMs: 700, firstTokenTimeoutMs: 700, idleTimeoutMs: 700, maxRetries: 2 });

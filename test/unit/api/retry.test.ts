@@ -13,7 +13,10 @@ import {
   serverRetryDelayMs,
 } from '../../../src/core/api/retry';
 
-const headers = (record: Record<string, string>) => (name: string): string | undefined => record[name];
+const headers =
+  (record: Record<string, string>) =>
+  (name: string): string | undefined =>
+    record[name];
 
 describe('api/retry: durations and headers', () => {
   it('parses plain seconds and Go-style durations', () => {
@@ -87,10 +90,22 @@ describe('api/retry: policy', () => {
   });
 
   it('keeps full-jitter back-off within its doubling ceiling', () => {
-    assert.equal(backoffDelayMs(0, DEFAULT_RETRY_POLICY, () => 0.999999), 499);
-    assert.equal(backoffDelayMs(1, DEFAULT_RETRY_POLICY, () => 0.999999), 999);
-    assert.equal(backoffDelayMs(10, DEFAULT_RETRY_POLICY, () => 0.999999), DEFAULT_RETRY_POLICY.maxDelayMs - 1);
-    assert.equal(backoffDelayMs(3, DEFAULT_RETRY_POLICY, () => 0), 0);
+    assert.equal(
+      backoffDelayMs(0, DEFAULT_RETRY_POLICY, () => 0.999999),
+      499,
+    );
+    assert.equal(
+      backoffDelayMs(1, DEFAULT_RETRY_POLICY, () => 0.999999),
+      999,
+    );
+    assert.equal(
+      backoffDelayMs(10, DEFAULT_RETRY_POLICY, () => 0.999999),
+      DEFAULT_RETRY_POLICY.maxDelayMs - 1,
+    );
+    assert.equal(
+      backoffDelayMs(3, DEFAULT_RETRY_POLICY, () => 0),
+      0,
+    );
   });
 
   it('cancels a back-off sleep at once', async () => {

@@ -14,8 +14,14 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(JSON.stringify(body));
 };
 const notFound = { error: { message: 'File Not Found', type: 'not_found_error', code: 404 } };
-const noProjector = { error: { code: 500, message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj', type: 'server_error' } };
-const transcriptDone = { type: 'transcript.text.done', text: 'Hello!', usage: { type: 'tokens', input_tokens: 798, output_tokens: 3, total_tokens: 801, input_tokens_details: { cached_tokens: 0 } } };
+const noProjector = {
+  error: { code: 500, message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj', type: 'server_error' },
+};
+const transcriptDone = {
+  type: 'transcript.text.done',
+  text: 'Hello!',
+  usage: { type: 'tokens', input_tokens: 798, output_tokens: 3, total_tokens: 801, input_tokens_details: { cached_tokens: 0 } },
+};
 const model = 'cadenza-scripted-qwen2';
 
 describe('api: self-hosted servers (llama-server differences)', () => {
@@ -34,8 +40,21 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     server = undefined;
   });
 
-  it('reads the context length from llama-server\'s model listing (meta.n_ctx), with no price', async () => {
-    const listing = { object: 'list', data: [{ id: model, aliases: [model], tags: [], object: 'model', created: 1795257144, owned_by: 'llamacpp', meta: { vocab_type: 2, n_vocab: 151936, n_ctx: 4096, n_ctx_train: 4096, n_embd: 64 } }] };
+  it("reads the context length from llama-server's model listing (meta.n_ctx), with no price", async () => {
+    const listing = {
+      object: 'list',
+      data: [
+        {
+          id: model,
+          aliases: [model],
+          tags: [],
+          object: 'model',
+          created: 1795257144,
+          owned_by: 'llamacpp',
+          meta: { vocab_type: 2, n_vocab: 151936, n_ctx: 4096, n_ctx_train: 4096, n_embd: 64 },
+        },
+      ],
+    };
     const { client } = await serve((_req, res) => json(res, 200, listing));
     const [info] = await client.listModels();
     assert.equal(info?.id, model);
@@ -46,7 +65,21 @@ describe('api: self-hosted servers (llama-server differences)', () => {
 
   it('reads a 500 "image input is not supported" as unsupported, names image input, and does not retry it', async () => {
     const { server, client } = await serve((_req, res) => json(res, 500, noProjector));
-    const error = await expectApiError(client.chat({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is it?' }, { type: 'image', dataUrl: PNG_DATA_URL }] }] }), 'unsupported');
+    const error = await expectApiError(
+      client.chat({
+        model,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is it?' },
+              { type: 'image', dataUrl: PNG_DATA_URL },
+            ],
+          },
+        ],
+      }),
+      'unsupported',
+    );
     assert.equal(error.status, 500);
     assert.match(error.message, /^This server does not offer image input \(HTTP 500 from \/v1\/chat\/completions\): image input is not supported/);
     assert.equal(server.hits.length, 1, 'no retry');
@@ -77,7 +110,9 @@ describe('api: self-hosted servers (llama-server differences)', () => {
   });
 
   it('names embeddings for a 501 from a server started without --embeddings', async () => {
-    const { client } = await serve((_req, res) => json(res, 501, { error: { code: 501, message: 'This server does not support embeddings. Start it with `--embeddings`', type: 'not_supported_error' } }));
+    const { client } = await serve((_req, res) =>
+      json(res, 501, { error: { code: 501, message: 'This server does not support embeddings. Start it with `--embeddings`', type: 'not_supported_error' } }),
+    );
     const error = await expectApiError(client.embed('hello', 'any'), 'unsupported');
     assert.match(error.message, /^This server does not offer embeddings \(HTTP 501 from \/v1\/embeddings\): This server does not support embeddings/);
   });
@@ -96,7 +131,8 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     const { server, client } = await serve((_req, res) => {
       calls += 1;
       // llama-server refuses response_format=text; only the first request asks for it.
-      if (calls === 1) json(res, 400, { error: { code: 400, message: "Only 'json' response_format is supported for transcription", type: 'invalid_request_error' } });
+      if (calls === 1)
+        json(res, 400, { error: { code: 400, message: "Only 'json' response_format is supported for transcription", type: 'invalid_request_error' } });
       else json(res, 200, transcriptDone);
     });
     const first = await client.transcribe({ model, audio: makeWav(1), responseFormat: 'text' });
@@ -114,12 +150,8 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     assert.equal(server.hits.length, 2);
   });
 
-  it('streams a transcription from transcript.text.delta events (llama-server\'s stream shape)', async () => {
-    const events = [
-      { type: 'transcript.text.delta', delta: 'Hello' },
-      { type: 'transcript.text.delta', delta: '!' },
-      transcriptDone,
-    ];
+  it("streams a transcription from transcript.text.delta events (llama-server's stream shape)", async () => {
+    const events = [{ type: 'transcript.text.delta', delta: 'Hello' }, { type: 'transcript.text.delta', delta: '!' }, transcriptDone];
     const { client } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`);
@@ -133,7 +165,8 @@ describe('api: self-hosted servers (llama-server differences)', () => {
   });
 
   it('hands out no event after a cancel, even from chunks that arrived in the same network read', async () => {
-    const chunk = (text: string): string => `data: ${JSON.stringify({ id: 'c1', model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+    const chunk = (text: string): string =>
+      `data: ${JSON.stringify({ id: 'c1', model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
     const { client } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // Four tokens in one write (llama-server often has two in one read), then the stream stays open.

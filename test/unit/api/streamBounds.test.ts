@@ -22,7 +22,10 @@ describe('api/stream bounds (endless streams)', () => {
     const client = clientFor(ctx.emu, { maxRetries: 0 });
     ctx.emu.injectFault({ kind: 'endless', afterChunks: 2 }, { path: AUDIO });
     const seen = { chars: 0 };
-    const error = await expectApiError(drain(client.streamAudioReasoning({ model: AUDIO_MODEL, audio: makeWav(1), instruction: 'Describe.', maxTokens: 16 }), seen), 'malformedResponse');
+    const error = await expectApiError(
+      drain(client.streamAudioReasoning({ model: AUDIO_MODEL, audio: makeWav(1), instruction: 'Describe.', maxTokens: 16 }), seen),
+      'malformedResponse',
+    );
     assert.match(error.message, /far more than max_tokens/);
     assert.ok(seen.chars > 0, 'the text before the cut reached the caller');
     // What the caller saw is bounded by the cap on event data (each "la " chunk is ~150 bytes of JSON).
@@ -34,7 +37,10 @@ describe('api/stream bounds (endless streams)', () => {
     const client = clientFor(ctx.emu, { maxRetries: 0 });
     ctx.emu.injectFault({ kind: 'endless', afterChunks: 2 }, { path: CHAT });
     const seen = { chars: 0 };
-    const error = await expectApiError(drain(client.streamChat({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Sing.' }], maxTokens: 16 }), seen), 'malformedResponse');
+    const error = await expectApiError(
+      drain(client.streamChat({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Sing.' }], maxTokens: 16 }), seen),
+      'malformedResponse',
+    );
     assert.match(error.message, /far more than max_tokens/);
     assert.ok(seen.chars > 0);
     await client.close();
@@ -46,7 +52,10 @@ describe('api/stream bounds (endless streams)', () => {
     ctx.emu.injectFault({ kind: 'endless', afterChunks: 2, intervalMs: 50 }, { path: AUDIO });
     const seen = { chars: 0 };
     const started = Date.now();
-    const error = await expectApiError(drain(client.streamAudioReasoning({ model: AUDIO_MODEL, audio: makeWav(1), instruction: 'Describe.' }), seen), 'timeout');
+    const error = await expectApiError(
+      drain(client.streamAudioReasoning({ model: AUDIO_MODEL, audio: makeWav(1), instruction: 'Describe.' }), seen),
+      'timeout',
+    );
     assert.match(error.message, /still streaming after 2 s/);
     assert.ok(seen.chars > 0, 'the text before the cut reached the caller');
     // A generous hang-vs-progress bound: the cut came, not a test time-out.

@@ -4,7 +4,19 @@
 import assert from 'node:assert/strict';
 import { InferenceClient } from '../../../src/core/api/client';
 import { type ChatRequest, type ChatResult, type ChatStreamEvent } from '../../../src/core/api/types';
-import { CHAT_MODEL, clientFor, collect, expectApiError, makeWav, requestsTo, sseResponder, startTinyServer, textOf, useEmulator, WHISPER_MODEL } from './helpers';
+import {
+  CHAT_MODEL,
+  clientFor,
+  collect,
+  expectApiError,
+  makeWav,
+  requestsTo,
+  sseResponder,
+  startTinyServer,
+  textOf,
+  useEmulator,
+  WHISPER_MODEL,
+} from './helpers';
 
 const CHAT = '/v1/chat/completions';
 const hello: ChatRequest = { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hello' }] };
@@ -28,7 +40,9 @@ describe('api/sse: stream shapes (byte-exact loopback server)', function () {
   }
 
   it('ends at the end of the body when no [DONE] comes, without usage from the service', async () => {
-    const { result, events } = await streamFrom(chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hello there, ' }) + chunk({ content: 'friend.' }));
+    const { result, events } = await streamFrom(
+      chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hello there, ' }) + chunk({ content: 'friend.' }),
+    );
     assert.equal(result.text, 'Hello there, friend.');
     assert.equal(result.finishReason, 'unknown');
     // Figures all the same: measured and estimated by the client.
@@ -43,7 +57,14 @@ describe('api/sse: stream shapes (byte-exact loopback server)', function () {
   });
 
   it('skips choices null and [], reads the usage chunk, stops at [DONE]', async () => {
-    const usage = { prompt_tokens: 43, completion_tokens: 3, total_tokens: 46, time_to_first_token: 0.0844, completion_tokens_after_first_per_sec: 262.277, total_latency: 0.459 };
+    const usage = {
+      prompt_tokens: 43,
+      completion_tokens: 3,
+      total_tokens: 46,
+      time_to_first_token: 0.0844,
+      completion_tokens_after_first_per_sec: 262.277,
+      total_latency: 0.459,
+    };
     const body =
       chunk({ role: 'assistant', content: '' }) +
       `data: ${JSON.stringify({ id: 'abc', created: 1.5, choices: null })}\n\n` +
@@ -103,10 +124,21 @@ describe('api/sse: stream shapes (byte-exact loopback server)', function () {
       chunk(call(undefined, undefined, '"b"}')) +
       chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
     const { result, events } = await streamFrom(body);
-    assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.arguments]), [['call_a', 'read', '{"path":"a"}'], ['call_b', 'read', '{"path":"b"}']]);
+    assert.deepEqual(
+      result.toolCalls.map((c) => [c.id, c.name, c.arguments]),
+      [
+        ['call_a', 'read', '{"path":"a"}'],
+        ['call_b', 'read', '{"path":"b"}'],
+      ],
+    );
     // Events name the call they belong to, so consumers that gather by index keep the two apart.
     const indexes = events.flatMap((e) => (e.type === 'toolCall' ? [[e.index, e.argumentsDelta]] : []));
-    assert.deepEqual(indexes, [[0, '{"path":'], [0, '"a"}'], [1, '{"path":'], [1, '"b"}']]);
+    assert.deepEqual(indexes, [
+      [0, '{"path":'],
+      [0, '"a"}'],
+      [1, '{"path":'],
+      [1, '"b"}'],
+    ]);
   });
 
   it('judges a streamed request by its body, not its content type: an event stream sent as text/plain is parsed', async () => {

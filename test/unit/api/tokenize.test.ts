@@ -6,7 +6,12 @@ import { type AddressInfo } from 'node:net';
 import { InferenceClient } from '../../../src/core/api/client';
 import { expectApiError } from './helpers';
 
-interface Hit { method: string; url: string; body: string; authorization: string | undefined }
+interface Hit {
+  method: string;
+  url: string;
+  body: string;
+  authorization: string | undefined;
+}
 
 async function serve(answer: (hit: Hit) => { status: number; body: unknown }): Promise<{ server: Server; baseUrl: string; hits: Hit[] }> {
   const hits: Hit[] = [];
@@ -25,7 +30,7 @@ async function serve(answer: (hit: Hit) => { status: number; body: unknown }): P
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 }
 
-describe('api: countTokens (the chat server\'s tokenizer)', () => {
+describe("api: countTokens (the chat server's tokenizer)", () => {
   const servers: Server[] = [];
   const clients: InferenceClient[] = [];
   const client = (options: ConstructorParameters<typeof InferenceClient>[0]): InferenceClient => {
@@ -42,13 +47,18 @@ describe('api: countTokens (the chat server\'s tokenizer)', () => {
     const chat = await serve(() => ({ status: 200, body: { tokens: [791, 4062, 14198, 39935, 35308, 13] } }));
     const other = await serve(() => ({ status: 404, body: {} }));
     servers.push(chat.server, other.server);
-    const count = await client({ baseUrl: `${other.baseUrl}/v1`, apiKey: 'secret-key', endpoints: { chat: { baseUrl: `${chat.baseUrl}/v1` } } }).countTokens('The quick brown fox jumps.');
+    const count = await client({ baseUrl: `${other.baseUrl}/v1`, apiKey: 'secret-key', endpoints: { chat: { baseUrl: `${chat.baseUrl}/v1` } } }).countTokens(
+      'The quick brown fox jumps.',
+    );
     assert.equal(count, 6);
-    assert.deepEqual(chat.hits.map((hit) => [hit.method, hit.url, JSON.parse(hit.body) as unknown, hit.authorization]), [['POST', '/tokenize', { content: 'The quick brown fox jumps.' }, 'Bearer secret-key']]);
+    assert.deepEqual(
+      chat.hits.map((hit) => [hit.method, hit.url, JSON.parse(hit.body) as unknown, hit.authorization]),
+      [['POST', '/tokenize', { content: 'The quick brown fox jumps.' }, 'Bearer secret-key']],
+    );
     assert.equal(other.hits.length, 0, 'the default server is not asked');
   });
 
-  it('a server without a tokenizer (llama-server\'s 404 body) is `unsupported`, asked once (no retry)', async () => {
+  it("a server without a tokenizer (llama-server's 404 body) is `unsupported`, asked once (no retry)", async () => {
     const { server, baseUrl, hits } = await serve(() => ({ status: 404, body: { error: { message: 'File Not Found', type: 'not_found_error', code: 404 } } }));
     servers.push(server);
     await expectApiError(client({ baseUrl, apiKey: 'k' }).countTokens('hello'), 'unsupported');

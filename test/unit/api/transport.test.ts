@@ -57,7 +57,10 @@ async function startTinyproxy(dir: string): Promise<Tinyproxy> {
   const logFile = join(dir, 'tinyproxy.log');
   const conf = join(dir, 'tinyproxy.conf');
   // No ConnectPort lines: tinyproxy then allows CONNECT to any port (the HTTPS test uses a high one).
-  writeFileSync(conf, [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 30', `LogFile "${logFile}"`, 'LogLevel Info', 'MaxClients 20', 'Allow 127.0.0.1', ''].join('\n'));
+  writeFileSync(
+    conf,
+    [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 30', `LogFile "${logFile}"`, 'LogLevel Info', 'MaxClients 20', 'Allow 127.0.0.1', ''].join('\n'),
+  );
   const child: ChildProcess = spawn(which.stdout.trim(), ['-d', '-c', conf], { stdio: 'ignore' });
   await waitForPort(port, Date.now() + 5000);
   const log = (): string => {
@@ -70,7 +73,10 @@ async function startTinyproxy(dir: string): Promise<Tinyproxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     log,
-    requests: () => log().split('\n').filter((line) => /Request \(file descriptor \d+\): /.test(line)),
+    requests: () =>
+      log()
+        .split('\n')
+        .filter((line) => /Request \(file descriptor \d+\): /.test(line)),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -105,7 +111,10 @@ describe('api/transport: through a real proxy (tinyproxy)', function () {
     const models = await client.listModels();
     assert.equal(models.length, 9);
     const lines = tp().requests().slice(before);
-    assert.ok(lines.some((line) => line.includes(`GET ${ctx.emu.baseUrl}/v1/models`)), `tinyproxy log:\n${tp().log()}`);
+    assert.ok(
+      lines.some((line) => line.includes(`GET ${ctx.emu.baseUrl}/v1/models`)),
+      `tinyproxy log:\n${tp().log()}`,
+    );
     const seen = ctx.emu.requests.find((r) => r.path === '/v1/models');
     assert.ok(seen !== undefined, 'the emulator got the request');
     assert.match(seen.headers['via'] ?? '', /tinyproxy/, 'the request came by way of tinyproxy');
@@ -116,7 +125,11 @@ describe('api/transport: through a real proxy (tinyproxy)', function () {
     const client = clientFor(ctx.emu, { transport: { proxy: tp().url, useEnvironment: false } });
     const result = await client.streamChat({ model: 'Meta-Llama-3.1-8B-Instruct', messages: [{ role: 'user', content: 'hi' }] }).result;
     assert.ok(result.text.length > 0);
-    assert.ok(tp().requests().some((line) => line.includes(`POST ${ctx.emu.baseUrl}/v1/chat/completions`)));
+    assert.ok(
+      tp()
+        .requests()
+        .some((line) => line.includes(`POST ${ctx.emu.baseUrl}/v1/chat/completions`)),
+    );
     await client.close();
   });
 
@@ -171,11 +184,29 @@ describe('api/transport: through a real proxy (tinyproxy)', function () {
 function makeCertificate(dir: string, name: string): { key: string; cert: string; certFile: string } {
   const keyFile = join(dir, `${name}.key`);
   const certFile = join(dir, `${name}.pem`);
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${name}`,
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
@@ -211,8 +242,17 @@ describe('api/transport: TLS and extra CA certificates', function () {
   });
 
   it('trusts it with the certificate in extraCaCertificates, keeping the public roots', async () => {
-    const client = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { extraCaCertificates: [cert.cert], useEnvironment: false } });
-    assert.deepEqual((await client.listModels()).map((m) => m.id), ['tls-model']);
+    const client = new InferenceClient({
+      baseUrl,
+      apiKey: 'k',
+      timeoutMs: 15_000,
+      maxRetries: 0,
+      transport: { extraCaCertificates: [cert.cert], useEnvironment: false },
+    });
+    assert.deepEqual(
+      (await client.listModels()).map((m) => m.id),
+      ['tls-model'],
+    );
     await client.close();
     const list = buildCaList([cert.cert], {});
     assert.ok(list !== undefined && list.length > 100, 'the bundled roots are still there');
@@ -254,10 +294,22 @@ describe('api/transport: TLS and extra CA certificates', function () {
       const strict = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { proxy: proxy.url, useEnvironment: false } });
       await expectApiError(strict.listModels(), 'network');
       await strict.close();
-      const trusting = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { proxy: proxy.url, extraCaCertificates: [cert.cert], useEnvironment: false } });
+      const trusting = new InferenceClient({
+        baseUrl,
+        apiKey: 'k',
+        timeoutMs: 15_000,
+        maxRetries: 0,
+        transport: { proxy: proxy.url, extraCaCertificates: [cert.cert], useEnvironment: false },
+      });
       assert.equal((await trusting.listModels())[0]?.id, 'tls-model');
       await trusting.close();
-      const lax = new InferenceClient({ baseUrl, apiKey: 'k', timeoutMs: 15_000, maxRetries: 0, transport: { proxy: proxy.url, proxyStrictSSL: false, useEnvironment: false } });
+      const lax = new InferenceClient({
+        baseUrl,
+        apiKey: 'k',
+        timeoutMs: 15_000,
+        maxRetries: 0,
+        transport: { proxy: proxy.url, proxyStrictSSL: false, useEnvironment: false },
+      });
       assert.equal((await lax.listModels())[0]?.id, 'tls-model');
       await lax.close();
       const host = baseUrl.replace('https://', '');

@@ -8,23 +8,37 @@ describe('audio batch', () => {
   it('runs every item with bounded concurrency and keeps input order', async () => {
     let running = 0;
     let peak = 0;
-    const results = await runBatch([30, 10, 20, 5, 15], async (ms) => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await sleep(ms);
-      running -= 1;
-      return ms * 2;
-    }, { concurrency: 2 });
+    const results = await runBatch(
+      [30, 10, 20, 5, 15],
+      async (ms) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await sleep(ms);
+        running -= 1;
+        return ms * 2;
+      },
+      { concurrency: 2 },
+    );
     assert.equal(peak, 2);
-    assert.deepEqual(results.map((result) => result.status === 'done' ? result.value : undefined), [60, 20, 40, 10, 30]);
+    assert.deepEqual(
+      results.map((result) => (result.status === 'done' ? result.value : undefined)),
+      [60, 20, 40, 10, 30],
+    );
   });
 
   it('lets one failure not stop the others, and says why it failed', async () => {
-    const results = await runBatch(['a', 'bad', 'c'], async (item) => {
-      if (item === 'bad') throw new Error('not audio');
-      return item.toUpperCase();
-    }, { concurrency: 3 });
-    assert.deepEqual(results.map((result) => result.status), ['done', 'failed', 'done']);
+    const results = await runBatch(
+      ['a', 'bad', 'c'],
+      async (item) => {
+        if (item === 'bad') throw new Error('not audio');
+        return item.toUpperCase();
+      },
+      { concurrency: 3 },
+    );
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['done', 'failed', 'done'],
+    );
     const failed = results[1];
     assert.ok(failed?.status === 'failed' && failed.error instanceof Error && failed.error.message === 'not audio');
   });
@@ -32,16 +46,23 @@ describe('audio batch', () => {
   it('on cancel keeps what was done, marks the rest canceled, and passes the signal to running work', async () => {
     const controller = new AbortController();
     const seen: AbortSignal[] = [];
-    const promise = runBatch([1, 2, 3, 4], async (item, signal) => {
-      seen.push(signal);
-      if (item === 1) return 'first';
-      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
-      return 'never';
-    }, { concurrency: 2, signal: controller.signal });
+    const promise = runBatch(
+      [1, 2, 3, 4],
+      async (item, signal) => {
+        seen.push(signal);
+        if (item === 1) return 'first';
+        await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+        return 'never';
+      },
+      { concurrency: 2, signal: controller.signal },
+    );
     await sleep(20);
     controller.abort();
     const results = await promise;
-    assert.deepEqual(results.map((result) => result.status), ['done', 'canceled', 'canceled', 'canceled']);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['done', 'canceled', 'canceled', 'canceled'],
+    );
     assert.ok(seen.every((signal) => signal.aborted));
   });
 

@@ -95,8 +95,15 @@ describe('audio/duration', function () {
   });
 
   it('knows durations without a header: streamed FLAC, WebM and WAV', function () {
-    for (const [name, format] of [['flac-stream.flac', 'flac'], ['webm-opus-stream.webm', 'webm'], ['wav-ffmpeg-stream.wav', 'wav']] as const) {
-      const got = audioDurationDetails({ head: readFileSync(fixture(manifest, name).path), tail: readFileSync(fixture(manifest, name).path), size: fixture(manifest, name).bytes }, format);
+    for (const [name, format] of [
+      ['flac-stream.flac', 'flac'],
+      ['webm-opus-stream.webm', 'webm'],
+      ['wav-ffmpeg-stream.wav', 'wav'],
+    ] as const) {
+      const got = audioDurationDetails(
+        { head: readFileSync(fixture(manifest, name).path), tail: readFileSync(fixture(manifest, name).path), size: fixture(manifest, name).bytes },
+        format,
+      );
       assert.ok(got !== undefined && Math.abs(got.seconds - manifest.sourceSeconds) < 0.03 && !got.truncated, `${name}: ${JSON.stringify(got)}`);
     }
   });

@@ -47,8 +47,10 @@ export function loadFixtures(): FixtureManifest {
   try {
     execFileSync('bash', [join(fixtures, 'setup-audio-tools.sh')], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
-    throw new Error(`Audio tools (sox, ffmpeg, espeak-ng) are missing and could not be installed. ` +
-      `Run: sudo bash test/support/fixtures/audio/setup-audio-tools.sh\n${stderrOf(err)}`);
+    throw new Error(
+      `Audio tools (sox, ffmpeg, espeak-ng) are missing and could not be installed. ` +
+        `Run: sudo bash test/support/fixtures/audio/setup-audio-tools.sh\n${stderrOf(err)}`,
+    );
   }
   let manifestPath: string;
   try {

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { inspectAudioFile } from '../../../src/core/audio/audioFile';
 import { audioDataUrlLength, audioDataUrlPrefix, toAudioDataUrl } from '../../../src/core/audio/dataUrl';
 import {
-  acceptedAudioExtensions, audioInstructMaxSeconds, checkAudioForFamily, describeAudioProblem, speechToTextMaxBytes,
+  acceptedAudioExtensions,
+  audioInstructMaxSeconds,
+  checkAudioForFamily,
+  describeAudioProblem,
+  speechToTextMaxBytes,
 } from '../../../src/core/audio/limits';
 import { fixture, type FixtureManifest, loadFixtures } from './fixtures';
 

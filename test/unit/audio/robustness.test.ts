@@ -115,17 +115,37 @@ describe('audio robustness (fuzz-ish)', function () {
   });
 
   it('survives hostile sizes: huge chunks, boxes and tags that point past the end', function () {
-    const u32le = (v: number): Buffer => { const b = Buffer.alloc(4); b.writeUInt32LE(v >>> 0); return b; };
-    const u32be = (v: number): Buffer => { const b = Buffer.alloc(4); b.writeUInt32BE(v >>> 0); return b; };
+    const u32le = (v: number): Buffer => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32LE(v >>> 0);
+      return b;
+    };
+    const u32be = (v: number): Buffer => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(v >>> 0);
+      return b;
+    };
     const cases: Array<[string, Uint8Array]> = [
       ['wav fmt huge', Buffer.concat([Buffer.from('RIFF'), u32le(0xffffffff), Buffer.from('WAVEfmt '), u32le(0xfffffff0), Buffer.alloc(32)])],
-      ['wav zero rate', Buffer.concat([Buffer.from('RIFF'), u32le(36), Buffer.from('WAVEfmt '), u32le(16), Buffer.alloc(16), Buffer.from('data'), u32le(8), Buffer.alloc(8)])],
-      ['wav many empty chunks', Buffer.concat([Buffer.from('RIFF'), u32le(0), Buffer.from('WAVE'), ...Array.from({ length: 20000 }, () => Buffer.from('junk\0\0\0\0'))])],
+      [
+        'wav zero rate',
+        Buffer.concat([Buffer.from('RIFF'), u32le(36), Buffer.from('WAVEfmt '), u32le(16), Buffer.alloc(16), Buffer.from('data'), u32le(8), Buffer.alloc(8)]),
+      ],
+      [
+        'wav many empty chunks',
+        Buffer.concat([Buffer.from('RIFF'), u32le(0), Buffer.from('WAVE'), ...Array.from({ length: 20000 }, () => Buffer.from('junk\0\0\0\0'))]),
+      ],
       ['mp4 largesize', Buffer.concat([u32be(1), Buffer.from('moov'), u32be(0xffffffff), u32be(0xffffffff), Buffer.alloc(32)])],
-      ['mp4 size 0 moov', Buffer.concat([u32be(24), Buffer.from('ftypM4A '), Buffer.alloc(12), u32be(0), Buffer.from('moov'), u32be(0), Buffer.from('mvhd'), Buffer.alloc(40)])],
+      [
+        'mp4 size 0 moov',
+        Buffer.concat([u32be(24), Buffer.from('ftypM4A '), Buffer.alloc(12), u32be(0), Buffer.from('moov'), u32be(0), Buffer.from('mvhd'), Buffer.alloc(40)]),
+      ],
       ['mp4 self loop', Buffer.concat([u32be(24), Buffer.from('ftypisom'), Buffer.alloc(12), u32be(8), Buffer.from('moov'), u32be(4), Buffer.from('free')])],
       ['id3 past end', Buffer.from([0x49, 0x44, 0x33, 4, 0, 0x10, 0x7f, 0x7f, 0x7f, 0x7f, 0xff, 0xfb])],
-      ['ebml unknown sizes', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x18, 0x53, 0x80, 0x67, 0xff, 0x1f, 0x43, 0xb6, 0x75, 0xff])],
+      [
+        'ebml unknown sizes',
+        Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x18, 0x53, 0x80, 0x67, 0xff, 0x1f, 0x43, 0xb6, 0x75, 0xff]),
+      ],
       ['ogg segments past end', Buffer.concat([Buffer.from('OggS\0\x02'), Buffer.alloc(20), Buffer.from([255]), Buffer.alloc(40, 255)])],
       ['mp3 free-format frames', Buffer.alloc(10000, 0xff)],
     ];

@@ -3,7 +3,13 @@ import type { ModelInfo } from '../../../src/core/api/types';
 import { defaultLanguage, defaultTranscriptionModel } from '../../../src/core/audio/transcriptionDefaults';
 
 const model = (id: string, capabilities: ModelInfo['capabilities'], family?: ModelInfo['family']): ModelInfo => ({
-  id, ownedBy: undefined, contextLength: undefined, maxCompletionTokens: undefined, pricing: undefined, capabilities, family,
+  id,
+  ownedBy: undefined,
+  contextLength: undefined,
+  maxCompletionTokens: undefined,
+  pricing: undefined,
+  capabilities,
+  family,
 });
 const llama = model('Meta-Llama-3.1-8B-Instruct', ['chat']);
 const qwen = model('Qwen2-Audio-7B-Instruct', ['chat', 'audioReasoning', 'transcription'], 'audioInstruct');

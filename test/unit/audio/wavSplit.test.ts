@@ -35,7 +35,8 @@ function checkSplit(bytes: Uint8Array, maxSeconds: number, dir: string, label: s
   parts.forEach((part, i) => {
     const layout = layoutOf(part);
     assert.equal(layout.truncated, false);
-    for (const key of ['formatTag', 'channels', 'sampleRate', 'bitsPerSample', 'blockAlign'] as const) assert.equal(layout[key], source[key], `${label}#${i} ${key}`);
+    for (const key of ['formatTag', 'channels', 'sampleRate', 'bitsPerSample', 'blockAlign'] as const)
+      assert.equal(layout[key], source[key], `${label}#${i} ${key}`);
     const seconds = audioDurationSeconds(part, 'wav');
     assert.ok(seconds !== undefined && seconds <= maxSeconds - 0.2 + 1e-9 && seconds > 0, `${label}#${i}: ${seconds} s`);
     // The samples are the original's, in order, with none dropped or repeated.
@@ -73,9 +74,20 @@ describe('audio/wavSplit', function () {
   });
 
   it('splits every linear encoding and layout: 8/16/24-bit, float, A-law, µ-law, RF64, streamed, odd chunks', function () {
-    for (const name of ['wav-pcm16-mono-16k.wav', 'wav-pcm16-stereo-44k.wav', 'wav-u8-mono-8k.wav', 'wav-pcm24-stereo-48k.wav',
-      'wav-float32-mono-22k.wav', 'wav-float64-mono-16k.wav', 'wav-alaw-8k.wav', 'wav-mulaw-8k.wav', 'wav-rf64.wav',
-      'wav-ffmpeg-stream.wav', 'wav-ffmpeg-list-22k.wav', 'wav-odd-chunks-8k.wav']) {
+    for (const name of [
+      'wav-pcm16-mono-16k.wav',
+      'wav-pcm16-stereo-44k.wav',
+      'wav-u8-mono-8k.wav',
+      'wav-pcm24-stereo-48k.wav',
+      'wav-float32-mono-22k.wav',
+      'wav-float64-mono-16k.wav',
+      'wav-alaw-8k.wav',
+      'wav-mulaw-8k.wav',
+      'wav-rf64.wav',
+      'wav-ffmpeg-stream.wav',
+      'wav-ffmpeg-list-22k.wav',
+      'wav-odd-chunks-8k.wav',
+    ]) {
       checkSplit(readFileSync(fixture(manifest, name).path), 5, dir, name.replace('.wav', ''));
     }
   });
@@ -124,11 +136,18 @@ describe('audio/wavSplit', function () {
   });
 
   it('refuses what it cannot split, with a reason', function () {
-    assert.throws(() => splitWav(readFileSync(fixture(manifest, 'wav-ima-adpcm-16k.wav').path), 5),
-      (err: unknown) => WavSplitError.is(err) && err.reason === 'unsupportedEncoding');
-    assert.throws(() => splitWav(readFileSync(fixture(manifest, 'renamed-mp3.wav').path)),
-      (err: unknown) => WavSplitError.is(err) && err.reason === 'notWav');
-    assert.throws(() => splitWav(new Uint8Array(0)), (err: unknown) => WavSplitError.is(err) && err.reason === 'notWav');
+    assert.throws(
+      () => splitWav(readFileSync(fixture(manifest, 'wav-ima-adpcm-16k.wav').path), 5),
+      (err: unknown) => WavSplitError.is(err) && err.reason === 'unsupportedEncoding',
+    );
+    assert.throws(
+      () => splitWav(readFileSync(fixture(manifest, 'renamed-mp3.wav').path)),
+      (err: unknown) => WavSplitError.is(err) && err.reason === 'notWav',
+    );
+    assert.throws(
+      () => splitWav(new Uint8Array(0)),
+      (err: unknown) => WavSplitError.is(err) && err.reason === 'notWav',
+    );
     assert.throws(() => splitWav(readFileSync(fixture(manifest, 'long-45s.wav').path), 0), RangeError);
   });
 

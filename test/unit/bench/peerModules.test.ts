@@ -53,12 +53,14 @@ describe('bench/localIndex/indexPeers: its native libraries', () => {
     assert.match(error.message, /not installed: usearch\./);
   });
 
-  it('loads them from the bench\'s own package folder', () => {
-    const peers = loadPeerModules(folder({
-      'hnswlib-node': '{ HierarchicalNSW: class {} }',
-      simsimd: '{ dot: (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0) }',
-      usearch: '{ Index: class {}, MetricKind: { IP: "ip", Cos: "cos" }, ScalarKind: { F32: "f32", I8: "i8" }, exactSearch: () => ({}) }',
-    }));
+  it("loads them from the bench's own package folder", () => {
+    const peers = loadPeerModules(
+      folder({
+        'hnswlib-node': '{ HierarchicalNSW: class {} }',
+        simsimd: '{ dot: (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0) }',
+        usearch: '{ Index: class {}, MetricKind: { IP: "ip", Cos: "cos" }, ScalarKind: { F32: "f32", I8: "i8" }, exactSearch: () => ({}) }',
+      }),
+    );
     assert.equal(peers.simsimd.dot(new Float32Array([1, 2]), new Float32Array([3, 4])), 11);
     assert.equal(peers.usearch.MetricKind.IP, 'ip');
   });

@@ -4,17 +4,35 @@ import { conversationToMarkdown, newConversation, settleInterrupted, type Stored
 import { buildChatRequest } from '../../../src/core/chat/requestBuilder';
 
 const model: ModelInfo = {
-  id: 'Meta-Llama-3.3-70B-Instruct', ownedBy: undefined, contextLength: 131072, maxCompletionTokens: 16384,
-  pricing: undefined, capabilities: ['chat', 'tools', 'json'], family: undefined,
+  id: 'Meta-Llama-3.3-70B-Instruct',
+  ownedBy: undefined,
+  contextLength: 131072,
+  maxCompletionTokens: 16384,
+  pricing: undefined,
+  capabilities: ['chat', 'tools', 'json'],
+  family: undefined,
 };
 
 function agentAnswer(id: string, question: string, size = 10): StoredMessage[] {
   return [
     { id: `${id}-q`, role: 'user', text: question, createdAt: 1 },
-    { id: `${id}-1`, role: 'assistant', text: '', createdAt: 2, toolCalls: [
-      { id: `${id}-c1`, name: 'read_file', arguments: '{"path":"a.ts"}', status: 'done', result: 'a.ts (1 lines)\n' + 'x'.repeat(size) },
-      { id: `${id}-c2`, name: 'edit_file', arguments: '{"path":"a.ts"}', status: 'denied', result: 'The user denied the edit of a.ts', change: { kind: 'edit', path: 'a.ts', diff: '-x\n+y' } },
-    ] },
+    {
+      id: `${id}-1`,
+      role: 'assistant',
+      text: '',
+      createdAt: 2,
+      toolCalls: [
+        { id: `${id}-c1`, name: 'read_file', arguments: '{"path":"a.ts"}', status: 'done', result: 'a.ts (1 lines)\n' + 'x'.repeat(size) },
+        {
+          id: `${id}-c2`,
+          name: 'edit_file',
+          arguments: '{"path":"a.ts"}',
+          status: 'denied',
+          result: 'The user denied the edit of a.ts',
+          change: { kind: 'edit', path: 'a.ts', diff: '-x\n+y' },
+        },
+      ],
+    },
     { id: `${id}-2`, role: 'assistant', text: `answer ${id}`, createdAt: 3 },
   ];
 }
@@ -26,7 +44,14 @@ describe('agent history in the conversation', () => {
     const { request } = buildChatRequest(conversation, model, {});
     assert.deepEqual(request.messages, [
       { role: 'user', content: 'first' },
-      { role: 'assistant', content: null, toolCalls: [{ id: 'a-c1', name: 'read_file', arguments: '{"path":"a.ts"}' }, { id: 'a-c2', name: 'edit_file', arguments: '{"path":"a.ts"}' }] },
+      {
+        role: 'assistant',
+        content: null,
+        toolCalls: [
+          { id: 'a-c1', name: 'read_file', arguments: '{"path":"a.ts"}' },
+          { id: 'a-c2', name: 'edit_file', arguments: '{"path":"a.ts"}' },
+        ],
+      },
       { role: 'tool', toolCallId: 'a-c1', content: 'a.ts (1 lines)\nxxxxxxxxxx' },
       { role: 'tool', toolCallId: 'a-c2', content: 'The user denied the edit of a.ts' },
       { role: 'assistant', content: 'answer a' },
@@ -36,7 +61,12 @@ describe('agent history in the conversation', () => {
 
   it('never separates a tool result from its call when old turns are dropped', () => {
     const conversation = newConversation(model.id);
-    conversation.messages.push(...agentAnswer('old', 'old question', 20000), ...agentAnswer('mid', 'middle question', 200), { id: 'n', role: 'user', text: 'newest', createdAt: 9 });
+    conversation.messages.push(...agentAnswer('old', 'old question', 20000), ...agentAnswer('mid', 'middle question', 200), {
+      id: 'n',
+      role: 'user',
+      text: 'newest',
+      createdAt: 9,
+    });
     const { request, budget } = buildChatRequest(conversation, { ...model, contextLength: 6000 }, { maxTokens: 4000 });
     assert.ok(budget.droppedCount > 0);
     const roles = request.messages.map((message) => message.role);

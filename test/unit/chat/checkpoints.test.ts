@@ -33,7 +33,10 @@ describe('checkpoints of agent turns', () => {
       await prepared.apply(signal);
     }
   }
-  const readNow = (port: MemoryPort) => async (path: string): Promise<string | undefined> => port.files.get(path);
+  const readNow =
+    (port: MemoryPort) =>
+    async (path: string): Promise<string | undefined> =>
+      port.files.get(path);
 
   it('records the texts before a turn (first change per file wins) and after it, and nothing for a turn that changed nothing', async () => {
     const port = new MemoryPort({ 'src/a.ts': 'one\ntwo\n' });
@@ -45,7 +48,10 @@ describe('checkpoints of agent turns', () => {
     ]);
     const done = await recorder.finish('msg-1', readNow(port));
     assert.ok(done);
-    assert.deepEqual(done.summary.files, [{ path: 'src/a.ts', change: 'edited' }, { path: 'src/b.ts', change: 'created' }]);
+    assert.deepEqual(done.summary.files, [
+      { path: 'src/a.ts', change: 'edited' },
+      { path: 'src/b.ts', change: 'created' },
+    ]);
     const loaded = await store.load(done.checkpoint.id);
     assert.deepEqual(loaded?.files, [
       { path: 'src/a.ts', before: textHash('one\ntwo\n'), after: textHash('ONE\nTWO\n') },
@@ -103,7 +109,14 @@ describe('checkpoints of agent turns', () => {
   const big = (letter: string): string => letter.repeat(10_000);
   /** Saves a checkpoint of one file, recorded in `folders` (null: before folders were kept). */
   const save = async (id: string, createdAt: number, before: string, after: string, folders: FolderRoot[] | null = here): Promise<void> => {
-    await store.save({ id, conversationId: 'c', messageId: id, createdAt, ...(folders ? { folders } : {}), files: [{ path: 'f', before: await store.putText(before), after: await store.putText(after) }] });
+    await store.save({
+      id,
+      conversationId: 'c',
+      messageId: id,
+      createdAt,
+      ...(folders ? { folders } : {}),
+      files: [{ path: 'f', before: await store.putText(before), after: await store.putText(after) }],
+    });
   };
 
   it('prunes by age, then the oldest beyond the size, keeps the newest, and deletes blobs nobody needs', async () => {
@@ -113,14 +126,17 @@ describe('checkpoints of agent turns', () => {
     await save('new', now - 1 * day, big('n'), big('q'));
     const removed = await store.prune({ maxAgeDays: 30, maxBytes: 25_000 }, here, now);
     assert.deepEqual(removed.sort(), ['mid', 'old']);
-    assert.deepEqual((await store.list()).map((entry) => entry.id), ['new']);
+    assert.deepEqual(
+      (await store.list()).map((entry) => entry.id),
+      ['new'],
+    );
     assert.deepEqual(readdirSync(join(root, 'blobs')).sort(), [textHash(big('n')), textHash(big('q'))].sort());
     // The newest stays even alone over the size.
     assert.deepEqual(await store.prune({ maxAgeDays: 30, maxBytes: 10 }, here, now), []);
     assert.equal((await store.list()).length, 1);
   });
 
-  it('prunes only the checkpoints of this window\'s folders: another project\'s, however old or large, stay with their texts', async () => {
+  it("prunes only the checkpoints of this window's folders: another project's, however old or large, stay with their texts", async () => {
     const now = Date.now();
     await save('b-old', now - 300 * day, big('a'), big('b'), elsewhere);
     await save('b-big', now - 3 * day, big('c'), big('d'), elsewhere);
@@ -131,20 +147,26 @@ describe('checkpoints of agent turns', () => {
     // A workspace whose settings keep 5 days and 25 kB: its old and its over-budget checkpoints go, no other.
     const removed = await store.prune({ maxAgeDays: 5, maxBytes: 25_000 }, here, now);
     assert.deepEqual(removed.sort(), ['a-mid', 'a-old']);
-    assert.deepEqual((await store.list()).map((entry) => entry.id), ['b-old', 'b-big', 'a-new']);
+    assert.deepEqual(
+      (await store.list()).map((entry) => entry.id),
+      ['b-old', 'b-big', 'a-new'],
+    );
     for (const letter of ['a', 'b', 'c', 'd', 'i']) assert.equal(await store.getText(textHash(big(letter))), big(letter), `the text ${letter} is kept`);
     for (const letter of ['e', 'f', 'g', 'h']) assert.equal(await store.getText(textHash(big(letter))), undefined, `the text ${letter} is gone`);
     // The other project's own window prunes them by its own policy.
-    assert.deepEqual((await store.prune({ maxAgeDays: 30, maxBytes: 1_000_000 }, elsewhere, now)), ['b-old']);
+    assert.deepEqual(await store.prune({ maxAgeDays: 30, maxBytes: 1_000_000 }, elsewhere, now), ['b-old']);
   });
 
-  it('keeps a checkpoint recorded before folders were kept until it is older than the default age, whatever a window\'s policy says', async () => {
+  it("keeps a checkpoint recorded before folders were kept until it is older than the default age, whatever a window's policy says", async () => {
     const now = Date.now();
     await save('legacy-recent', now - 10 * day, big('r'), big('s'), null);
     await save('legacy-old', now - (unscopedMaxAgeDays + 1) * day, big('t'), big('u'), null);
     assert.deepEqual(await store.prune({ maxAgeDays: 1, maxBytes: 10 }, here, now), ['legacy-old']);
     const left = await store.list();
-    assert.deepEqual(left.map((entry) => entry.id), ['legacy-recent']);
+    assert.deepEqual(
+      left.map((entry) => entry.id),
+      ['legacy-recent'],
+    );
     assert.equal(left[0]?.folders, undefined);
     assert.equal(await store.getText(textHash(big('r'))), big('r'));
   });
@@ -161,7 +183,14 @@ describe('checkpoints of agent turns', () => {
 
   it('reads a checkpoint whose recorded folders are damaged as unreadable, never as one without folders', async () => {
     const hash = await store.putText('x');
-    await store.save({ id: 'bad', conversationId: 'c', messageId: 'm', createdAt: Date.now(), folders: [{ name: 'p', fsPath: 7 }] as unknown as FolderRoot[], files: [{ path: 'f', before: hash, after: null }] });
+    await store.save({
+      id: 'bad',
+      conversationId: 'c',
+      messageId: 'm',
+      createdAt: Date.now(),
+      folders: [{ name: 'p', fsPath: 7 }] as unknown as FolderRoot[],
+      files: [{ path: 'f', before: hash, after: null }],
+    });
     assert.equal(await store.load('bad'), undefined);
   });
 
@@ -171,7 +200,10 @@ describe('checkpoints of agent turns', () => {
     rmSync(join(root, 'blobs', hash));
     const checkpoint = await store.load('x');
     assert.ok(checkpoint);
-    await assert.rejects(planRestore(store, checkpoint, async () => undefined), /no longer stored/);
+    await assert.rejects(
+      planRestore(store, checkpoint, async () => undefined),
+      /no longer stored/,
+    );
     assert.equal(await store.load('../escape'), undefined);
   });
 });

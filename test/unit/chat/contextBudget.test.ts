@@ -26,8 +26,10 @@ describe('context budget', () => {
   it('drops the oldest whole turns first, keeping the system prompt and the newest turn', () => {
     const messages = [
       message('system', 20),
-      message('user', 200), message('assistant', 200),
-      message('user', 200), message('assistant', 200),
+      message('user', 200),
+      message('assistant', 200),
+      message('user', 200),
+      message('assistant', 200),
       message('user', 50),
     ];
     // Each 200-word message is ~250 tokens; limit leaves room for system + one old turn + the newest.

@@ -16,8 +16,15 @@ describe('conversations', () => {
     const conversation = newConversation('Meta-Llama-3.3-70B-Instruct');
     conversation.messages.push(
       { id: 'a', role: 'user', text: 'Explain `map`', createdAt: 1 },
-      { id: 'b', role: 'assistant', text: '```ts\n[1].map(f)\n```', model: 'Meta-Llama-3.3-70B-Instruct', createdAt: 2, stopped: true,
-        usage: { promptTokens: 10, completionTokens: 5, totalTimeMs: 1200, tokensPerSecond: 50, timeToFirstTokenMs: 80, source: 'service' } },
+      {
+        id: 'b',
+        role: 'assistant',
+        text: '```ts\n[1].map(f)\n```',
+        model: 'Meta-Llama-3.3-70B-Instruct',
+        createdAt: 2,
+        stopped: true,
+        usage: { promptTokens: 10, completionTokens: 5, totalTimeMs: 1200, tokensPerSecond: 50, timeToFirstTokenMs: 80, source: 'service' },
+      },
     );
     const markdown = conversationToMarkdown(conversation);
     assert.match(markdown, /^# /);
@@ -30,7 +37,9 @@ describe('conversations', () => {
 
   describe('store', () => {
     let folder: string;
-    beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'cadenza-conv-')); });
+    beforeEach(() => {
+      folder = mkdtempSync(join(tmpdir(), 'cadenza-conv-'));
+    });
     afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
     it('saves, lists (newest first), loads, renames and deletes', async () => {
@@ -42,14 +51,20 @@ describe('conversations', () => {
       second.updatedAt = 200;
       await store.save(first);
       await store.save(second);
-      assert.deepEqual((await store.list()).map((entry) => entry.id), [second.id, first.id]);
+      assert.deepEqual(
+        (await store.list()).map((entry) => entry.id),
+        [second.id, first.id],
+      );
       const loaded = await store.load(first.id);
       assert.deepEqual(loaded, first);
       await store.rename(first.id, 'Renamed');
       assert.equal((await store.load(first.id))?.title, 'Renamed');
       await store.delete(first.id);
       assert.equal(await store.load(first.id), undefined);
-      assert.deepEqual((await store.list()).map((entry) => entry.id), [second.id]);
+      assert.deepEqual(
+        (await store.list()).map((entry) => entry.id),
+        [second.id],
+      );
     });
 
     it('two windows saving the same conversation lose no message: a save merges what the other window added since', async () => {
@@ -62,17 +77,29 @@ describe('conversations', () => {
       const inA = await windowA.load(conversation.id);
       const inB = await windowB.load(conversation.id);
       assert.ok(inA && inB);
-      inA.messages.push({ id: 'a1', role: 'user', text: 'typed in window A', createdAt: 10 }, { id: 'a2', role: 'assistant', text: 'answer in A', createdAt: 11 });
+      inA.messages.push(
+        { id: 'a1', role: 'user', text: 'typed in window A', createdAt: 10 },
+        { id: 'a2', role: 'assistant', text: 'answer in A', createdAt: 11 },
+      );
       await windowA.save(inA);
       inB.messages.push({ id: 'b1', role: 'user', text: 'typed in window B', createdAt: 20 });
       await windowB.save(inB);
       const onDisk = await new ConversationStore(folder).load(conversation.id);
-      assert.deepEqual(onDisk?.messages.map((message) => message.id), ['q0', 'a1', 'a2', 'b1']);
+      assert.deepEqual(
+        onDisk?.messages.map((message) => message.id),
+        ['q0', 'a1', 'a2', 'b1'],
+      );
       // Window B's conversation now holds A's messages too, and A's next save keeps B's.
-      assert.deepEqual(inB.messages.map((message) => message.id), ['q0', 'a1', 'a2', 'b1']);
+      assert.deepEqual(
+        inB.messages.map((message) => message.id),
+        ['q0', 'a1', 'a2', 'b1'],
+      );
       inA.messages.push({ id: 'a3', role: 'user', text: 'again in A', createdAt: 30 });
       await windowA.save(inA);
-      assert.deepEqual((await new ConversationStore(folder).load(conversation.id))?.messages.map((message) => message.id), ['q0', 'a1', 'a2', 'b1', 'a3']);
+      assert.deepEqual(
+        (await new ConversationStore(folder).load(conversation.id))?.messages.map((message) => message.id),
+        ['q0', 'a1', 'a2', 'b1', 'a3'],
+      );
     });
 
     it('a message this window removed on purpose (regenerate, edit and resend) stays removed when merging', async () => {
@@ -89,7 +116,10 @@ describe('conversations', () => {
       inA.messages = inA.messages.filter((message) => message.id !== 'old');
       inA.messages.push({ id: 'new', role: 'assistant', text: 'regenerated', createdAt: 6 });
       await windowA.save(inA);
-      assert.deepEqual((await new ConversationStore(folder).load(conversation.id))?.messages.map((message) => message.id), ['q', 'b', 'new']);
+      assert.deepEqual(
+        (await new ConversationStore(folder).load(conversation.id))?.messages.map((message) => message.id),
+        ['q', 'b', 'new'],
+      );
     });
 
     it('keeps images and audio once, beside the conversation, by content hash: the JSON stays small and loads whole', async () => {
@@ -108,7 +138,10 @@ describe('conversations', () => {
       const attachments = readdirSync(join(folder, 'attachments'));
       assert.equal(attachments.length, 2, attachments.join(', '));
       assert.deepEqual(await new ConversationStore(folder).load(conversation.id), conversation);
-      assert.deepEqual((await store.list()).map((entry) => entry.id), [conversation.id]);
+      assert.deepEqual(
+        (await store.list()).map((entry) => entry.id),
+        [conversation.id],
+      );
     });
 
     it('keeps the images a VS Code tool returned by content hash too: sixty screenshots do not grow the JSON, and they load back into their cards', async () => {
@@ -116,10 +149,26 @@ describe('conversations', () => {
       const screenshot = (n: number): string => `data:image/png;base64,${Buffer.alloc(200_000, n).toString('base64')}`;
       const conversation = newConversation('m');
       for (let step = 0; step < 30; step++) {
-        conversation.messages.push({ id: `s${step}`, role: 'assistant', text: '', createdAt: step, toolCalls: [
-          { id: `c${step}`, name: 'screenshot', arguments: '{}', status: 'done', result: '[image]', origin: 'MCP server browser',
-            images: [{ mimeType: 'image/png', dataUrl: screenshot(step), bytes: 200_000 }, { mimeType: 'image/png', dataUrl: screenshot(100 + step), bytes: 200_000 }] },
-        ] });
+        conversation.messages.push({
+          id: `s${step}`,
+          role: 'assistant',
+          text: '',
+          createdAt: step,
+          toolCalls: [
+            {
+              id: `c${step}`,
+              name: 'screenshot',
+              arguments: '{}',
+              status: 'done',
+              result: '[image]',
+              origin: 'MCP server browser',
+              images: [
+                { mimeType: 'image/png', dataUrl: screenshot(step), bytes: 200_000 },
+                { mimeType: 'image/png', dataUrl: screenshot(100 + step), bytes: 200_000 },
+              ],
+            },
+          ],
+        });
       }
       await store.save(conversation);
       const json = readFileSync(join(folder, `${conversation.id}.json`), 'utf8');
@@ -133,7 +182,14 @@ describe('conversations', () => {
 
     it('loads a tool image a file from before kept inline', async () => {
       const conversation = newConversation('m');
-      const call = { id: 'c', name: 'shot', arguments: '{}', status: 'done' as const, result: '[image]', images: [{ mimeType: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 }] };
+      const call = {
+        id: 'c',
+        name: 'shot',
+        arguments: '{}',
+        status: 'done' as const,
+        result: '[image]',
+        images: [{ mimeType: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 }],
+      };
       conversation.messages.push({ id: 's', role: 'assistant', text: '', createdAt: 1, toolCalls: [call] });
       writeFileSync(join(folder, `${conversation.id}.json`), JSON.stringify(conversation));
       assert.deepEqual(await new ConversationStore(folder).load(conversation.id), conversation);
@@ -215,11 +271,16 @@ describe('conversations', () => {
     it('writes atomically: no temporary files are left and a file is never half-written', async () => {
       const store = new ConversationStore(folder);
       const conversation = newConversation('m');
-      await Promise.all(Array.from({ length: 20 }, (_, i) => {
-        conversation.messages.push({ id: String(i), role: 'user', text: `message ${i}`, createdAt: i });
-        return store.save(conversation);
-      }));
-      assert.deepEqual(readdirSync(folder).filter((name) => name.includes('.tmp')), []);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          conversation.messages.push({ id: String(i), role: 'user', text: `message ${i}`, createdAt: i });
+          return store.save(conversation);
+        }),
+      );
+      assert.deepEqual(
+        readdirSync(folder).filter((name) => name.includes('.tmp')),
+        [],
+      );
       const parsed: unknown = JSON.parse(readFileSync(join(folder, `${conversation.id}.json`), 'utf8'));
       assert.ok(typeof parsed === 'object' && parsed !== null);
     });
@@ -233,11 +294,17 @@ describe('conversations', () => {
       // A whole-second mtime, so setting it again below is exact.
       const when = Math.floor(Date.now() / 1000) - 10;
       utimesSync(path, when, when);
-      assert.deepEqual((await store.list()).map((entry) => entry.title), ['first title']);
+      assert.deepEqual(
+        (await store.list()).map((entry) => entry.title),
+        ['first title'],
+      );
       // Same size and mtime, different bytes: an unchanged file is not parsed again.
       writeFileSync(path, readFileSync(path, 'utf8').replace('first title', 'XXXXX XXXXX'));
       utimesSync(path, when, when);
-      assert.deepEqual((await store.list()).map((entry) => entry.title), ['first title']);
+      assert.deepEqual(
+        (await store.list()).map((entry) => entry.title),
+        ['first title'],
+      );
       // Another window saves a conversation: it is picked up.
       const other = newConversation('m');
       other.title = 'from another window';

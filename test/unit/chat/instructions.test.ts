@@ -24,20 +24,37 @@ describe('chat/instructions', () => {
   });
 
   it('applies the root files, then the nested ones, then .cadenza/instructions.md, skipping missing and empty files', async () => {
-    const files = await findInstructions(reader({
-      'AGENTS.md': 'Use tabs.',
-      '.cursorrules': '   ',
-      '.github/copilot-instructions.md': 'Write tests first.',
-      'src/AGENTS.md': 'Core code has no vscode import.',
-      '.cadenza/instructions.md': 'Answer briefly.',
-    }), 'src/core/a.ts');
-    assert.deepEqual(files.map((file) => file.path), ['AGENTS.md', '.github/copilot-instructions.md', 'src/AGENTS.md', '.cadenza/instructions.md']);
+    const files = await findInstructions(
+      reader({
+        'AGENTS.md': 'Use tabs.',
+        '.cursorrules': '   ',
+        '.github/copilot-instructions.md': 'Write tests first.',
+        'src/AGENTS.md': 'Core code has no vscode import.',
+        '.cadenza/instructions.md': 'Answer briefly.',
+      }),
+      'src/core/a.ts',
+    );
+    assert.deepEqual(
+      files.map((file) => file.path),
+      ['AGENTS.md', '.github/copilot-instructions.md', 'src/AGENTS.md', '.cadenza/instructions.md'],
+    );
     assert.ok(files.every((file) => !file.cut && file.tokens > 0));
   });
 
   it('cuts the file that crosses the budget and keeps the ones after it as left out, never silently', async () => {
-    const files = await findInstructions(reader({ 'AGENTS.md': 'a'.repeat(400), '.clinerules': 'b '.repeat(400), '.cadenza/instructions.md': 'Answer briefly.' }), undefined, 150);
-    assert.deepEqual(files.map((file) => [file.path, file.cut]), [['AGENTS.md', false], ['.clinerules', true], ['.cadenza/instructions.md', true]]);
+    const files = await findInstructions(
+      reader({ 'AGENTS.md': 'a'.repeat(400), '.clinerules': 'b '.repeat(400), '.cadenza/instructions.md': 'Answer briefly.' }),
+      undefined,
+      150,
+    );
+    assert.deepEqual(
+      files.map((file) => [file.path, file.cut]),
+      [
+        ['AGENTS.md', false],
+        ['.clinerules', true],
+        ['.cadenza/instructions.md', true],
+      ],
+    );
     assert.ok(files[1] !== undefined && files[1].tokens > 0 && files[1].tokens <= 50);
     assert.equal(files[2]?.text, '');
     const prompt = instructionsPrompt(files, false);

@@ -16,7 +16,7 @@ function assertPairsIntact(messages: readonly ChatMessage[]): void {
   assert.deepEqual([...calls].sort(), [...results].sort(), 'every tool call with its result, and no result without its call');
 }
 
-describe('VS Code chat: fitting a request into the model\'s context', () => {
+describe("VS Code chat: fitting a request into the model's context", () => {
   it('sends a request that fits as it is', () => {
     const messages = [system, user('hi'), assistant('hello'), user('how are you')];
     const fitted = fitMessages(messages, [10, 10, 10, 10], 5, 45);
@@ -32,12 +32,24 @@ describe('VS Code chat: fitting a request into the model\'s context', () => {
     assert.equal(fitted.fits && fitted.tokens, 220);
   });
 
-  it('never splits a tool call from its result, and keeps the current turn\'s calls and results', () => {
+  it("never splits a tool call from its result, and keeps the current turn's calls and results", () => {
     const messages = [
       system,
-      user('old question'), call('a'), result('a'), assistant('old answer'),
-      user('middle question'), call('b'), result('b'), call('c'), result('c'), assistant('middle answer'),
-      user('current question'), call('d'), result('d'), call('e'), result('e'),
+      user('old question'),
+      call('a'),
+      result('a'),
+      assistant('old answer'),
+      user('middle question'),
+      call('b'),
+      result('b'),
+      call('c'),
+      result('c'),
+      assistant('middle answer'),
+      user('current question'),
+      call('d'),
+      result('d'),
+      call('e'),
+      result('e'),
     ];
     const tokens = messages.map(() => 50);
     // The whole is 16 × 50 = 800; without the old turn (4 messages) 600; without the middle one too 300.
@@ -50,11 +62,19 @@ describe('VS Code chat: fitting a request into the model\'s context', () => {
       assert.ok(fitted.tokens <= budget);
     }
     const tight = fitMessages(messages, tokens, 0, 550);
-    assert.deepEqual(tight.fits && tight.messages, [system, ...messages.slice(-5)], 'a turn goes whole: the middle one too, since half of it would still not fit');
-    assert.deepEqual(fitMessages(messages, tokens, 0, 250), { fits: false, tokens: 800, minimumTokens: 300 }, 'the current turn\'s calls and results are never left out');
+    assert.deepEqual(
+      tight.fits && tight.messages,
+      [system, ...messages.slice(-5)],
+      'a turn goes whole: the middle one too, since half of it would still not fit',
+    );
+    assert.deepEqual(
+      fitMessages(messages, tokens, 0, 250),
+      { fits: false, tokens: 800, minimumTokens: 300 },
+      "the current turn's calls and results are never left out",
+    );
   });
 
-  it('reports the request\'s size and the least it can take when nothing makes it fit', () => {
+  it("reports the request's size and the least it can take when nothing makes it fit", () => {
     const messages = [system, user('old'), assistant('reply'), user('huge current question')];
     assert.deepEqual(fitMessages(messages, [100, 50, 50, 900], 300, 1000), { fits: false, tokens: 1400, minimumTokens: 1300 });
   });
@@ -69,8 +89,11 @@ describe('VS Code chat: fitting a request into the model\'s context', () => {
 
   it('says which model, how large the request was against its context, and what to do; no stack, no path', () => {
     const text = contextOverflowMessage({ model: 'qwen2.5-coder-7b', contextTokens: 8192, inputTokens: 7192 }, { tokens: 9558, minimumTokens: 8300 });
-    assert.equal(text, 'This request is too large for qwen2.5-coder-7b: about 9,558 tokens (8,300 with every earlier turn left out), but the model\'s context is 8,192 tokens, 1,000 of them kept for the answer. '
-      + 'Pick a model with a larger context, or raise the server\'s context size (llama-server -c), or start a new chat with fewer tools or attachments.');
+    assert.equal(
+      text,
+      "This request is too large for qwen2.5-coder-7b: about 9,558 tokens (8,300 with every earlier turn left out), but the model's context is 8,192 tokens, 1,000 of them kept for the answer. " +
+        "Pick a model with a larger context, or raise the server's context size (llama-server -c), or start a new chat with fewer tools or attachments.",
+    );
     assert.doesNotMatch(text, /\n|\bat .*:\d+:\d+|[\\/][\w.-]+\.(js|ts)\b/);
   });
 });

@@ -1,17 +1,33 @@
 import { strict as assert } from 'node:assert';
 import { ApiError } from '../../../src/core/api/errors';
-import { chatMessageText, estimateTokensPerChar, lmMessageText, LmTokenCounter, messageOverheadTokens, TokenCalibration, toolsText } from '../../../src/core/chat/lmTokenCount';
+import {
+  chatMessageText,
+  estimateTokensPerChar,
+  lmMessageText,
+  LmTokenCounter,
+  messageOverheadTokens,
+  TokenCalibration,
+  toolsText,
+} from '../../../src/core/chat/lmTokenCount';
 
 /** A tokenizer that counts one token per two characters and records what it was asked. */
 function fakeTokenizer(): { calls: string[]; tokenize: (text: string) => Promise<number> } {
   const calls: string[] = [];
-  return { calls, tokenize: (text) => { calls.push(text); return Promise.resolve(Math.ceil(text.length / 2)); } };
+  return {
+    calls,
+    tokenize: (text) => {
+      calls.push(text);
+      return Promise.resolve(Math.ceil(text.length / 2));
+    },
+  };
 }
 
-const noTokenizer = (calls: string[]) => (text: string): Promise<number> => {
-  calls.push(text);
-  return Promise.reject(new ApiError('unsupported', 'The server does not offer this operation (HTTP 404)', { status: 404 }));
-};
+const noTokenizer =
+  (calls: string[]) =>
+  (text: string): Promise<number> => {
+    calls.push(text);
+    return Promise.reject(new ApiError('unsupported', 'The server does not offer this operation (HTTP 404)', { status: 404 }));
+  };
 
 describe('VS Code chat token counts: calibration', () => {
   it('starts at the plain estimate (four characters a token) and learns the ratio the service reports', () => {
@@ -37,19 +53,19 @@ describe('VS Code chat token counts: calibration', () => {
     assert.equal(calibration.ratio('m'), 0.3, 'only the last three are kept');
     const prose = new TokenCalibration();
     prose.record('m', { chars: 1000, images: 0 }, 180);
-    assert.equal(prose.ratio('m'), estimateTokensPerChar, 'never below today\'s estimate');
+    assert.equal(prose.ratio('m'), estimateTokensPerChar, "never below today's estimate");
   });
 
   it('ignores tiny requests and takes images out of the reported count', () => {
     const calibration = new TokenCalibration();
     calibration.record('m', { chars: 20, images: 0 }, 200);
-    assert.equal(calibration.ratio('m'), estimateTokensPerChar, 'twenty characters say nothing of the model\'s tokenizer');
+    assert.equal(calibration.ratio('m'), estimateTokensPerChar, "twenty characters say nothing of the model's tokenizer");
     calibration.record('m', { chars: 1000, images: 1 }, 1_600 + 500);
     assert.equal(calibration.ratio('m'), 0.5);
   });
 });
 
-describe('VS Code chat token counts: the server\'s tokenizer', () => {
+describe("VS Code chat token counts: the server's tokenizer", () => {
   it('counts with the tokenizer where the server has one, each text once (cached)', async () => {
     const fake = fakeTokenizer();
     const counter = new LmTokenCounter({ tokenize: fake.tokenize, calibration: new TokenCalibration() });
@@ -92,8 +108,17 @@ describe('VS Code chat token counts: the server\'s tokenizer', () => {
   it('counts asked while the first is out wait for it: one probe, not one per count', async () => {
     const calls: string[] = [];
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const counter = new LmTokenCounter({ tokenize: async (text) => { calls.push(text); await gate; throw new ApiError('unsupported', 'no tokenizer', { status: 404 }); }, calibration: new TokenCalibration() });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const counter = new LmTokenCounter({
+      tokenize: async (text) => {
+        calls.push(text);
+        await gate;
+        throw new ApiError('unsupported', 'no tokenizer', { status: 404 });
+      },
+      calibration: new TokenCalibration(),
+    });
     const counts = Promise.all(['aaaa', 'bbbbbbbb', 'cccccccccccc'].map((text) => counter.countText('m', text)));
     await new Promise((resolve) => setImmediate(resolve));
     release();
@@ -121,19 +146,40 @@ describe('VS Code chat token counts: the server\'s tokenizer', () => {
   it('a cancel is not swallowed', async () => {
     const controller = new AbortController();
     controller.abort();
-    const counter = new LmTokenCounter({ tokenize: () => Promise.reject(new ApiError('canceled', 'The request was canceled')), calibration: new TokenCalibration() });
+    const counter = new LmTokenCounter({
+      tokenize: () => Promise.reject(new ApiError('canceled', 'The request was canceled')),
+      calibration: new TokenCalibration(),
+    });
     await assert.rejects(counter.countText('m', 'abc', controller.signal), (error: unknown) => ApiError.is(error, 'canceled'));
   });
 
   it('counts a message as its text, images and a fixed overhead; tool calls as name and arguments', async () => {
     const counter = new LmTokenCounter({ calibration: new TokenCalibration() });
-    const message = lmMessageText({ role: 'assistant', parts: [{ kind: 'text', text: 'Looking.' }, { kind: 'toolCall', callId: 'c1', name: 'read_file', input: { path: 'a.ts' } }] });
+    const message = lmMessageText({
+      role: 'assistant',
+      parts: [
+        { kind: 'text', text: 'Looking.' },
+        { kind: 'toolCall', callId: 'c1', name: 'read_file', input: { path: 'a.ts' } },
+      ],
+    });
     assert.equal(message.text, 'Looking.\nread_file{"path":"a.ts"}');
     assert.equal(await counter.countMessage('m', message), messageOverheadTokens + Math.ceil(message.text.length / 4));
     const image = lmMessageText({ role: 'user', parts: [{ kind: 'data', mimeType: 'image/png', data: new Uint8Array([1]) }] });
     assert.equal(await counter.countMessage('m', image), messageOverheadTokens + 1600);
-    assert.deepEqual(chatMessageText({ role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' }] }), { text: 'read_file{"path":"a.ts"}', images: 0 });
-    assert.deepEqual(chatMessageText({ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', dataUrl: 'data:image/png;base64,AA==' }] }), { text: 'see', images: 1 });
+    assert.deepEqual(chatMessageText({ role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' }] }), {
+      text: 'read_file{"path":"a.ts"}',
+      images: 0,
+    });
+    assert.deepEqual(
+      chatMessageText({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image', dataUrl: 'data:image/png;base64,AA==' },
+        ],
+      }),
+      { text: 'see', images: 1 },
+    );
     assert.equal(toolsText([]), '');
     assert.equal(toolsText([{ name: 't', parameters: { type: 'object' } }]), '[{"name":"t","parameters":{"type":"object"}}]');
   });

@@ -35,6 +35,9 @@ describe('tool-call fragments assembled for VS Code', () => {
     assembler.push({ index: 0, id: 'a', name: 'x', argumentsDelta: '{}' });
     assembler.push({ index: 1, id: 'b', name: 'y', argumentsDelta: '{}' });
     assert.deepEqual(assembler.push({ index: 0, argumentsDelta: 'late' }), []);
-    assert.deepEqual(assembler.flush().map((call) => call.id), ['b']);
+    assert.deepEqual(
+      assembler.flush().map((call) => call.id),
+      ['b'],
+    );
   });
 });

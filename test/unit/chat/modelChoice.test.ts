@@ -4,7 +4,16 @@ import { type ModelInfo } from '../../../src/core/api/types';
 import { defaultChatModel, resolveChatModel, statedSizeB } from '../../../src/core/chat/modelChoice';
 
 function model(id: string, extra: Partial<ModelInfo> = {}): ModelInfo {
-  return { id, ownedBy: undefined, contextLength: 8192, maxCompletionTokens: 1024, pricing: undefined, capabilities: ['chat', 'json'], family: undefined, ...extra };
+  return {
+    id,
+    ownedBy: undefined,
+    contextLength: 8192,
+    maxCompletionTokens: 1024,
+    pricing: undefined,
+    capabilities: ['chat', 'json'],
+    family: undefined,
+    ...extra,
+  };
 }
 
 // The service's catalogue as the emulator lists it.
@@ -33,14 +42,27 @@ describe('chat/modelChoice', () => {
     assert.equal(defaultChatModel(listed.filter((m) => !m.id.includes('70B'))), 'Llama-4-Maverick-17B-128E-Instruct');
     assert.equal(defaultChatModel(listed.filter((m) => m.family !== undefined || m.capabilities.includes('embeddings'))), undefined);
     assert.equal(defaultChatModel([model('DeepSeek-R1', { reasoning: { controls: [] } })]), 'DeepSeek-R1', 'only reasoning models: still one');
-    assert.equal(defaultChatModel([model('small', { contextLength: 4096 }), model('big', { contextLength: 32768 })]), 'big', 'no stated size: the larger context');
+    assert.equal(
+      defaultChatModel([model('small', { contextLength: 4096 }), model('big', { contextLength: 32768 })]),
+      'big',
+      'no stated size: the larger context',
+    );
     assert.equal(defaultChatModel([]), undefined);
   });
 
   it('resolves the conversation, then the setting, then the last model used, then the default', () => {
-    assert.deepEqual(resolveChatModel({ conversation: 'DeepSeek-R1', setting: 'gpt-oss-120b', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed }), { id: 'DeepSeek-R1', source: 'conversation' });
-    assert.deepEqual(resolveChatModel({ setting: 'gpt-oss-120b', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed }), { id: 'gpt-oss-120b', source: 'setting' });
-    assert.deepEqual(resolveChatModel({ setting: '  ', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed }), { id: 'Meta-Llama-3.1-8B-Instruct', source: 'lastUsed' });
+    assert.deepEqual(resolveChatModel({ conversation: 'DeepSeek-R1', setting: 'gpt-oss-120b', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed }), {
+      id: 'DeepSeek-R1',
+      source: 'conversation',
+    });
+    assert.deepEqual(resolveChatModel({ setting: 'gpt-oss-120b', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed }), {
+      id: 'gpt-oss-120b',
+      source: 'setting',
+    });
+    assert.deepEqual(resolveChatModel({ setting: '  ', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed }), {
+      id: 'Meta-Llama-3.1-8B-Instruct',
+      source: 'lastUsed',
+    });
     assert.deepEqual(resolveChatModel({ models: listed }), { id: 'Meta-Llama-3.3-70B-Instruct', source: 'default' });
   });
 
@@ -55,11 +77,19 @@ describe('chat/modelChoice', () => {
     assert.equal(resolveChatModel({ lastUsed: 'Whisper-Large-v3', models: listed })?.id, 'Meta-Llama-3.3-70B-Instruct');
   });
 
-  it('puts what the entry point itself asked for (VS Code chat\'s model for @cadenza) first, while the service lists it as a chat model', () => {
+  it("puts what the entry point itself asked for (VS Code chat's model for @cadenza) first, while the service lists it as a chat model", () => {
     const input = { conversation: 'DeepSeek-R1', setting: 'gpt-oss-120b', lastUsed: 'Meta-Llama-3.1-8B-Instruct', models: listed };
     assert.deepEqual(resolveChatModel({ ...input, requested: 'Qwen2-Audio-7B-Instruct' }), { id: 'Qwen2-Audio-7B-Instruct', source: 'request' });
-    assert.deepEqual(resolveChatModel({ ...input, requested: 'Retired-Model' }), { id: 'DeepSeek-R1', source: 'conversation' }, 'a model no longer listed is not asked for');
-    assert.deepEqual(resolveChatModel({ ...input, requested: 'E5-Mistral-7B-Instruct' }), { id: 'DeepSeek-R1', source: 'conversation' }, 'nor one that cannot chat');
+    assert.deepEqual(
+      resolveChatModel({ ...input, requested: 'Retired-Model' }),
+      { id: 'DeepSeek-R1', source: 'conversation' },
+      'a model no longer listed is not asked for',
+    );
+    assert.deepEqual(
+      resolveChatModel({ ...input, requested: 'E5-Mistral-7B-Instruct' }),
+      { id: 'DeepSeek-R1', source: 'conversation' },
+      'nor one that cannot chat',
+    );
   });
 
   it('without a request of its own, an entry point gets what the panel would: the same resolution, the same model', () => {

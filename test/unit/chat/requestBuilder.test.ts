@@ -5,15 +5,23 @@ import { checkJsonAnswer } from '../../../src/core/chat/jsonCheck';
 import { buildChatRequest, normaliseOptions } from '../../../src/core/chat/requestBuilder';
 
 const model: ModelInfo = {
-  id: 'Llama-4-Maverick-17B-128E-Instruct', ownedBy: undefined, contextLength: 131072, maxCompletionTokens: 16384,
-  pricing: undefined, capabilities: ['chat', 'vision', 'tools', 'json'], family: undefined,
+  id: 'Llama-4-Maverick-17B-128E-Instruct',
+  ownedBy: undefined,
+  contextLength: 131072,
+  maxCompletionTokens: 16384,
+  pricing: undefined,
+  capabilities: ['chat', 'vision', 'tools', 'json'],
+  family: undefined,
 };
 
 describe('request builder', () => {
   it('brings every option within the spec limits and says what it changed', () => {
     const { options, problems } = normaliseOptions({ temperature: 1.7, topP: -1, topK: 250.4, maxTokens: 99_999, stop: ['a', '', 'b', 'c', 'd', 'e'] }, model);
     assert.deepEqual(options, { temperature: 1, topP: 0, topK: 100, maxTokens: 16384, stop: ['a', 'b', 'c', 'd'] });
-    assert.deepEqual(problems.map((problem) => problem.param), ['temperature', 'topP', 'topK', 'maxTokens', 'stop']);
+    assert.deepEqual(
+      problems.map((problem) => problem.param),
+      ['temperature', 'topP', 'topK', 'maxTokens', 'stop'],
+    );
   });
 
   it('leaves valid options alone', () => {
@@ -95,7 +103,10 @@ describe('audio reasoning request', () => {
     assert.equal(request?.model, 'Qwen2-Audio-7B-Instruct');
     assert.equal(Buffer.from(request?.audio ?? []).toString(), 'RIFFdata');
     assert.equal(request?.instruction, 'In which language?');
-    assert.deepEqual(request?.history, [{ role: 'user', content: 'What is said?' }, { role: 'assistant', content: 'Hello world.' }]);
+    assert.deepEqual(request?.history, [
+      { role: 'user', content: 'What is said?' },
+      { role: 'assistant', content: 'Hello world.' },
+    ]);
     assert.equal(request?.temperature, 0);
   });
 

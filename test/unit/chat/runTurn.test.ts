@@ -5,9 +5,25 @@ import { runTurn, type TurnEvent, type TurnModel, type TurnPorts, type TurnReque
 import { ToolSession, type Tool } from '../../../src/core/tools/toolTypes';
 import { scriptedStreams, type ScriptedAnswer } from './scriptedStreams';
 
-const info: ModelInfo = { id: 'Meta-Llama-3.3-70B-Instruct', ownedBy: undefined, contextLength: 8192, maxCompletionTokens: 1024, pricing: undefined, capabilities: ['chat', 'tools'], family: undefined };
+const info: ModelInfo = {
+  id: 'Meta-Llama-3.3-70B-Instruct',
+  ownedBy: undefined,
+  contextLength: 8192,
+  maxCompletionTokens: 1024,
+  pricing: undefined,
+  capabilities: ['chat', 'tools'],
+  family: undefined,
+};
 const model: TurnModel = { id: info.id, info };
-const request: ChatRequest = { model: info.id, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello?' }], maxTokens: 256, includeUsage: true };
+const request: ChatRequest = {
+  model: info.id,
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hello?' },
+  ],
+  maxTokens: 256,
+  includeUsage: true,
+};
 const fits = { fits: true, usedTokens: 20, limitTokens: 7936, droppedMessages: 0 } as const;
 
 /** Every event of a turn, in order. */
@@ -18,7 +34,11 @@ async function events(ports: TurnPorts, signal = new AbortController().signal): 
 }
 
 /** Ports over scripted answers; `context` gives the request (the plain one by default). */
-function ports(answers: readonly ScriptedAnswer[], overrides: Partial<TurnPorts> = {}, context: Partial<TurnRequest> = {}): TurnPorts & { readonly calls: ReturnType<typeof scriptedStreams>['calls'] } {
+function ports(
+  answers: readonly ScriptedAnswer[],
+  overrides: Partial<TurnPorts> = {},
+  context: Partial<TurnRequest> = {},
+): TurnPorts & { readonly calls: ReturnType<typeof scriptedStreams>['calls'] } {
   const scripted = scriptedStreams(answers);
   return {
     model: () => Promise.resolve(model),
@@ -37,15 +57,22 @@ function tools(log: string[]): Tool[] {
     {
       definition: { name: 'echo', description: 'Echoes.', parameters: { type: 'object', properties: { say: { type: 'string' } }, required: ['say'] } },
       effect: 'read',
-      run: (args) => { log.push(`echo ${String(args['say'])}`); return Promise.resolve(`said ${String(args['say'])}`); },
+      run: (args) => {
+        log.push(`echo ${String(args['say'])}`);
+        return Promise.resolve(`said ${String(args['say'])}`);
+      },
     },
     {
       definition: { name: 'write', description: 'Writes.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
       effect: 'change',
-      prepare: (args) => Promise.resolve({
-        preview: { kind: 'create', path: String(args['path']), content: 'x' },
-        apply: () => { log.push(`write ${String(args['path'])}`); return Promise.resolve('written'); },
-      }),
+      prepare: (args) =>
+        Promise.resolve({
+          preview: { kind: 'create', path: String(args['path']), content: 'x' },
+          apply: () => {
+            log.push(`write ${String(args['path'])}`);
+            return Promise.resolve('written');
+          },
+        }),
     },
   ];
 }
@@ -57,18 +84,29 @@ describe('runTurn: one chat turn over ports', () => {
     assert.deepEqual(types(seen), ['model', 'context', 'step', 'thinking', 'thinking', 'text', 'text', 'usage', 'done']);
     assert.deepEqual(seen[0], { type: 'model', model });
     assert.deepEqual(seen[1], { type: 'context', fit: fits });
-    assert.deepEqual(seen.filter((event) => event.type === 'text').map((event) => event.type === 'text' && event.text), ['Hel', 'lo!']);
+    assert.deepEqual(
+      seen.filter((event) => event.type === 'text').map((event) => event.type === 'text' && event.text),
+      ['Hel', 'lo!'],
+    );
     const done = seen.at(-1);
     assert.deepEqual(done, { type: 'done', outcome: 'answered', text: 'Hello!', steps: 1 });
     const used = seen.find((event) => event.type === 'usage');
     assert.equal(used?.type === 'usage' ? used.result.usage.promptTokens : undefined, 10);
     assert.equal(turn.calls.length, 1);
-    assert.deepEqual(turn.calls[0]?.request, request, 'the context port\'s request is what is sent');
+    assert.deepEqual(turn.calls[0]?.request, request, "the context port's request is what is sent");
   });
 
   it('ends with done "noModel" and asks for no context when no model can be chosen', async () => {
     let asked = false;
-    const seen = await events(ports([], { model: () => Promise.resolve(undefined), context: () => { asked = true; return Promise.resolve({ request }); } }));
+    const seen = await events(
+      ports([], {
+        model: () => Promise.resolve(undefined),
+        context: () => {
+          asked = true;
+          return Promise.resolve({ request });
+        },
+      }),
+    );
     assert.deepEqual(seen, [{ type: 'done', outcome: 'noModel', text: '', steps: 0 }]);
     assert.equal(asked, false);
   });
@@ -77,8 +115,14 @@ describe('runTurn: one chat turn over ports', () => {
     const controller = new AbortController();
     let asked = false;
     const turn = ports([{ text: ['never'] }], {
-      model: () => { controller.abort(); return Promise.resolve(model); },
-      context: () => { asked = true; return Promise.resolve({ request }); },
+      model: () => {
+        controller.abort();
+        return Promise.resolve(model);
+      },
+      context: () => {
+        asked = true;
+        return Promise.resolve({ request });
+      },
     });
     const seen = await events(turn, controller.signal);
     assert.deepEqual(seen, [{ type: 'done', outcome: 'stopped', text: '', steps: 0 }]);
@@ -86,7 +130,7 @@ describe('runTurn: one chat turn over ports', () => {
     assert.equal(turn.calls.length, 0);
   });
 
-  it('refuses a request that does not fit, with the context port\'s words, and sends nothing', async () => {
+  it("refuses a request that does not fit, with the context port's words, and sends nothing", async () => {
     const overflow = { fits: false, usedTokens: 9000, limitTokens: 7936, droppedMessages: 3, overflow: 'Too long: trim it.' } as const;
     const turn = ports([{ text: ['never'] }], {}, { fit: overflow });
     const seen = await events(turn);
@@ -148,13 +192,22 @@ describe('runTurn: one chat turn over ports', () => {
     assert.equal(other.calls.length, 1);
   });
 
-  describe('with the agent\'s tool loop', () => {
-    it('runs the calls, asks before a change, and reports each call\'s status, one step per request', async () => {
+  describe("with the agent's tool loop", () => {
+    it("runs the calls, asks before a change, and reports each call's status, one step per request", async () => {
       const log: string[] = [];
-      const turn = ports([
-        { toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"say":"hi"}' }, { id: 'c2', name: 'write', arguments: '{"path":"a.txt"}' }] },
-        { text: ['Done.'] },
-      ], {}, { tools: { kind: 'loop', tools: tools(log), session: new ToolSession(), maxSteps: 5, maxToolResultTokens: 1000 } });
+      const turn = ports(
+        [
+          {
+            toolCalls: [
+              { id: 'c1', name: 'echo', arguments: '{"say":"hi"}' },
+              { id: 'c2', name: 'write', arguments: '{"path":"a.txt"}' },
+            ],
+          },
+          { text: ['Done.'] },
+        ],
+        {},
+        { tools: { kind: 'loop', tools: tools(log), session: new ToolSession(), maxSteps: 5, maxToolResultTokens: 1000 } },
+      );
       const asked: string[] = [];
       const seen: TurnEvent[] = [];
       turn.approve = (question) => {
@@ -168,26 +221,43 @@ describe('runTurn: one chat turn over ports', () => {
       assert.deepEqual(asked, ['c2']);
       const statuses = seen.flatMap((event) => (event.type === 'toolCall' ? [`${event.call.id}:${event.call.status}`] : []));
       assert.deepEqual(statuses, ['c1:running', 'c1:done', 'c2:awaitingApproval', 'c2:running', 'c2:done']);
-      assert.deepEqual(seen.filter((event) => event.type === 'step').map((event) => event.type === 'step' && event.step), [1, 2]);
-      assert.ok(seen.some((event) => event.type === 'toolCallForming'), 'calls are shown while they form');
+      assert.deepEqual(
+        seen.filter((event) => event.type === 'step').map((event) => event.type === 'step' && event.step),
+        [1, 2],
+      );
+      assert.ok(
+        seen.some((event) => event.type === 'toolCallForming'),
+        'calls are shown while they form',
+      );
       assert.deepEqual(seen.at(-1), { type: 'done', outcome: 'answered', text: 'Done.', steps: 2 });
       const second = turn.calls[1]?.request.messages ?? [];
-      assert.deepEqual(second.slice(-2).map((message) => [message.role, message.content]), [['tool', 'said hi'], ['tool', 'written']]);
+      assert.deepEqual(
+        second.slice(-2).map((message) => [message.role, message.content]),
+        [
+          ['tool', 'said hi'],
+          ['tool', 'written'],
+        ],
+      );
       assert.equal(turn.calls[0]?.request.toolChoice, 'auto');
     });
 
     it('says how the loop ended at the step limit', async () => {
-      const turn = ports([
-        { toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"say":"a"}' }] },
-        { toolCalls: [{ id: 'c2', name: 'echo', arguments: '{"say":"b"}' }] },
-      ], { approve: () => Promise.resolve('approved') }, { tools: { kind: 'loop', tools: tools([]), session: new ToolSession(), maxSteps: 2, maxToolResultTokens: 1000 } });
+      const turn = ports(
+        [{ toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"say":"a"}' }] }, { toolCalls: [{ id: 'c2', name: 'echo', arguments: '{"say":"b"}' }] }],
+        { approve: () => Promise.resolve('approved') },
+        { tools: { kind: 'loop', tools: tools([]), session: new ToolSession(), maxSteps: 2, maxToolResultTokens: 1000 } },
+      );
       const seen = await events(turn);
       assert.deepEqual(seen.at(-1), { type: 'done', outcome: 'stepLimit', text: '', steps: 2 });
     });
 
     it('without an approval port a change is denied, never run', async () => {
       const log: string[] = [];
-      const turn = ports([{ toolCalls: [{ id: 'c1', name: 'write', arguments: '{"path":"a.txt"}' }] }, { text: ['Not written.'] }], {}, { tools: { kind: 'loop', tools: tools(log), session: new ToolSession(), maxSteps: 5, maxToolResultTokens: 1000 } });
+      const turn = ports(
+        [{ toolCalls: [{ id: 'c1', name: 'write', arguments: '{"path":"a.txt"}' }] }, { text: ['Not written.'] }],
+        {},
+        { tools: { kind: 'loop', tools: tools(log), session: new ToolSession(), maxSteps: 5, maxToolResultTokens: 1000 } },
+      );
       const seen = await events(turn);
       assert.deepEqual(log, []);
       assert.ok(seen.some((event) => event.type === 'toolCall' && event.call.status === 'denied'));
@@ -198,23 +268,53 @@ describe('runTurn: one chat turn over ports', () => {
     it('offers them for at most `rounds` requests (the first with its own tool choice), runs each call through the port and sends the results back', async () => {
       const definitions = tools([]).map((tool) => tool.definition);
       const invoked: string[] = [];
-      const turn = ports([
-        { toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"say":"1"}' }] },
-        { text: ['Let me look again.'], toolCalls: [{ id: 'c2', name: 'echo', arguments: '{"say":"2"}' }] },
-        { text: ['Answer.'] },
-      ], { invoke: (call) => { invoked.push(call.id); return Promise.resolve(`result ${call.id}`); } }, { tools: { kind: 'invoke', definitions, rounds: 2, firstChoice: 'required' } });
+      const turn = ports(
+        [
+          { toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"say":"1"}' }] },
+          { text: ['Let me look again.'], toolCalls: [{ id: 'c2', name: 'echo', arguments: '{"say":"2"}' }] },
+          { text: ['Answer.'] },
+        ],
+        {
+          invoke: (call) => {
+            invoked.push(call.id);
+            return Promise.resolve(`result ${call.id}`);
+          },
+        },
+        { tools: { kind: 'invoke', definitions, rounds: 2, firstChoice: 'required' } },
+      );
       const seen = await events(turn);
       assert.deepEqual(invoked, ['c1', 'c2']);
-      assert.deepEqual(turn.calls.map((call) => call.request.toolChoice), ['required', 'auto', undefined]);
-      assert.deepEqual(turn.calls.map((call) => call.request.tools?.length), [2, 2, undefined]);
+      assert.deepEqual(
+        turn.calls.map((call) => call.request.toolChoice),
+        ['required', 'auto', undefined],
+      );
+      assert.deepEqual(
+        turn.calls.map((call) => call.request.tools?.length),
+        [2, 2, undefined],
+      );
       const last = turn.calls[2]?.request.messages ?? [];
-      assert.deepEqual(last.slice(2).map((message) => [message.role, message.content]), [['assistant', null], ['tool', 'result c1'], ['assistant', 'Let me look again.'], ['tool', 'result c2']]);
-      assert.deepEqual(seen.filter((event) => event.type === 'toolCall').map((event) => event.type === 'toolCall' && `${event.call.id}:${event.call.status}`), ['c1:running', 'c1:done', 'c2:running', 'c2:done']);
+      assert.deepEqual(
+        last.slice(2).map((message) => [message.role, message.content]),
+        [
+          ['assistant', null],
+          ['tool', 'result c1'],
+          ['assistant', 'Let me look again.'],
+          ['tool', 'result c2'],
+        ],
+      );
+      assert.deepEqual(
+        seen.filter((event) => event.type === 'toolCall').map((event) => event.type === 'toolCall' && `${event.call.id}:${event.call.status}`),
+        ['c1:running', 'c1:done', 'c2:running', 'c2:done'],
+      );
       assert.deepEqual(seen.at(-1), { type: 'done', outcome: 'answered', text: 'Answer.', steps: 3 });
     });
 
     it('a call that is not answered because the port fails ends the turn with that error', async () => {
-      const turn = ports([{ toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}' }] }], { invoke: () => Promise.reject(new Error('tool host gone')) }, { tools: { kind: 'invoke', definitions: tools([]).map((tool) => tool.definition), rounds: 3 } });
+      const turn = ports(
+        [{ toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}' }] }],
+        { invoke: () => Promise.reject(new Error('tool host gone')) },
+        { tools: { kind: 'invoke', definitions: tools([]).map((tool) => tool.definition), rounds: 3 } },
+      );
       const seen = await events(turn);
       assert.deepEqual(seen.at(-1), { type: 'error', error: new Error('tool host gone'), reason: 'unknown' });
     });
@@ -223,13 +323,28 @@ describe('runTurn: one chat turn over ports', () => {
   describe('with tools offered and handed back', () => {
     it('sends them with the tool choice, runs nothing, and hands each call back whole as soon as it is complete', async () => {
       const definitions = tools([]).map((tool) => tool.definition);
-      const turn = ports([{ text: ['Calling.'], toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"say":"x"}' }, { id: 'c2', name: 'write', arguments: 'not json' }] }], {}, { tools: { kind: 'offer', definitions, toolChoice: 'required' } });
+      const turn = ports(
+        [
+          {
+            text: ['Calling.'],
+            toolCalls: [
+              { id: 'c1', name: 'echo', arguments: '{"say":"x"}' },
+              { id: 'c2', name: 'write', arguments: 'not json' },
+            ],
+          },
+        ],
+        {},
+        { tools: { kind: 'offer', definitions, toolChoice: 'required' } },
+      );
       const seen = await events(turn);
       assert.equal(turn.calls.length, 1);
       assert.equal(turn.calls[0]?.request.toolChoice, 'required');
       assert.deepEqual(turn.calls[0]?.request.tools, definitions);
       const handed = seen.flatMap((event) => (event.type === 'toolRequest' ? [event.call] : []));
-      assert.deepEqual(handed, [{ index: 0, id: 'c1', name: 'echo', input: { say: 'x' } }, { index: 1, id: 'c2', name: 'write', input: {}, malformed: 'not json' }]);
+      assert.deepEqual(handed, [
+        { index: 0, id: 'c1', name: 'echo', input: { say: 'x' } },
+        { index: 1, id: 'c2', name: 'write', input: {}, malformed: 'not json' },
+      ]);
       // The first call is complete once the second begins, before the stream ends.
       const order = types(seen);
       assert.ok(order.indexOf('toolRequest') < order.lastIndexOf('usage'));

@@ -54,7 +54,9 @@ export function scriptedStreams(answers: readonly ScriptedAnswer[]): { readonly 
 /** One scripted answer as a ChatStream. */
 export function playedStream(model: string, answer: ScriptedAnswer, signal?: AbortSignal): ChatStream {
   let settle: { resolve: (result: ChatResult) => void; reject: (error: unknown) => void } | undefined;
-  const result = new Promise<ChatResult>((resolve, reject) => { settle = { resolve, reject }; });
+  const result = new Promise<ChatResult>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
   // Rejections are read through the iteration; an unread result must not count as unhandled.
   result.catch(() => undefined);
   async function* events(): AsyncGenerator<ChatStreamEvent> {
@@ -76,7 +78,15 @@ export function playedStream(model: string, answer: ScriptedAnswer, signal?: Abo
       yield { type: 'finish', reason: (answer.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop' };
       const report = usage(answer.promptTokens);
       yield { type: 'usage', usage: report };
-      settle?.resolve({ id: 'answer', model, text: (answer.text ?? []).join(''), reasoning: (answer.thinking ?? []).join(''), toolCalls: [...(answer.toolCalls ?? [])], finishReason: (answer.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop', usage: report });
+      settle?.resolve({
+        id: 'answer',
+        model,
+        text: (answer.text ?? []).join(''),
+        reasoning: (answer.thinking ?? []).join(''),
+        toolCalls: [...(answer.toolCalls ?? [])],
+        finishReason: (answer.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop',
+        usage: report,
+      });
     } catch (error) {
       settle?.reject(error);
       throw error;

@@ -29,7 +29,10 @@ describe('tool loop (against the emulator)', () => {
   const bodies = (): Body[] => holder.emu.requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as Body);
   const calls = (): ToolCallRecord[] => events.flatMap((event) => (event.type === 'stepDone' ? event.calls : []));
 
-  function loop(overrides: Partial<ToolLoopOptions> = {}, approve: Approve = () => Promise.resolve('approved')): Promise<Awaited<ReturnType<typeof runToolLoop>>> {
+  function loop(
+    overrides: Partial<ToolLoopOptions> = {},
+    approve: Approve = () => Promise.resolve('approved'),
+  ): Promise<Awaited<ReturnType<typeof runToolLoop>>> {
     const toolset = workspaceToolset(port, { terminalTimeoutSeconds: 5 });
     return runToolLoop({
       streamChat: (request, options) => client.streamChat(request, options),
@@ -56,14 +59,36 @@ describe('tool loop (against the emulator)', () => {
     const [first, second] = bodies();
     assert.equal(first?.tool_choice, 'auto');
     assert.ok(first?.tools?.every((tool) => tool.type === 'function'));
-    assert.deepEqual(first?.tools?.map((tool) => tool.function.name), ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection', 'edit_file', 'create_file', 'run_in_terminal']);
+    assert.deepEqual(
+      first?.tools?.map((tool) => tool.function.name),
+      [
+        'read_file',
+        'list_directory',
+        'find_files',
+        'search_text',
+        'semantic_search',
+        'get_diagnostics',
+        'get_symbols',
+        'get_selection',
+        'edit_file',
+        'create_file',
+        'run_in_terminal',
+      ],
+    );
     const messages = second?.messages ?? [];
     assert.equal(messages.length, 3);
-    assert.deepEqual(messages[1], { role: 'assistant', content: '', tool_calls: [{ id: 'call_read', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/a.ts"}' } }] });
+    assert.deepEqual(messages[1], {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: 'call_read', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/a.ts"}' } }],
+    });
     assert.equal(messages[2]?.['role'], 'tool');
     assert.equal(messages[2]?.['tool_call_id'], 'call_read');
     assert.match(String(messages[2]?.['content']), /^src\/a\.ts \(4 lines\)\nexport const a = 1;/);
-    assert.deepEqual(result.messages.map((message: ChatMessage) => message.role), ['assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      result.messages.map((message: ChatMessage) => message.role),
+      ['assistant', 'tool', 'assistant'],
+    );
     assert.equal(calls()[0]?.status, 'done');
   });
 
@@ -71,24 +96,39 @@ describe('tool loop (against the emulator)', () => {
     holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] });
     holder.emu.scriptChat({ content: 'done' });
     await loop({ toolChoice: { name: 'list_directory' } });
-    assert.deepEqual(bodies().map((body) => body.tool_choice), [{ type: 'function', function: { name: 'list_directory' } }, 'auto']);
+    assert.deepEqual(
+      bodies().map((body) => body.tool_choice),
+      [{ type: 'function', function: { name: 'list_directory' } }, 'auto'],
+    );
     holder.emu.reset();
     holder.emu.scriptChat({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] });
     holder.emu.scriptChat({ content: 'done' });
     await loop({ toolChoice: 'required' });
-    assert.deepEqual(bodies().map((body) => body.tool_choice), ['required', 'auto']);
+    assert.deepEqual(
+      bodies().map((body) => body.tool_choice),
+      ['required', 'auto'],
+    );
   });
 
   it('runs several calls of one turn in order and answers each by its id', async () => {
-    holder.emu.scriptChat({ toolCalls: [
-      { name: 'find_files', arguments: { glob: '**/*.ts' }, id: 'c1' },
-      { name: 'search_text', arguments: { query: 'hello' }, id: 'c2' },
-      { name: 'get_diagnostics', arguments: {}, id: 'c3' },
-    ] });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'find_files', arguments: { glob: '**/*.ts' }, id: 'c1' },
+        { name: 'search_text', arguments: { query: 'hello' }, id: 'c2' },
+        { name: 'get_diagnostics', arguments: {}, id: 'c3' },
+      ],
+    });
     holder.emu.scriptChat({ content: 'Three looks.' });
     await loop();
     const messages = bodies()[1]?.messages ?? [];
-    assert.deepEqual(messages.slice(2).map((message) => [message['role'], message['tool_call_id']]), [['tool', 'c1'], ['tool', 'c2'], ['tool', 'c3']]);
+    assert.deepEqual(
+      messages.slice(2).map((message) => [message['role'], message['tool_call_id']]),
+      [
+        ['tool', 'c1'],
+        ['tool', 'c2'],
+        ['tool', 'c3'],
+      ],
+    );
     assert.equal(messages[2]?.['content'], 'src/a.ts');
     assert.equal(messages[3]?.['content'], 'src/a.ts:2: export function hello() {');
     assert.match(String(messages[4]?.['content']), /README\.md:2:1 warning: A TODO is left/);
@@ -96,15 +136,27 @@ describe('tool loop (against the emulator)', () => {
   });
 
   it('handles calls streamed in fragments, showing the arguments as they form', async () => {
-    holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', start_line: 2 } }, { name: 'get_selection', arguments: {} }], fragmented: true });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'README.md', start_line: 2 } },
+        { name: 'get_selection', arguments: {} },
+      ],
+      fragmented: true,
+    });
     holder.emu.scriptChat({ content: 'ok' });
     await loop();
     const forming = events.filter((event): event is Extract<ToolLoopEvent, { type: 'callForming' }> => event.type === 'callForming' && event.index === 0);
     assert.ok(forming.length > 2, `fragments: ${forming.length}`);
     assert.equal(forming[0]?.name, 'read_file');
-    assert.ok(forming.some((event) => event.arguments !== '' && event.arguments !== forming.at(-1)?.arguments), 'the arguments grew');
+    assert.ok(
+      forming.some((event) => event.arguments !== '' && event.arguments !== forming.at(-1)?.arguments),
+      'the arguments grew',
+    );
     assert.equal(forming.at(-1)?.arguments, '{"path":"README.md","start_line":2}');
-    assert.deepEqual(calls().map((call) => call.status), ['done', 'done']);
+    assert.deepEqual(
+      calls().map((call) => call.status),
+      ['done', 'done'],
+    );
     assert.equal(calls()[0]?.result, 'README.md (lines 2-2 of 2)\nTODO: write more');
   });
 
@@ -117,11 +169,13 @@ describe('tool loop (against the emulator)', () => {
 
   it('answers malformed calls with the error and goes on: bad JSON, an unknown function, arguments not valid for the schema', async () => {
     holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }], malformedArguments: true });
-    holder.emu.scriptChat({ toolCalls: [
-      { name: 'delete_everything', arguments: {} },
-      { name: 'read_file', arguments: { file: 'src/a.ts' } },
-      { name: 'read_file', arguments: { path: 'src/a.ts', start_line: 'one' } },
-    ] });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'delete_everything', arguments: {} },
+        { name: 'read_file', arguments: { file: 'src/a.ts' } },
+        { name: 'read_file', arguments: { path: 'src/a.ts', start_line: 'one' } },
+      ],
+    });
     holder.emu.scriptChat({ content: 'Sorry.' });
     const result = await loop();
     assert.equal(result.text, 'Sorry.');
@@ -135,15 +189,23 @@ describe('tool loop (against the emulator)', () => {
     assert.equal(bodies().length, 3);
   });
 
-  it('returns a failing tool\'s error to the model instead of ending', async () => {
-    holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.ts' } }, { name: 'read_file', arguments: { path: '../outside.txt' } }] });
+  it("returns a failing tool's error to the model instead of ending", async () => {
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'missing.ts' } },
+        { name: 'read_file', arguments: { path: '../outside.txt' } },
+      ],
+    });
     holder.emu.scriptChat({ content: 'That file does not exist.' });
     const result = await loop();
     assert.equal(result.stop, 'answered');
-    assert.deepEqual(calls().map((call) => [call.status, call.result]), [
-      ['failed', 'Error: missing.ts does not exist. Find the right path with find_files or list_directory.'],
-      ['failed', 'Error: ../outside.txt is outside the workspace folders; only files inside them can be used.'],
-    ]);
+    assert.deepEqual(
+      calls().map((call) => [call.status, call.result]),
+      [
+        ['failed', 'Error: missing.ts does not exist. Find the right path with find_files or list_directory.'],
+        ['failed', 'Error: ../outside.txt is outside the workspace folders; only files inside them can be used.'],
+      ],
+    );
   });
 
   it('stops at the step limit with the last calls not run, and the history still valid', async () => {
@@ -152,7 +214,10 @@ describe('tool loop (against the emulator)', () => {
     assert.equal(result.stop, 'stepLimit');
     assert.equal(result.steps, 2);
     assert.equal(bodies().length, 2);
-    assert.deepEqual(calls().map((call) => call.status), ['done', 'skipped']);
+    assert.deepEqual(
+      calls().map((call) => call.status),
+      ['done', 'skipped'],
+    );
     assert.match(String(calls()[1]?.result), /Not run: the limit of 2 steps/);
     assert.equal(bodies()[1]?.tools, undefined, 'the last step asks for the answer without tools');
     const roles = result.messages.map((message) => message.role);
@@ -161,7 +226,12 @@ describe('tool loop (against the emulator)', () => {
 
   it('cuts a result too large for the context and says how much was left out', async () => {
     port.files.set('big.txt', Array.from({ length: 3000 }, (_, index) => `line ${index + 1} of a long file`).join('\n'));
-    holder.emu.scriptChat({ toolCalls: [{ name: 'search_text', arguments: { query: 'long file' } }, { name: 'read_file', arguments: { path: 'big.txt' } }] });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'search_text', arguments: { query: 'long file' } },
+        { name: 'read_file', arguments: { path: 'big.txt' } },
+      ],
+    });
     holder.emu.scriptChat({ content: 'ok' });
     await loop({ maxToolResultTokens: 300 });
     const [search, read] = calls();
@@ -183,12 +253,14 @@ describe('tool loop (against the emulator)', () => {
 
   it('runs a change only when approved, and tells the model when it was denied', async () => {
     const asked: string[] = [];
-    holder.emu.scriptChat({ toolCalls: [
-      { name: 'read_file', arguments: { path: 'src/a.ts' } },
-      { name: 'edit_file', arguments: { path: 'src/a.ts', old_text: 'return "hi";', new_text: 'return "hello";' } },
-      { name: 'create_file', arguments: { path: 'src/b.ts', content: 'export const b = 2;\n' } },
-      { name: 'run_in_terminal', arguments: { command: 'npm test' } },
-    ] });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'src/a.ts' } },
+        { name: 'edit_file', arguments: { path: 'src/a.ts', old_text: 'return "hi";', new_text: 'return "hello";' } },
+        { name: 'create_file', arguments: { path: 'src/b.ts', content: 'export const b = 2;\n' } },
+        { name: 'run_in_terminal', arguments: { command: 'npm test' } },
+      ],
+    });
     holder.emu.scriptChat({ content: 'Edited.' });
     await loop({}, (request) => {
       asked.push(request.preview.kind);
@@ -216,13 +288,15 @@ describe('tool loop (against the emulator)', () => {
     port.files.set('config/.env.local', 'committed=1\n');
     for (const path of ['.env', 'deploy/id_ed25519', '.env.example']) port.ignored.add(path);
     const asked: string[] = [];
-    holder.emu.scriptChat({ toolCalls: [
-      { name: 'read_file', arguments: { path: '.env' } },
-      { name: 'read_file', arguments: { path: 'deploy/id_ed25519' } },
-      { name: 'read_file', arguments: { path: '.env.example' } },
-      { name: 'read_file', arguments: { path: 'config/.env.local' } },
-      { name: 'read_file', arguments: { path: 'src/a.ts' } },
-    ] });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: '.env' } },
+        { name: 'read_file', arguments: { path: 'deploy/id_ed25519' } },
+        { name: 'read_file', arguments: { path: '.env.example' } },
+        { name: 'read_file', arguments: { path: 'config/.env.local' } },
+        { name: 'read_file', arguments: { path: 'src/a.ts' } },
+      ],
+    });
     holder.emu.scriptChat({ content: 'Read.' });
     await loop({}, (request) => {
       asked.push(request.preview.kind === 'read' ? `${request.preview.path}: ${request.preview.reason}` : request.preview.kind);
@@ -246,16 +320,26 @@ describe('tool loop (against the emulator)', () => {
 
   it('cancel stops a running tool at once and records every call of the step as cancelled', async () => {
     const controller = new AbortController();
-    port.before = (name, signal) => new Promise<void>((resolve, reject) => {
-      if (name !== 'searchText') return resolve();
-      setTimeout(() => controller.abort(), 20);
-      signal.addEventListener('abort', () => reject(new ApiError('canceled', 'Stopped by the user')), { once: true });
+    port.before = (name, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (name !== 'searchText') return resolve();
+        setTimeout(() => controller.abort(), 20);
+        signal.addEventListener('abort', () => reject(new ApiError('canceled', 'Stopped by the user')), { once: true });
+      });
+    holder.emu.scriptChat({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'README.md' } },
+        { name: 'search_text', arguments: { query: 'slow' } },
+        { name: 'find_files', arguments: { glob: '*' } },
+      ],
     });
-    holder.emu.scriptChat({ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }, { name: 'search_text', arguments: { query: 'slow' } }, { name: 'find_files', arguments: { glob: '*' } }] });
     const started = Date.now();
     await assert.rejects(loop({ signal: controller.signal }), (error: unknown) => ApiError.is(error, 'canceled'));
     assert.ok(Date.now() - started < 1500);
-    assert.deepEqual(calls().map((call) => call.status), ['done', 'cancelled', 'cancelled']);
+    assert.deepEqual(
+      calls().map((call) => call.status),
+      ['done', 'cancelled', 'cancelled'],
+    );
     // read_file first asks where its path leads (a link to an ignored secret asks before reading).
     assert.deepEqual(port.calls, ['exists', 'readFile', 'searchText']);
     assert.equal(bodies().length, 1, 'no further request after the cancel');
@@ -264,12 +348,16 @@ describe('tool loop (against the emulator)', () => {
   it('cancel ends the wait for an approval', async () => {
     const controller = new AbortController();
     holder.emu.scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'sleep 100' } }] });
-    const approve: Approve = (_request, signal) => new Promise((resolve) => {
-      setTimeout(() => controller.abort(), 20);
-      signal.addEventListener('abort', () => resolve('denied'), { once: true });
-    });
+    const approve: Approve = (_request, signal) =>
+      new Promise((resolve) => {
+        setTimeout(() => controller.abort(), 20);
+        signal.addEventListener('abort', () => resolve('denied'), { once: true });
+      });
     await assert.rejects(loop({ signal: controller.signal }, approve), (error: unknown) => ApiError.is(error, 'canceled'));
-    assert.deepEqual(calls().map((call) => call.status), ['cancelled']);
+    assert.deepEqual(
+      calls().map((call) => call.status),
+      ['cancelled'],
+    );
     assert.deepEqual(port.commands, []);
   });
 
@@ -277,9 +365,12 @@ describe('tool loop (against the emulator)', () => {
     const controller = new AbortController();
     holder.emu.scriptChat({ content: 'a long answer that stalls '.repeat(20), chunkCount: 20 });
     holder.emu.injectFault({ kind: 'stall', afterChunks: 3 }, { path: '/v1/chat/completions' });
-    const running = loop({ signal: controller.signal, onEvent: (event) => {
-      if (event.type === 'text') controller.abort();
-    } });
+    const running = loop({
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'text') controller.abort();
+      },
+    });
     await assert.rejects(running, (error: unknown) => ApiError.is(error, 'canceled'));
   });
 
@@ -288,7 +379,10 @@ describe('tool loop (against the emulator)', () => {
     holder.emu.scriptChat({ toolCalls: [{ name: 'edit_file', arguments: { path: 'src/a.ts', old_text: 'a', new_text: 'b' } }] });
     holder.emu.scriptChat({ content: 'I cannot edit here.' });
     await loop();
-    assert.deepEqual(bodies()[0]?.tools?.map((tool) => tool.function.name), ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection']);
+    assert.deepEqual(
+      bodies()[0]?.tools?.map((tool) => tool.function.name),
+      ['read_file', 'list_directory', 'find_files', 'search_text', 'semantic_search', 'get_diagnostics', 'get_symbols', 'get_selection'],
+    );
     assert.match(String(calls()[0]?.result), /^Error: edit_file is not available: the workspace is in Restricted Mode/);
     assert.equal(port.files.get('src/a.ts'), FILES['src/a.ts']);
   });

@@ -8,7 +8,12 @@ import { CompletionRouter, isHostedService, type RoutePort } from '../../../src/
 
 class FakePort implements RoutePort {
   probes: { server: string; model: string }[] = [];
-  constructor(public server: string, public answer: InfillProbe | Error, public overrides: Record<string, readonly Capability[]> = {}, public delayMs = 0) {}
+  constructor(
+    public server: string,
+    public answer: InfillProbe | Error,
+    public overrides: Record<string, readonly Capability[]> = {},
+    public delayMs = 0,
+  ) {}
   completionServer(): string {
     return this.server;
   }
@@ -33,7 +38,11 @@ describe('completions/completionRoute', () => {
     port.server = 'http://127.0.0.1:9090';
     assert.equal(await router.pathFor(port, 'qwen'), 'fim');
     await router.pathFor(port, 'other');
-    assert.deepEqual(port.probes.map((p) => `${p.server} ${p.model}`), ['http://127.0.0.1:8080 qwen', 'http://127.0.0.1:9090 qwen', 'http://127.0.0.1:9090 other'], 'a new address or model is probed anew');
+    assert.deepEqual(
+      port.probes.map((p) => `${p.server} ${p.model}`),
+      ['http://127.0.0.1:8080 qwen', 'http://127.0.0.1:9090 qwen', 'http://127.0.0.1:9090 other'],
+      'a new address or model is probed anew',
+    );
   });
 
   it('lets overrides win: fim listed means fim unprobed, capabilities without fim mean chat unprobed', async () => {
@@ -72,7 +81,7 @@ describe('completions/completionRoute', () => {
     assert.equal(down.probes.length, 3);
   });
 
-  it('answers a cancelled caller at once and still remembers the probe\'s answer', async () => {
+  it("answers a cancelled caller at once and still remembers the probe's answer", async () => {
     const router = new CompletionRouter();
     const port = new FakePort('http://127.0.0.1:8080', 'fim', {}, 50);
     const controller = new AbortController();

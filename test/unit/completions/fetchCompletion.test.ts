@@ -9,13 +9,20 @@ class ScriptedPort implements StreamChatPort {
   request: ChatRequest | undefined;
   delivered = 0;
   aborted = false;
-  constructor(private readonly pieces: readonly string[], private readonly usage?: Partial<UsageReport>) {}
+  constructor(
+    private readonly pieces: readonly string[],
+    private readonly usage?: Partial<UsageReport>,
+  ) {}
   streamChat(request: ChatRequest, options: CallOptions = {}): ChatStream {
     this.request = request;
     const pieces = this.pieces;
     const usage = this.usage;
-    const markAborted = (): void => { this.aborted = true; };
-    const countDelivered = (): void => { this.delivered += 1; };
+    const markAborted = (): void => {
+      this.aborted = true;
+    };
+    const countDelivered = (): void => {
+      this.delivered += 1;
+    };
     const signal = options.signal;
     async function* events(): AsyncGenerator<ChatStreamEvent> {
       for (const text of pieces) {
@@ -28,7 +35,18 @@ class ScriptedPort implements StreamChatPort {
         yield { type: 'text', text };
       }
       yield { type: 'finish', reason: 'stop' };
-      if (usage) yield { type: 'usage', usage: { timeToFirstTokenMs: 1, tokensPerSecond: 1, totalTimeMs: 1, source: { timeToFirstToken: 'service', tokensPerSecond: 'service', totalTime: 'service', tokens: 'service' }, client: { timeToFirstTokenMs: 1, tokensPerSecond: 1, totalTimeMs: 1 }, ...usage } };
+      if (usage)
+        yield {
+          type: 'usage',
+          usage: {
+            timeToFirstTokenMs: 1,
+            tokensPerSecond: 1,
+            totalTimeMs: 1,
+            source: { timeToFirstToken: 'service', tokensPerSecond: 'service', totalTime: 'service', tokens: 'service' },
+            client: { timeToFirstTokenMs: 1, tokensPerSecond: 1, totalTimeMs: 1 },
+            ...usage,
+          },
+        };
     }
     const iterator = events();
     let started = false;
@@ -67,22 +85,25 @@ describe('completions/fetchCompletion', () => {
     assert.ok(partials.length >= 2);
   });
 
-  it('reads to the end and takes the service\'s usage when the answer never overruns', async () => {
+  it("reads to the end and takes the service's usage when the answer never overruns", async () => {
     const prompt = buildCompletionPrompt({ path: 'a.py', languageId: 'python', prefix: 'def square(x):\n    ', suffix: '' });
     const port = new ScriptedPort(['return ', 'x * x'], { promptTokens: 120, completionTokens: 4 });
     const answer = await fetchCompletion({ port, model: 'm', prompt, signal: new AbortController().signal });
-    assert.deepEqual({ text: answer.text, end: answer.end, usage: answer.usage }, { text: 'return x * x', end: 'finished', usage: { promptTokens: 120, completionTokens: 4, estimated: false } });
+    assert.deepEqual(
+      { text: answer.text, end: answer.end, usage: answer.usage },
+      { text: 'return x * x', end: 'finished', usage: { promptTokens: 120, completionTokens: 4, estimated: false } },
+    );
   });
 
-  it('shows nothing when a small model copies the prompt\'s worked example instead of completing', async () => {
+  it("shows nothing when a small model copies the prompt's worked example instead of completing", async () => {
     // Gemma 3 270M answered a JavaScript span with the example's Python line (bench/completions/completionsQuality).
     const prompt = buildCompletionPrompt({ path: 'lib/x.js', languageId: 'javascript', prefix: 'function check(version) {\n  ', suffix: '\n}\n' });
     const example = prompt.messages[2]?.content;
     assert.equal(typeof example, 'string');
     const copied = await fetchCompletion({ port: new ScriptedPort([` ${String(example)}`]), model: 'm', prompt, signal: new AbortController().signal });
     assert.equal(copied.text, '');
-    const real = await fetchCompletion({ port: new ScriptedPort([' return \'Hello, \' + version']), model: 'm', prompt, signal: new AbortController().signal });
-    assert.equal(real.text, 'return \'Hello, \' + version', 'an answer like the example but about this code stays');
+    const real = await fetchCompletion({ port: new ScriptedPort([" return 'Hello, ' + version"]), model: 'm', prompt, signal: new AbortController().signal });
+    assert.equal(real.text, "return 'Hello, ' + version", 'an answer like the example but about this code stays');
   });
 
   it('rejects when the caller aborts', async () => {

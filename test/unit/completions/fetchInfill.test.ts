@@ -19,16 +19,22 @@ describe('completions/fetchInfill', () => {
     await server.close();
   });
 
-  it('stops the stream once the block is whole and drops the code that follows (the real model\'s answer)', async () => {
+  it("stops the stream once the block is whole and drops the code that follows (the real model's answer)", async () => {
     // Qwen2.5-Coder-1.5B on llama-server answered this cursor with "a + b\n\nprint(add(1,2))\n```\n\nIn this code".
     const pieces = ['a', ' +', ' b', '\n\n', 'print', '(add', '(1,2', '))\n', '```\n\n', 'In this', ' code'];
     server.reply({ kind: 'stream', chunks: [...pieces.map((text, i) => chunk(text, i + 1, 23)), last(pieces.length, 23)], gapMs: 15 });
     const prompt = buildInfillPrompt({ path: 'calc.py', languageId: 'python', prefix: 'def add(a, b):\n    return ', suffix: '\n\nprint(add(1,2))\n' });
     const partials: string[] = [];
-    const answer = await fetchInfill({ port: client, model: 'qwen2.5-coder-1.5b', prompt, signal: new AbortController().signal, onPartial: (text) => partials.push(text) });
+    const answer = await fetchInfill({
+      port: client,
+      model: 'qwen2.5-coder-1.5b',
+      prompt,
+      signal: new AbortController().signal,
+      onPartial: (text) => partials.push(text),
+    });
     assert.equal(answer.text, 'a + b');
     assert.equal(answer.end, 'stopped');
-    assert.deepEqual(answer.usage, { promptTokens: 23, completionTokens: 8, estimated: false }, 'the server\'s counts at the chunk where it stopped');
+    assert.deepEqual(answer.usage, { promptTokens: 23, completionTokens: 8, estimated: false }, "the server's counts at the chunk where it stopped");
     assert.ok(server.written() < pieces.length + 1, `stopped before the server's last chunk (${server.written()} written)`);
     assert.equal(server.requests[0]?.body['input_prefix'], 'def add(a, b):\n    return ');
     assert.ok(partials.includes('a + b'));
@@ -52,7 +58,9 @@ describe('completions/fetchInfill', () => {
     const prompt = buildInfillPrompt({ path: 'a.py', languageId: 'python', prefix: 'x = ', suffix: '' });
     const controller = new AbortController();
     let seen = 0;
-    await assert.rejects(fetchInfill({ port: client, model: 'm', prompt, signal: controller.signal, onPartial: () => (++seen === 2 ? controller.abort() : undefined) }));
+    await assert.rejects(
+      fetchInfill({ port: client, model: 'm', prompt, signal: controller.signal, onPartial: () => (++seen === 2 ? controller.abort() : undefined) }),
+    );
     for (let i = 0; i < 100 && server.closedSockets() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(server.closedSockets() >= 1, 'the socket was closed');
     assert.ok(server.written() < 50, `the server stopped writing early (${server.written()} chunks)`);
@@ -60,10 +68,14 @@ describe('completions/fetchInfill', () => {
 });
 
 describe('completions/infillPrompt', () => {
-  it('sends the other files\' snippets as input_extra and cuts the text around the cursor to the budget', () => {
+  it("sends the other files' snippets as input_extra and cuts the text around the cursor to the budget", () => {
     const prefix = `${Array.from({ length: 400 }, (_, i) => `line${i} = ${i}`).join('\n')}\nvalue = `;
     const prompt = buildInfillPrompt({
-      path: 'main.py', languageId: 'python', prefix, suffix: '\nprint(value)\n', budgetTokens: 600,
+      path: 'main.py',
+      languageId: 'python',
+      prefix,
+      suffix: '\nprint(value)\n',
+      budgetTokens: 600,
       snippets: [{ path: 'util/area.py', text: 'def area(r):\n    return 3.14 * r * r\n', source: 'edit' }],
     });
     assert.ok(prompt.prefix.endsWith('line399 = 399\nvalue = '), 'the prefix keeps the text nearest the cursor');

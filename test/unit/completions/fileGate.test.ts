@@ -4,11 +4,27 @@ import { completionSkip } from '../../../src/core/completions/fileGate';
 import { isSecretPath } from '../../../src/core/index/secretFiles';
 import { addUsage, localDay, overDailyCap, usageOn } from '../../../src/core/completions/ledger';
 
-const text = (body: string): { length: number; lineCount: number; sample: string } => ({ length: body.length, lineCount: body.split('\n').length, sample: body.slice(0, 4096) });
+const text = (body: string): { length: number; lineCount: number; sample: string } => ({
+  length: body.length,
+  lineCount: body.split('\n').length,
+  sample: body.slice(0, 4096),
+});
 
 describe('completions/fileGate', () => {
   it('knows secrets files wherever they are', () => {
-    for (const path of ['.env', 'app/.env', '.env.local', 'config/prod.env', 'certs/server.pem', 'deploy/tls.key', '/home/me/.ssh/config', 'C:\\Users\\me\\.aws\\credentials', 'id_ed25519.pub', '.npmrc', 'infra/prod.tfvars']) {
+    for (const path of [
+      '.env',
+      'app/.env',
+      '.env.local',
+      'config/prod.env',
+      'certs/server.pem',
+      'deploy/tls.key',
+      '/home/me/.ssh/config',
+      'C:\\Users\\me\\.aws\\credentials',
+      'id_ed25519.pub',
+      '.npmrc',
+      'infra/prod.tfvars',
+    ]) {
       assert.equal(isSecretPath(path), true, path);
     }
     for (const path of ['src/env.ts', 'src/environment.py', 'docs/keys.md', 'src/keyboard.ts', 'README.md', '.envoy/config.yaml']) {

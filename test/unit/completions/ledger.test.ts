@@ -12,8 +12,12 @@ describe('completions/ledger', () => {
     assert.ok(overDailyCap(day, '2026-11-24', 2_000) && !overDailyCap(day, '2026-11-24', 0) && !overDailyCap(day, '2026-11-25', 2_000));
   });
 
-  it('says the day\'s requests, tokens with their split, cost and the limit', () => {
-    const day = addUsage(addUsage(undefined, 'd', { promptTokens: 12_345, completionTokens: 678, costUsd: 0.0031 }), 'd', { promptTokens: 10, completionTokens: 2, costUsd: 0.00002 });
+  it("says the day's requests, tokens with their split, cost and the limit", () => {
+    const day = addUsage(addUsage(undefined, 'd', { promptTokens: 12_345, completionTokens: 678, costUsd: 0.0031 }), 'd', {
+      promptTokens: 10,
+      completionTokens: 2,
+      costUsd: 0.00002,
+    });
     assert.equal(describeUsage(day, 200_000), '2 requests, 13,035 tokens (12,355 prompt, 680 answer), $0.0031 of a 200,000-token daily limit');
     assert.equal(describeUsage(addUsage(undefined, 'd', { promptTokens: 3, completionTokens: 1 }), 0), '1 request, 4 tokens (3 prompt, 1 answer), $0');
     assert.equal(formatUsd(0.00004), '<$0.0001');

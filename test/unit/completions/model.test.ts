@@ -4,7 +4,16 @@ import { type ModelInfo } from '../../../src/core/api/types';
 import { defaultCompletionModel, resolveCompletionModel } from '../../../src/core/completions/model';
 
 function model(id: string, extra: Partial<ModelInfo> = {}): ModelInfo {
-  return { id, ownedBy: undefined, contextLength: 8192, maxCompletionTokens: 1024, pricing: undefined, capabilities: ['chat', 'json'], family: undefined, ...extra };
+  return {
+    id,
+    ownedBy: undefined,
+    contextLength: 8192,
+    maxCompletionTokens: 1024,
+    pricing: undefined,
+    capabilities: ['chat', 'json'],
+    family: undefined,
+    ...extra,
+  };
 }
 
 // The service's catalogue as the emulator lists it.
@@ -27,7 +36,10 @@ describe('completions/model', () => {
   });
 
   it('never picks a reasoning, audio or embedding model, even when nothing else is listed', () => {
-    assert.equal(defaultCompletionModel(listed.filter((m) => m.reasoning !== undefined || m.family !== undefined || m.capabilities.includes('embeddings'))), undefined);
+    assert.equal(
+      defaultCompletionModel(listed.filter((m) => m.reasoning !== undefined || m.family !== undefined || m.capabilities.includes('embeddings'))),
+      undefined,
+    );
     assert.equal(resolveCompletionModel('', [model('DeepSeek-R1', { reasoning: { controls: [] } })]), undefined);
   });
 

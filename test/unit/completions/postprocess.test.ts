@@ -22,14 +22,14 @@ describe('completions/postprocess', () => {
     const cursor = at('function add(a: number, b: number): number {\n  |\n}\n');
     assert.equal(clean('Here is the completion:\n```typescript\nreturn a + b;\n```\nThis adds the numbers.', cursor), 'return a + b;');
     assert.equal(clean('```ts\n  return a + b;\n```', cursor), 'return a + b;', 'the typed indentation is not repeated');
-    assert.equal(clean('Sure! Here\'s the code:\nreturn a + b;', cursor), 'return a + b;');
+    assert.equal(clean("Sure! Here's the code:\nreturn a + b;", cursor), 'return a + b;');
     assert.equal(clean('Here is the code:\n```\nreturn a + b;\n```', cursor), 'return a + b;', 'a bare opening fence after a sentence');
   });
 
   it('ends the code at a bare closing fence: the prompt leaves the fence of the code before the cursor open', () => {
     // Gemma 3 270M's raw answer for an empty add body (the real-model tier's model, prompt.ts's layout).
     const cursor = at('export function add(a: number, b: number): number {\n  |\n}\n');
-    assert.equal(clean(' return a + b;\n}\n```\n\nI\'m not sure what you\'re trying to do.', cursor), 'return a + b;');
+    assert.equal(clean(" return a + b;\n}\n```\n\nI'm not sure what you're trying to do.", cursor), 'return a + b;');
     assert.equal(clean('return a + b;\n```', cursor), 'return a + b;', 'a fence at the very end');
     assert.equal(cleanCompletion('return a + b;\n```\n', cursor, 'block', false).ended, true, 'a stream can stop at the fence');
     const python = at('def area(self):\n    |\n');
@@ -41,7 +41,7 @@ describe('completions/postprocess', () => {
     assert.equal(clean(' return a + b;', cursor), 'return a + b;', 'the space a Question/Answer template leaves after "Answer:"');
     assert.equal(clean('    return a + b;', cursor), 'return a + b;');
     const top = at('x = 1\n|\n');
-    assert.equal(clean('    y = 2', top), '    y = 2', 'nothing typed: the answer\'s indentation is kept');
+    assert.equal(clean('    y = 2', top), '    y = 2', "nothing typed: the answer's indentation is kept");
   });
 
   it('drops an echo of the line before the cursor', () => {
@@ -90,7 +90,11 @@ describe('completions/postprocess', () => {
   it('balances brackets: a closer of a bracket opened before the cursor is cut when the suffix has it', () => {
     const cursor = at('const config = {\n  port: 8080,\n  |\n};\n');
     assert.equal(clean('host: "localhost",\n};', cursor), 'host: "localhost",');
-    assert.equal(clean('host: "localhost", tags: ["a)", "b"] }', at('const config = { |\n};\n')), 'host: "localhost", tags: ["a)", "b"]', 'brackets in strings do not count');
+    assert.equal(
+      clean('host: "localhost", tags: ["a)", "b"] }', at('const config = { |\n};\n')),
+      'host: "localhost", tags: ["a)", "b"]',
+      'brackets in strings do not count',
+    );
   });
 
   it('stops at a dozen-odd lines', () => {
@@ -112,7 +116,8 @@ describe('completions/postprocess', () => {
   it('holds back the first backticks of a fence still arriving, and keeps a final one that closes a template literal', () => {
     // A stream's first delta can be a lone "`": it is not code yet, and must not disagree with what the user typed meanwhile.
     const cursor = at('function circleArea(radius: number): number {\n  return| \n}\n');
-    for (const partial of ['`', '``', '  `', '~~']) assert.deepEqual(cleanCompletion(partial, cursor, 'block', false), { text: '', ended: false }, JSON.stringify(partial));
+    for (const partial of ['`', '``', '  `', '~~'])
+      assert.deepEqual(cleanCompletion(partial, cursor, 'block', false), { text: '', ended: false }, JSON.stringify(partial));
     assert.equal(cleanCompletion('```ts\n  return Math.PI', cursor, 'block', false).text, ' Math.PI');
     assert.equal(clean('`', at('const s = `hello ${name}|\n')), '`', 'a whole answer of one backtick is code');
   });

@@ -160,7 +160,11 @@ describe('completions/scheduler', () => {
   });
 
   it('aborts on an edit elsewhere in the document, or a new line', async () => {
-    for (const edit of [[0, 0, '// note\n'], [cursor().offset - 3, 3, ''], [cursor().offset, 0, '\n']] as const) {
+    for (const edit of [
+      [0, 0, '// note\n'],
+      [cursor().offset - 3, 3, ''],
+      [cursor().offset, 0, '\n'],
+    ] as const) {
       const { clock, service, scheduler } = setUp();
       void scheduler.complete(cursor(), live());
       await clock.advance(75);

@@ -122,13 +122,21 @@ describe('emulator: audio', () => {
     assert.match(String((choice0(body)['message'] as Record<string, unknown>)['content']), /What is in this recording.*wav audio of \d+ bytes, 2\.0 s/);
     assert.ok(!('acceptance_rate' in (body['usage'] as object)));
     const tooLong = `data:audio/wav;base64,${makeWav(31).toString('base64')}`;
-    const rejected = await errorOf(await postJson(emu, '/v1/audio/reasoning', { model: AUDIO_MODEL, messages: [{ role: 'user', content: [{ type: 'audio_content', audio_content: { content: tooLong } }] }] }));
+    const rejected = await errorOf(
+      await postJson(emu, '/v1/audio/reasoning', {
+        model: AUDIO_MODEL,
+        messages: [{ role: 'user', content: [{ type: 'audio_content', audio_content: { content: tooLong } }] }],
+      }),
+    );
     assert.equal(rejected.error['code'], 'audio_too_long');
   });
 
   it('audio reasoning takes response_format as the string "json" or "text"', async () => {
     const url = `data:audio/wav;base64,${makeWav(1).toString('base64')}`;
-    const messages = [{ role: 'user', content: [{ type: 'audio_content', audio_content: { content: url } }] }, { role: 'user', content: 'What is it?' }];
+    const messages = [
+      { role: 'user', content: [{ type: 'audio_content', audio_content: { content: url } }] },
+      { role: 'user', content: 'What is it?' },
+    ];
     const asJson = await postJson(emu, '/v1/audio/reasoning', { model: AUDIO_MODEL, messages, response_format: 'json' });
     assert.equal(asJson.status, 200);
     assert.equal((await json(asJson))['object'], 'chat.completion');

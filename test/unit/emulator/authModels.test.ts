@@ -44,7 +44,15 @@ describe('emulator: auth, model listing, routing', () => {
     assert.equal(body['object'], 'list');
     const data = body['data'] as Record<string, unknown>[];
     const ids = data.map((m) => m['id']);
-    for (const id of [CHAT_MODEL, 'Meta-Llama-3.3-70B-Instruct', 'DeepSeek-R1', 'Llama-4-Maverick-17B-128E-Instruct', 'Qwen2-Audio-7B-Instruct', 'Whisper-Large-v3', EMBED_MODEL]) {
+    for (const id of [
+      CHAT_MODEL,
+      'Meta-Llama-3.3-70B-Instruct',
+      'DeepSeek-R1',
+      'Llama-4-Maverick-17B-128E-Instruct',
+      'Qwen2-Audio-7B-Instruct',
+      'Whisper-Large-v3',
+      EMBED_MODEL,
+    ]) {
       assert.ok(ids.includes(id), id);
     }
     assert.deepEqual(data[0], {
@@ -78,7 +86,12 @@ describe('emulator: auth, model listing, routing', () => {
   it('answers an unknown model with 404 model_not_found', async () => {
     const { status, error } = await errorOf(await postJson(emu, '/v1/chat/completions', chatBody({ model: 'abc' })));
     assert.equal(status, 404);
-    assert.deepEqual(error, { message: 'The model `abc` does not exist or you do not have access to it.', type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+    assert.deepEqual(error, {
+      message: 'The model `abc` does not exist or you do not have access to it.',
+      type: 'invalid_request_error',
+      param: 'model',
+      code: 'model_not_found',
+    });
   });
 
   it('retires and adds models at run time', async () => {
@@ -86,17 +99,33 @@ describe('emulator: auth, model listing, routing', () => {
     const [retired] = emu.models.splice(index, 1);
     try {
       assert.equal((await postJson(emu, '/v1/chat/completions', chatBody())).status, 404);
-      emu.models.push({ id: 'Brand-New-1B', kind: 'chat', contextLength: 2048, maxCompletionTokens: 512, pricing: { prompt: '0.0000001', completion: '0.0000001' } });
+      emu.models.push({
+        id: 'Brand-New-1B',
+        kind: 'chat',
+        contextLength: 2048,
+        maxCompletionTokens: 512,
+        pricing: { prompt: '0.0000001', completion: '0.0000001' },
+      });
       assert.equal((await postJson(emu, '/v1/chat/completions', chatBody({ model: 'Brand-New-1B' }))).status, 200);
     } finally {
       emu.models.splice(index, 0, ...(retired === undefined ? [] : [retired]));
-      emu.models.splice(emu.models.findIndex((m) => m.id === 'Brand-New-1B'), 1);
+      emu.models.splice(
+        emu.models.findIndex((m) => m.id === 'Brand-New-1B'),
+        1,
+      );
     }
   });
 
   it('puts rate-limit headers on every response, errors included', async () => {
     for (const response of [await postJson(emu, '/v1/chat/completions', chatBody()), await fetch(`${emu.baseUrl}/v1/models/nope`)]) {
-      for (const name of ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests', 'x-ratelimit-limit-requests-day', 'x-ratelimit-remaining-requests-day', 'x-ratelimit-reset-requests-day']) {
+      for (const name of [
+        'x-ratelimit-limit-requests',
+        'x-ratelimit-remaining-requests',
+        'x-ratelimit-reset-requests',
+        'x-ratelimit-limit-requests-day',
+        'x-ratelimit-remaining-requests-day',
+        'x-ratelimit-reset-requests-day',
+      ]) {
         assert.match(response.headers.get(name) ?? '', /^\d+$/, name);
       }
     }

@@ -4,8 +4,19 @@ import { chatBody, choice0, chunksOf, json, parseSse, postJson, streamedText } f
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const USAGE_FIELDS = [
-  'prompt_tokens', 'completion_tokens', 'total_tokens', 'completion_tokens_after_first_per_sec', 'completion_tokens_after_first_per_sec_first_ten',
-  'completion_tokens_per_sec', 'end_time', 'start_time', 'is_last_response', 'time_to_first_token', 'total_latency', 'total_tokens_per_sec', 'acceptance_rate',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'completion_tokens_after_first_per_sec',
+  'completion_tokens_after_first_per_sec_first_ten',
+  'completion_tokens_per_sec',
+  'end_time',
+  'start_time',
+  'is_last_response',
+  'time_to_first_token',
+  'total_latency',
+  'total_tokens_per_sec',
+  'acceptance_rate',
 ];
 
 describe('emulator: chat completions', () => {
@@ -99,7 +110,9 @@ describe('emulator: chat completions', () => {
   });
 
   it('json_object gives a JSON object; json_schema gives an object satisfying the schema', async () => {
-    const plain = JSON.parse(String((choice0(await complete({ response_format: { type: 'json_object' } }))['message'] as Record<string, unknown>)['content'])) as unknown;
+    const plain = JSON.parse(
+      String((choice0(await complete({ response_format: { type: 'json_object' } }))['message'] as Record<string, unknown>)['content']),
+    ) as unknown;
     assert.equal(typeof plain, 'object');
     const schema = {
       type: 'object',

@@ -8,10 +8,14 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 describe('emulator: scripts/emulator.mjs', () => {
   it('prints the address and key, serves, applies --faults, and exits 0 on SIGTERM', async function () {
     this.timeout(10_000);
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'emulator.mjs'), '--key', 'cli-key', '--faults', '{"kind":"status","status":503,"path":"/v1/embeddings"}'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'scripts', 'emulator.mjs'), '--key', 'cli-key', '--faults', '{"kind":"status","status":503,"path":"/v1/embeddings"}'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       let output = '';

@@ -21,7 +21,13 @@ describe('emulator: embeddings', () => {
     assert.equal(body['object'], 'list');
     assert.equal(body['model'], EMBED_MODEL);
     const data = body['data'] as Record<string, unknown>[];
-    assert.deepEqual(data.map((d) => [d['object'], d['index'], (d['embedding'] as number[]).length]), [['embedding', 0, 4096], ['embedding', 1, 4096]]);
+    assert.deepEqual(
+      data.map((d) => [d['object'], d['index'], (d['embedding'] as number[]).length]),
+      [
+        ['embedding', 0, 4096],
+        ['embedding', 1, 4096],
+      ],
+    );
     assert.deepEqual(body['usage'], { prompt_tokens: 5, total_tokens: 5 });
   });
 

@@ -10,7 +10,12 @@ export const STT_MODEL = 'Whisper-Large-v3';
 export const EMBED_MODEL = 'E5-Mistral-7B-Instruct';
 
 /** POSTs JSON with the emulator's key unless `key` says otherwise (null: no Authorization header). */
-export function postJson(emu: RunningEmulator, path: string, body: unknown, options: { key?: string | null; headers?: Record<string, string> } = {}): Promise<Response> {
+export function postJson(
+  emu: RunningEmulator,
+  path: string,
+  body: unknown,
+  options: { key?: string | null; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   const key = options.key === undefined ? emu.key : options.key;
   if (key !== null) headers['authorization'] = `Bearer ${key}`;
@@ -80,7 +85,12 @@ export function makeWav(seconds: number): Buffer {
 }
 
 /** POSTs a multipart form to an audio endpoint with the global FormData. */
-export function postForm(emu: RunningEmulator, path: string, fields: Record<string, string>, file?: { data: Buffer; name?: string; type?: string }): Promise<Response> {
+export function postForm(
+  emu: RunningEmulator,
+  path: string,
+  fields: Record<string, string>,
+  file?: { data: Buffer; name?: string; type?: string },
+): Promise<Response> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file !== undefined) form.append('file', new Blob([file.data], { type: file.type ?? 'audio/wav' }), file.name ?? 'clip.wav');

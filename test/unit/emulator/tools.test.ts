@@ -8,10 +8,21 @@ const TOOLS = [
     function: {
       name: 'read_file',
       description: 'Read a file',
-      parameters: { type: 'object', properties: { path: { type: 'string', description: 'file' }, lines: { type: 'integer', description: 'n' } }, required: ['path'] },
+      parameters: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'file' }, lines: { type: 'integer', description: 'n' } },
+        required: ['path'],
+      },
     },
   },
-  { type: 'function', function: { name: 'add', description: 'Add', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'add',
+      description: 'Add',
+      parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    },
+  },
 ];
 
 type Call = { id?: string; index?: unknown; type?: string; function: { name?: string; arguments?: unknown } };
@@ -24,7 +35,8 @@ describe('emulator: tool calls', () => {
   after(() => emu.close());
   beforeEach(() => emu.reset());
 
-  const complete = async (overrides: Record<string, unknown>): Promise<Record<string, unknown>> => json(await postJson(emu, '/v1/chat/completions', chatBody({ tools: TOOLS, ...overrides })));
+  const complete = async (overrides: Record<string, unknown>): Promise<Record<string, unknown>> =>
+    json(await postJson(emu, '/v1/chat/completions', chatBody({ tools: TOOLS, ...overrides })));
   const streamCalls = async (): Promise<{ deltas: Call[]; finish: unknown }> => {
     const raw = await (await postJson(emu, '/v1/chat/completions', chatBody({ tools: TOOLS, stream: true }))).text();
     const chunks = chunksOf(parseSse(raw));
@@ -33,7 +45,12 @@ describe('emulator: tool calls', () => {
   };
 
   it('returns scripted calls non-streamed in the real shape (string arguments, index null, content "")', async () => {
-    emu.scriptChat({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }, { name: 'read_file', arguments: '{"path":"a.ts"}', id: 'call_fixed' }] });
+    emu.scriptChat({
+      toolCalls: [
+        { name: 'add', arguments: { a: 1, b: 2 } },
+        { name: 'read_file', arguments: '{"path":"a.ts"}', id: 'call_fixed' },
+      ],
+    });
     const c = choice0(await complete({}));
     assert.equal(c['finish_reason'], 'tool_calls');
     const message = c['message'] as Record<string, unknown>;
@@ -49,7 +66,9 @@ describe('emulator: tool calls', () => {
     const required = (choice0(await complete({ tool_choice: 'required' }))['message'] as Record<string, unknown>)['tool_calls'] as Call[];
     assert.equal(required[0]?.function.name, 'read_file');
     assert.deepEqual(Object.keys(JSON.parse(String(required[0]?.function.arguments)) as object), ['path']);
-    const named = (choice0(await complete({ tool_choice: { type: 'function', function: { name: 'add' } } }))['message'] as Record<string, unknown>)['tool_calls'] as Call[];
+    const named = (choice0(await complete({ tool_choice: { type: 'function', function: { name: 'add' } } }))['message'] as Record<string, unknown>)[
+      'tool_calls'
+    ] as Call[];
     const args = JSON.parse(String(named[0]?.function.arguments)) as Record<string, unknown>;
     assert.equal(named[0]?.function.name, 'add');
     assert.equal(typeof args['a'], 'number');
@@ -58,11 +77,19 @@ describe('emulator: tool calls', () => {
   });
 
   it('streams whole calls in one delta by default', async () => {
-    emu.scriptChat({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }, { name: 'read_file', arguments: { path: 'x' } }] });
+    emu.scriptChat({
+      toolCalls: [
+        { name: 'add', arguments: { a: 1, b: 2 } },
+        { name: 'read_file', arguments: { path: 'x' } },
+      ],
+    });
     const { deltas, finish } = await streamCalls();
     assert.equal(finish, 'tool_calls');
     assert.equal(deltas.length, 2);
-    assert.deepEqual(deltas.map((d) => d.index), [0, 1]);
+    assert.deepEqual(
+      deltas.map((d) => d.index),
+      [0, 1],
+    );
     assert.equal(deltas[0]?.function.arguments, '{"a":1,"b":2}');
     assert.match(String(deltas[1]?.id), /^call_/);
   });

@@ -26,7 +26,13 @@ describe('emulator: building blocks', () => {
   });
 
   it('fills a schema with const, anyOf and bounds', () => {
-    assert.deepEqual(valueForSchema({ type: 'object', properties: { k: { const: 'x' }, n: { anyOf: [{ type: 'integer', minimum: 3 }] }, s: { type: 'string', maxLength: 3 } } }), { k: 'x', n: 3, s: 'exa' });
+    assert.deepEqual(
+      valueForSchema({
+        type: 'object',
+        properties: { k: { const: 'x' }, n: { anyOf: [{ type: 'integer', minimum: 3 }] }, s: { type: 'string', maxLength: 3 } },
+      }),
+      { k: 'x', n: 3, s: 'exa' },
+    );
   });
 
   it('parses the duration forms of rate-limit headers', () => {

@@ -27,7 +27,17 @@ describe('index/chunkContext', () => {
   it('names the declarations a line sits in, outermost first (Python, TypeScript, Go)', () => {
     const py = pythonModule().split('\n');
     assert.deepEqual(enclosingDeclarations(py, [1, 4, 9, 30]), [[], ['random_token_generator'], ['BearerToken'], ['BearerToken', 'create_token']]);
-    const ts = ['export class Store {', '  private x = 1;', '  async save(path: string): Promise<void> {', '    const y = 2;', '  }', '}', 'export const load = async (p: string) => {', '  return p;', '};'];
+    const ts = [
+      'export class Store {',
+      '  private x = 1;',
+      '  async save(path: string): Promise<void> {',
+      '    const y = 2;',
+      '  }',
+      '}',
+      'export const load = async (p: string) => {',
+      '  return p;',
+      '};',
+    ];
     assert.deepEqual(enclosingDeclarations(ts, [2, 4, 7, 8]), [['Store'], ['Store', 'save'], [], ['load']]);
     const go = ['func (s *Server) Serve(l net.Listener) error {', '\treturn nil', '}'];
     assert.deepEqual(enclosingDeclarations(go, [2]), [['Serve']]);
@@ -50,7 +60,7 @@ describe('index/chunkContext', () => {
       assert.equal(c.startLine, r.startLine);
       assert.equal(c.endLine, r.endLine);
       assert.ok(c.text.endsWith(r.text));
-      if (c.text !== r.text) assert.notEqual(c.hash, r.hash, 'a chunk with a header never shares the bare chunk\'s vector');
+      if (c.text !== r.text) assert.notEqual(c.hash, r.hash, "a chunk with a header never shares the bare chunk's vector");
     });
     assert.equal(chunks[0]?.text, raw[0]?.text, 'a chunk at the top of the module has no header');
   });

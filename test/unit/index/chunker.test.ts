@@ -52,7 +52,21 @@ describe('index/chunker', () => {
 
   it('prefers blank-line boundaries to arbitrary lines and keeps doc comments with their declaration', () => {
     const para = (n: number): string[] => Array.from({ length: 8 }, (_, i) => `  statement${n}_${i}(argument, another, third);`);
-    const text = ['/** Documented. */', 'export class Thing {', ...para(1), '', ...para(2), '', ...para(3), '}', '', '/** Next. */', 'export function next() {', ...para(4), '}'].join('\n');
+    const text = [
+      '/** Documented. */',
+      'export class Thing {',
+      ...para(1),
+      '',
+      ...para(2),
+      '',
+      ...para(3),
+      '}',
+      '',
+      '/** Next. */',
+      'export function next() {',
+      ...para(4),
+      '}',
+    ].join('\n');
     const chunks = chunkText(text, { targetTokens: 100 });
     const all = lines(text);
     chunks.forEach((chunk, i) => {
@@ -64,7 +78,10 @@ describe('index/chunker', () => {
       assert.ok(startsDeclaration || all[cutAfter] === '', `cut after line ${cutAfter}`);
       if (!startsDeclaration) assert.equal(all.slice(chunk.startLine - 1, previous.endLine).filter((l) => l !== '').length, 2);
     });
-    assert.ok(chunks.some((c) => (all[c.startLine - 1] ?? '') === '/** Next. */'), 'the doc comment starts the chunk of its function');
+    assert.ok(
+      chunks.some((c) => (all[c.startLine - 1] ?? '') === '/** Next. */'),
+      'the doc comment starts the chunk of its function',
+    );
   });
 
   it('splits an overlong line by characters', () => {
@@ -72,7 +89,13 @@ describe('index/chunker', () => {
     const chunks = chunkText(text, { targetTokens: 256 });
     assert.ok(chunks.length >= 10);
     assert.ok(chunks.every((c) => c.tokens <= 410));
-    assert.equal(chunks.map((c) => c.text).join('').replace('\n', '').length, text.length - 1);
+    assert.equal(
+      chunks
+        .map((c) => c.text)
+        .join('')
+        .replace('\n', '').length,
+      text.length - 1,
+    );
     assert.equal(chunks[chunks.length - 1]?.endLine, 2);
   });
 
@@ -90,11 +113,26 @@ describe('index/chunker', () => {
     // The chunk of lines 5-7 starts at the blank line 5; its overlap stepped back to line 6, so the next
     // chunk was lines 6-7 again, the same text (the blank line is trimmed): embedded twice, and a
     // duplicate key in the team index.
-    const lines = ['class Lexer:', `    v0 = ${'x'.repeat(60)}`, '', `    feature = '${'a'.repeat(450)}'`, `    element = '${'b'.repeat(1530)}'`, `    examples = '${'c'.repeat(390)}'`, `    steps = '${'d'.repeat(1420)}'`, '', '    tokens = {}'];
+    const lines = [
+      'class Lexer:',
+      `    v0 = ${'x'.repeat(60)}`,
+      '',
+      `    feature = '${'a'.repeat(450)}'`,
+      `    element = '${'b'.repeat(1530)}'`,
+      `    examples = '${'c'.repeat(390)}'`,
+      `    steps = '${'d'.repeat(1420)}'`,
+      '',
+      '    tokens = {}',
+    ];
     const chunks = chunkText(lines.join('\n'));
     const keys = chunks.map((c) => `${c.startLine}-${c.endLine} ${c.hash}`);
     assert.equal(new Set(keys).size, keys.length, keys.join('\n'));
-    for (let line = 1; line <= lines.length; line++) if (lines[line - 1]) assert.ok(chunks.some((c) => c.startLine <= line && line <= c.endLine), `line ${line} is in a chunk`);
+    for (let line = 1; line <= lines.length; line++)
+      if (lines[line - 1])
+        assert.ok(
+          chunks.some((c) => c.startLine <= line && line <= c.endLine),
+          `line ${line} is in a chunk`,
+        );
   });
 
   it('never spans more lines than maxChunkLines, whatever the lines (blank, one character, code)', () => {
@@ -129,6 +167,9 @@ describe('index/chunker', () => {
     assert.deepEqual(starts(nested).slice(1), ['@property', 'def third(self, request):']);
     for (let i = 1; i < nested.length; i++) assert.equal(nested[i]?.startLine, (nested[i - 1]?.endLine ?? 0) + 2, 'no overlap, the blank line between');
     const flat = chunkText(text, { targetTokens: 120 });
-    assert.ok(starts(flat).some((line) => !line.startsWith('def ') && !line.startsWith('@') && !line.startsWith('class')), `without it a cut falls elsewhere: ${starts(flat).join(' | ')}`);
+    assert.ok(
+      starts(flat).some((line) => !line.startsWith('def ') && !line.startsWith('@') && !line.startsWith('class')),
+      `without it a cut falls elsewhere: ${starts(flat).join(' | ')}`,
+    );
   });
 });

@@ -53,8 +53,19 @@ describe('index/fusion', () => {
   });
 
   it('copes with equal vector scores and breaks ties by path and line, so output is stable', () => {
-    const lists: RankedLists = { semantic: [{ location: at('w/b.ts', 11), score: 0.5 }, { location: at('w/b.ts', 1), score: 0.5 }, { location: at('w/a.ts'), score: 0.5 }], keyword: [], exact: [] };
-    assert.deepEqual(fuseRanked(lists, score).map((r) => `${r.path}:${r.startLine}`), ['w/a.ts:1', 'w/b.ts:1', 'w/b.ts:11']);
+    const lists: RankedLists = {
+      semantic: [
+        { location: at('w/b.ts', 11), score: 0.5 },
+        { location: at('w/b.ts', 1), score: 0.5 },
+        { location: at('w/a.ts'), score: 0.5 },
+      ],
+      keyword: [],
+      exact: [],
+    };
+    assert.deepEqual(
+      fuseRanked(lists, score).map((r) => `${r.path}:${r.startLine}`),
+      ['w/a.ts:1', 'w/b.ts:1', 'w/b.ts:11'],
+    );
   });
 
   it('returns k results, and a location listed twice by the vectors (identical chunks) once', () => {
@@ -68,7 +79,7 @@ describe('index/fusion', () => {
     assert.equal(new Set(fused.map((r) => r.path)).size, 3);
   });
 
-  it('defaults to reciprocal-rank fusion with k 5 and the vector list weighted 0.75 (bench/retrieval/retrieval\'s choice)', () => {
+  it("defaults to reciprocal-rank fusion with k 5 and the vector list weighted 0.75 (bench/retrieval/retrieval's choice)", () => {
     const lists: RankedLists = { semantic: semantic(['w/a.ts', 0.9], ['w/b.ts', 0.1]), keyword: keyword(['w/b.ts', 9], ['w/a.ts', 1]), exact: [at('w/b.ts')] };
     const fused = fuseRanked(lists);
     assert.deepEqual(fused, fuseRanked(lists, { fusion: 'rrf', rrfK: 5, vectorWeight: 0.75, keywordWeight: 1 }), 'RRF k 5, weights 0.75 : 1 is the default');
@@ -78,7 +89,7 @@ describe('index/fusion', () => {
     assert.ok(Math.abs((fused[1]?.score ?? 0) - (0.75 / 6 + 1 / 7)) < 1e-12);
   });
 
-  it('keeps reciprocal-rank fusion\'s constant and weights as options', () => {
+  it("keeps reciprocal-rank fusion's constant and weights as options", () => {
     const lists: RankedLists = { semantic: semantic(['w/a.ts', 0.9], ['w/b.ts', 0.1]), keyword: keyword(['w/b.ts', 9], ['w/a.ts', 1]), exact: [] };
     const fused = fuseRanked(lists, { rrfK: 60, vectorWeight: 1 });
     assert.ok(Math.abs((fused[0]?.score ?? 0) - (1 / 61 + 1 / 62)) < 1e-12);

@@ -59,9 +59,22 @@ export class CollectingLogger implements Logger {
 
 /** Words a fake embedder treats as the same concept, so "semantic" matches without shared words work. */
 const CONCEPTS: Record<string, string> = {
-  login: 'concept_auth', signin: 'concept_auth', sign: 'concept_auth', authenticate: 'concept_auth', credentials: 'concept_auth', password: 'concept_auth',
-  sum: 'concept_math', add: 'concept_math', total: 'concept_math', arithmetic: 'concept_math', plus: 'concept_math',
-  render: 'concept_ui', draw: 'concept_ui', paint: 'concept_ui', display: 'concept_ui', button: 'concept_ui',
+  login: 'concept_auth',
+  signin: 'concept_auth',
+  sign: 'concept_auth',
+  authenticate: 'concept_auth',
+  credentials: 'concept_auth',
+  password: 'concept_auth',
+  sum: 'concept_math',
+  add: 'concept_math',
+  total: 'concept_math',
+  arithmetic: 'concept_math',
+  plus: 'concept_math',
+  render: 'concept_ui',
+  draw: 'concept_ui',
+  paint: 'concept_ui',
+  display: 'concept_ui',
+  button: 'concept_ui',
 };
 
 function bucket(token: string, dimension: number): number {
@@ -83,7 +96,11 @@ export function fakeEmbedding(text: string, dimension = 64): Float32Array {
 }
 
 /** A fake embed function that records every batch it was asked for. */
-export function recordingEmbedder(dimension = 64): { embed: (texts: readonly string[], signal: AbortSignal) => Promise<Float32Array[]>; batches: string[][]; texts: () => string[] } {
+export function recordingEmbedder(dimension = 64): {
+  embed: (texts: readonly string[], signal: AbortSignal) => Promise<Float32Array[]>;
+  batches: string[][];
+  texts: () => string[];
+} {
   const batches: string[][] = [];
   return {
     batches,

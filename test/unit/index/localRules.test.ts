@@ -41,18 +41,38 @@ describe('index: which local files may be read', () => {
 
   it('team hits the local index would not hold (.env, .git/config, deploy.pem, ignored, links to them, outside) are dropped, and a span is cut to a chunk', async () => {
     symlinkSync('../.env', fx.path('src/app.txt'), 'file');
-    const at = (path: string, startLine = 1, endLine = 3): { path: string; startLine: number; endLine: number } => ({ path: `acme/${path}`, startLine, endLine });
-    const claimed = ['.env', '.git/config', 'deploy.pem', 'keys/prod-service-account.json', 'infra/terraform.tfstate.backup', 'ignored/notes.md', 'src/app.txt', '../outside.txt', 'src/./ok.ts'];
+    const at = (path: string, startLine = 1, endLine = 3): { path: string; startLine: number; endLine: number } => ({
+      path: `acme/${path}`,
+      startLine,
+      endLine,
+    });
+    const claimed = [
+      '.env',
+      '.git/config',
+      'deploy.pem',
+      'keys/prod-service-account.json',
+      'infra/terraform.tfstate.backup',
+      'ignored/notes.md',
+      'src/app.txt',
+      '../outside.txt',
+      'src/./ok.ts',
+    ];
     const store: TeamLists = {
-      lists: (): Promise<RankedLists> => Promise.resolve({
-        semantic: [...claimed, 'src/ok.ts'].map((path, i) => ({ location: at(path), score: 0.99 - i / 100 })),
-        keyword: [{ ...at('src/big.ts', 1, 3000), score: 9 }],
-        exact: [at('.env')],
-      }),
+      lists: (): Promise<RankedLists> =>
+        Promise.resolve({
+          semantic: [...claimed, 'src/ok.ts'].map((path, i) => ({ location: at(path), score: 0.99 - i / 100 })),
+          keyword: [{ ...at('src/big.ts', 1, 3000), score: 9 }],
+          exact: [at('.env')],
+        }),
     };
     const index = await openIndex();
     try {
-      const results = await teamResults(store, { repository: 'acme', root: { name: 'w', path: fx.root }, local: index, overridden: new Set() }, { text: 'token' }, 20);
+      const results = await teamResults(
+        store,
+        { repository: 'acme', root: { name: 'w', path: fx.root }, local: index, overridden: new Set() },
+        { text: 'token' },
+        20,
+      );
       assert.deepEqual(results.map((r) => r.relPath).sort(), ['src/big.ts', 'src/ok.ts']);
       const big = results.find((r) => r.relPath === 'src/big.ts');
       assert.ok(big && big.endLine - big.startLine + 1 <= MAX_CHUNK_LINES, JSON.stringify(big));
@@ -91,8 +111,17 @@ describe('index: which local files may be read', () => {
     try {
       await index.sync();
       await index.applyChanges({ changed: [fx.path('src/app.txt'), fx.path('src/docs/notes.md'), fx.path('.env'), fx.path('deploy.pem')] });
-      assert.ok(!fake.texts().some((text) => secretWords.test(text)), fake.texts().filter((text) => secretWords.test(text)).join('\n'));
-      assert.deepEqual(index.search({ text: 'zebra lynx quokka okapi wombat ibis' }).map((hit) => hit.relPath), []);
+      assert.ok(
+        !fake.texts().some((text) => secretWords.test(text)),
+        fake
+          .texts()
+          .filter((text) => secretWords.test(text))
+          .join('\n'),
+      );
+      assert.deepEqual(
+        index.search({ text: 'zebra lynx quokka okapi wombat ibis' }).map((hit) => hit.relPath),
+        [],
+      );
     } finally {
       await index.close();
     }
@@ -100,21 +129,35 @@ describe('index: which local files may be read', () => {
 
   it('judges a path also as Windows opens it: a stream, trailing dots, the .git folder by another spelling', async () => {
     const rules = new IgnoreRules(fx.root);
-    for (const [rel, why] of [['.env::$DATA', 'secret'], ['.env.', 'secret'], ['deploy.pem:x', 'secret'], ['.git./config', 'ignored'], ['.GIT/config', 'ignored'], ['ignored./notes.md', 'ignored'], ['logo.png.', 'binaryExtension']] as const) {
+    for (const [rel, why] of [
+      ['.env::$DATA', 'secret'],
+      ['.env.', 'secret'],
+      ['deploy.pem:x', 'secret'],
+      ['.git./config', 'ignored'],
+      ['.GIT/config', 'ignored'],
+      ['ignored./notes.md', 'ignored'],
+      ['logo.png.', 'binaryExtension'],
+    ] as const) {
       assert.equal(await skipByPath(rules, rel, false), why, rel);
     }
     assert.equal(await skipByPath(rules, 'src/ok.ts', false), undefined);
   });
 
-  it('a span no chunk could have is dropped; a long one is cut to a chunk\'s lines', () => {
+  it("a span no chunk could have is dropped; a long one is cut to a chunk's lines", () => {
     const at = (startLine: number, endLine: number): { path: string; startLine: number; endLine: number } => ({ path: 'w/a.ts', startLine, endLine });
-    for (const bad of [at(0, 3), at(5, 4), at(1.5, 3), at(Number.NaN, 2), at(1, Number.POSITIVE_INFINITY), at(-3, 2)]) assert.equal(chunkSpan(bad, 512), undefined, JSON.stringify(bad));
+    for (const bad of [at(0, 3), at(5, 4), at(1.5, 3), at(Number.NaN, 2), at(1, Number.POSITIVE_INFINITY), at(-3, 2)])
+      assert.equal(chunkSpan(bad, 512), undefined, JSON.stringify(bad));
     assert.deepEqual(chunkSpan(at(10, 9999), 512), at(10, 521));
     assert.deepEqual(chunkSpan(at(10, 20), 512), at(10, 20));
   });
 
-  it('without a local index to judge them, none of the team\'s hits are kept', async () => {
-    const store: TeamLists = { lists: () => Promise.resolve({ semantic: [{ location: { path: 'acme/src/ok.ts', startLine: 1, endLine: 1 }, score: 1 }], keyword: [], exact: [] }) };
-    assert.deepEqual(await teamResults(store, { repository: 'acme', root: { name: 'w', path: fx.root }, local: undefined, overridden: new Set() }, { text: 'fine' }, 5), []);
+  it("without a local index to judge them, none of the team's hits are kept", async () => {
+    const store: TeamLists = {
+      lists: () => Promise.resolve({ semantic: [{ location: { path: 'acme/src/ok.ts', startLine: 1, endLine: 1 }, score: 1 }], keyword: [], exact: [] }),
+    };
+    assert.deepEqual(
+      await teamResults(store, { repository: 'acme', root: { name: 'w', path: fx.root }, local: undefined, overridden: new Set() }, { text: 'fine' }, 5),
+      [],
+    );
   });
 });

@@ -83,7 +83,11 @@ describe('index/simdKernel', () => {
     for (const simd of [true, false]) {
       const rand = random(5);
       const arena = new VectorArena(40, { preferSimd: simd });
-      for (let r = 0; r < 9; r++) arena.setFloat(arena.allocate(), Float32Array.from({ length: 40 }, () => gaussian(rand)));
+      for (let r = 0; r < 9; r++)
+        arena.setFloat(
+          arena.allocate(),
+          Float32Array.from({ length: 40 }, () => gaussian(rand)),
+        );
       const signs = Int8Array.from({ length: arena.stride }, (_, i) => (i < 40 ? (i % 3 === 0 ? -1 : 1) : 0));
       const sums = Array.from(arena.blockSums(2, 5, signs));
       assert.equal(sums.length, 5 * (arena.stride / 16));
@@ -100,7 +104,10 @@ describe('index/simdKernel', () => {
     const arena = new VectorArena(20, { initialCapacity: 2 });
     const slots = Array.from({ length: 100 }, (_, i) => {
       const slot = arena.allocate();
-      arena.setFloat(slot, Float32Array.from({ length: 20 }, (_, j) => (j === i % 20 ? 1 : 0.01)));
+      arena.setFloat(
+        slot,
+        Float32Array.from({ length: 20 }, (_, j) => (j === i % 20 ? 1 : 0.01)),
+      );
       return slot;
     });
     assert.equal(arena.size, 100);

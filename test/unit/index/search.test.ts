@@ -36,7 +36,16 @@ describe('index/tokenize and bm25', () => {
   });
 
   it('keeps whole identifiers and their camelCase and snake_case parts', () => {
-    assert.deepEqual(tokenize('parseHttpRequest(MAX_RETRY_COUNT)'), ['parsehttprequest', 'parse', 'http', 'request', 'max_retry_count', 'max', 'retry', 'count']);
+    assert.deepEqual(tokenize('parseHttpRequest(MAX_RETRY_COUNT)'), [
+      'parsehttprequest',
+      'parse',
+      'http',
+      'request',
+      'max_retry_count',
+      'max',
+      'retry',
+      'count',
+    ]);
     assert.deepEqual(tokenize('HTMLElement x y2'), ['htmlelement', 'html', 'element', 'y2']);
     assert.deepEqual(tokenize('naïve café'), ['naïve', 'café']);
   });
@@ -48,7 +57,10 @@ describe('index/tokenize and bm25', () => {
     kw.setFile('w/c.ts', [{ startLine: 1, endLine: 5, text: 'unrelated text about colours' }]);
     assert.equal(kw.search('parseHttpRequest', 3)[0]?.path, 'w/a.ts');
     kw.removeFile('w/a.ts');
-    assert.deepEqual(kw.search('parseHttpRequest', 3).map((h) => h.path), ['w/b.ts']);
+    assert.deepEqual(
+      kw.search('parseHttpRequest', 3).map((h) => h.path),
+      ['w/b.ts'],
+    );
     assert.deepEqual(kw.search('nothing matches', 3), []);
   });
 
@@ -78,7 +90,11 @@ describe('index/vectorSearch', () => {
     for (let q = 0; q < queries; q++) {
       const base = vectors[Math.floor(rand() * vectors.length)] ?? new Float32Array(dim);
       const query = Float32Array.from(base, (x) => x + 0.8 * (rand() - 0.5));
-      const truth = vectors.map((v, i) => ({ i, s: cosine(v, query) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.i);
+      const truth = vectors
+        .map((v, i) => ({ i, s: cosine(v, query) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10)
+        .map((x) => x.i);
       const got = sketched.search(arena, query, 10, () => true).map((h) => h.slot);
       const gotInt8 = exactInt8.search(arena, query, 10, () => true).map((h) => h.slot);
       recall += got.filter((s) => truth.includes(s)).length / 10;
@@ -101,7 +117,11 @@ describe('index/vectorSearch', () => {
     for (let q = 0; q < queries; q++) {
       const base = vectors[Math.floor(rand() * vectors.length)] ?? new Float32Array(dim);
       const query = Float32Array.from(base, (x) => x + 0.8 * (rand() - 0.5));
-      const truth = vectors.map((v, i) => ({ i, s: cosine(v, query) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.i);
+      const truth = vectors
+        .map((v, i) => ({ i, s: cosine(v, query) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10)
+        .map((x) => x.i);
       recall += searcher.search(arena, query, 10, () => true).filter((h) => truth.includes(h.slot)).length / 10;
     }
     assert.ok(recall / queries >= 0.95, `default recall@10 ${recall / queries} at 24,000 x 1,024`);
@@ -116,7 +136,10 @@ describe('index/vectorSearch', () => {
     await warm.warm(arena);
     const cold = new VectorSearcher({ exactBelow: 0, candidates: 100 });
     const query = vectors[7] ?? new Float32Array(dim);
-    assert.deepEqual(warm.search(arena, query, 5, () => true), cold.search(arena, query, 5, () => true));
+    assert.deepEqual(
+      warm.search(arena, query, 5, () => true),
+      cold.search(arena, query, 5, () => true),
+    );
     assert.equal(warm.search(arena, query, 1, () => true)[0]?.slot, 7);
   });
 
@@ -188,12 +211,18 @@ describe('index/search (hybrid)', () => {
 
   it('returns every file that shares an identical chunk', async () => {
     const { search } = await build({ 'w/one.ts': 'same text here', 'w/two.ts': 'same text here', 'w/other.ts': 'different words' });
-    const paths = search.search({ vector: fakeEmbedding('same text here', DIM) }, { k: 2 }).map((h) => h.path).sort();
+    const paths = search
+      .search({ vector: fakeEmbedding('same text here', DIM) }, { k: 2 })
+      .map((h) => h.path)
+      .sort();
     assert.deepEqual(paths, ['w/one.ts', 'w/two.ts']);
   });
 
   it('formats E5 queries with an instruction', () => {
-    assert.equal(e5QueryText('where is retry?'), 'Instruct: Given a code search query, retrieve relevant code snippets and documentation\nQuery: where is retry?');
+    assert.equal(
+      e5QueryText('where is retry?'),
+      'Instruct: Given a code search query, retrieve relevant code snippets and documentation\nQuery: where is retry?',
+    );
   });
 
   it('gives the instruction only to instruction-tuned embedding models, and the plain query to the others', () => {

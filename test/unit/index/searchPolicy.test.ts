@@ -10,12 +10,29 @@ function result(relPath: string, score: number): IndexSearchResult {
 /** Sources whose every call is recorded; each part can be replaced. */
 function sources(overrides: Partial<SearchSources> = {}): SearchSources & { readonly log: string[] } {
   const log: string[] = [];
-  const local = { search: (query: HybridQuery, options: { k: number }): IndexSearchResult[] => { log.push(`local ${query.text ?? ''} ${query.vector ? 'vector' : 'words'} k=${options.k}`); return [result('src/local.ts', 0.9)]; } };
+  const local = {
+    search: (query: HybridQuery, options: { k: number }): IndexSearchResult[] => {
+      log.push(`local ${query.text ?? ''} ${query.vector ? 'vector' : 'words'} k=${options.k}`);
+      return [result('src/local.ts', 0.9)];
+    },
+  };
   return {
-    teamConfigured: () => { log.push('team?'); return Promise.resolve(false); },
-    local: () => { log.push('open'); return Promise.resolve(local); },
-    embed: () => { log.push('embed'); return Promise.resolve(new Float32Array([1, 0])); },
-    team: (query, k) => { log.push(`team ${query.text ?? ''} ${query.vector ? 'vector' : 'words'} k=${k}`); return Promise.resolve([result('src/team.ts', 0.8)]); },
+    teamConfigured: () => {
+      log.push('team?');
+      return Promise.resolve(false);
+    },
+    local: () => {
+      log.push('open');
+      return Promise.resolve(local);
+    },
+    embed: () => {
+      log.push('embed');
+      return Promise.resolve(new Float32Array([1, 0]));
+    },
+    team: (query, k) => {
+      log.push(`team ${query.text ?? ''} ${query.vector ? 'vector' : 'words'} k=${k}`);
+      return Promise.resolve([result('src/team.ts', 0.8)]);
+    },
     embedFailed: (error) => log.push(`embedFailed ${String(error)}`),
     teamFailed: (error) => log.push(`teamFailed ${String(error)}`),
     ...overrides,
@@ -28,7 +45,10 @@ describe('searchPolicy: embed the query, fall back to words, the team index or t
     const from = sources();
     const answer = await searchIndexes('retry uploads', 5, from);
     assert.equal(answer.source, 'local');
-    assert.deepEqual(answer.results.map((hit) => hit.relPath), ['src/local.ts']);
+    assert.deepEqual(
+      answer.results.map((hit) => hit.relPath),
+      ['src/local.ts'],
+    );
     assert.deepEqual(from.log, ['team?', 'open', 'embed', 'local retry uploads vector k=5']);
   });
 
@@ -50,7 +70,10 @@ describe('searchPolicy: embed the query, fall back to words, the team index or t
     const from = sources({ teamConfigured: () => Promise.resolve(true) });
     const answer = await searchIndexes('retry', 3, from);
     assert.equal(answer.source, 'team');
-    assert.deepEqual(answer.results.map((hit) => hit.relPath), ['src/team.ts']);
+    assert.deepEqual(
+      answer.results.map((hit) => hit.relPath),
+      ['src/team.ts'],
+    );
     assert.ok(from.log.includes('team retry vector k=3'));
     assert.ok(!from.log.some((entry) => entry.startsWith('local ')), 'the local index did not answer');
   });
@@ -69,7 +92,11 @@ describe('searchPolicy: embed the query, fall back to words, the team index or t
   });
 
   it('a team index with no local one falls back to nothing when the team cannot answer', async () => {
-    const from = sources({ teamConfigured: () => Promise.resolve(true), local: () => Promise.resolve(undefined), team: () => Promise.reject(new Error('down')) });
+    const from = sources({
+      teamConfigured: () => Promise.resolve(true),
+      local: () => Promise.resolve(undefined),
+      team: () => Promise.reject(new Error('down')),
+    });
     assert.deepEqual(await searchIndexes('retry', 3, from), { source: 'none', results: [] });
     assert.ok(from.log.includes('embed'), 'the team was asked with the embedded query');
   });

@@ -24,7 +24,10 @@ function fileWith(pathKey: string, texts: string[]): { record: FileRecord; vecto
 
 async function populated(file: string, options: { io?: StoreIo; logger?: CollectingLogger } = {}): Promise<IndexStore> {
   const { store } = await IndexStore.open({ path: file, modelId: MODEL, dimension: DIM, ...options });
-  for (const [key, texts] of [['w/a.ts', ['alpha one', 'alpha two']], ['w/b.ts', ['beta one']]] as const) {
+  for (const [key, texts] of [
+    ['w/a.ts', ['alpha one', 'alpha two']],
+    ['w/b.ts', ['beta one']],
+  ] as const) {
     const { record, vectors } = fileWith(key, [...texts]);
     store.addVectors(vectors);
     store.putFile(record);
@@ -108,7 +111,10 @@ describe('index/store', () => {
     assert.equal(await store.compact(), false);
     assert.ok(logger.has('error', /Writing the index failed/));
     assert.deepEqual(readFileSync(file), before);
-    assert.deepEqual(readdirSync(path.dirname(file)).filter((n) => n.includes('.tmp-')), []);
+    assert.deepEqual(
+      readdirSync(path.dirname(file)).filter((n) => n.includes('.tmp-')),
+      [],
+    );
     assert.equal(store.writable, false);
     await store.close().catch(() => undefined);
     const reopened = await IndexStore.open({ path: file, modelId: MODEL, dimension: DIM });
@@ -196,7 +202,10 @@ describe('index/store', () => {
     s.deleteFile('w/a.ts');
     await s.close();
     const again = await IndexStore.open({ path: file, modelId: MODEL, dimension: DIM });
-    assert.deepEqual([...again.store.files()].map((f) => f.path), ['w/b.ts']);
+    assert.deepEqual(
+      [...again.store.files()].map((f) => f.path),
+      ['w/b.ts'],
+    );
     await again.store.close();
     await store.close().catch(() => undefined);
   });
@@ -210,7 +219,10 @@ describe('index/store', () => {
     await store.close();
     writeFileSync(`${file}.journal`, staleJournal); // as if the crash came between rename and journal reset
     const { store: s } = await IndexStore.open({ path: file, modelId: MODEL, dimension: DIM });
-    assert.deepEqual([...s.files()].map((f) => f.path), ['w/b.ts']);
+    assert.deepEqual(
+      [...s.files()].map((f) => f.path),
+      ['w/b.ts'],
+    );
     await s.close();
   });
 
@@ -249,7 +261,13 @@ describe('index/store', () => {
     for (let f = 0; f < 50; f++) {
       const texts = Array.from({ length: 4 }, (_, c) => `file ${f} chunk ${c}`);
       store.addVectors(texts.map((t) => ({ hash: contentHash(t), vector: fakeEmbedding(t, 4096) })));
-      store.putFile({ path: `workspace/src/module${f}/component${f}.ts`, hash: contentHash(`f${f}`), size: 4000, mtimeMs: 1, chunks: texts.map((t, c) => ({ startLine: c * 40 + 1, endLine: c * 40 + 40, hash: contentHash(t) })) });
+      store.putFile({
+        path: `workspace/src/module${f}/component${f}.ts`,
+        hash: contentHash(`f${f}`),
+        size: 4000,
+        mtimeMs: 1,
+        chunks: texts.map((t, c) => ({ startLine: c * 40 + 1, endLine: c * 40 + 40, hash: contentHash(t) })),
+      });
     }
     await store.compact();
     await store.close();

@@ -39,9 +39,16 @@ describe('index/walker', () => {
   it('honours nested .gitignore with negation and anchoring, deeper files winning', async () => {
     fx = new Fixture({
       '.gitignore': '*.log\n/rooted.txt\nsecret/\n',
-      'a.ts': 'a', 'x.log': 'log', 'rooted.txt': 'r', 'secret/s.ts': 's',
+      'a.ts': 'a',
+      'x.log': 'log',
+      'rooted.txt': 'r',
+      'secret/s.ts': 's',
       'sub/.gitignore': '!keep.log\nlocal.ts\n',
-      'sub/keep.log': 'k', 'sub/drop.log': 'd', 'sub/rooted.txt': 'not anchored here', 'sub/local.ts': 'l', 'sub/b.ts': 'b',
+      'sub/keep.log': 'k',
+      'sub/drop.log': 'd',
+      'sub/rooted.txt': 'not anchored here',
+      'sub/local.ts': 'l',
+      'sub/b.ts': 'b',
       'other/local.ts': 'only ignored under sub',
     });
     const files = await walk({ roots: [{ name: 'w', path: fx.root }] });
@@ -52,9 +59,13 @@ describe('index/walker', () => {
     fx = new Fixture({
       '.gitignore': 'generated/\n',
       '.cadenzaignore': '!generated/\nnotes.md\n',
-      'generated/api.ts': 'g', 'notes.md': 'n', 'src/a.ts': 'a', 'src/a.spec.ts': 's', 'docs/x.md': 'x',
+      'generated/api.ts': 'g',
+      'notes.md': 'n',
+      'src/a.ts': 'a',
+      'src/a.spec.ts': 's',
+      'docs/x.md': 'x',
     });
-    const files = await walk({ roots: [{ name: 'w', path: fx.root }], excludes: { '**/*.spec.ts': true, 'docs': true, '**/a.ts': false } });
+    const files = await walk({ roots: [{ name: 'w', path: fx.root }], excludes: { '**/*.spec.ts': true, docs: true, '**/a.ts': false } });
     assert.deepEqual(files.sort(), ['.cadenzaignore', '.gitignore', 'generated/api.ts', 'src/a.ts']);
   });
 
@@ -62,8 +73,11 @@ describe('index/walker', () => {
     fx = new Fixture({
       '.gitignore': 'generated/\n*.log\nx/y/\n',
       '.cadenzaignore': '!generated/\n',
-      'generated/api.ts': 'g', 'generated/debug.log': 'l',
-      'x/.gitignore': '!y/\n', 'x/y/z.ts': 'z', 'x/y/z.log': 'l',
+      'generated/api.ts': 'g',
+      'generated/debug.log': 'l',
+      'x/.gitignore': '!y/\n',
+      'x/y/z.ts': 'z',
+      'x/y/z.log': 'l',
     });
     const files = await walk({ roots: [{ name: 'w', path: fx.root }] });
     assert.deepEqual(files.sort(), ['.cadenzaignore', '.gitignore', 'generated/api.ts', 'x/.gitignore', 'x/y/z.ts']);
@@ -71,8 +85,14 @@ describe('index/walker', () => {
 
   it('skips generated folders, lock files and minified bundles by default; an ignore file can bring one back', async () => {
     fx = new Fixture({
-      'node_modules/x/index.js': 'x', 'dist/out.js': 'o', '.git/config': 'c', 'build/b.js': 'b', 'package-lock.json': '{}',
-      'app.min.js': 'm', 'src/index.ts': 'i', '.cadenzaignore': '!build/\n',
+      'node_modules/x/index.js': 'x',
+      'dist/out.js': 'o',
+      '.git/config': 'c',
+      'build/b.js': 'b',
+      'package-lock.json': '{}',
+      'app.min.js': 'm',
+      'src/index.ts': 'i',
+      '.cadenzaignore': '!build/\n',
     });
     const files = await walk({ roots: [{ name: 'w', path: fx.root }] });
     assert.deepEqual(files.sort(), ['.cadenzaignore', 'build/b.js', 'src/index.ts']);
@@ -96,8 +116,17 @@ describe('index/walker', () => {
   it('walks several roots and prefixes keys with the root name', async () => {
     fx = new Fixture({ 'one/a.ts': 'a', 'two/b.ts': 'b' });
     const entries: WalkEntry[] = [];
-    for await (const e of walkWorkspace({ roots: [{ name: 'one', path: fx.path('one') }, { name: 'two', path: fx.path('two') }] })) entries.push(e);
-    assert.deepEqual(entries.map((e) => e.key), ['one/a.ts', 'two/b.ts']);
+    for await (const e of walkWorkspace({
+      roots: [
+        { name: 'one', path: fx.path('one') },
+        { name: 'two', path: fx.path('two') },
+      ],
+    }))
+      entries.push(e);
+    assert.deepEqual(
+      entries.map((e) => e.key),
+      ['one/a.ts', 'two/b.ts'],
+    );
   });
 
   it('survives a symlink loop and symlinks to folders already walked', async function () {

@@ -59,7 +59,10 @@ describe('index/workspaceIndex', () => {
     const changedChunks = chunksOf(original.replace('mod2Step3', 'mod2StepRenamedThree')).filter((c) => !chunksOf(original).some((o) => o.hash === c.hash));
     assert.equal(second.filesChanged, 1);
     assert.equal(second.filesUnchanged, 5);
-    assert.deepEqual(fake.texts(), changedChunks.map((c) => c.text));
+    assert.deepEqual(
+      fake.texts(),
+      changedChunks.map((c) => c.text),
+    );
     assert.ok(fake.texts().length < 3);
     await index.close();
   });
@@ -150,7 +153,14 @@ describe('index/workspaceIndex', () => {
     assert.ok(logger.has('warn', /paused after 3 failed attempts in a row/));
     const filesBefore = index.stats().files;
     await index.close();
-    const { index: reopened, status } = await WorkspaceIndex.open({ roots: [{ name: 'ws', path: fx.path('ws') }], storagePath: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, embed: recordingEmbedder(DIM).embed, chunking: { targetTokens: 120 } });
+    const { index: reopened, status } = await WorkspaceIndex.open({
+      roots: [{ name: 'ws', path: fx.path('ws') }],
+      storagePath: storage,
+      modelId: 'E5-Mistral-7B-Instruct',
+      dimension: DIM,
+      embed: recordingEmbedder(DIM).embed,
+      chunking: { targetTokens: 120 },
+    });
     assert.equal(status.kind, 'loaded');
     assert.equal(reopened.stats().files, filesBefore);
     assert.equal((await reopened.sync()).status, 'complete');
@@ -286,7 +296,10 @@ describe('index/workspaceIndex', () => {
     assert.equal(changed.filesChanged, 0);
     assert.equal(changed.linksOutside, 4);
     assert.ok(!fake.texts().some((text) => /secret/.test(text)), fake.texts().join('\n'));
-    assert.deepEqual(index.search({ text: 'hunter2secret sshsecrethost anothersecret' }).map((hit) => hit.relPath), []);
+    assert.deepEqual(
+      index.search({ text: 'hunter2secret sshsecrethost anothersecret' }).map((hit) => hit.relPath),
+      [],
+    );
     assert.equal(await index.readChunk({ absPath: fx.path('ws/notes.txt'), startLine: 1, endLine: 1 }), undefined);
     await index.close();
   });
@@ -313,7 +326,10 @@ describe('index/workspaceIndex', () => {
     const index = await open(fake.embed, { fileSource: source, logger });
     const result = await index.sync();
     assert.equal(result.status, 'complete');
-    assert.deepEqual(index.search({ text: 'façade' }).map((h) => h.relPath), ['latin.txt']);
+    assert.deepEqual(
+      index.search({ text: 'façade' }).map((h) => h.relPath),
+      ['latin.txt'],
+    );
     assert.equal(index.stats().files, 2);
     assert.ok(logger.has('warn', /Cannot read .*locked\.ts/));
     assert.ok(logger.has('debug', /bundle\.js: minified/));
@@ -357,14 +373,25 @@ describe('index/workspaceIndex', () => {
   });
 
   it('re-chunks and re-embeds an index stored by the chunker that embedded bare chunks (version 1)', async () => {
-    const text = ['class Endpoint:', '    def create_response(self, request):', ...Array.from({ length: 150 }, (_, i) => `        part_${i} = self.validator.value_${i}(request, scopes)`), ''].join('\n');
+    const text = [
+      'class Endpoint:',
+      '    def create_response(self, request):',
+      ...Array.from({ length: 150 }, (_, i) => `        part_${i} = self.validator.value_${i}(request, scopes)`),
+      '',
+    ].join('\n');
     fx.write({ 'ws/a.py': text, 'storage/.keep': '' });
     // What the previous release stored: the bare chunks' vectors, under chunker version 1.
     const { store } = await IndexStore.open({ path: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM });
     const bare = chunkText(text);
     store.addVectors(bare.map((c) => ({ hash: c.hash, vector: fakeEmbedding(c.text, DIM) })));
     const stat = statSync(fx.path('ws/a.py'));
-    store.putFile({ path: 'ws/a.py', hash: 'old', size: stat.size, mtimeMs: stat.mtimeMs, chunks: bare.map((c) => ({ startLine: c.startLine, endLine: c.endLine, hash: c.hash })) });
+    store.putFile({
+      path: 'ws/a.py',
+      hash: 'old',
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      chunks: bare.map((c) => ({ startLine: c.startLine, endLine: c.endLine, hash: c.hash })),
+    });
     store.chunkerVersion = crc32(Buffer.from('chunker/1/320/128/512/2'));
     await store.compact('all');
     await store.close();
@@ -373,14 +400,23 @@ describe('index/workspaceIndex', () => {
     const index = await open(fake.embed, { chunking: undefined, keywordIndex: false });
     const r = await index.sync();
     assert.equal(r.filesChanged, 1);
-    assert.ok(fake.texts().some((t) => t.startsWith('Endpoint > create_response\n')), 'the chunks were embedded again with their context');
+    assert.ok(
+      fake.texts().some((t) => t.startsWith('Endpoint > create_response\n')),
+      'the chunks were embedded again with their context',
+    );
     await index.close();
   });
 
   it('reports a corrupt index file and rebuilds it', async () => {
     fx.write({ 'ws/a.ts': codeFile('a', 1), 'storage/.keep': '' });
     fx.write({ [path.relative(fx.root, storage)]: 'not an index at all' });
-    const { index, status } = await WorkspaceIndex.open({ roots: [{ name: 'ws', path: fx.path('ws') }], storagePath: storage, modelId: 'E5-Mistral-7B-Instruct', dimension: DIM, embed: recordingEmbedder(DIM).embed });
+    const { index, status } = await WorkspaceIndex.open({
+      roots: [{ name: 'ws', path: fx.path('ws') }],
+      storagePath: storage,
+      modelId: 'E5-Mistral-7B-Instruct',
+      dimension: DIM,
+      embed: recordingEmbedder(DIM).embed,
+    });
     assert.equal(status.kind === 'discarded' && status.reason, 'corrupt');
     assert.equal((await index.sync()).status, 'complete');
     await index.close();

@@ -52,7 +52,11 @@ function cyclesIn(edges: ReadonlyMap<string, readonly string[]>): string[] {
 
 describe('layers (ARCHITECTURE.md#layers)', () => {
   it('finds the import scanner working on a known sample', () => {
-    assert.deepEqual(importsOf(`import type * as v from 'vscode';\nimport {\n  a,\n} from './a';\n// text from "a comment"\nconst x = require("vscode");`), ['vscode', './a', 'vscode']);
+    assert.deepEqual(importsOf(`import type * as v from 'vscode';\nimport {\n  a,\n} from './a';\n// text from "a comment"\nconst x = require("vscode");`), [
+      'vscode',
+      './a',
+      'vscode',
+    ]);
   });
 
   for (const layer of ['core', 'shared', 'webview']) {
@@ -64,24 +68,45 @@ describe('layers (ARCHITECTURE.md#layers)', () => {
     });
   }
 
-  it('src/shared imports nothing outside itself but valibot (its messages\' schemas)', () => {
+  it("src/shared imports nothing outside itself but valibot (its messages' schemas)", () => {
     const shared = join(root, 'src', 'shared');
     const inside = (file: string, spec: string): boolean => spec.startsWith('.') && !relative(shared, resolve(dirname(file), spec)).startsWith('..');
     const offenders = sourceFiles(shared).flatMap((file) =>
-      importsOf(readFileSync(file, 'utf8')).filter((spec) => spec !== 'valibot' && !inside(file, spec)).map((spec) => `${relative(root, file)}: ${spec}`));
+      importsOf(readFileSync(file, 'utf8'))
+        .filter((spec) => spec !== 'valibot' && !inside(file, spec))
+        .map((spec) => `${relative(root, file)}: ${spec}`),
+    );
     assert.deepEqual(offenders, []);
   });
 
   it('src/webview imports only shared and browser libraries', () => {
     const offenders = sourceFiles(join(root, 'src', 'webview')).flatMap((file) =>
-      importsOf(readFileSync(file, 'utf8')).filter((spec) => spec.startsWith('.') && /(^|\/)(core|host)(\/|$)/.test(spec)).map((spec) => `${relative(root, file)}: ${spec}`));
+      importsOf(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.') && /(^|\/)(core|host)(\/|$)/.test(spec))
+        .map((spec) => `${relative(root, file)}: ${spec}`),
+    );
     assert.deepEqual(offenders, []);
   });
 
   it('finds the cycles of a known import graph, and none in one without', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c', 'd']], ['c', ['a']], ['d', []], ['e', ['e']]]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c', 'd']],
+      ['c', ['a']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
     assert.deepEqual(cyclesIn(graph), ['a -> b -> c -> a', 'e -> e']);
-    assert.deepEqual(cyclesIn(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), []);
+    assert.deepEqual(
+      cyclesIn(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+      [],
+    );
   });
 
   // The chat turn's parts import nothing back from its coordinator (src/host); no layer has a circle either.
@@ -89,13 +114,18 @@ describe('layers (ARCHITECTURE.md#layers)', () => {
     it(`src/${layer} has no import cycle`, () => {
       const files = sourceFiles(join(root, 'src', layer)).filter((file) => /\.tsx?$/.test(file));
       const unresolved: string[] = [];
-      const edges = new Map(files.map((file) => [relative(root, file), importsOf(readFileSync(file, 'utf8'))
-        .filter((spec) => spec.startsWith('.'))
-        .flatMap((spec) => {
-          const target = resolveImport(dirname(file), spec);
-          if (target === undefined) unresolved.push(`${relative(root, file)}: ${spec}`);
-          return target === undefined ? [] : [relative(root, target)];
-        })]));
+      const edges = new Map(
+        files.map((file) => [
+          relative(root, file),
+          importsOf(readFileSync(file, 'utf8'))
+            .filter((spec) => spec.startsWith('.'))
+            .flatMap((spec) => {
+              const target = resolveImport(dirname(file), spec);
+              if (target === undefined) unresolved.push(`${relative(root, file)}: ${spec}`);
+              return target === undefined ? [] : [relative(root, target)];
+            }),
+        ]),
+      );
       // An import the check cannot follow would hide a cycle through it, so it fails the check too.
       assert.deepEqual(unresolved, []);
       assert.ok(edges.size > 0 && [...edges.values()].some((targets) => targets.length > 0), `src/${layer}'s import graph was read`);
@@ -105,7 +135,10 @@ describe('layers (ARCHITECTURE.md#layers)', () => {
 
   it('src/core imports neither host nor webview', () => {
     const offenders = sourceFiles(join(root, 'src', 'core')).flatMap((file) =>
-      importsOf(readFileSync(file, 'utf8')).filter((spec) => spec.startsWith('.') && /(^|\/)(host|webview)(\/|$)/.test(spec)).map((spec) => `${relative(root, file)}: ${spec}`));
+      importsOf(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.') && /(^|\/)(host|webview)(\/|$)/.test(spec))
+        .map((spec) => `${relative(root, file)}: ${spec}`),
+    );
     assert.deepEqual(offenders, []);
   });
 });

@@ -49,7 +49,7 @@ interface Manifest {
 function localized(value: unknown, messages: Record<string, string>): unknown {
   if (typeof value === 'string') {
     const key = /^%([\w.-]+)%$/.exec(value)?.[1];
-    return key === undefined ? value : messages[key] ?? value;
+    return key === undefined ? value : (messages[key] ?? value);
   }
   if (Array.isArray(value)) return value.map((item) => localized(item, messages));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, localized(item, messages)]));
@@ -78,7 +78,9 @@ describe('package.json agrees with the code', () => {
   });
 
   it('declares every setting the code reads, with the same defaults, a scope and a description', () => {
-    const inCode = Object.keys(settingDefaults).map((key) => `cadenza.${key}`).sort();
+    const inCode = Object.keys(settingDefaults)
+      .map((key) => `cadenza.${key}`)
+      .sort();
     assert.deepEqual(Object.keys(declared).sort(), inCode);
     for (const [key, value] of Object.entries(settingDefaults)) {
       const entry = declared[`cadenza.${key}`];
@@ -93,14 +95,20 @@ describe('package.json agrees with the code', () => {
     const titles = sections.map((section) => section.title);
     for (const title of ['Connection', 'Chat', 'Audio', 'Index', 'Agent']) assert.ok(titles.includes(title), `no ${title} section`);
     const orders = sections.map((section) => section.order);
-    assert.ok(orders.every((order) => Number.isInteger(order)), `every section needs an order: ${JSON.stringify(orders)}`);
+    assert.ok(
+      orders.every((order) => Number.isInteger(order)),
+      `every section needs an order: ${JSON.stringify(orders)}`,
+    );
     assert.equal(new Set(orders).size, orders.length, 'two sections share an order');
     const keys = sections.flatMap((section) => Object.keys(section.properties));
     assert.equal(keys.length, new Set(keys).size, 'a setting is declared in two sections');
     for (const section of sections) {
       assert.match(section.id ?? '', /^cadenza\.[a-z]+$/, `section ${section.title} needs an id`);
       const settingOrders = Object.values(section.properties).map((setting) => setting.order);
-      assert.ok(settingOrders.every((order) => Number.isInteger(order)), `a setting of ${section.title} has no order`);
+      assert.ok(
+        settingOrders.every((order) => Number.isInteger(order)),
+        `a setting of ${section.title} has no order`,
+      );
       assert.equal(new Set(settingOrders).size, settingOrders.length, `two settings of ${section.title} share an order`);
       // A namespaced setting lives in its namespace's section (cadenza.chat.* in cadenza.chat); the
       // connection section holds the rest.
@@ -121,7 +129,7 @@ describe('package.json agrees with the code', () => {
     }
   });
 
-  it('says in each guarded setting\'s description what a workspace may do with it, and clamps to the manifest\'s range', () => {
+  it("says in each guarded setting's description what a workspace may do with it, and clamps to the manifest's range", () => {
     for (const [key, rule] of Object.entries(settingRules)) {
       const entry = declared[`cadenza.${key}`];
       assert.ok(entry, `cadenza.${key} is guarded but not declared`);

@@ -16,7 +16,9 @@ describe('system certificates', () => {
   });
 
   it('returns nothing on a platform whose store it cannot read, rather than failing', () => {
-    const none = loadSystemCertificates('aix', () => { throw new Error('no such file'); });
+    const none = loadSystemCertificates('aix', () => {
+      throw new Error('no such file');
+    });
     assert.ok(Array.isArray(none));
   });
 });

@@ -8,7 +8,13 @@ describe('net/urlSafety', () => {
     const lines: string[] = [];
     const record = (message: string | Error): void => void lines.push(String(message));
     const logger: Logger = { trace: record, debug: record, info: record, warn: record, error: record };
-    const client = new InferenceClient({ baseUrl: 'https://alice:hunter2-secret@llm.example.com/', chatBaseUrl: 'http://bob:pw-secret@10.0.0.5:8080', apiKey: 'k', logger, transport: { useEnvironment: false } });
+    const client = new InferenceClient({
+      baseUrl: 'https://alice:hunter2-secret@llm.example.com/',
+      chatBaseUrl: 'http://bob:pw-secret@10.0.0.5:8080',
+      apiKey: 'k',
+      logger,
+      transport: { useEnvironment: false },
+    });
     await client.close();
     assert.ok(lines.length > 0, 'the client logged where it talks to');
     assert.ok(!lines.some((line) => /hunter2-secret|pw-secret|alice|bob/.test(line)), lines.join('\n'));
@@ -20,7 +26,14 @@ describe('net/urlSafety', () => {
   it('warns about http:// to another machine, never about https or loopback', () => {
     assert.match(cleartextWarning('http://inference.lan:8000') ?? '', /without encryption/);
     assert.match(cleartextWarning('http://user:pw@10.1.2.3') ?? '', /\*\*\*@10\.1\.2\.3/);
-    for (const url of ['https://api.sambanova.ai', 'http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:9000', 'http://api.localhost', 'not a url']) {
+    for (const url of [
+      'https://api.sambanova.ai',
+      'http://127.0.0.1:8080',
+      'http://localhost:3000',
+      'http://[::1]:9000',
+      'http://api.localhost',
+      'not a url',
+    ]) {
       assert.equal(cleartextWarning(url), undefined, url);
     }
   });

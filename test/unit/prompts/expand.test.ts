@@ -37,17 +37,25 @@ async function expandError(body: string, ctx: PromptContext, input = answers({})
 
 describe('prompts/expand', () => {
   it('fills in the selection, the file, its name and folder, and the workspace folder', async () => {
-    const expanded = await expandPrompt({
-      name: 'review',
-      body: 'Review ${selection} (also ${selectedText}) in ${file}: ${fileBasename}, ${fileBasenameNoExtension}, ${fileDirname}; root ${workspaceFolder} (${workspaceFolderBasename}).',
-    }, context, answers({}));
+    const expanded = await expandPrompt(
+      {
+        name: 'review',
+        body: 'Review ${selection} (also ${selectedText}) in ${file}: ${fileBasename}, ${fileBasenameNoExtension}, ${fileDirname}; root ${workspaceFolder} (${workspaceFolderBasename}).',
+      },
+      context,
+      answers({}),
+    );
     assert.equal(expanded.text, 'Review return a + b; (also return a + b;) in /work/app/src/math.ts: math.ts, math, /work/app/src; root /work/app (app).');
     assert.deepEqual(expanded.notes, []);
   });
 
   it('asks for each ${input:…} once, in order, with its placeholder, and fills every use', async () => {
     const input = answers({ topic: 'retries', tone: 'short' });
-    const expanded = await expandPrompt({ name: 'doc', body: 'Write about ${input:topic:what to document} in a ${input:tone} way; ${input:topic} again.' }, context, input);
+    const expanded = await expandPrompt(
+      { name: 'doc', body: 'Write about ${input:topic:what to document} in a ${input:tone} way; ${input:topic} again.' },
+      context,
+      input,
+    );
     assert.deepEqual(input.asked, ['topic:what to document', 'tone']);
     assert.equal(expanded.text, 'Write about retries in a short way; retries again.');
     assert.deepEqual(expanded.inputs, { topic: 'retries', tone: 'short' });
@@ -58,7 +66,10 @@ describe('prompts/expand', () => {
     assert.equal(cancelled.reason, 'cancelled');
     const expanded = await expandPrompt({ name: 'p', body: 'Use ${env:HOME} and ${config:x} with ${selection}.' }, context, answers({}));
     assert.equal(expanded.text, 'Use ${env:HOME} and ${config:x} with return a + b;.');
-    assert.deepEqual(expanded.notes, ['/p uses ${env:HOME}, which Cadenza does not fill in; it is sent as written.', '/p uses ${config:x}, which Cadenza does not fill in; it is sent as written.']);
+    assert.deepEqual(expanded.notes, [
+      '/p uses ${env:HOME}, which Cadenza does not fill in; it is sent as written.',
+      '/p uses ${config:x}, which Cadenza does not fill in; it is sent as written.',
+    ]);
   });
 
   it('refuses a prompt that uses ${selection} without a selection, or ${file} without a file, before asking anything', async () => {
@@ -75,11 +86,15 @@ describe('prompts/expand', () => {
   });
 
   it('does not fill variables inside HTML comments: they are notes for the author and are not sent', async () => {
-    const expanded = await expandPrompt({ name: 'p', body: '<!-- uses ${selection} and ${input:x} -->\nHello ${fileBasename}.\n<!--\nmore\n-->' }, { file: '/a/b.ts' }, answers({}));
+    const expanded = await expandPrompt(
+      { name: 'p', body: '<!-- uses ${selection} and ${input:x} -->\nHello ${fileBasename}.\n<!--\nmore\n-->' },
+      { file: '/a/b.ts' },
+      answers({}),
+    );
     assert.equal(expanded.text, 'Hello b.ts.');
   });
 
-  it('lists the variables a body uses (for the composer\'s hints)', () => {
+  it("lists the variables a body uses (for the composer's hints)", () => {
     assert.deepEqual(promptVariables('A ${selection} ${input:topic:hint} ${input:topic} ${nope} ${file}'), ['selection', 'input:topic', 'nope', 'file']);
   });
 

@@ -23,23 +23,25 @@ describe('prompts/frontMatter', () => {
   });
 
   it('reads plain, quoted, commented, inline-list and block-list values, and where the body starts', () => {
-    const read = readFrontMatter([
-      '\uFEFF---',
-      '# a comment line',
-      'description: Review the selection # trailing comment',
-      "name: 'code-review'",
-      'argument-hint: "focus: a #tag"',
-      'tools: [ readFile, "search" ]',
-      'agent:',
-      '',
-      'model: Meta-Llama-3.3-70B-Instruct',
-      'extra:',
-      '  - one',
-      '  - \'two\'',
-      '---',
-      '',
-      'Body line.',
-    ].join('\r\n'));
+    const read = readFrontMatter(
+      [
+        '\uFEFF---',
+        '# a comment line',
+        'description: Review the selection # trailing comment',
+        "name: 'code-review'",
+        'argument-hint: "focus: a #tag"',
+        'tools: [ readFile, "search" ]',
+        'agent:',
+        '',
+        'model: Meta-Llama-3.3-70B-Instruct',
+        'extra:',
+        '  - one',
+        "  - 'two'",
+        '---',
+        '',
+        'Body line.',
+      ].join('\r\n'),
+    );
     assert.deepEqual(read.fields, {
       description: 'Review the selection',
       name: 'code-review',

@@ -4,8 +4,20 @@ import assert from 'node:assert/strict';
 import { maxPromptFileBytes, mergePrompts, parsePromptFile, promptNameFromFile, type PromptSource } from '../../../src/core/prompts/promptFile';
 import { PromptError } from '../../../src/core/prompts/promptError';
 
-const github = (file: string, folder = 'app'): PromptSource => ({ origin: 'workspace', kind: 'github', uri: `file:///${folder}/.github/prompts/${file}`, path: `.github/prompts/${file}`, folder });
-const cadenza = (file: string, folder = 'app'): PromptSource => ({ origin: 'workspace', kind: 'cadenza', uri: `file:///${folder}/.cadenza/prompts/${file}`, path: `.cadenza/prompts/${file}`, folder });
+const github = (file: string, folder = 'app'): PromptSource => ({
+  origin: 'workspace',
+  kind: 'github',
+  uri: `file:///${folder}/.github/prompts/${file}`,
+  path: `.github/prompts/${file}`,
+  folder,
+});
+const cadenza = (file: string, folder = 'app'): PromptSource => ({
+  origin: 'workspace',
+  kind: 'cadenza',
+  uri: `file:///${folder}/.cadenza/prompts/${file}`,
+  path: `.cadenza/prompts/${file}`,
+  folder,
+});
 const profile = (file: string): PromptSource => ({ origin: 'profile', kind: 'profile', uri: `file:///user/prompts/${file}`, path: file });
 
 function parseError(text: string, source: PromptSource): PromptError {
@@ -31,7 +43,10 @@ describe('prompts/promptFile', () => {
   });
 
   it('reads the description, mode (or agent), model, tools and argument hint, and the body after the front matter', () => {
-    const prompt = parsePromptFile('---\ndescription: Review the selection\nmode: edit\nmodel: Meta-Llama-3.3-70B-Instruct\ntools: [readFile]\nargument-hint: what to focus on\n---\nReview ${selection}.\n', github('review.prompt.md'));
+    const prompt = parsePromptFile(
+      '---\ndescription: Review the selection\nmode: edit\nmodel: Meta-Llama-3.3-70B-Instruct\ntools: [readFile]\nargument-hint: what to focus on\n---\nReview ${selection}.\n',
+      github('review.prompt.md'),
+    );
     assert.equal(prompt.name, 'review');
     assert.equal(prompt.description, 'Review the selection');
     assert.equal(prompt.mode, 'edit');
@@ -47,7 +62,7 @@ describe('prompts/promptFile', () => {
     assert.match(custom.notes.join('\n'), /my-planner/);
   });
 
-  it('takes the front matter\'s name when it is a valid one, and a file without front matter is all body', () => {
+  it("takes the front matter's name when it is a valid one, and a file without front matter is all body", () => {
     assert.equal(parsePromptFile('---\nname: pr\n---\nWrite the PR text.', github('pull-request.prompt.md')).name, 'pr');
     const invalid = parsePromptFile('---\nname: two words\n---\nText', github('fallback.prompt.md'));
     assert.equal(invalid.name, 'fallback');
@@ -69,27 +84,33 @@ describe('prompts/promptFile', () => {
     assert.equal(parseError('---\ndescription: [a, b]\n---\nBody', github('list.prompt.md')).line, 2);
   });
 
-  it('merges by precedence: a workspace\'s .cadenza beats its .github, the workspace beats the profile, the first folder beats later ones, a built-in beats all', () => {
+  it("merges by precedence: a workspace's .cadenza beats its .github, the workspace beats the profile, the first folder beats later ones, a built-in beats all", () => {
     const parse = (source: PromptSource, text = 'Body'): ReturnType<typeof parsePromptFile> => parsePromptFile(text, source);
-    const merged = mergePrompts([
-      parse(profile('review.prompt.md')),
-      parse(github('review.prompt.md', 'api')),
-      parse(github('review.prompt.md')),
-      parse(cadenza('Review.md')),
-      parse(github('tests.prompt.md')),
-      parse(profile('notes.prompt.md')),
-      parse(github('explain.prompt.md')),
-    ], ['app', 'api'], ['explain', 'search']);
-    assert.deepEqual(merged.prompts.map((prompt) => `${prompt.name}:${prompt.source.uri}`), [
-      'notes:file:///user/prompts/notes.prompt.md',
-      'Review:file:///app/.cadenza/prompts/Review.md',
-      'tests:file:///app/.github/prompts/tests.prompt.md',
-    ]);
-    assert.deepEqual(merged.shadowed.map((entry) => `${entry.prompt.source.uri} < ${entry.by}`), [
-      'file:///app/.github/prompts/explain.prompt.md < the built-in /explain',
-      'file:///app/.github/prompts/review.prompt.md < .cadenza/prompts/Review.md in app',
-      'file:///api/.github/prompts/review.prompt.md < .cadenza/prompts/Review.md in app',
-      'file:///user/prompts/review.prompt.md < .cadenza/prompts/Review.md in app',
-    ]);
+    const merged = mergePrompts(
+      [
+        parse(profile('review.prompt.md')),
+        parse(github('review.prompt.md', 'api')),
+        parse(github('review.prompt.md')),
+        parse(cadenza('Review.md')),
+        parse(github('tests.prompt.md')),
+        parse(profile('notes.prompt.md')),
+        parse(github('explain.prompt.md')),
+      ],
+      ['app', 'api'],
+      ['explain', 'search'],
+    );
+    assert.deepEqual(
+      merged.prompts.map((prompt) => `${prompt.name}:${prompt.source.uri}`),
+      ['notes:file:///user/prompts/notes.prompt.md', 'Review:file:///app/.cadenza/prompts/Review.md', 'tests:file:///app/.github/prompts/tests.prompt.md'],
+    );
+    assert.deepEqual(
+      merged.shadowed.map((entry) => `${entry.prompt.source.uri} < ${entry.by}`),
+      [
+        'file:///app/.github/prompts/explain.prompt.md < the built-in /explain',
+        'file:///app/.github/prompts/review.prompt.md < .cadenza/prompts/Review.md in app',
+        'file:///api/.github/prompts/review.prompt.md < .cadenza/prompts/Review.md in app',
+        'file:///user/prompts/review.prompt.md < .cadenza/prompts/Review.md in app',
+      ],
+    );
   });
 });

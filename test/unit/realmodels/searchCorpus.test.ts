@@ -9,7 +9,10 @@ import { targets } from '../../real/searchTargets';
 describe('real-model tier: the search corpus and its held-out questions', () => {
   it('has some 60 files in several languages, with no name both a target and a distractor', () => {
     assert.ok(Object.keys(corpus).length >= 60, `${Object.keys(corpus).length} files`);
-    assert.deepEqual(Object.keys(targets).filter((name) => name in distractors), []);
+    assert.deepEqual(
+      Object.keys(targets).filter((name) => name in distractors),
+      [],
+    );
     const languages = new Set(Object.keys(corpus).map((name) => name.slice(name.lastIndexOf('.'))));
     assert.ok(languages.size >= 8, [...languages].join(' '));
   });
@@ -17,7 +20,11 @@ describe('real-model tier: the search corpus and its held-out questions', () => 
   it('asks about 20 questions, each about its own target file', () => {
     assert.ok(questions.length >= 20, `${questions.length} questions`);
     const files = questions.map((q) => q.file);
-    assert.deepEqual(files.filter((file) => !(file in targets)), [], 'every question names a target file');
+    assert.deepEqual(
+      files.filter((file) => !(file in targets)),
+      [],
+      'every question names a target file',
+    );
     assert.equal(new Set(files).size, files.length, 'one question a file');
   });
 

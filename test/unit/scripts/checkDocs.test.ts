@@ -27,19 +27,25 @@ function tree(files: Record<string, string>): string {
 }
 
 describe('scripts/checkDocs.mjs: documents the code cites exist', () => {
-  it('makes GitHub\'s heading anchors, numbering repeated headings', () => {
-    assert.deepEqual(call('anchorsOf', [
-      '# Title',
-      '## Self-hosted servers: llama-server differences',
-      "### VS Code's own chat",
-      '### `src/core/api`',
-      '```',
-      '# not a heading inside a fence',
-      '```',
-      '## Errors',
-      '### Errors',
-      '## **Bold** and [a link](x.md) — dash',
-    ].join('\n')), ['title', 'self-hosted-servers-llama-server-differences', 'vs-codes-own-chat', 'srccoreapi', 'errors', 'errors-1', 'bold-and-a-link--dash']);
+  it("makes GitHub's heading anchors, numbering repeated headings", () => {
+    assert.deepEqual(
+      call(
+        'anchorsOf',
+        [
+          '# Title',
+          '## Self-hosted servers: llama-server differences',
+          "### VS Code's own chat",
+          '### `src/core/api`',
+          '```',
+          '# not a heading inside a fence',
+          '```',
+          '## Errors',
+          '### Errors',
+          '## **Bold** and [a link](x.md) — dash',
+        ].join('\n'),
+      ),
+      ['title', 'self-hosted-servers-llama-server-differences', 'vs-codes-own-chat', 'srccoreapi', 'errors', 'errors-1', 'bold-and-a-link--dash'],
+    );
   });
 
   it('reads comments only: not strings, template literals or regular expressions', () => {

@@ -28,16 +28,13 @@ function tree(files: Record<string, unknown>): string {
 
 describe('scripts/checkL10n.mjs: every string in every language, placeholders intact', () => {
   it('finds the placeholders a translation must keep: code spans, {0} and {name}, ${…}, link targets, %s', () => {
-    assert.deepEqual(call('placeholdersOf', 'Set `#cadenza.baseUrl#` to `{ "a": {0} }`, then {0} of {count} in ${workspaceFolder}; see [the docs](command:cadenza.setApiKey) (%s, %d).'), [
-      '${workspaceFolder}',
-      '%d',
-      '%s',
-      '(command:cadenza.setApiKey)',
-      '`#cadenza.baseUrl#`',
-      '`{ "a": {0} }`',
-      '{0}',
-      '{count}',
-    ]);
+    assert.deepEqual(
+      call(
+        'placeholdersOf',
+        'Set `#cadenza.baseUrl#` to `{ "a": {0} }`, then {0} of {count} in ${workspaceFolder}; see [the docs](command:cadenza.setApiKey) (%s, %d).',
+      ),
+      ['${workspaceFolder}', '%d', '%s', '(command:cadenza.setApiKey)', '`#cadenza.baseUrl#`', '`{ "a": {0} }`', '{0}', '{count}'],
+    );
     assert.deepEqual(call('placeholdersOf', 'Plain text with a (parenthesis) and a lone { brace.'), []);
   });
 
@@ -75,9 +72,19 @@ describe('scripts/checkL10n.mjs: every string in every language, placeholders in
       displayName: 'Cadenza',
       description: '%extension.description%',
       contributes: {
-        commands: [{ command: 'cadenza.a', title: '%command.a.title%', category: 'Cadenza' }, { command: 'cadenza.b', title: 'Do B' }],
+        commands: [
+          { command: 'cadenza.a', title: '%command.a.title%', category: 'Cadenza' },
+          { command: 'cadenza.b', title: 'Do B' },
+        ],
         views: { cadenza: [{ id: 'cadenza.chat', name: 'Chat' }] },
-        languageModelTools: [{ name: 'cadenza_tool', displayName: '%tool.displayName%', modelDescription: 'For the model only.', inputSchema: { properties: { q: { description: 'For the model.' } } } }],
+        languageModelTools: [
+          {
+            name: 'cadenza_tool',
+            displayName: '%tool.displayName%',
+            modelDescription: 'For the model only.',
+            inputSchema: { properties: { q: { description: 'For the model.' } } },
+          },
+        ],
         chatParticipants: [{ id: 'cadenza.participant', name: 'cadenza', fullName: 'Cadenza', description: '%participant.description%' }],
       },
     };
@@ -102,10 +109,7 @@ describe('scripts/checkL10n.mjs: every string in every language, placeholders in
     });
     try {
       const result = call('checkRepository', root, locales) as { name: string; problems: string[] }[];
-      assert.deepEqual(result.map((check) => check.problems).flat(), [
-        'package.nls.ja.json: "d" lost `x`',
-        'l10n/bundle.l10n.ja.json is missing',
-      ]);
+      assert.deepEqual(result.map((check) => check.problems).flat(), ['package.nls.ja.json: "d" lost `x`', 'l10n/bundle.l10n.ja.json is missing']);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -113,7 +117,10 @@ describe('scripts/checkL10n.mjs: every string in every language, placeholders in
 
   it('passes on this repository', () => {
     const result = call('checkRepository', repoRoot()) as { name: string; problems: string[] }[];
-    assert.deepEqual(result.flatMap((check) => check.problems), []);
+    assert.deepEqual(
+      result.flatMap((check) => check.problems),
+      [],
+    );
     assert.ok(result.length >= 4, `only ${result.length} checks ran`);
   });
 });

@@ -13,7 +13,7 @@ function userSettings(service: { baseUrl: string; settings: Record<string, unkno
 }
 
 describe('npm start: the profile it creates', () => {
-  it('lets VS Code\'s own chat run without a sign-in, beside the service address and the stack\'s endpoints', () => {
+  it("lets VS Code's own chat run without a sign-in, beside the service address and the stack's endpoints", () => {
     const stack = { baseUrl: 'http://127.0.0.1:41001', settings: { 'cadenza.endpoints.embeddings': 'http://127.0.0.1:41002' } };
     for (const web of [false, true]) {
       const settings = userSettings(stack, web);

@@ -1,7 +1,17 @@
 // The rule that a workspace's settings may make Cadenza do or spend less, never more, on the values VS Code's
 // inspect() gives: the user's value counts unless the workspace's is stricter.
 import assert from 'node:assert/strict';
-import { lessOnly, readBoolean, readChoice, readNumber, readText, readTextList, union, userOnly, type SettingValues } from '../../../src/core/settings/workspaceRule';
+import {
+  lessOnly,
+  readBoolean,
+  readChoice,
+  readNumber,
+  readText,
+  readTextList,
+  union,
+  userOnly,
+  type SettingValues,
+} from '../../../src/core/settings/workspaceRule';
 
 /** Completions on/off: on weighs more than off. */
 const enabled = lessOnly(readBoolean, (on) => (on ? 1 : 0), false);
@@ -17,7 +27,7 @@ const retention = lessOnly(readNumber(1, 3650, false), (days) => -days, 30);
 
 describe('a workspace may make Cadenza do or spend less, never more', () => {
   describe('lessOnly', () => {
-    it('takes the user\'s value, else the default, when the workspace sets nothing', () => {
+    it("takes the user's value, else the default, when the workspace sets nothing", () => {
       assert.equal(enabled.effective({ defaultValue: false }).value, false);
       assert.equal(enabled.effective({ defaultValue: false, globalValue: true }).value, true);
       assert.deepEqual(enabled.effective({ defaultValue: false, globalValue: true }).ignored, []);
@@ -28,7 +38,9 @@ describe('a workspace may make Cadenza do or spend less, never more', () => {
       assert.equal(result.value, false);
       assert.deepEqual(result.ignored, [{ level: 'workspace', value: true }]);
       // The same from a folder of a multi-root workspace.
-      assert.deepEqual(enabled.effective({ defaultValue: false, globalValue: false, workspaceFolderValue: true }).ignored, [{ level: 'workspaceFolder', value: true }]);
+      assert.deepEqual(enabled.effective({ defaultValue: false, globalValue: false, workspaceFolderValue: true }).ignored, [
+        { level: 'workspaceFolder', value: true },
+      ]);
     });
 
     it('lets a workspace switch off what the user switched on', () => {
@@ -55,7 +67,7 @@ describe('a workspace may make Cadenza do or spend less, never more', () => {
       assert.deepEqual(result.ignored, [{ level: 'workspace', value: 0 }]);
     });
 
-    it('orders choices: a workspace may choose off, or ask over the user\'s auto, never auto', () => {
+    it("orders choices: a workspace may choose off, or ask over the user's auto, never auto", () => {
       assert.equal(indexMode.effective({ defaultValue: 'ask', workspaceValue: 'auto' }).value, 'ask');
       assert.equal(indexMode.effective({ defaultValue: 'ask', workspaceValue: 'off' }).value, 'off');
       assert.equal(indexMode.effective({ defaultValue: 'ask', globalValue: 'auto', workspaceValue: 'ask' }).value, 'ask');
@@ -71,7 +83,7 @@ describe('a workspace may make Cadenza do or spend less, never more', () => {
       assert.equal(retention.effective({ defaultValue: 30, globalValue: 60, workspaceValue: 1.5 }).ignored[0]?.value, 1.5);
     });
 
-    it('takes the lightest of the workspace\'s and the folder\'s values', () => {
+    it("takes the lightest of the workspace's and the folder's values", () => {
       const result = dailyLimit.effective({ defaultValue: 1_000_000, globalValue: 100, workspaceValue: 50, workspaceFolderValue: 80 });
       assert.equal(result.value, 50);
       // 80 is within what the user allows, so it is not reported as ignored; it is just not the strictest.
@@ -81,8 +93,10 @@ describe('a workspace may make Cadenza do or spend less, never more', () => {
       assert.deepEqual(mixed.ignored, [{ level: 'workspace', value: 500 }]);
     });
 
-    it('counts a value once when the folder\'s settings are the workspace\'s (a single-folder workspace)', () => {
-      assert.deepEqual(enabled.effective({ defaultValue: false, workspaceValue: true, workspaceFolderValue: true }).ignored, [{ level: 'workspace', value: true }]);
+    it("counts a value once when the folder's settings are the workspace's (a single-folder workspace)", () => {
+      assert.deepEqual(enabled.effective({ defaultValue: false, workspaceValue: true, workspaceFolderValue: true }).ignored, [
+        { level: 'workspace', value: true },
+      ]);
     });
 
     it('treats a value of the wrong type as no value, at every level', () => {
@@ -98,17 +112,17 @@ describe('a workspace may make Cadenza do or spend less, never more', () => {
   describe('userOnly', () => {
     const model = userOnly(readText, '');
 
-    it('takes the user\'s value and ignores a workspace\'s, naming it', () => {
+    it("takes the user's value and ignores a workspace's, naming it", () => {
       const result = model.effective({ defaultValue: '', globalValue: 'small-model', workspaceValue: 'largest-model' });
       assert.equal(result.value, 'small-model');
       assert.deepEqual(result.ignored, [{ level: 'workspace', value: 'largest-model' }]);
     });
 
-    it('ignores a workspace\'s value even when the user set none', () => {
+    it("ignores a workspace's value even when the user set none", () => {
       assert.equal(model.effective({ defaultValue: '', workspaceValue: 'acme/shop' }).value, '');
     });
 
-    it('does not report a workspace value equal to the user\'s', () => {
+    it("does not report a workspace value equal to the user's", () => {
       assert.deepEqual(model.effective({ defaultValue: '', globalValue: ' acme/shop ', workspaceValue: 'acme/shop' }).ignored, []);
     });
   });
@@ -116,9 +130,12 @@ describe('a workspace may make Cadenza do or spend less, never more', () => {
   describe('union', () => {
     const disabled = union(readTextList);
 
-    it('adds a workspace\'s entries to the user\'s; it cannot take any away', () => {
+    it("adds a workspace's entries to the user's; it cannot take any away", () => {
       assert.deepEqual(disabled.effective({ defaultValue: [], globalValue: ['markdown'], workspaceValue: [] }).value, ['markdown']);
-      assert.deepEqual(disabled.effective({ defaultValue: [], globalValue: ['markdown'], workspaceValue: ['plaintext', 'markdown'], workspaceFolderValue: ['yaml'] }).value, ['markdown', 'plaintext', 'yaml']);
+      assert.deepEqual(
+        disabled.effective({ defaultValue: [], globalValue: ['markdown'], workspaceValue: ['plaintext', 'markdown'], workspaceFolderValue: ['yaml'] }).value,
+        ['markdown', 'plaintext', 'yaml'],
+      );
       assert.deepEqual(disabled.effective({ defaultValue: [], workspaceValue: 'markdown' }).value, []);
     });
   });

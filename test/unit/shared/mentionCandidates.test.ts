@@ -4,7 +4,14 @@ import assert from 'node:assert/strict';
 import { fuzzyFilter, fuzzyScore, isMentionCandidate, type MentionCandidate } from '../../../src/shared/mentionCandidates';
 import { isFromWebview } from '../../../src/shared/protocol';
 
-const paths = ['src/core/chat/conversation.ts', 'src/host/chat/chatController.ts', 'docs/controls.md', 'test/unit/chat/conversation.test.ts', 'src/core/index/walker.ts', 'README.md'];
+const paths = [
+  'src/core/chat/conversation.ts',
+  'src/host/chat/chatController.ts',
+  'docs/controls.md',
+  'test/unit/chat/conversation.test.ts',
+  'src/core/index/walker.ts',
+  'README.md',
+];
 
 describe('shared/mentionCandidates fuzzy filter', () => {
   it('matches a subsequence case-insensitively and refuses characters out of order', () => {
@@ -25,15 +32,22 @@ describe('shared/mentionCandidates fuzzy filter', () => {
   });
 
   it('keeps at most `limit` items, the first ones for an empty query, and nothing when nothing matches', () => {
-    assert.deepEqual(fuzzyFilter(paths, '', (path) => path, 2), paths.slice(0, 2));
+    assert.deepEqual(
+      fuzzyFilter(paths, '', (path) => path, 2),
+      paths.slice(0, 2),
+    );
     assert.equal(fuzzyFilter(paths, 's', (path) => path, 3).length, 3);
-    assert.deepEqual(fuzzyFilter(paths, 'qqq', (path) => path), []);
+    assert.deepEqual(
+      fuzzyFilter(paths, 'qqq', (path) => path),
+      [],
+    );
   });
 
   it('returns the same best items as a full sort over many paths', () => {
     const many = Array.from({ length: 5_000 }, (_, index) => `pkg${index % 37}/module${index}/file${index}.ts`);
     const top = fuzzyFilter(many, 'mod12fi', (path) => path, 20);
-    const sorted = many.map((path, order) => ({ path, order, score: fuzzyScore('mod12fi', path) }))
+    const sorted = many
+      .map((path, order) => ({ path, order, score: fuzzyScore('mod12fi', path) }))
       .filter((entry): entry is { path: string; order: number; score: number } => entry.score !== undefined)
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .slice(0, 20)

@@ -3,7 +3,8 @@ import { isFromWebview } from '../../../src/shared/protocol';
 
 describe('protocol: agent messages', () => {
   it('accepts an approval with a known decision, and a diff request', () => {
-    for (const decision of ['approve', 'deny', 'allowConversation', 'allowTool']) assert.equal(isFromWebview({ type: 'tool/approve', callId: 'call_1', decision }), true);
+    for (const decision of ['approve', 'deny', 'allowConversation', 'allowTool'])
+      assert.equal(isFromWebview({ type: 'tool/approve', callId: 'call_1', decision }), true);
     assert.equal(isFromWebview({ type: 'tool/showDiff', callId: 'call_1' }), true);
   });
 
@@ -26,7 +27,7 @@ describe('protocol: the tools menu', () => {
 });
 
 describe('protocol: condensing', () => {
-  it('takes the panel\'s max tokens with a condense request, when it is a number', () => {
+  it("takes the panel's max tokens with a condense request, when it is a number", () => {
     assert.equal(isFromWebview({ type: 'chat/condense' }), true);
     assert.equal(isFromWebview({ type: 'chat/condense', maxTokens: 4096 }), true);
     assert.equal(isFromWebview({ type: 'chat/condense', maxTokens: '4096' }), false);
@@ -36,7 +37,7 @@ describe('protocol: condensing', () => {
 describe('protocol: audio in the chat panel', () => {
   const options = {};
 
-  it('accepts the audio requests and a send that names its audio by the host\'s token', () => {
+  it("accepts the audio requests and a send that names its audio by the host's token", () => {
     assert.equal(isFromWebview({ type: 'audio/pick' }), true);
     assert.equal(isFromWebview({ type: 'audio/transcribeIntoPrompt' }), true);
     assert.equal(isFromWebview({ type: 'chat/send', text: 'What is said?', options, audio: '3b241101-e2bb-4255-8caf-4136c566a962' }), true);

@@ -3,11 +3,26 @@
 import { ApiError } from '../../../src/core/api/errors';
 import { collectMatches, lineMatcher } from '../../../src/core/tools/textSearch';
 import { ToolError } from '../../../src/core/tools/toolTypes';
-import type { CommandOutcome, DiagnosticInfo, DirectoryEntry, FileEdit, SelectionInfo, SemanticHit, SymbolInfo, TextMatch, TextQuery, WorkspacePort } from '../../../src/core/tools/workspacePort';
+import type {
+  CommandOutcome,
+  DiagnosticInfo,
+  DirectoryEntry,
+  FileEdit,
+  SelectionInfo,
+  SemanticHit,
+  SymbolInfo,
+  TextMatch,
+  TextQuery,
+  WorkspacePort,
+} from '../../../src/core/tools/workspacePort';
 
 function normal(path: string): string {
-  const trimmed = path.trim().replace(/^\.\/+/, '').replace(/\/+$/, '');
-  if (trimmed.startsWith('/') || trimmed.split('/').includes('..')) throw new ToolError('outsideWorkspace', `${path} is outside the workspace folders; only files inside them can be used.`);
+  const trimmed = path
+    .trim()
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '');
+  if (trimmed.startsWith('/') || trimmed.split('/').includes('..'))
+    throw new ToolError('outsideWorkspace', `${path} is outside the workspace folders; only files inside them can be used.`);
   return trimmed === '.' ? '' : trimmed;
 }
 
@@ -73,7 +88,12 @@ export class MemoryPort implements WorkspacePort {
 
   async findFiles(glob: string, limit: number, signal: AbortSignal): Promise<{ paths: string[]; more: boolean }> {
     await this.enter('findFiles', signal);
-    const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '@@').replace(/\*/g, '[^/]*').replace(/\?/g, '.').replace(/@@/g, '(.*/)?');
+    const source = glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '@@')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '.')
+      .replace(/@@/g, '(.*/)?');
     const pattern = new RegExp(`^${source}$`);
     const paths = [...this.files.keys()].filter((path) => pattern.test(path)).sort();
     return { paths: paths.slice(0, limit), more: paths.length > limit };
@@ -94,7 +114,9 @@ export class MemoryPort implements WorkspacePort {
   async semanticSearch(query: string, k: number, signal: AbortSignal): Promise<SemanticHit[]> {
     await this.enter('semanticSearch', signal);
     const words = query.toLowerCase().split(/\W+/).filter(Boolean);
-    return [...this.files].filter(([, text]) => words.some((word) => text.toLowerCase().includes(word))).slice(0, k)
+    return [...this.files]
+      .filter(([, text]) => words.some((word) => text.toLowerCase().includes(word)))
+      .slice(0, k)
       .map(([path, text]) => ({ path, startLine: 1, endLine: text.split('\n').length, text }));
   }
 
@@ -104,7 +126,8 @@ export class MemoryPort implements WorkspacePort {
     for (const [file, text] of this.files) {
       if (path !== undefined && normal(path) !== file) continue;
       text.split('\n').forEach((line, index) => {
-        if (line.includes('TODO')) out.push({ path: file, line: index + 1, column: line.indexOf('TODO') + 1, severity: 'warning', message: 'A TODO is left', source: 'memory' });
+        if (line.includes('TODO'))
+          out.push({ path: file, line: index + 1, column: line.indexOf('TODO') + 1, severity: 'warning', message: 'A TODO is left', source: 'memory' });
       });
     }
     return out;
@@ -123,7 +146,12 @@ export class MemoryPort implements WorkspacePort {
 
   async selection(signal: AbortSignal): Promise<SelectionInfo> {
     await this.enter('selection', signal);
-    return { activePath: 'src/a.ts', language: 'typescript', selection: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 5, text: 'the ' }, openEditors: ['src/a.ts'] };
+    return {
+      activePath: 'src/a.ts',
+      language: 'typescript',
+      selection: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 5, text: 'the ' },
+      openEditors: ['src/a.ts'],
+    };
   }
 
   async isIgnored(path: string, signal: AbortSignal): Promise<boolean> {

@@ -8,15 +8,26 @@ import { ToolSession, type ReadTool } from '../../../src/core/tools/toolTypes';
 import { MemoryPort } from './memoryPort';
 
 const secrets = [
-  '.env', '.env::$DATA', '.env.', 'app/.env:stream', 'keys/prod-service-account.json', 'gcp_service_account.json', 'My-Service-Account-Key.JSON',
-  'infra/terraform.tfstate', 'infra/terraform.tfstate.backup', 'prod.tfstate.1700000000.backup', '.vault-token', 'certs/deploy.pem', 'id_ed25519',
+  '.env',
+  '.env::$DATA',
+  '.env.',
+  'app/.env:stream',
+  'keys/prod-service-account.json',
+  'gcp_service_account.json',
+  'My-Service-Account-Key.JSON',
+  'infra/terraform.tfstate',
+  'infra/terraform.tfstate.backup',
+  'prod.tfstate.1700000000.backup',
+  '.vault-token',
+  'certs/deploy.pem',
+  'id_ed25519',
 ];
 const ordinary = ['src/service-account.ts', 'docs/service-accounts.md', 'docs/terraform.md', 'src/tfstate.go', 'src/env.ts', 'README.md'];
 /** Not worth a question before reading (read_file), yet never indexed or completed. */
 const publicOrExample = ['.env.example', 'id_rsa.pub'];
 
 describe('secret file names', () => {
-  it('read_file\'s rule knows them, streams and trailing dots stripped; public keys, examples and code are not secrets', () => {
+  it("read_file's rule knows them, streams and trailing dots stripped; public keys, examples and code are not secrets", () => {
     for (const path of secrets) assert.ok(secretFileReason(path), path);
     for (const path of [...ordinary, ...publicOrExample]) assert.equal(secretFileReason(path), undefined, path);
   });
@@ -36,7 +47,12 @@ describe('read_file and links to secrets', () => {
   };
 
   it('asks before reading a link whose target is a git-ignored secret, and before a stream of one', async () => {
-    const port = new MemoryPort({ '.env': 'API_TOKEN=zebra\n', 'config/app.txt': 'API_TOKEN=zebra\n', 'docs/readme.md': '# hi\n', 'config/readme.txt': '# hi\n' });
+    const port = new MemoryPort({
+      '.env': 'API_TOKEN=zebra\n',
+      'config/app.txt': 'API_TOKEN=zebra\n',
+      'docs/readme.md': '# hi\n',
+      'config/readme.txt': '# hi\n',
+    });
     port.ignored.add('.env');
     port.links.set('config/app.txt', '.env');
     port.links.set('config/readme.txt', 'docs/readme.md');

@@ -56,35 +56,92 @@ const alwaysAsked: readonly (readonly [string, RegExp])[] = [
 
 describe('agent tools: what the allowance covers', () => {
   it('every file of the finding is always asked, and its reason says why', () => {
-    const wrong = alwaysAsked.filter(([path, why]) => !why.test(sensitivePathReason(path) ?? '')).map(([path]) => `${path}: ${sensitivePathReason(path) ?? 'no reason'}`);
+    const wrong = alwaysAsked
+      .filter(([path, why]) => !why.test(sensitivePathReason(path) ?? ''))
+      .map(([path]) => `${path}: ${sensitivePathReason(path) ?? 'no reason'}`);
     assert.deepEqual(wrong, []);
   });
 
   it('names the rest of each kind too: nested instructions, installed packages, virtual environments, rc and config scripts, CI, containers, wrappers', () => {
     const more = [
-      'src/AGENTS.md', 'app/.cadenza/instructions.md', 'vendor/github.com/x/y.go', 'lib/python3.12/site-packages/x.py', 'env/lib/python3.12/site-packages/x.py',
-      'venv/bin/activate', 'usercustomize.py', 'src/x.pth', 'bower_components/x/x.js', '.prettierrc', '.babelrc.cjs', 'webpack.config.babel.js', 'tailwind.config.ts',
-      '.circleci/config.yml', 'azure-pipelines.yml', 'compose.yaml', 'Containerfile', 'api.Dockerfile', 'Dockerfile.dev', 'gradlew.bat', 'mvnw.cmd',
-      'gradle/wrapper/gradle-wrapper.properties', 'Vagrantfile', 'Procfile', 'mise.toml', '.env.local', 'packages/web/.storybook/main.ts',
+      'src/AGENTS.md',
+      'app/.cadenza/instructions.md',
+      'vendor/github.com/x/y.go',
+      'lib/python3.12/site-packages/x.py',
+      'env/lib/python3.12/site-packages/x.py',
+      'venv/bin/activate',
+      'usercustomize.py',
+      'src/x.pth',
+      'bower_components/x/x.js',
+      '.prettierrc',
+      '.babelrc.cjs',
+      'webpack.config.babel.js',
+      'tailwind.config.ts',
+      '.circleci/config.yml',
+      'azure-pipelines.yml',
+      'compose.yaml',
+      'Containerfile',
+      'api.Dockerfile',
+      'Dockerfile.dev',
+      'gradlew.bat',
+      'mvnw.cmd',
+      'gradle/wrapper/gradle-wrapper.properties',
+      'Vagrantfile',
+      'Procfile',
+      'mise.toml',
+      '.env.local',
+      'packages/web/.storybook/main.ts',
     ];
-    assert.deepEqual(more.filter((path) => sensitivePathReason(path) === undefined), []);
+    assert.deepEqual(
+      more.filter((path) => sensitivePathReason(path) === undefined),
+      [],
+    );
   });
 
   it('ordinary source and text files are covered, with no reason', () => {
-    const ordinary = ['src/app.ts', 'docs/guide.md', 'lib/util.py', 'README.md', 'src/config.ts', 'src/environment.ts', 'src/rc.ts', 'docs/instructions.md', 'src/vendors.ts', 'test/support/fixtures/data.json', 'src/profile.py', 'docs/docker.md'];
-    assert.deepEqual(ordinary.filter((path) => sensitivePathReason(path) !== undefined), []);
+    const ordinary = [
+      'src/app.ts',
+      'docs/guide.md',
+      'lib/util.py',
+      'README.md',
+      'src/config.ts',
+      'src/environment.ts',
+      'src/rc.ts',
+      'docs/instructions.md',
+      'src/vendors.ts',
+      'test/support/fixtures/data.json',
+      'src/profile.py',
+      'docs/docker.md',
+    ];
+    assert.deepEqual(
+      ordinary.filter((path) => sensitivePathReason(path) !== undefined),
+      [],
+    );
   });
 
   it('judges a path as Windows reads it: trailing dots and spaces, a :stream suffix, any case', () => {
-    const windows = ['AGENTS.md.', 'agents.md ', 'AGENTS.md:zone', 'ESLint.Config.MJS', 'gradlew.', 'DOCKERFILE', 'node_modules./x/index.js', '.github ./workflows/ci.yml', 'src/x.pth:s'];
-    assert.deepEqual(windows.filter((path) => sensitivePathReason(path) === undefined), []);
+    const windows = [
+      'AGENTS.md.',
+      'agents.md ',
+      'AGENTS.md:zone',
+      'ESLint.Config.MJS',
+      'gradlew.',
+      'DOCKERFILE',
+      'node_modules./x/index.js',
+      '.github ./workflows/ci.yml',
+      'src/x.pth:s',
+    ];
+    assert.deepEqual(
+      windows.filter((path) => sensitivePathReason(path) === undefined),
+      [],
+    );
   });
 
   it('create_file of a git-ignored path, or of a file inside a folder holding pyvenv.cfg, carries a caution that says so', async () => {
     const port = new MemoryPort({ 'pyenv/pyvenv.cfg': 'home = /usr/bin\n', 'src/a.ts': 'x\n' });
     port.ignored.add('scratch/notes.md');
-    assert.match(await cautionOfCreate(port, 'scratch/notes.md') ?? '', /ignored/);
-    assert.match(await cautionOfCreate(port, 'pyenv/bin/activate') ?? '', /virtual environment/);
+    assert.match((await cautionOfCreate(port, 'scratch/notes.md')) ?? '', /ignored/);
+    assert.match((await cautionOfCreate(port, 'pyenv/bin/activate')) ?? '', /virtual environment/);
     assert.equal(await cautionOfCreate(port, 'src/b.ts'), undefined);
     assert.equal(await cautionOfCreate(port, 'scratch2/notes.md'), undefined);
   });

@@ -36,7 +36,8 @@ async function errorOf(work: Promise<unknown>): Promise<{ reason: string; messag
   assert.fail('resolved instead of failing');
 }
 
-const greeting = 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n\nexport const defaultName = "world";\nconsole.log(greet(defaultName));\n';
+const greeting =
+  'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n\nexport const defaultName = "world";\nconsole.log(greet(defaultName));\n';
 
 describe('agent tools: shapes and errors a small model can act on', () => {
   it('edit_file offers replace_all, a boolean the schema check accepts', () => {
@@ -49,7 +50,10 @@ describe('agent tools: shapes and errors a small model can act on', () => {
 
   it('edit_file with replace_all replaces every occurrence, and the preview says how many', async () => {
     const port = new MemoryPort({ 'src/greet.ts': greeting });
-    const prepared = await changeTool(port, 'edit_file').prepare({ path: 'src/greet.ts', old_text: 'greet', new_text: 'welcome', replace_all: true }, context());
+    const prepared = await changeTool(port, 'edit_file').prepare(
+      { path: 'src/greet.ts', old_text: 'greet', new_text: 'welcome', replace_all: true },
+      context(),
+    );
     assert.equal(prepared.preview.kind, 'edit');
     if (prepared.preview.kind !== 'edit') return;
     assert.equal(prepared.preview.replacements, 2);
@@ -70,26 +74,44 @@ describe('agent tools: shapes and errors a small model can act on', () => {
 
   it('edit_file says how many times old_text occurs and suggests replace_all or more context', async () => {
     const port = new MemoryPort({ 'src/greet.ts': greeting });
-    const { reason, message } = await errorOf(changeTool(port, 'edit_file').prepare({ path: 'src/greet.ts', old_text: 'greet', new_text: 'welcome' }, context()));
+    const { reason, message } = await errorOf(
+      changeTool(port, 'edit_file').prepare({ path: 'src/greet.ts', old_text: 'greet', new_text: 'welcome' }, context()),
+    );
     assert.equal(reason, 'invalid');
-    assert.equal(message, 'old_text occurs 2 times in src/greet.ts (lines 1, 6). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.');
+    assert.equal(
+      message,
+      'old_text occurs 2 times in src/greet.ts (lines 1, 6). Set replace_all to true to replace every one, or include more surrounding lines so that it occurs once.',
+    );
   });
 
   it('edit_file shows the closest lines of the file when old_text is not in it', async () => {
     const port = new MemoryPort({ 'src/greet.ts': greeting });
-    const { reason, message } = await errorOf(changeTool(port, 'edit_file').prepare({ path: 'src/greet.ts', old_text: 'return `Hi, ${name}!`;', new_text: 'return `Hey`;' }, context()));
+    const { reason, message } = await errorOf(
+      changeTool(port, 'edit_file').prepare({ path: 'src/greet.ts', old_text: 'return `Hi, ${name}!`;', new_text: 'return `Hey`;' }, context()),
+    );
     assert.equal(reason, 'notFound');
-    assert.equal(message, 'old_text was not found in src/greet.ts. The closest line is:\n2:   return `Hello, ${name}!`;\nCopy old_text exactly from the file, whitespace included (without the line numbers).');
+    assert.equal(
+      message,
+      'old_text was not found in src/greet.ts. The closest line is:\n2:   return `Hello, ${name}!`;\nCopy old_text exactly from the file, whitespace included (without the line numbers).',
+    );
   });
 
   it('edit_file shows a few lines at most, and says when nothing in the file resembles old_text', async () => {
     const long = Array.from({ length: 40 }, (_, index) => `const value${index} = ${index};`).join('\n');
     const port = new MemoryPort({ 'long.ts': long });
-    const close = await errorOf(changeTool(port, 'edit_file').prepare({ path: 'long.ts', old_text: 'const value7 = 70;\nconst value8 = 80;\nconst value9 = 90;\nconst value10 = 100;\nconst value11 = 110;', new_text: '' }, context()));
+    const close = await errorOf(
+      changeTool(port, 'edit_file').prepare(
+        { path: 'long.ts', old_text: 'const value7 = 70;\nconst value8 = 80;\nconst value9 = 90;\nconst value10 = 100;\nconst value11 = 110;', new_text: '' },
+        context(),
+      ),
+    );
     const shown = close.message.split('\n').filter((line) => /^\d+: /.test(line));
     assert.deepEqual(shown, ['8: const value7 = 7;', '9: const value8 = 8;', '10: const value9 = 9;']);
     const none = await errorOf(changeTool(port, 'edit_file').prepare({ path: 'long.ts', old_text: 'zzzz qqqq', new_text: '' }, context()));
-    assert.equal(none.message, 'old_text was not found in long.ts, and no line of it looks like old_text. Read the file with read_file, then copy the text to replace exactly.');
+    assert.equal(
+      none.message,
+      'old_text was not found in long.ts, and no line of it looks like old_text. Read the file with read_file, then copy the text to replace exactly.',
+    );
   });
 
   it('create_file refuses a path that names a folder, and says to name a file', async () => {

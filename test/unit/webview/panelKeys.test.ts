@@ -24,7 +24,8 @@ describe('panel keys', () => {
     assert.ok(['ArrowUp', 'ArrowDown', 'Home', 'End'].every(isListKey));
     assert.ok(!isListKey('PageDown') && !isListKey('Enter'));
     const keys = keyboardHelp.map((entry) => entry.keys);
-    for (const key of ['Enter', 'Escape', 'Ctrl+Up', 'Up / Down', 'Home / End', 'Tab', 'Ctrl+Down', 'Alt+F1']) assert.ok(keys.includes(key), `the help lacks ${key}`);
+    for (const key of ['Enter', 'Escape', 'Ctrl+Up', 'Up / Down', 'Home / End', 'Tab', 'Ctrl+Down', 'Alt+F1'])
+      assert.ok(keys.includes(key), `the help lacks ${key}`);
     assert.equal(new Set(keys).size, keys.length);
     for (const entry of keyboardHelp) assert.match(entry.does, /\.$/, `${entry.keys}: a sentence`);
   });

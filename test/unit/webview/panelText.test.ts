@@ -24,9 +24,23 @@ describe('panel text', () => {
   });
 
   it('lists the usage figures it has and says where they came from', () => {
-    const parts = usageParts({ promptTokens: 1240, completionTokens: 312, timeToFirstTokenMs: 410, tokensPerSecond: 268.44, totalTimeMs: 1570, costUsd: 0.00112, source: 'service' });
-    assert.deepEqual(parts.map((part) => part.text), ['1,240 in', '312 out', 'first token 410 ms', '268 tok/s', '1.6 s', '$0.0011', 'reported by the service']);
-    assert.deepEqual(usageParts({ completionTokens: 5, tokensPerSecond: 41.25, source: 'client' }).map((part) => part.text), ['5 out', '41.3 tok/s', 'measured by Cadenza']);
+    const parts = usageParts({
+      promptTokens: 1240,
+      completionTokens: 312,
+      timeToFirstTokenMs: 410,
+      tokensPerSecond: 268.44,
+      totalTimeMs: 1570,
+      costUsd: 0.00112,
+      source: 'service',
+    });
+    assert.deepEqual(
+      parts.map((part) => part.text),
+      ['1,240 in', '312 out', 'first token 410 ms', '268 tok/s', '1.6 s', '$0.0011', 'reported by the service'],
+    );
+    assert.deepEqual(
+      usageParts({ completionTokens: 5, tokensPerSecond: 41.25, source: 'client' }).map((part) => part.text),
+      ['5 out', '41.3 tok/s', 'measured by Cadenza'],
+    );
     assert.equal(usageParts({ source: 'mixed' })[0]?.text, 'partly measured by Cadenza');
   });
 
@@ -43,7 +57,14 @@ describe('panel text', () => {
 
   it('sums up a model in one line', () => {
     assert.equal(
-      modelFacts({ id: 'm', capabilities: ['chat', 'vision', 'json'], contextLength: 131_072, maxCompletionTokens: 4096, pricePerMillionInput: 0.6, pricePerMillionOutput: 1.2 }),
+      modelFacts({
+        id: 'm',
+        capabilities: ['chat', 'vision', 'json'],
+        contextLength: 131_072,
+        maxCompletionTokens: 4096,
+        pricePerMillionInput: 0.6,
+        pricePerMillionOutput: 1.2,
+      }),
       '131k context \u00b7 max 4.1k out \u00b7 $0.6 in / $1.2 out per 1M \u00b7 vision, json',
     );
     assert.equal(modelFacts({ id: 'm', capabilities: ['chat'] }), '');

@@ -92,15 +92,20 @@ export function shareOf(roomTokens: number, share: number): number {
  * the note of a cut part, so the model knows what it is looking at and that something is missing.
  */
 export function contextPreamble(parts: readonly ContextPart[]): string {
-  const sections = parts.filter((part) => part.text !== '' || part.note !== undefined).map((part) => {
-    const note = part.note !== undefined ? `\n(${part.note})` : '';
-    const fence = part.text.includes('```') ? '````' : '```';
-    return part.text === '' ? `Context: ${part.label}${note}` : `Context: ${part.label}${note}\n${fence}\n${part.text}\n${fence}`;
-  });
+  const sections = parts
+    .filter((part) => part.text !== '' || part.note !== undefined)
+    .map((part) => {
+      const note = part.note !== undefined ? `\n(${part.note})` : '';
+      const fence = part.text.includes('```') ? '````' : '```';
+      return part.text === '' ? `Context: ${part.label}${note}` : `Context: ${part.label}${note}\n${fence}\n${part.text}\n${fence}`;
+    });
   return sections.length === 0 ? '' : `${sections.join('\n\n')}\n\n`;
 }
 
 /** Joins system-prompt sections, skipping empty ones. */
 export function joinSections(sections: readonly (string | undefined)[]): string {
-  return sections.map((section) => section?.trim() ?? '').filter((section) => section !== '').join('\n\n');
+  return sections
+    .map((section) => section?.trim() ?? '')
+    .filter((section) => section !== '')
+    .join('\n\n');
 }

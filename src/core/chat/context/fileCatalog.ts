@@ -19,7 +19,12 @@ export interface ListedPath {
 }
 
 /** Walks the roots and lists their files and folders, folders and shallow paths first. */
-export async function listWorkspace(roots: readonly { readonly name: string; readonly path: string }[], ignore: IgnoreOptions, maxFiles = 200_000, signal?: AbortSignal): Promise<ListedPath[]> {
+export async function listWorkspace(
+  roots: readonly { readonly name: string; readonly path: string }[],
+  ignore: IgnoreOptions,
+  maxFiles = 200_000,
+  signal?: AbortSignal,
+): Promise<ListedPath[]> {
   const files: ListedPath[] = [];
   const folders = new Map<string, ListedPath>();
   const multi = roots.length > 1;
@@ -42,7 +47,13 @@ export async function listWorkspace(roots: readonly { readonly name: string; rea
 
 /** The best `limit` listed paths for a query (fuzzy, see shared/mentionCandidates). */
 export function filterListed(list: readonly ListedPath[], query: string, limit = 50): ListedPath[] {
-  return fuzzyFilter(list, query, (entry) => entry.label, limit, (entry) => entry.lower);
+  return fuzzyFilter(
+    list,
+    query,
+    (entry) => entry.label,
+    limit,
+    (entry) => entry.lower,
+  );
 }
 
 /**

@@ -67,11 +67,13 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
   }
   const refused = [...new Set(url.searchParams.keys())].filter((name) => !ALLOWED_PARAMETERS.has(name));
   if (refused.length > 0) {
-    throw new TeamConnectionError(`The team index connection cannot set ${refused.map((name) => `"${name}"`).join(', ')}: put the host, port and database in the address itself (postgresql://user:password@host:5432/database); the query may carry only sslmode, sslrootcert, options, application_name and connect_timeout.`);
+    throw new TeamConnectionError(
+      `The team index connection cannot set ${refused.map((name) => `"${name}"`).join(', ')}: put the host, port and database in the address itself (postgresql://user:password@host:5432/database); the query may carry only sslmode, sslrootcert, options, application_name and connect_timeout.`,
+    );
   }
   const own = url.searchParams.get('options')?.trim() ?? '';
   // Postgres reads a backslash in `options` as escaping the next character: a trailing one would swallow the space before the guard's first switch.
-  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(own)) throw new TeamConnectionError('The team index connection\'s options end with a backslash: remove it.');
+  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(own)) throw new TeamConnectionError("The team index connection's options end with a backslash: remove it.");
   url.searchParams.delete('options');
   let hostname: string;
   try {
@@ -81,7 +83,9 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
   }
   const explicitTls = url.searchParams.has('sslmode') || url.searchParams.get('ssl') === 'true';
   if (!explicitTls && !isLoopbackHost(hostname)) {
-    throw new TeamConnectionError(`The team index connection to ${hostname} would not be encrypted: add ?sslmode=verify-full to the connection string (or sslmode=disable if you mean it).`);
+    throw new TeamConnectionError(
+      `The team index connection to ${hostname} would not be encrypted: add ?sslmode=verify-full to the connection string (or sslmode=disable if you mean it).`,
+    );
   }
   const mode = url.searchParams.get('sslmode') ?? (url.searchParams.get('ssl') === 'true' ? 'require' : 'disable');
   const rootFile = url.searchParams.get('sslrootcert');
@@ -92,7 +96,12 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
     return read(file).match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   };
   const rootCertificatesOwn = fileCertificates(rootFile);
-  const ca = (): string[] => [...rootCertificates, ...(options.systemCertificates ?? []), ...fileCertificates((options.env ?? process.env)['NODE_EXTRA_CA_CERTS']), ...rootCertificatesOwn];
+  const ca = (): string[] => [
+    ...rootCertificates,
+    ...(options.systemCertificates ?? []),
+    ...fileCertificates((options.env ?? process.env)['NODE_EXTRA_CA_CERTS']),
+    ...rootCertificatesOwn,
+  ];
   let tls: TeamTls;
   let ssl: PoolConfig['ssl'];
   switch (mode) {

@@ -97,7 +97,11 @@ export class PgRunStore implements RunStore, ChunkTextSink {
   /** Rows this store wrote (entries, blobs, chunks, vectors), for the summary and the tests. */
   readonly written = { entries: 0, blobs: 0, chunks: 0, vectors: 0 };
 
-  private constructor(private readonly pool: Pool, private readonly key: SnapshotKey, private readonly logger: Logger) {}
+  private constructor(
+    private readonly pool: Pool,
+    private readonly key: SnapshotKey,
+    private readonly logger: Logger,
+  ) {}
 
   /**
    * Opens (creating) the snapshot for writing. A new commit's snapshot starts from the newest complete
@@ -139,19 +143,33 @@ export class PgRunStore implements RunStore, ChunkTextSink {
       }
     }
     const kind = this.baseId ? `a delta of ${this.own.size} entries on snapshot ${this.baseId}` : 'a full snapshot';
-    this.logger.info(`Team index ${this.key.repository}@${this.key.commit} (${this.key.model}): ${this.files.size} files recorded (${kind}), ${this.known.size} vectors known.`);
+    this.logger.info(
+      `Team index ${this.key.repository}@${this.key.commit} (${this.key.model}): ${this.files.size} files recorded (${kind}), ${this.known.size} vectors known.`,
+    );
   }
 
   private async loadEntries(): Promise<void> {
-    const entries = await this.pool.query<{ snapshot_id: number; path: string; blob_id: string | null; hash: string | null; size: string; mtime_ms: number }>(ENTRIES_SELECT_SQL, [this.snapshotId, this.baseId]);
-    const chunks = await this.pool.query<{ blob_id: string; start_line: number; end_line: number; hash: string }>(BLOB_CHUNKS_SELECT_SQL, [this.snapshotId, this.baseId]);
+    const entries = await this.pool.query<{ snapshot_id: number; path: string; blob_id: string | null; hash: string | null; size: string; mtime_ms: number }>(
+      ENTRIES_SELECT_SQL,
+      [this.snapshotId, this.baseId],
+    );
+    const chunks = await this.pool.query<{ blob_id: string; start_line: number; end_line: number; hash: string }>(BLOB_CHUNKS_SELECT_SQL, [
+      this.snapshotId,
+      this.baseId,
+    ]);
     const byBlob = new Map<string, ChunkRef[]>();
     for (const c of chunks.rows) {
       let list = byBlob.get(c.blob_id);
       if (!list) byBlob.set(c.blob_id, (list = []));
       list.push({ startLine: c.start_line, endLine: c.end_line, hash: c.hash });
     }
-    const record = (e: (typeof entries.rows)[number]): FileRecord => ({ path: e.path, hash: e.hash ?? '', size: Number(e.size), mtimeMs: e.mtime_ms, chunks: (e.blob_id && byBlob.get(e.blob_id)) || [] });
+    const record = (e: (typeof entries.rows)[number]): FileRecord => ({
+      path: e.path,
+      hash: e.hash ?? '',
+      size: Number(e.size),
+      mtimeMs: e.mtime_ms,
+      chunks: (e.blob_id && byBlob.get(e.blob_id)) || [],
+    });
     // The base first, then this snapshot's own entries over it.
     for (const e of entries.rows) {
       if (e.snapshot_id !== this.baseId || e.hash === null) continue;
@@ -182,7 +200,9 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     if (!this.modelId) return;
     const { repository, commit } = this.key;
     await inTransaction(this.pool, async (client) => {
-      const existing = (await client.query<{ id: number; base_id: number | null; chunker_version: string }>(SNAPSHOT_SELECT_SQL, [repository, commit, this.modelId])).rows[0];
+      const existing = (
+        await client.query<{ id: number; base_id: number | null; chunker_version: string }>(SNAPSHOT_SELECT_SQL, [repository, commit, this.modelId])
+      ).rows[0];
       if (existing) {
         this.snapshotId = existing.id;
         this.baseId = existing.base_id ?? 0;
@@ -194,7 +214,13 @@ export class PgRunStore implements RunStore, ChunkTextSink {
         }
         return;
       }
-      const parent = (await client.query<{ id: number; base_id: number | null; own: string; base: string }>(SNAPSHOT_PARENT_SQL, [repository, this.modelId, this.chunkerVersion])).rows[0];
+      const parent = (
+        await client.query<{ id: number; base_id: number | null; own: string; base: string }>(SNAPSHOT_PARENT_SQL, [
+          repository,
+          this.modelId,
+          this.chunkerVersion,
+        ])
+      ).rows[0];
       // A delta on the parent itself when it is full; on the parent's base while the delta stays small; else full.
       const delta = parent && (parent.base_id === null || Number(parent.own) <= Number(parent.base) * MAX_DELTA_FRACTION);
       const base = parent && delta ? (parent.base_id ?? parent.id) : null;
@@ -227,7 +253,10 @@ export class PgRunStore implements RunStore, ChunkTextSink {
   }
 
   setFile(key: string, chunks: readonly ChunkText[]): void {
-    this.texts.set(key, chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, text: c.text })));
+    this.texts.set(
+      key,
+      chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, text: c.text })),
+    );
   }
 
   putFile(file: FileRecord): void {
@@ -310,7 +339,12 @@ export class PgRunStore implements RunStore, ChunkTextSink {
   }
 
   /** One flush's rows in one transaction: new vectors, then blobs with their chunks, then entries. */
-  private async write(vectors: readonly { hash: string; vector: string }[], drops: readonly string[], upserts: readonly FileRecord[], tombstones: readonly string[]): Promise<void> {
+  private async write(
+    vectors: readonly { hash: string; vector: string }[],
+    drops: readonly string[],
+    upserts: readonly FileRecord[],
+    tombstones: readonly string[],
+  ): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       if (vectors.length > 0) await client.query(VECTORS_INSERT_SQL, [this.modelId, vectors.map((v) => v.hash), vectors.map((v) => v.vector)]);
       if (drops.length > 0) await client.query(ENTRIES_DELETE_SQL, [this.snapshotId, drops]);
@@ -320,8 +354,18 @@ export class PgRunStore implements RunStore, ChunkTextSink {
         if (id === undefined) throw new Error(`No blob row for ${f.path}.`);
         return id;
       };
-      const rows = [...upserts.map((f) => ({ path: f.path, blob: blobOf(f) as string | null, size: f.size, mtime: f.mtimeMs })), ...tombstones.map((path) => ({ path, blob: null, size: 0, mtime: 0 }))];
-      if (rows.length > 0) await client.query(ENTRIES_UPSERT_SQL, [this.snapshotId, rows.map((r) => r.path), rows.map((r) => r.blob), rows.map((r) => r.size), rows.map((r) => r.mtime)]);
+      const rows = [
+        ...upserts.map((f) => ({ path: f.path, blob: blobOf(f) as string | null, size: f.size, mtime: f.mtimeMs })),
+        ...tombstones.map((path) => ({ path, blob: null, size: 0, mtime: 0 })),
+      ];
+      if (rows.length > 0)
+        await client.query(ENTRIES_UPSERT_SQL, [
+          this.snapshotId,
+          rows.map((r) => r.path),
+          rows.map((r) => r.blob),
+          rows.map((r) => r.size),
+          rows.map((r) => r.mtime),
+        ]);
       this.written.entries += rows.length;
       this.written.vectors += vectors.length;
     });
@@ -340,7 +384,8 @@ export class PgRunStore implements RunStore, ChunkTextSink {
     const hashes = [...new Set(files.map((f) => f.hash))];
     const created = await client.query<{ id: string; hash: string }>(BLOBS_INSERT_SQL, [hashes, this.chunkerVersion]);
     const ids = new Map<string, string>();
-    if (created.rows.length < hashes.length) for (const r of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [hashes, this.chunkerVersion])).rows) ids.set(r.hash, r.id);
+    if (created.rows.length < hashes.length)
+      for (const r of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [hashes, this.chunkerVersion])).rows) ids.set(r.hash, r.id);
     const rows = { blob: [] as string[], s: [] as number[], e: [] as number[], hash: [] as string[], body: [] as string[], terms: [] as string[] };
     const fileOf = new Map(files.map((f) => [f.hash, f]));
     for (const { id, hash } of created.rows) {

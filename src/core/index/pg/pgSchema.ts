@@ -75,7 +75,8 @@ export const SCHEMA_SQL: readonly string[] = [
 ];
 
 /** The vectors' column type: `vector` up to layout 2, `halfvec` from layout 3. */
-export const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
+export const EMBEDDING_TYPE_SQL =
+  "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
 /**
  * Before layout 2 → 3: how many vectors, the memory their HNSW graphs take to build (about the indexed
  * value plus 300 B of neighbours each: 4.5 GB for 1,000,000 folded 4,096-d vectors), and the session's
@@ -174,7 +175,8 @@ export async function ensureSchema(pool: Pool, log: (message: string) => void = 
     try {
       const meta = await client.query<{ present: boolean }>(META_EXISTS_SQL);
       const state = meta.rows[0]?.present ? (await client.query<{ version: string }>(SCHEMA_VERSION_SQL)).rows[0] : undefined;
-      if (state?.version && Number(state.version) > SCHEMA_VERSION) throw new Error(`The team index database has layout ${state.version}; this Cadenza reads layout ${SCHEMA_VERSION} or older: update Cadenza.`);
+      if (state?.version && Number(state.version) > SCHEMA_VERSION)
+        throw new Error(`The team index database has layout ${state.version}; this Cadenza reads layout ${SCHEMA_VERSION} or older: update Cadenza.`);
       const v1 = (await client.query<{ present: boolean }>(V1_EXISTS_SQL)).rows[0]?.present === true && !state?.version;
       await client.query('BEGIN');
       try {
@@ -185,7 +187,9 @@ export async function ensureSchema(pool: Pool, log: (message: string) => void = 
           const size = (await client.query<{ n: string; need: string; have: string }>(VECTOR_COUNT_SQL)).rows[0];
           const need = Number(size?.need ?? 0);
           const have = Number(size?.have ?? 0);
-          log(`Updating the team index database to layout ${SCHEMA_VERSION}: ${size?.n ?? 0} vectors rewritten in half precision, and their search graphs rebuilt (once; searches wait until it is done) …`);
+          log(
+            `Updating the team index database to layout ${SCHEMA_VERSION}: ${size?.n ?? 0} vectors rewritten in half precision, and their search graphs rebuilt (once; searches wait until it is done) …`,
+          );
           const advice = graphMemoryAdvice(need, have);
           if (advice) log(advice);
           for (const sql of MIGRATE_V2_SQL) await client.query(sql);

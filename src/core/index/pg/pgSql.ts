@@ -79,8 +79,14 @@ export function graphSettings(dimension: number): { readonly m: number; readonly
     return { m, efConstruction, on: `${d} dimensions in half precision`, name: `cadenza_vectors_hnsw_${d}_half_m${m}_efc${efConstruction}` };
   }
   const efConstruction = WIDE_GRAPH_EF_CONSTRUCTION;
-  if (folds(d)) return { m, efConstruction, on: `${d} dimensions folded to ${FOLD_WIDTH}`, name: `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${m}_efc${efConstruction}` };
-  return { m, efConstruction, on: `the first ${Math.min(d, MAX_HALF_HNSW_DIMENSION)} of ${d} dimensions`, name: `cadenza_vectors_hnsw_${d}_m${m}_efc${efConstruction}` };
+  if (folds(d))
+    return { m, efConstruction, on: `${d} dimensions folded to ${FOLD_WIDTH}`, name: `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m${m}_efc${efConstruction}` };
+  return {
+    m,
+    efConstruction,
+    on: `the first ${Math.min(d, MAX_HALF_HNSW_DIMENSION)} of ${d} dimensions`,
+    name: `cadenza_vectors_hnsw_${d}_m${m}_efc${efConstruction}`,
+  };
 }
 
 /** The HNSW index's name for a dimension (`graphSettings`). */

@@ -1,7 +1,27 @@
 import type { Pool, PoolClient } from 'pg';
 import { compoundIdentifiers, tokenize } from '../tokenize';
-import { fuseRanked, fusionDepth, type ChunkLocation, type HybridOptions, type HybridQuery, type RankedLists, type SearchResult, type SemanticHit } from '../fusion';
-import { COMMON_LEXEMES_SQL, EXACT_SQL, KEYWORD_RANK_CAP, KEYWORD_SQL, SEARCH_SETTINGS_SQL, SNAPSHOT_FIND_SQL, VECTOR_INDEXES_SQL, folds, semanticSql, walksEarlierGraph } from './pgSql';
+import {
+  fuseRanked,
+  fusionDepth,
+  type ChunkLocation,
+  type HybridOptions,
+  type HybridQuery,
+  type RankedLists,
+  type SearchResult,
+  type SemanticHit,
+} from '../fusion';
+import {
+  COMMON_LEXEMES_SQL,
+  EXACT_SQL,
+  KEYWORD_RANK_CAP,
+  KEYWORD_SQL,
+  SEARCH_SETTINGS_SQL,
+  SNAPSHOT_FIND_SQL,
+  VECTOR_INDEXES_SQL,
+  folds,
+  semanticSql,
+  walksEarlierGraph,
+} from './pgSql';
 import { allOfQuery, anyOfQuery, lexemeQuery, vectorLiteral } from './pgText';
 
 /** The snapshot a team index answers from: which commit, how fresh. */
@@ -101,17 +121,52 @@ export class PgTeamIndex {
    * Finds the snapshot of `repository` for `model`: at `commit` when given, else the newest complete
    * one. Undefined when the database has none (the tables may not even exist yet).
    */
-  static async open(pool: Pool, repository: string, model: string, commit?: string, tuning?: VectorTuning, rankCap = KEYWORD_RANK_CAP): Promise<PgTeamIndex | undefined> {
-    const found = await pool.query<{ id: number; base_id: number | null; commit_id: string; updated_at: Date; complete: boolean; model_id: number; dimension: number }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
+  static async open(
+    pool: Pool,
+    repository: string,
+    model: string,
+    commit?: string,
+    tuning?: VectorTuning,
+    rankCap = KEYWORD_RANK_CAP,
+  ): Promise<PgTeamIndex | undefined> {
+    const found = await pool.query<{
+      id: number;
+      base_id: number | null;
+      commit_id: string;
+      updated_at: Date;
+      complete: boolean;
+      model_id: number;
+      dimension: number;
+    }>(SNAPSHOT_FIND_SQL, [repository, model, commit ?? null]);
     const row = found.rows[0];
     if (!row) return undefined;
     // Read with the snapshot, so a search needs no extra round trip (and its three lists their three connections).
     // And which graph is there, at once; a reader that cannot list the indexes searches as for this release's.
     const [common, indexes] = await Promise.all([
       commonLexemes(pool, rankCap),
-      pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL).then((r) => new Set(r.rows.map((x) => x.indexname)), () => new Set<string>()),
+      pool.query<{ indexname: string }>(VECTOR_INDEXES_SQL).then(
+        (r) => new Set(r.rows.map((x) => x.indexname)),
+        () => new Set<string>(),
+      ),
     ]);
-    return new PgTeamIndex(pool, { id: row.id, baseId: row.base_id ?? 0, repository, commit: row.commit_id, model, modelId: row.model_id, dimension: row.dimension, updatedAt: row.updated_at, complete: row.complete }, tuning ?? defaultTuning(row.dimension), rankCap, common, walksEarlierGraph(row.dimension, indexes));
+    return new PgTeamIndex(
+      pool,
+      {
+        id: row.id,
+        baseId: row.base_id ?? 0,
+        repository,
+        commit: row.commit_id,
+        model,
+        modelId: row.model_id,
+        dimension: row.dimension,
+        updatedAt: row.updated_at,
+        complete: row.complete,
+      },
+      tuning ?? defaultTuning(row.dimension),
+      rankCap,
+      common,
+      walksEarlierGraph(row.dimension, indexes),
+    );
   }
 
   /**
@@ -151,7 +206,14 @@ export class PgTeamIndex {
       // recall depends on the first, and each re-ranked candidate costs an 8 KB read (16 KB before layout 3).
       const candidates = Math.max(depth * this.tuning.candidatesPerResult, this.tuning.minCandidates);
       await client.query(SEARCH_SETTINGS_SQL, [Math.max(candidates, this.tuning.efSearch), EF_SEARCH_MAX]);
-      const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension, this.walksEarlierGraph), [this.snapshot.modelId, vectorLiteral(vector), this.snapshot.id, this.snapshot.baseId, candidates, depth]);
+      const rows = await client.query<Row & { score: number }>(semanticSql(this.snapshot.dimension, this.walksEarlierGraph), [
+        this.snapshot.modelId,
+        vectorLiteral(vector),
+        this.snapshot.id,
+        this.snapshot.baseId,
+        candidates,
+        depth,
+      ]);
       return rows.rows.map((r) => ({ location: location(r), score: Number(r.score) }));
     });
   }
@@ -182,7 +244,11 @@ export class PgTeamIndex {
   }
 
   /** Asks each distinct tsquery in turn, in one read-only transaction, until `depth` hits are listed. */
-  private async passes<T extends ChunkLocation>(queries: readonly (string | undefined)[], depth: number, ask: (client: PoolClient, tsquery: string) => Promise<T[]>): Promise<T[]> {
+  private async passes<T extends ChunkLocation>(
+    queries: readonly (string | undefined)[],
+    depth: number,
+    ask: (client: PoolClient, tsquery: string) => Promise<T[]>,
+  ): Promise<T[]> {
     const distinct = [...new Set(queries)].filter((q): q is string => Boolean(q));
     if (distinct.length === 0) return [];
     return this.readOnly(async (client) => {

@@ -66,14 +66,23 @@ export async function buildTeamIndex(options: TeamIndexOptions): Promise<TeamInd
   });
   const stats = newWalkStats();
   const maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
-  for await (const entry of walkWorkspace({ roots: [root], maxFileBytes: options.maxFileBytes, maxFiles, rules: new Map([[root.path, rules]]), signal, stats, logger })) {
+  for await (const entry of walkWorkspace({
+    roots: [root],
+    maxFileBytes: options.maxFileBytes,
+    maxFiles,
+    rules: new Map([[root.path, rules]]),
+    signal,
+    stats,
+    logger,
+  })) {
     await run.add(entry);
     if (signal.aborted) break;
   }
   const finished = await run.finish();
-  const result: IndexRunResult = stats.truncated && finished.status === 'complete'
-    ? { ...finished, status: 'incomplete', stopReason: `stopped after ${maxFiles} files (--max-files); raise it, or leave files out with .cadenzaignore` }
-    : finished;
+  const result: IndexRunResult =
+    stats.truncated && finished.status === 'complete'
+      ? { ...finished, status: 'incomplete', stopReason: `stopped after ${maxFiles} files (--max-files); raise it, or leave files out with .cadenzaignore` }
+      : finished;
   let deleted = 0;
   if (!signal.aborted && !stats.truncated && !stats.failedRoots.has(root.name)) {
     for (const path of [...store.paths()]) if (!run.seen.has(path) && store.deleteFile(path)) deleted++;

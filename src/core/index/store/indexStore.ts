@@ -87,7 +87,8 @@ export class IndexStore {
     const journalPath = this.journalPath ?? '';
     const { journal, result } = await Journal.replay(this.io, journalPath, snap.generation, snap.dimension, (record) => this.replayRecord(record));
     if (result.ignored) this.logger.info(`Index journal ignored: ${result.ignored}.`);
-    if (result.discardedBytes > 0) this.logger.warn(`Index journal: dropped a damaged tail of ${result.discardedBytes} bytes (an interrupted write); that work will be redone.`);
+    if (result.discardedBytes > 0)
+      this.logger.warn(`Index journal: dropped a damaged tail of ${result.discardedBytes} bytes (an interrupted write); that work will be redone.`);
     this.recountReferences();
     if (journal) {
       this.journal = journal;
@@ -311,7 +312,10 @@ export class IndexStore {
    */
   checkpoint(options: { sync?: boolean } = {}): Promise<void> {
     const run = this.serial.then(() => this.checkpointNow(options));
-    this.serial = run.then(() => undefined, () => undefined);
+    this.serial = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -347,7 +351,10 @@ export class IndexStore {
    */
   compact(keep: ReadonlySet<string> | 'all' = new Set()): Promise<boolean> {
     const run = this.serial.then(() => this.compactNow(keep));
-    this.serial = run.then(() => undefined, () => undefined);
+    this.serial = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -372,7 +379,12 @@ export class IndexStore {
     const generation = newGeneration();
     const files = [...this.fileMap.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     try {
-      this.snapshotBytes = await writeSnapshot(this.io, target, { modelId: this.options.modelId, dimension: this.dim, chunkerVersion: this.chunkerVersion, generation, files, vectors }, arena);
+      this.snapshotBytes = await writeSnapshot(
+        this.io,
+        target,
+        { modelId: this.options.modelId, dimension: this.dim, chunkerVersion: this.chunkerVersion, generation, files, vectors },
+        arena,
+      );
       this.takePending(covered);
       await this.startJournal(generation);
       this.writeFailed = false;

@@ -38,7 +38,9 @@ export function encodeRecords(records: readonly JournalRecord[], dimension: numb
         w.u32(record.items.length).u32(dimension);
         for (const item of record.items) {
           writeHash(item.hash, hash, 0);
-          w.raw(hash).f32(item.factor).raw(new Uint8Array(item.values.buffer, item.values.byteOffset, dimension));
+          w.raw(hash)
+            .f32(item.factor)
+            .raw(new Uint8Array(item.values.buffer, item.values.byteOffset, dimension));
         }
         break;
       case 'putFile':
@@ -104,7 +106,10 @@ export interface ReplayResult {
 
 /** An open journal positioned at its end, ready to append. */
 export class Journal {
-  private constructor(private file: StoreFile | undefined, private end: number) {}
+  private constructor(
+    private file: StoreFile | undefined,
+    private end: number,
+  ) {}
 
   /** Size in bytes, header included. */
   get bytes(): number {
@@ -156,7 +161,8 @@ export class Journal {
       const { size } = await file.stat();
       const header = Buffer.alloc(HEADER_BYTES);
       if (size < HEADER_BYTES || !(await readExactly(file, header, 0))) return await fail('journal shorter than its header');
-      if (header.toString('latin1', 0, 8) !== JOURNAL_MAGIC || header.readUInt32LE(28) !== crc32(header.subarray(0, 28))) return await fail('journal header damaged');
+      if (header.toString('latin1', 0, 8) !== JOURNAL_MAGIC || header.readUInt32LE(28) !== crc32(header.subarray(0, 28)))
+        return await fail('journal header damaged');
       if (header.readUInt32LE(8) !== JOURNAL_VERSION) return await fail('journal of another format version');
       if (header.toString('hex', 16, 24) !== generation) return await fail('journal belongs to an older snapshot');
       if (header.readUInt32LE(12) !== dimension) return await fail('journal of another dimension');

@@ -19,7 +19,10 @@ export class VectorArena {
   private readonly free: number[] = [];
   private clock = 0;
 
-  constructor(readonly dimension: number, options: { preferSimd?: boolean; initialCapacity?: number } = {}) {
+  constructor(
+    readonly dimension: number,
+    options: { preferSimd?: boolean; initialCapacity?: number } = {},
+  ) {
     if (!Number.isInteger(dimension) || dimension <= 0) throw new RangeError(`bad dimension ${dimension}`);
     this.stride = Math.ceil(dimension / 16) * 16;
     this.memory = createKernelMemory(this.stride, options.preferSimd ?? true);

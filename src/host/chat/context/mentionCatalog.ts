@@ -11,7 +11,8 @@ import { gitRepository, repositoryRefs } from './gitDiff';
 /** `files.exclude` and `search.exclude`, merged, as the walker takes them. */
 export function excludeSettings(): Record<string, boolean | { when: string }> {
   const merged: Record<string, boolean | { when: string }> = {};
-  for (const section of ['files', 'search']) Object.assign(merged, vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {}));
+  for (const section of ['files', 'search'])
+    Object.assign(merged, vscode.workspace.getConfiguration(section).get<Record<string, boolean | { when: string }>>('exclude', {}));
   return merged;
 }
 
@@ -98,7 +99,11 @@ export class MentionCatalog implements vscode.Disposable {
   async filesBelow(folderUri: string): Promise<string[]> {
     const list = await this.fileList();
     const prefix = `${folderUri}/`;
-    return list.filter((entry) => entry.kind === 'file').map((entry) => this.candidate(entry)).filter((candidate) => candidate.id.startsWith(prefix)).map((candidate) => candidate.label);
+    return list
+      .filter((entry) => entry.kind === 'file')
+      .map((entry) => this.candidate(entry))
+      .filter((candidate) => candidate.id.startsWith(prefix))
+      .map((candidate) => candidate.label);
   }
 
   /** The best offers for what was typed after `@`. Symbols are asked for only once the query has two characters. */
@@ -116,11 +121,21 @@ export class MentionCatalog implements vscode.Disposable {
     if (!repository) return [];
     const current = repository.state.HEAD?.name;
     const refs = await repositoryRefs(repository);
-    return refs.filter((ref) => ref.type === 0 && ref.name !== undefined && ref.name !== current).map((ref) => ({ kind: 'git', id: `branch:${ref.name ?? ''}`, label: `git diff ${ref.name ?? ''}`, detail: `Changes against the branch ${ref.name ?? ''}` }));
+    return refs
+      .filter((ref) => ref.type === 0 && ref.name !== undefined && ref.name !== current)
+      .map((ref) => ({
+        kind: 'git',
+        id: `branch:${ref.name ?? ''}`,
+        label: `git diff ${ref.name ?? ''}`,
+        detail: `Changes against the branch ${ref.name ?? ''}`,
+      }));
   }
 
   private async symbols(text: string): Promise<MentionCandidate[]> {
-    const found = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', text).then((value) => value ?? [], () => []);
+    const found = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', text).then(
+      (value) => value ?? [],
+      () => [],
+    );
     return fuzzyFilter(found, text, (symbol) => symbol.name, 20).map((symbol) => ({
       kind: 'symbol',
       id: `${symbol.location.uri.toString()}#${symbol.location.range.start.line}`,

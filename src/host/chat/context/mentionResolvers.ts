@@ -47,7 +47,8 @@ async function leftOut(place: { folder: vscode.WorkspaceFolder; rel: string; rea
     if (rel === '') continue;
     const why = kind === 'file' || rel !== place.rel ? await skipByPath(rules, rel, false) : isSecretPath(rel) ? 'secret' : undefined;
     if (why === undefined) continue;
-    const what = why === 'secret' ? 'looks like a secret (keys, passwords, tokens)' : why === 'ignored' ? 'is left out by the ignore rules' : 'is a binary file';
+    const what =
+      why === 'secret' ? 'looks like a secret (keys, passwords, tokens)' : why === 'ignored' ? 'is left out by the ignore rules' : 'is a binary file';
     return rel === place.rel ? `${rel} ${what}: nothing is sent.` : `It leads to ${rel}, which ${what}: nothing is sent.`;
   }
   return undefined;
@@ -67,7 +68,10 @@ async function readText(uri: vscode.Uri): Promise<{ text: string; note?: string 
     const buffer = Buffer.alloc(Math.min(size, maxReadBytes));
     await handle.read(buffer, 0, buffer.length, 0);
     if (buffer.includes(0)) return { text: '', note: 'A binary file: nothing of it is sent.' };
-    return { text: buffer.toString('utf8'), ...(size > maxReadBytes ? { note: `Only the first ${maxReadBytes / 1024} KB of ${Math.round(size / 1024)} KB were read.` } : {}) };
+    return {
+      text: buffer.toString('utf8'),
+      ...(size > maxReadBytes ? { note: `Only the first ${maxReadBytes / 1024} KB of ${Math.round(size / 1024)} KB were read.` } : {}),
+    };
   } finally {
     await handle.close();
   }
@@ -76,7 +80,10 @@ async function readText(uri: vscode.Uri): Promise<{ text: string; note?: string 
 const severity = ['error', 'warning', 'info', 'hint'];
 
 function diagnosticLines(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]): string[] {
-  return diagnostics.map((diagnostic) => `${relative(uri)}:${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} ${severity[diagnostic.severity] ?? 'problem'}: ${diagnostic.message}${diagnostic.source ? ` (${diagnostic.source})` : ''}`);
+  return diagnostics.map(
+    (diagnostic) =>
+      `${relative(uri)}:${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} ${severity[diagnostic.severity] ?? 'problem'}: ${diagnostic.message}${diagnostic.source ? ` (${diagnostic.source})` : ''}`,
+  );
 }
 
 /** Resolves mentions (all but `@codebase`, which needs the question and is resolved when the message is sent). */
@@ -85,7 +92,10 @@ function diagnosticLines(uri: vscode.Uri, diagnostics: readonly vscode.Diagnosti
 const noOutput = "(no output reached Cadenza; VS Code's shell integration can miss the output of a command that ends at once)";
 
 export class MentionResolvers {
-  constructor(private readonly terminals: TerminalOutputs, private readonly folderFiles: (folder: string) => Promise<readonly string[]>) {}
+  constructor(
+    private readonly terminals: TerminalOutputs,
+    private readonly folderFiles: (folder: string) => Promise<readonly string[]>,
+  ) {}
 
   /** The context a mention adds, measured; a mention that adds nothing says why in its note. */
   async resolve(mention: MentionCandidate): Promise<ContextPart> {
@@ -145,12 +155,20 @@ export class MentionResolvers {
     if (refused !== undefined) return contextPart('symbol', mention.label, '', refused);
     // The symbol's whole extent comes from the document's own symbols (the workspace list may give only its name).
     const document = await vscode.workspace.openTextDocument(uri);
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', uri).then((value) => value ?? [], () => []);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', uri).then(
+      (value) => value ?? [],
+      () => [],
+    );
     const flat: vscode.DocumentSymbol[] = [];
-    const visit = (list: readonly vscode.DocumentSymbol[]): void => list.forEach((symbol) => { flat.push(symbol); visit(symbol.children ?? []); });
+    const visit = (list: readonly vscode.DocumentSymbol[]): void =>
+      list.forEach((symbol) => {
+        flat.push(symbol);
+        visit(symbol.children ?? []);
+      });
     visit(symbols);
-    const match = flat.filter((symbol) => symbol.name === mention.label && symbol.range.start.line <= line && symbol.range.end.line >= line).at(-1)
-      ?? flat.filter((symbol) => symbol.range.start.line <= line && symbol.range.end.line >= line).at(-1);
+    const match =
+      flat.filter((symbol) => symbol.name === mention.label && symbol.range.start.line <= line && symbol.range.end.line >= line).at(-1) ??
+      flat.filter((symbol) => symbol.range.start.line <= line && symbol.range.end.line >= line).at(-1);
     const range = match?.range ?? new vscode.Range(line, 0, Math.min(document.lineCount - 1, line + 20), 0);
     const text = document.getText(new vscode.Range(range.start.line, 0, range.end.line + 1, 0));
     return contextPart('symbol', `${mention.label} (${relative(uri)}:${range.start.line + 1}-${range.end.line + 1})`, text);
@@ -160,7 +178,11 @@ export class MentionResolvers {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.selection.isEmpty) return contextPart('selection', 'selection', '', 'Nothing is selected in the active editor.');
     const { start, end } = editor.selection;
-    return contextPart('selection', `selection (${relative(editor.document.uri)}:${start.line + 1}-${end.line + 1})`, editor.document.getText(editor.selection));
+    return contextPart(
+      'selection',
+      `selection (${relative(editor.document.uri)}:${start.line + 1}-${end.line + 1})`,
+      editor.document.getText(editor.selection),
+    );
   }
 
   private problems(workspace: boolean): ContextPart {
@@ -177,6 +199,11 @@ export class MentionResolvers {
   private terminal(): ContextPart {
     const last = this.terminals.last(vscode.window.activeTerminal);
     if (typeof last === 'string') return contextPart('terminal', 'terminal', '', last);
-    return contextPart('terminal', `terminal (${last.terminal})`, `$ ${last.command}\n${last.output.text || noOutput}${last.exitCode !== undefined ? `\n(exit code ${last.exitCode})` : ''}`, last.output.cut ? 'Only the end of a long output was kept.' : undefined);
+    return contextPart(
+      'terminal',
+      `terminal (${last.terminal})`,
+      `$ ${last.command}\n${last.output.text || noOutput}${last.exitCode !== undefined ? `\n(exit code ${last.exitCode})` : ''}`,
+      last.output.cut ? 'Only the end of a long output was kept.' : undefined,
+    );
   }
 }

@@ -28,7 +28,10 @@ export class MentionService implements vscode.Disposable {
   private readonly held = new Map<string, Held>();
 
   /** `codebase`: the index's semantic search, which `@codebase` uses. */
-  constructor(private readonly log: Logger, private readonly codebase: WorkspaceContextProvider) {
+  constructor(
+    private readonly log: Logger,
+    private readonly codebase: WorkspaceContextProvider,
+  ) {
     this.catalog = new MentionCatalog(log);
     this.resolvers = new MentionResolvers(this.terminals, (folder) => this.catalog.filesBelow(folder));
   }
@@ -78,7 +81,12 @@ export class MentionService implements vscode.Disposable {
     if (query === '') return contextPart('codebase', 'codebase', '', 'Nothing to search for: write the question after @codebase.');
     const found = await this.codebase(query, budgetTokens, signal).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
     if (typeof found === 'string') return contextPart('codebase', 'codebase', '', found);
-    const part = contextPart('codebase', `codebase: ${found.sources.length} excerpts`, found.text, found.sources.length === 0 ? 'The index found nothing for the question.' : undefined);
+    const part = contextPart(
+      'codebase',
+      `codebase: ${found.sources.length} excerpts`,
+      found.text,
+      found.sources.length === 0 ? 'The index found nothing for the question.' : undefined,
+    );
     return { ...part, sources: found.sources };
   }
 

@@ -28,7 +28,9 @@ export function workspaceSearchProvider(search: WorkspaceContextProvider | undef
     provide: async (turn) => {
       if (!options.useWorkspace || turn.question === '') return [];
       if (!search) return [contextPart('workspace', 'workspace', '', 'Workspace context is not available here (no folder is open).')];
-      const found = await search(turn.question, shareOf(turn.roomTokens, contextShares.afterPrompt), turn.signal).catch((error: unknown) => `Workspace search failed: ${errorView(error).message}`);
+      const found = await search(turn.question, shareOf(turn.roomTokens, contextShares.afterPrompt), turn.signal).catch(
+        (error: unknown) => `Workspace search failed: ${errorView(error).message}`,
+      );
       if (typeof found === 'string') return [contextPart('workspace', 'workspace', '', found)];
       if (found.sources.length === 0) return [];
       return [{ ...contextPart('workspace', 'workspace', found.text), sources: found.sources }];

@@ -42,7 +42,12 @@ export class TerminalOutputs implements vscode.Disposable {
   /** The terminal's last command and output, or why there is none. */
   last(terminal: vscode.Terminal | undefined): LastCommand | string {
     if (!terminal) return 'No terminal is active.';
-    return this.lastOf.get(terminal) ?? (terminal.shellIntegration ? 'This terminal has run no command since Cadenza started.' : 'This terminal has no shell integration, so its output cannot be read (turn on terminal.integrated.shellIntegration.enabled).');
+    return (
+      this.lastOf.get(terminal) ??
+      (terminal.shellIntegration
+        ? 'This terminal has run no command since Cadenza started.'
+        : 'This terminal has no shell integration, so its output cannot be read (turn on terminal.integrated.shellIntegration.enabled).')
+    );
   }
 
   dispose(): void {

@@ -14,7 +14,13 @@ export function roomTokens(model: ModelInfo | undefined, options: StoredOptions)
 }
 
 /** Runs the providers one after another (their order is the prompt's order); a failing provider says so and the turn goes on. */
-export async function gatherContext(providers: readonly ContextProvider[], question: string, room: number, sink: PanelSink, signal: AbortSignal): Promise<GatheredContext> {
+export async function gatherContext(
+  providers: readonly ContextProvider[],
+  question: string,
+  room: number,
+  sink: PanelSink,
+  signal: AbortSignal,
+): Promise<GatheredContext> {
   const gathered: GatheredContext = { beforePrompt: [], afterPrompt: [], message: [] };
   for (const provider of providers) {
     const parts = await provider.provide({ question, roomTokens: room, signal }).catch((error: unknown) => {
@@ -38,6 +44,10 @@ export function applySystemContext(options: StoredOptions, gathered: GatheredCon
   const sources = [...gathered.beforePrompt, ...gathered.afterPrompt].flatMap((part) => part.sources ?? []);
   if (sources.length > 0) reply.sources = [...sources];
   if (gathered.beforePrompt.length === 0 && gathered.afterPrompt.length === 0) return options;
-  const systemPrompt = joinSections([...gathered.beforePrompt.map((part) => part.text), options.systemPrompt, ...gathered.afterPrompt.map((part) => part.text)]);
+  const systemPrompt = joinSections([
+    ...gathered.beforePrompt.map((part) => part.text),
+    options.systemPrompt,
+    ...gathered.afterPrompt.map((part) => part.text),
+  ]);
   return { ...options, systemPrompt };
 }

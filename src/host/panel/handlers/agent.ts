@@ -2,7 +2,9 @@
 import { enableTool, toolsMenuState } from '../../chat/toolsMenu';
 import type { Handlers, PanelParts } from '../router';
 
-export function agentHandlers({ agent }: Pick<PanelParts, 'agent'>): Handlers<'tool/approve' | 'tool/showDiff' | 'agent/endAllowance' | 'tools/list' | 'tools/enable'> {
+export function agentHandlers({
+  agent,
+}: Pick<PanelParts, 'agent'>): Handlers<'tool/approve' | 'tool/showDiff' | 'agent/endAllowance' | 'tools/list' | 'tools/enable'> {
   return {
     'tool/approve': (message) => {
       agent.approvals.answer(message.callId, message.decision);

@@ -34,7 +34,10 @@ async function pickSchema(channel: PanelChannel): Promise<ReplyTo<'schema/pick'>
   }
 }
 
-export function attachmentsHandlers({ channel, audio }: Pick<PanelParts, 'channel' | 'audio'>): Handlers<'image/pick' | 'image/check' | 'audio/pick' | 'audio/transcribeIntoPrompt' | 'schema/pick'> {
+export function attachmentsHandlers({
+  channel,
+  audio,
+}: Pick<PanelParts, 'channel' | 'audio'>): Handlers<'image/pick' | 'image/check' | 'audio/pick' | 'audio/transcribeIntoPrompt' | 'schema/pick'> {
   return {
     'image/pick': async () => imageReply(channel, await pickImage()),
     'image/check': (message) => imageReply(channel, checkDataUrl(message.image)),

@@ -4,7 +4,11 @@
 import { checkpointView } from '../../chat/messageView';
 import type { Handlers, PanelParts } from '../router';
 
-export function checkpointHandlers({ chat, agent, channel }: Pick<PanelParts, 'chat' | 'agent' | 'channel'>): Handlers<'checkpoint/showChanges' | 'checkpoint/restore'> {
+export function checkpointHandlers({
+  chat,
+  agent,
+  channel,
+}: Pick<PanelParts, 'chat' | 'agent' | 'channel'>): Handlers<'checkpoint/showChanges' | 'checkpoint/restore'> {
   return {
     'checkpoint/showChanges': async (message) => {
       await agent.checkpoints.showChanges(message.id);

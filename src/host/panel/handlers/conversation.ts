@@ -3,7 +3,12 @@ import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../../core/chat/conversation';
 import type { Handlers, PanelParts } from '../router';
 
-export function conversationHandlers({ chat, channel }: Pick<PanelParts, 'chat' | 'channel'>): Handlers<'conversation/new' | 'conversation/switch' | 'conversation/rename' | 'conversation/delete' | 'conversation/export' | 'conversation/copyMarkdown'> {
+export function conversationHandlers({
+  chat,
+  channel,
+}: Pick<PanelParts, 'chat' | 'channel'>): Handlers<
+  'conversation/new' | 'conversation/switch' | 'conversation/rename' | 'conversation/delete' | 'conversation/export' | 'conversation/copyMarkdown'
+> {
   return {
     'conversation/new': () => chat.newConversation(),
     'conversation/switch': (message) => chat.switchTo(message.id),

@@ -25,7 +25,13 @@ async function runAction(action: PanelAction): Promise<void> {
   }
 }
 
-export function panelHandlers({ channel, chat, agent, mentions, connectionState }: Pick<PanelParts, 'channel' | 'chat' | 'agent' | 'mentions' | 'connectionState'>): Handlers<'ready' | 'action/run'> {
+export function panelHandlers({
+  channel,
+  chat,
+  agent,
+  mentions,
+  connectionState,
+}: Pick<PanelParts, 'channel' | 'chat' | 'agent' | 'mentions' | 'connectionState'>): Handlers<'ready' | 'action/run'> {
   return {
     ready: async () => {
       channel.markReady([await connectionState.message()]);

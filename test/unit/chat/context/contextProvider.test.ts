@@ -54,7 +54,13 @@ describe('chat/context/contextProvider', () => {
 
   it('sends a stored message with its context in front of it, every time the request is built (regenerate resends it)', () => {
     const conversation = newConversation('m');
-    conversation.messages.push({ id: '1', role: 'user', text: 'What does this do?', createdAt: 0, context: [contextPart('file', 'src/a.ts', 'export const a = 1;')] });
+    conversation.messages.push({
+      id: '1',
+      role: 'user',
+      text: 'What does this do?',
+      createdAt: 0,
+      context: [contextPart('file', 'src/a.ts', 'export const a = 1;')],
+    });
     const model = { id: 'm', contextLength: 8_192 } as Parameters<typeof buildChatRequest>[1];
     const first = buildChatRequest(conversation, model, {});
     const again = buildChatRequest(conversation, model, {});

@@ -14,7 +14,7 @@ function shown(chunks: readonly string[], maxChars = 32_000): TerminalText {
 }
 
 describe('chat/context/terminalText', () => {
-  it("drops colours, as `ls --color=always` and `grep --color=always` write them", () => {
+  it('drops colours, as `ls --color=always` and `grep --color=always` write them', () => {
     const ls = `${ESC}[0m${ESC}[01;34msrc${ESC}[0m  ${ESC}[01;32mbuild.sh${ESC}[0m  README.md\r\n`;
     const grep = `${ESC}[35m${ESC}[Ksrc/a.ts${ESC}[m${ESC}[K${ESC}[36m${ESC}[K:${ESC}[m${ESC}[Kconst ${ESC}[01;31m${ESC}[Kx${ESC}[m${ESC}[K = 1;\r\n`;
     assert.equal(shown([ls, grep]).text, 'src  build.sh  README.md\nsrc/a.ts:const x = 1;');
@@ -43,7 +43,7 @@ describe('chat/context/terminalText', () => {
     assert.equal(shown([git]).text, 'Receiving objects: 100% (5/5), done.');
   });
 
-  it("follows the cursor moves within a line that spinners use, and ignores cursor show/hide", () => {
+  it('follows the cursor moves within a line that spinners use, and ignores cursor show/hide', () => {
     const npm = `${ESC}[?25l⠙${ESC}[1G${ESC}[0K⠹${ESC}[1G${ESC}[0K${ESC}[1G${ESC}[0Kadded 1 package in 2s\n${ESC}[?25h`;
     assert.equal(shown([npm]).text, 'added 1 package in 2s');
     assert.equal(shown([`ab${ESC}[3Cz${ESC}[2Dy\n`]).text, 'ab  yz');

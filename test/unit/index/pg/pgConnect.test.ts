@@ -7,7 +7,7 @@ const PEM = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----';
 const OTHER = '-----BEGIN CERTIFICATE-----\nMIIBother\n-----END CERTIFICATE-----';
 
 describe('team index connection settings', () => {
-  it('sslmode=verify-full verifies the chain and the host against Node\'s roots, the OS store, NODE_EXTRA_CA_CERTS and sslrootcert', () => {
+  it("sslmode=verify-full verifies the chain and the host against Node's roots, the OS store, NODE_EXTRA_CA_CERTS and sslrootcert", () => {
     const files: Record<string, string> = { '/etc/extra.pem': OTHER, '/team/ca.pem': PEM };
     const { config, tls, target } = teamPoolConfig('postgresql://reader:s3cret@db.example.com:6543/idx?sslmode=verify-full&sslrootcert=/team/ca.pem', {
       systemCertificates: ['-----BEGIN CERTIFICATE-----\nMIIBsystem\n-----END CERTIFICATE-----'],
@@ -20,7 +20,7 @@ describe('team index connection settings', () => {
     assert.equal(ssl.rejectUnauthorized, true);
     assert.equal(ssl.checkServerIdentity, undefined, 'the host name is checked');
     assert.ok(ssl.ca.includes(PEM) && ssl.ca.includes(OTHER) && ssl.ca.some((c) => c.includes('MIIBsystem')));
-    assert.ok(ssl.ca.length > 3, 'Node\'s own roots are kept');
+    assert.ok(ssl.ca.length > 3, "Node's own roots are kept");
     // The pg client must not re-derive TLS from the string (it would verify against Node's roots only).
     assert.doesNotMatch(String(config.connectionString), /ssl/);
     assert.match(String(config.options), /default_transaction_read_only=on/);
@@ -39,18 +39,35 @@ describe('team index connection settings', () => {
     assert.equal(plain.tls, 'none');
     assert.equal(plain.config.ssl, false);
     const disabled = teamPoolConfig('postgres://u@h/db?sslmode=disable');
-    assert.equal(disabled.tls, 'none', 'an explicit sslmode=disable is the user\'s choice (the command warns)');
+    assert.equal(disabled.tls, 'none', "an explicit sslmode=disable is the user's choice (the command warns)");
   });
 
   it('a host on another machine needs sslmode: without one the connection would not be encrypted', () => {
-    assert.throws(() => teamPoolConfig('postgres://u@db.example.com/db'), (e: unknown) => TeamConnectionError.is(e) && /sslmode=verify-full/.test(e.message));
+    assert.throws(
+      () => teamPoolConfig('postgres://u@db.example.com/db'),
+      (e: unknown) => TeamConnectionError.is(e) && /sslmode=verify-full/.test(e.message),
+    );
     assert.throws(() => teamPoolConfig('postgresql://alice:pw@10.0.0.5/db'), TeamConnectionError);
-    for (const local of ['postgres://u@localhost/db', 'postgres://u@127.0.0.1:6543/db', 'postgres://u@[::1]/db']) assert.equal(teamPoolConfig(local).tls, 'none', local);
+    for (const local of ['postgres://u@localhost/db', 'postgres://u@127.0.0.1:6543/db', 'postgres://u@[::1]/db'])
+      assert.equal(teamPoolConfig(local).tls, 'none', local);
   });
 
   it('refuses parameters that would connect elsewhere than the target shown or lift the session guard', () => {
-    for (const query of ['host=evil.example.com', 'hostaddr=203.0.113.9', 'port=6000', 'statement_timeout=0', 'lock_timeout=0', 'idle_in_transaction_session_timeout=0', 'replication=database', 'dbname=other']) {
-      assert.throws(() => teamPoolConfig(`postgresql://u@db.example.com/idx?sslmode=verify-full&${query}`), (e: unknown) => TeamConnectionError.is(e) && e.message.includes(query.split('=')[0] ?? ''), query);
+    for (const query of [
+      'host=evil.example.com',
+      'hostaddr=203.0.113.9',
+      'port=6000',
+      'statement_timeout=0',
+      'lock_timeout=0',
+      'idle_in_transaction_session_timeout=0',
+      'replication=database',
+      'dbname=other',
+    ]) {
+      assert.throws(
+        () => teamPoolConfig(`postgresql://u@db.example.com/idx?sslmode=verify-full&${query}`),
+        (e: unknown) => TeamConnectionError.is(e) && e.message.includes(query.split('=')[0] ?? ''),
+        query,
+      );
     }
     // pg copies every query parameter over the pool's settings: what reaches the client must still connect to the target shown.
     const { config, target } = teamPoolConfig('postgresql://u@db.example.com:6543/idx?sslmode=verify-full&application_name=team');
@@ -59,17 +76,22 @@ describe('team index connection settings', () => {
     assert.deepEqual([parsed.hostname, parsed.port, [...parsed.searchParams.keys()]], ['db.example.com', '6543', ['application_name']]);
   });
 
-  it('the user\'s options come first and Cadenza\'s read-only guard and statement time-out after them, so they win', () => {
-    const { config } = teamPoolConfig('postgresql://u@db.example.com/idx?sslmode=verify-full&options=-c%20search_path%3Dteam%20-c%20default_transaction_read_only%3Doff');
+  it("the user's options come first and Cadenza's read-only guard and statement time-out after them, so they win", () => {
+    const { config } = teamPoolConfig(
+      'postgresql://u@db.example.com/idx?sslmode=verify-full&options=-c%20search_path%3Dteam%20-c%20default_transaction_read_only%3Doff',
+    );
     assert.equal(config.options, '-c search_path=team -c default_transaction_read_only=off -c default_transaction_read_only=on -c statement_timeout=15000');
-    assert.doesNotMatch(String(config.connectionString), /options/, 'pg would put the string\'s options over the merged ones');
+    assert.doesNotMatch(String(config.connectionString), /options/, "pg would put the string's options over the merged ones");
     // A trailing backslash would escape the space before Cadenza's first switch and swallow it.
     assert.throws(() => teamPoolConfig('postgresql://u@db.example.com/idx?sslmode=verify-full&options=-c%20search_path%3Dteam%5C'), TeamConnectionError);
   });
 
   it('the target never carries the user or password, and bad strings are refused with what to write', () => {
     assert.equal(teamPoolConfig('postgresql://alice:pw@10.0.0.5/db?sslmode=require').target, '10.0.0.5:5432/db');
-    assert.throws(() => teamPoolConfig('host=db user=x'), (e: unknown) => TeamConnectionError.is(e) && /postgresql:\/\//.test(e.message));
+    assert.throws(
+      () => teamPoolConfig('host=db user=x'),
+      (e: unknown) => TeamConnectionError.is(e) && /postgresql:\/\//.test(e.message),
+    );
     assert.throws(() => teamPoolConfig('mysql://db/x'), TeamConnectionError);
     assert.throws(() => teamPoolConfig('postgres://db/x?sslmode=sometimes'), /Unknown sslmode/);
     assert.equal(isLoopbackTarget('127.0.0.1:5432/x'), true);
@@ -86,11 +108,15 @@ describe('team index connection settings on a real PostgreSQL', function () {
   });
   after(() => pg.stop());
 
-  it('a session opened with the user\'s options that switch the guard off is still read-only and time-limited', async () => {
-    const { config } = teamPoolConfig(`${pg.url}?options=${encodeURIComponent('-c default_transaction_read_only=off -c statement_timeout=0 -c search_path=public')}`);
+  it("a session opened with the user's options that switch the guard off is still read-only and time-limited", async () => {
+    const { config } = teamPoolConfig(
+      `${pg.url}?options=${encodeURIComponent('-c default_transaction_read_only=off -c statement_timeout=0 -c search_path=public')}`,
+    );
     const pool = new Pool(config);
     try {
-      const { rows } = await pool.query<{ readonly: string; timeout: string; path: string }>("SELECT current_setting('default_transaction_read_only') AS readonly, current_setting('statement_timeout') AS timeout, current_setting('search_path') AS path");
+      const { rows } = await pool.query<{ readonly: string; timeout: string; path: string }>(
+        "SELECT current_setting('default_transaction_read_only') AS readonly, current_setting('statement_timeout') AS timeout, current_setting('search_path') AS path",
+      );
       assert.deepEqual(rows[0], { readonly: 'on', timeout: '15s', path: 'public' });
       await assert.rejects(pool.query('CREATE TABLE written (id int)'), /read-only transaction/);
     } finally {

@@ -35,11 +35,21 @@ describe('team index hits the local index would not hold (PostgreSQL)', function
     const built = await buildTeamIndex({ root: checkout.root, repository: REPO, commit: 'c1', model: MODEL, pool, embed: recordingEmbed([]), dimension: 64 });
     assert.equal(built.status, 'complete', JSON.stringify(built));
     // What a writer to the database can do: more entries on a snapshot, a chunk's span stretched.
-    const { rows } = await pool.query<{ snapshot_id: number; blob_id: string }>("SELECT snapshot_id, blob_id FROM cadenza_entries WHERE path = $1", [`${REPO}/src/ledger.ts`]);
+    const { rows } = await pool.query<{ snapshot_id: number; blob_id: string }>('SELECT snapshot_id, blob_id FROM cadenza_entries WHERE path = $1', [
+      `${REPO}/src/ledger.ts`,
+    ]);
     const entry = rows[0];
     assert.ok(entry, 'the ledger file is indexed');
-    for (const rel of claimed) await pool.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) VALUES ($1, $2, $3, 1, 0)', [entry.snapshot_id, `${REPO}/${rel}`, entry.blob_id]);
-    const stretched = await pool.query("UPDATE cadenza_chunks SET end_line = 5000 WHERE start_line = 1 AND blob_id = (SELECT blob_id FROM cadenza_entries WHERE path = $1)", [`${REPO}/src/long.ts`]);
+    for (const rel of claimed)
+      await pool.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) VALUES ($1, $2, $3, 1, 0)', [
+        entry.snapshot_id,
+        `${REPO}/${rel}`,
+        entry.blob_id,
+      ]);
+    const stretched = await pool.query(
+      'UPDATE cadenza_chunks SET end_line = 5000 WHERE start_line = 1 AND blob_id = (SELECT blob_id FROM cadenza_entries WHERE path = $1)',
+      [`${REPO}/src/long.ts`],
+    );
     assert.equal(stretched.rowCount, 1);
     // The developer's checkout, with the secrets a working copy has.
     workspace = new Fixture({
@@ -68,14 +78,29 @@ describe('team index hits the local index would not hold (PostgreSQL)', function
     const raw = await team.lists(query, fusionDepth({ k: 10 }));
     const named = new Set([...raw.semantic.map((hit) => hit.location.path), ...raw.keyword.map((hit) => hit.path)]);
     for (const rel of claimed.slice(0, 3)) assert.ok(named.has(`${REPO}/${rel}`), `the database names ${rel}: ${JSON.stringify([...named])}`);
-    assert.ok(raw.keyword.some((hit) => hit.path === `${REPO}/src/long.ts` && hit.endLine === 5000), 'the database names the stretched span');
-    const { index: local } = await WorkspaceIndex.open({ roots: [{ name: REPO, path: workspace.root }], storagePath: undefined, modelId: MODEL, dimension: 64, embed: recordingEmbed([]) });
+    assert.ok(
+      raw.keyword.some((hit) => hit.path === `${REPO}/src/long.ts` && hit.endLine === 5000),
+      'the database names the stretched span',
+    );
+    const { index: local } = await WorkspaceIndex.open({
+      roots: [{ name: REPO, path: workspace.root }],
+      storagePath: undefined,
+      modelId: MODEL,
+      dimension: 64,
+      embed: recordingEmbed([]),
+    });
     try {
       const results = await teamResults(team, { repository: REPO, root: { name: REPO, path: workspace.root }, local, overridden: new Set() }, query, 10);
       const paths = results.map((result) => result.relPath);
       assert.ok(paths.includes('src/ledger.ts') && paths.includes('src/long.ts'), JSON.stringify(paths));
-      assert.deepEqual(paths.filter((rel) => !rel.startsWith('src/')), []);
-      assert.ok(results.some((result) => result.relPath === 'src/long.ts' && result.startLine === 1), 'the stretched chunk answers, cut');
+      assert.deepEqual(
+        paths.filter((rel) => !rel.startsWith('src/')),
+        [],
+      );
+      assert.ok(
+        results.some((result) => result.relPath === 'src/long.ts' && result.startLine === 1),
+        'the stretched chunk answers, cut',
+      );
       for (const result of results) {
         assert.ok(result.endLine - result.startLine + 1 <= 512, `${result.relPath}:${result.startLine}-${result.endLine}`);
         const read = (await local.readChunk(result)) ?? '';

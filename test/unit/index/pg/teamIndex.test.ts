@@ -92,7 +92,11 @@ describe('team index on PostgreSQL with pgvector', function () {
    * callback and gives it back itself, so those are left alone): `around` sees each statement and its result,
    * `on` each checkout and release.
    */
-  function watchCheckouts(pool: Pool, around: (args: unknown[], run: () => Promise<{ rows: Record<string, unknown>[] }>) => Promise<unknown>, on: { checkout?: () => void; release?: () => void } = {}): void {
+  function watchCheckouts(
+    pool: Pool,
+    around: (args: unknown[], run: () => Promise<{ rows: Record<string, unknown>[] }>) => Promise<unknown>,
+    on: { checkout?: () => void; release?: () => void } = {},
+  ): void {
     const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<PoolClient> | undefined;
     const watched = async (): Promise<PoolClient> => {
       const connection = (await connect()) as PoolClient;
@@ -106,7 +110,8 @@ describe('team index on PostgreSQL with pgvector', function () {
       };
       return connection;
     };
-    (pool as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) => (callback ? connect(callback) : watched());
+    (pool as unknown as { connect: (callback?: unknown) => Promise<PoolClient> | undefined }).connect = (callback?: unknown) =>
+      callback ? connect(callback) : watched();
   }
 
   async function snapshotId(repository: string, commit: string): Promise<number> {
@@ -115,7 +120,10 @@ describe('team index on PostgreSQL with pgvector', function () {
 
   /** Chunks of a snapshot's files whose hash has no vector: a consistent snapshot has none. */
   async function chunksWithoutVector(snapshot: number): Promise<number> {
-    return scalar('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)', [snapshot]);
+    return scalar(
+      'SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)',
+      [snapshot],
+    );
   }
 
   /** A snapshot's own entry rows (all of a full snapshot's files; a delta's differences from its base). */
@@ -147,7 +155,10 @@ describe('team index on PostgreSQL with pgvector', function () {
     const snap = await snapshotId('fixture', 'c1');
     const files = await entryRows(snap);
     const chunks = await scalar('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snap]);
-    const distinct = await scalar('SELECT count(DISTINCT c.hash) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1', [snap]);
+    const distinct = await scalar(
+      'SELECT count(DISTINCT c.hash) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1',
+      [snap],
+    );
     assert.equal(files, 5, 'every text file of the fixture');
     assert.ok(chunks >= files);
     assert.equal(embeddedTexts().length, distinct, 'one embedding per distinct chunk');
@@ -170,7 +181,14 @@ describe('team index on PostgreSQL with pgvector', function () {
     const team = await PgTeamIndex.open(pool, 'search', MODEL);
     assert.ok(team, 'the snapshot is found');
     assert.equal(team.snapshot.commit, 's1');
-    const local = (await WorkspaceIndex.open({ roots: [{ name: 'search', path: ws.root }], storagePath: undefined, modelId: MODEL, embed: async (texts) => (await client.embed([...texts], MODEL)).embeddings })).index;
+    const local = (
+      await WorkspaceIndex.open({
+        roots: [{ name: 'search', path: ws.root }],
+        storagePath: undefined,
+        modelId: MODEL,
+        embed: async (texts) => (await client.embed([...texts], MODEL)).embeddings,
+      })
+    ).index;
     try {
       await local.sync();
       for (const text of ['greeting for a name', 'arithmetic mean of numbers']) {
@@ -214,7 +232,8 @@ describe('team index on PostgreSQL with pgvector', function () {
 
   it('leaves the database consistent when killed half-way, and the next run resumes', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 60; i++) files[`src/module${i}.ts`] = `/** Module ${i}. */\nexport function compute${i}(x: number): number {\n  return x * ${i} + ${i * 7};\n}\n`;
+    for (let i = 0; i < 60; i++)
+      files[`src/module${i}.ts`] = `/** Module ${i}. */\nexport function compute${i}(x: number): number {\n  return x * ${i} + ${i * 7};\n}\n`;
     const ws = new Fixture(files);
     fixtures.push(ws);
     emu.reset();
@@ -256,7 +275,10 @@ describe('team index on PostgreSQL with pgvector', function () {
     const lists = await team?.lists({ text: 'where is parseHttpRequest passed to fetchUserProfile' }, 4);
     assert.equal(lists?.exact[0]?.path, 'exact/src/both.ts');
     assert.equal(lists?.exact.length, 4, 'then chunks with one identifier, up to the depth asked');
-    assert.ok(lists?.exact.slice(1).every((hit) => /exact\/src\/one\d\.ts/.test(hit.path)), JSON.stringify(lists?.exact));
+    assert.ok(
+      lists?.exact.slice(1).every((hit) => /exact\/src\/one\d\.ts/.test(hit.path)),
+      JSON.stringify(lists?.exact),
+    );
   });
 
   it('reads the vector, keyword and exact-identifier lists at once, each on a connection of its own', async () => {
@@ -335,11 +357,12 @@ describe('team index on PostgreSQL with pgvector', function () {
 
   it("walks the graph 400 wide by default whatever the model's dimension, re-ranking more candidates only for a folded graph", () => {
     // A real model's 256-d vectors of 1,000,000 chunks: a 120-wide walk found 0.715 of the true top 10, 400 found 0.860 (bench/teamIndex/teamIndexRealModel).
-    for (const d of [64, 256, 384, 1024, 2000, 3000]) assert.deepEqual(defaultTuning(d), { candidatesPerResult: 2, minCandidates: 40, efSearch: 400 }, `${d} dimensions`);
+    for (const d of [64, 256, 384, 1024, 2000, 3000])
+      assert.deepEqual(defaultTuning(d), { candidatesPerResult: 2, minCandidates: 40, efSearch: 400 }, `${d} dimensions`);
     assert.deepEqual(defaultTuning(4096), { candidatesPerResult: 4, minCandidates: 160, efSearch: 400 });
   });
 
-  it('answers a deep search whose candidates exceed pgvector\'s widest walk (ef_search at most 1,000)', async () => {
+  it("answers a deep search whose candidates exceed pgvector's widest walk (ef_search at most 1,000)", async () => {
     await indexedCopy('deep', 'd1');
     // One connection, used twice: PostgreSQL checks the setting's range only once pgvector's library is loaded in it.
     const single = new Pool({ connectionString: pg.url, max: 1 });
@@ -359,7 +382,7 @@ describe('team index on PostgreSQL with pgvector', function () {
 
   it('stores and finds names full of SQL syntax as plain values', async () => {
     const repository = "x'); DROP TABLE cadenza_files; --";
-    await indexedCopy(repository, "c'1", { "src/o'brien.ts": "export const quote = \"'; DROP TABLE cadenza_chunks; --\";\n" });
+    await indexedCopy(repository, "c'1", { "src/o'brien.ts": 'export const quote = "\'; DROP TABLE cadenza_chunks; --";\n' });
     const team = await PgTeamIndex.open(pool, repository, MODEL);
     const hits = await team?.search({ text: 'DROP TABLE cadenza_chunks' }, { k: 1 });
     assert.equal(hits?.[0]?.path, `${repository}/src/o'brien.ts`);
@@ -372,7 +395,8 @@ describe('team index on PostgreSQL with pgvector', function () {
       const source = readFileSync(path.join(dir, name), 'utf8');
       for (const call of source.matchAll(/\.query(?:<[^>]*>)?\(([^,)]+)/g)) {
         const first = (call[1] ?? '').trim();
-        const constant = /^[A-Z][A-Z0-9_]*$/.test(first) || /^(semanticSql|hnswIndexSql|obsoleteHnswSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
+        const constant =
+          /^[A-Z][A-Z0-9_]*$/.test(first) || /^(semanticSql|hnswIndexSql|obsoleteHnswSql)\(/.test(first) || /^'[^'$`]*'$/.test(first) || first === 'sql';
         assert.ok(constant, `${name}: query(${first}) is not a constant statement`);
       }
       if (name === 'pgSql.ts') {
@@ -381,8 +405,25 @@ describe('team index on PostgreSQL with pgvector', function () {
         // Only checked integers, fixed operator and index names, and the private expressions (`indexed`,
         // `fullPrecision`, chosen as `expression`) over literal column names.
         const allowed = (expr: string): boolean =>
-          ['d', 'm', 'w', 'efConstruction', 'order', 'ops', 'settings', 'value', 'String(value)', 'String(i * w + 1)', "slices.join(' + ')", 'name', "earlierHnswNames(dimension).join(', ')", 'Math.min(d, MAX_HALF_HNSW_DIMENSION)', 'FOLD_WIDTH', 'WIDE_GRAPH_M', 'WIDE_GRAPH_EF_CONSTRUCTION'].includes(expr) ||
-          /^(indexed|expression)\(d, '[$\w.:]+'\)$/.test(expr);
+          [
+            'd',
+            'm',
+            'w',
+            'efConstruction',
+            'order',
+            'ops',
+            'settings',
+            'value',
+            'String(value)',
+            'String(i * w + 1)',
+            "slices.join(' + ')",
+            'name',
+            "earlierHnswNames(dimension).join(', ')",
+            'Math.min(d, MAX_HALF_HNSW_DIMENSION)',
+            'FOLD_WIDTH',
+            'WIDE_GRAPH_M',
+            'WIDE_GRAPH_EF_CONSTRUCTION',
+          ].includes(expr) || /^(indexed|expression)\(d, '[$\w.:]+'\)$/.test(expr);
         for (const expr of interpolations) assert.ok(allowed(expr ?? ''), `pgSql.ts interpolates \${${expr}}`);
       }
     }

@@ -45,9 +45,12 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     const result = await pool.query<{ n: string }>(sql, params);
     return Number(result.rows[0]?.n ?? NaN);
   }
-  const snapshotOf = (commit: string): Promise<number> => scalar('SELECT id AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, commit]);
-  const baseOf = (commit: string): Promise<number> => scalar('SELECT coalesce(base_id, 0) AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, commit]);
-  const entryRows = async (commit: string): Promise<number> => scalar('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [await snapshotOf(commit)]);
+  const snapshotOf = (commit: string): Promise<number> =>
+    scalar('SELECT id AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, commit]);
+  const baseOf = (commit: string): Promise<number> =>
+    scalar('SELECT coalesce(base_id, 0) AS n FROM cadenza_snapshots WHERE repository = $1 AND commit_id = $2', [REPO, commit]);
+  const entryRows = async (commit: string): Promise<number> =>
+    scalar('SELECT count(*) AS n FROM cadenza_entries WHERE snapshot_id = $1', [await snapshotOf(commit)]);
   const totals = async (): Promise<{ blobs: number; chunks: number; vectors: number; entries: number }> => ({
     blobs: await scalar('SELECT count(*) AS n FROM cadenza_blobs'),
     chunks: await scalar('SELECT count(*) AS n FROM cadenza_chunks'),
@@ -80,7 +83,12 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.equal(await baseOf('a'), 0);
     assert.equal(embedded.length, first.chunks);
 
-    ws.write({ 'src/module1.ts': moduleText(1, 'discount1'), 'src/module2.ts': moduleText(2, 'discount2'), 'src/module3.ts': moduleText(3, 'discount3'), 'src/extra.ts': moduleText(99, 'refundExtra') });
+    ws.write({
+      'src/module1.ts': moduleText(1, 'discount1'),
+      'src/module2.ts': moduleText(2, 'discount2'),
+      'src/module3.ts': moduleText(3, 'discount3'),
+      'src/extra.ts': moduleText(99, 'refundExtra'),
+    });
     ws.remove('src/module4.ts');
     const before = await totals();
     const second = await index('b');
@@ -88,12 +96,23 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.equal(second.files, FILES, '40 - 1 deleted + 1 added');
     // Embedding: the four new contents' chunks, nothing of the 36 unchanged files re-read with new mtimes.
     assert.equal(embedded.length, 4, JSON.stringify(embedded));
-    assert.ok(embedded.every((t) => /discount|refundExtra/.test(t)), JSON.stringify(embedded));
+    assert.ok(
+      embedded.every((t) => /discount|refundExtra/.test(t)),
+      JSON.stringify(embedded),
+    );
     // Rows: one entry per changed path (3 changed, 1 added, 1 deleted), one blob and its chunks per new content.
     assert.equal(await baseOf('b'), await snapshotOf('a'), 'b is a delta on a');
     assert.equal(await entryRows('b'), 5);
     assert.deepEqual(second.written, { entries: 5, blobs: 4, chunks: 4, vectors: 4 });
-    assert.deepEqual({ blobs: after.blobs - before.blobs, chunks: after.chunks - before.chunks, vectors: after.vectors - before.vectors, entries: after.entries - before.entries }, { blobs: 4, chunks: 4, vectors: 4, entries: 5 });
+    assert.deepEqual(
+      {
+        blobs: after.blobs - before.blobs,
+        chunks: after.chunks - before.chunks,
+        vectors: after.vectors - before.vectors,
+        entries: after.entries - before.entries,
+      },
+      { blobs: 4, chunks: 4, vectors: 4, entries: 5 },
+    );
 
     assert.deepEqual(await top('b', 'discount1'), ['src/module1.ts'], 'the new commit sees the change');
     assert.deepEqual(await top('a', 'compute1'), ['src/module1.ts'], 'the old commit keeps the old content');
@@ -151,12 +170,27 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       if (++calls === 3) controller.abort();
       return embed(texts);
     };
-    const stopped = await buildTeamIndex({ root: ws.root, repository: REPO, commit: 'f', model: MODEL, pool, embed: stopping, dimension: 64, batchSize: 2, concurrency: 1, signal: controller.signal });
+    const stopped = await buildTeamIndex({
+      root: ws.root,
+      repository: REPO,
+      commit: 'f',
+      model: MODEL,
+      pool,
+      embed: stopping,
+      dimension: 64,
+      batchSize: 2,
+      concurrency: 1,
+      signal: controller.signal,
+    });
     assert.notEqual(stopped.status, 'complete');
     const snapshot = await snapshotOf('f');
     const partial = await entryRows('f');
     assert.ok(partial < 10, `the stopped run stored part of the change (${partial} of 10 files)`);
-    const missing = (): Promise<number> => scalar('SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)', [snapshot]);
+    const missing = (): Promise<number> =>
+      scalar(
+        'SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)',
+        [snapshot],
+      );
     assert.equal(await missing(), 0, 'no entry points at a content without vectors');
     assert.equal(await scalar('SELECT count(*) AS n FROM cadenza_snapshots WHERE id = $1 AND complete', [snapshot]), 0);
     embedded.length = 0;
@@ -170,7 +204,7 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     assert.deepEqual(await top('f', 'rebate30'), ['src/module30.ts'], 'the rest from the parent');
   });
 
-  it('indexes every file of a checkout larger than the extension\'s file limit, and a run stopped by --max-files is not published as complete', async () => {
+  it("indexes every file of a checkout larger than the extension's file limit, and a run stopped by --max-files is not published as complete", async () => {
     const capped = await buildTeamIndex({ root: ws.root, repository: 'capped', commit: 'm1', model: MODEL, pool, embed, dimension: 64, maxFiles: 5 });
     assert.equal(capped.status, 'incomplete');
     assert.match(capped.stopReason ?? '', /stopped after 5 files/);
@@ -197,7 +231,9 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       const run = await buildTeamIndex({ root: data.root, repository: 'data', commit: 'd1', model: MODEL, pool, embed, dimension: 64, logger });
       assert.deepEqual(errors, []);
       assert.equal(run.status, 'complete', JSON.stringify(run));
-      const stored = await scalar("SELECT count(*) AS n FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id JOIN cadenza_snapshots s ON s.id = e.snapshot_id WHERE s.repository = 'data' AND c.start_line = 5 AND c.end_line = 5");
+      const stored = await scalar(
+        "SELECT count(*) AS n FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id JOIN cadenza_snapshots s ON s.id = e.snapshot_id WHERE s.repository = 'data' AND c.start_line = 5 AND c.end_line = 5",
+      );
       assert.equal(stored, pieces.length);
       const team = await PgTeamIndex.open(pool, 'data', MODEL, 'd1');
       const hits = await team?.search({ text: 'item1377' }, { k: 1 });
@@ -216,13 +252,21 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     };
     const refusing = new Proxy(pool, {
-      get: (target, prop) => prop !== 'connect' ? bind(target, prop) : async () => {
-        const client = await target.connect();
-        return new Proxy(client, {
-          get: (c, p) => p !== 'query' ? bind(c, p) : (sql: unknown, params?: unknown[]) =>
-            refuse && sql === CHUNKS_INSERT_SQL ? Promise.reject(new Error('could not extend file: No space left on device (test)')) : c.query(sql as string, params),
-        });
-      },
+      get: (target, prop) =>
+        prop !== 'connect'
+          ? bind(target, prop)
+          : async () => {
+              const client = await target.connect();
+              return new Proxy(client, {
+                get: (c, p) =>
+                  p !== 'query'
+                    ? bind(c, p)
+                    : (sql: unknown, params?: unknown[]) =>
+                        refuse && sql === CHUNKS_INSERT_SQL
+                          ? Promise.reject(new Error('could not extend file: No space left on device (test)'))
+                          : c.query(sql as string, params),
+              });
+            },
     });
     const errors: string[] = [];
     const logger = { ...silentLogger, error: (message: string | Error) => errors.push(String(message)) };
@@ -236,17 +280,26 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       const second = await buildTeamIndex({ root: files.root, repository: 'refused', commit: 'r1', model: MODEL, pool, embed, dimension: 64 });
       assert.equal(second.status, 'complete', JSON.stringify(second));
       const team = await PgTeamIndex.open(pool, 'refused', MODEL);
-      for (const [word, path] of [['alphaRefusedOnce', 'refused/src/alpha.ts'], ['betaRefusedOnce', 'refused/src/beta.ts']]) {
+      for (const [word, path] of [
+        ['alphaRefusedOnce', 'refused/src/alpha.ts'],
+        ['betaRefusedOnce', 'refused/src/beta.ts'],
+      ]) {
         const hits = await team?.search({ text: word ?? '', vector: Float32Array.from(embedText(word ?? '', 64)) }, { k: 1 });
         assert.equal(hits?.[0]?.path, path);
       }
-      assert.equal(await scalar("SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.path LIKE 'refused/%' AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)"), 0, 'every stored chunk has its vector');
+      assert.equal(
+        await scalar(
+          "SELECT count(*) AS n FROM cadenza_entries e JOIN cadenza_chunks c ON c.blob_id = e.blob_id WHERE e.path LIKE 'refused/%' AND NOT EXISTS (SELECT 1 FROM cadenza_vectors v WHERE v.hash = c.hash)",
+        ),
+        0,
+        'every stored chunk has its vector',
+      );
     } finally {
       files.dispose();
     }
   });
 
-  it('leaves out of the any-word pass a word that alone matches more chunks than a pass ranks, so a rarer word\'s chunk is not lost among them', async () => {
+  it("leaves out of the any-word pass a word that alone matches more chunks than a pass ranks, so a rarer word's chunk is not lost among them", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 30; i++) files[`src/entry${i}.ts`] = `// A ledger entry.\nexport const entry${i} = 'ledger ${i}';\n`;
     files['src/zz.ts'] = '// Where the zanzibar rate lives.\nexport const rate = 7;\n';
@@ -257,10 +310,12 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
       // A pass ranks at most 5 matches here (2,000 in the product): "ledger" alone fills it.
       const team = await PgTeamIndex.open(pool, 'common', MODEL, 'k1', undefined, 5);
       const keyword = (await team?.lists({ text: 'ledger zanzibar' }, 10))?.keyword ?? [];
-      assert.ok(keyword.some((hit) => hit.path === 'common/src/zz.ts'), keyword.map((hit) => hit.path).join(', '));
+      assert.ok(
+        keyword.some((hit) => hit.path === 'common/src/zz.ts'),
+        keyword.map((hit) => hit.path).join(', '),
+      );
     } finally {
       repo.dispose();
     }
   });
-
 });

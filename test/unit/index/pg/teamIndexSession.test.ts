@@ -26,7 +26,7 @@ const productPool = (connectionString: string): Pool => {
 
 const pgCode = (error: unknown): string | undefined => (error as { code?: string }).code;
 
-describe('the extension\'s session to the team index', function () {
+describe("the extension's session to the team index", function () {
   this.timeout(120_000);
   let pg: TestPostgres;
   let owner: Pool;
@@ -47,7 +47,8 @@ describe('the extension\'s session to the team index', function () {
       'GRANT USAGE, CREATE ON SCHEMA public TO cadenza_writer',
       'GRANT ALL ON ALL TABLES IN SCHEMA public TO cadenza_writer',
       'GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO cadenza_writer',
-    ]) await owner.query(statement);
+    ])
+      await owner.query(statement);
   });
 
   afterEach(async () => {
@@ -62,7 +63,8 @@ describe('the extension\'s session to the team index', function () {
     ws?.dispose();
   });
 
-  const search = (team: PgTeamIndex, text: string): ReturnType<PgTeamIndex['search']> => team.search({ text, vector: Float32Array.from(embedText(text, 64)) }, { k: 3 });
+  const search = (team: PgTeamIndex, text: string): ReturnType<PgTeamIndex['search']> =>
+    team.search({ text, vector: Float32Array.from(embedText(text, 64)) }, { k: 3 });
 
   describe('a server that accepts and never answers', function () {
     // Far above the product's connect time-out (4 s): a failure here is a hang, not a slow machine.
@@ -106,7 +108,7 @@ describe('the extension\'s session to the team index', function () {
     }
   });
 
-  it('a search blocked behind another session\'s lock is cancelled by the statement time-out, and the next one answers', async function () {
+  it("a search blocked behind another session's lock is cancelled by the statement time-out, and the next one answers", async function () {
     // Far above the product's statement time-out (15 s): a failure here is a hang, not a slow machine.
     this.timeout(60_000);
     const pool = productPool(`postgresql://cadenza_writer@127.0.0.1:${pg.port}/cadenza?sslmode=disable`);
@@ -134,7 +136,7 @@ describe('the extension\'s session to the team index', function () {
     }
   });
 
-  it('a role that may write still writes nothing through the extension\'s session, and searches', async () => {
+  it("a role that may write still writes nothing through the extension's session, and searches", async () => {
     const url = `postgresql://cadenza_writer@127.0.0.1:${pg.port}/cadenza?sslmode=disable`;
     // The role itself can write: a plain session of it inserts and drops.
     const plain = new Pool({ connectionString: url, max: 1 });

@@ -29,8 +29,31 @@ const REPO = 'shop';
 function makeCa(dir: string, name: string): { cert: string; key: string } {
   const cert = path.join(dir, `${name}.crt`);
   const key = path.join(dir, `${name}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
-    '-subj', `/CN=Cadenza test ${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=Cadenza test ${name}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    { stdio: 'pipe' },
+  );
   return { cert, key };
 }
 
@@ -39,9 +62,18 @@ function makeServerCert(dir: string, ca: { cert: string; key: string }, altNames
   const key = path.join(dir, 'server.key');
   const csr = path.join(dir, 'server.csr');
   const ext = path.join(dir, 'server.ext');
-  writeFileSync(ext, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=${altNames}\n`);
-  execFileSync('openssl', ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=localhost'], { stdio: 'pipe' });
-  execFileSync('openssl', ['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext], { stdio: 'pipe' });
+  writeFileSync(
+    ext,
+    `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=${altNames}\n`,
+  );
+  execFileSync(
+    'openssl',
+    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=localhost'],
+    { stdio: 'pipe' },
+  );
+  execFileSync('openssl', ['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext], {
+    stdio: 'pipe',
+  });
   return { cert, key };
 }
 
@@ -142,7 +174,15 @@ describe('team index over TLS (a certificate made for the test)', function () {
     ws = new Fixture({ 'src/ledger.ts': moduleText(1, 'reconcileLedger'), 'src/invoice.ts': moduleText(2, 'quarantineInvoices') });
     const owner = new Pool({ connectionString: pg.url, max: 2 });
     try {
-      const built = await buildTeamIndex({ root: ws.root, repository: REPO, commit: 'c1', model: MODEL, pool: owner, embed: recordingEmbed([]), dimension: 64 });
+      const built = await buildTeamIndex({
+        root: ws.root,
+        repository: REPO,
+        commit: 'c1',
+        model: MODEL,
+        pool: owner,
+        embed: recordingEmbed([]),
+        dimension: 64,
+      });
       assert.equal(built.status, 'complete', JSON.stringify(built));
     } finally {
       await owner.end();
@@ -191,7 +231,7 @@ describe('team index over TLS (a certificate made for the test)', function () {
 
   const UNTRUSTED = /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|self[- ]signed certificate|unable to verify/i;
 
-  it('verify-full with the team\'s CA as sslrootcert connects encrypted and searches', async () => {
+  it("verify-full with the team's CA as sslrootcert connects encrypted and searches", async () => {
     const sessions = await searchOver(url('127.0.0.1', `sslmode=verify-full&sslrootcert=${ca}`), 'verify-full');
     assert.ok(sessions.length > 0, 'the search went through the TLS front');
     for (const protocol of sessions) assert.match(protocol ?? 'plain text', /^TLSv1\.[23]$/);
@@ -214,7 +254,7 @@ describe('team index over TLS (a certificate made for the test)', function () {
     assert.ok(sessions.length > 0 && sessions.every((protocol) => protocol !== null), JSON.stringify(sessions));
   });
 
-  it('require encrypts without checking the certificate (libpq\'s meaning); without sslmode a TLS-only server refuses the session', async () => {
+  it("require encrypts without checking the certificate (libpq's meaning); without sslmode a TLS-only server refuses the session", async () => {
     const sessions = await searchOver(url('127.0.0.2', 'sslmode=require'), 'unverified');
     assert.ok(sessions.length > 0 && sessions.every((protocol) => protocol !== null), `sslmode=require sent plain text: ${JSON.stringify(sessions)}`);
     const message = await refused(url('127.0.0.1', 'sslmode=disable'));

@@ -18,7 +18,7 @@ import { silentLogger } from '../../../../src/core/logger';
 import { Fixture } from '../helpers';
 import { MODEL, moduleText, recordingEmbed } from './teamFixtures';
 
-describe('team index upgrades (an earlier release\'s database, migrated in place)', function () {
+describe("team index upgrades (an earlier release's database, migrated in place)", function () {
   this.timeout(120_000);
   let pg: TestPostgres;
   const embedded: string[] = [];
@@ -50,16 +50,28 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       // Layout 1 as the previous release created and filled it.
       for (const sql of LAYOUT_1) await legacy.query(sql);
       await legacy.query('INSERT INTO cadenza_models (name, dimension) VALUES ($1, 64)', [MODEL]);
-      await legacy.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('old', 'v1', 1, $1, true)", [chunkerVersion(undefined)]);
+      await legacy.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('old', 'v1', 1, $1, true)", [
+        chunkerVersion(undefined),
+      ]);
       for (const rel of ['src/ledger.ts', 'src/tax.ts']) {
         const prepared = await prepareFile(old.path(rel), statSync(old.path(rel)).mtimeMs, nodeFileSource, 1 << 20, undefined);
         assert.equal(prepared.kind, 'file');
         if (prepared.kind !== 'file') return;
         const key = `old/${rel}`;
-        await legacy.query('INSERT INTO cadenza_files (snapshot_id, path, hash, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [key, prepared.file.hash, prepared.file.size]);
+        await legacy.query('INSERT INTO cadenza_files (snapshot_id, path, hash, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [
+          key,
+          prepared.file.hash,
+          prepared.file.size,
+        ]);
         for (const c of prepared.file.chunks) {
-          await legacy.query('INSERT INTO cadenza_chunks (snapshot_id, path, start_line, end_line, hash, body, terms) VALUES (1, $1, $2, $3, $4, $5, $6::tsvector)', [key, c.startLine, c.endLine, c.hash, c.text, tsvectorLiteral(c.text)]);
-          await legacy.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [c.hash, vectorLiteral(embedText(c.text, 64))]);
+          await legacy.query(
+            'INSERT INTO cadenza_chunks (snapshot_id, path, start_line, end_line, hash, body, terms) VALUES (1, $1, $2, $3, $4, $5, $6::tsvector)',
+            [key, c.startLine, c.endLine, c.hash, c.text, tsvectorLiteral(c.text)],
+          );
+          await legacy.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [
+            c.hash,
+            vectorLiteral(embedText(c.text, 64)),
+          ]);
         }
       }
       await legacy.query('CREATE ROLE legacy_reader LOGIN');
@@ -90,28 +102,54 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
   });
   it("migrates a database of layout 2 (full-precision vectors) to half precision and its graph to this release's: a reader searches it before and after, with the same results, and the vectors take half the space", async () => {
     const db = await freshDatabase('layout2', 3);
-    const old = new Fixture({ 'src/ledger.ts': moduleText(7, 'reconcileLedger'), 'src/tax.ts': moduleText(8, 'taxRateOf'), 'src/fees.ts': moduleText(9, 'feesDue') });
+    const old = new Fixture({
+      'src/ledger.ts': moduleText(7, 'reconcileLedger'),
+      'src/tax.ts': moduleText(8, 'taxRateOf'),
+      'src/fees.ts': moduleText(9, 'feesDue'),
+    });
     const one = async (sql: string): Promise<unknown> => Object.values((await db.query(sql)).rows[0] ?? {})[0];
     try {
       // Layout 2 as the previous release created and filled it: one full snapshot of three files.
       for (const sql of LAYOUT_2) await db.query(sql);
       await db.query('INSERT INTO cadenza_models (name, dimension) VALUES ($1, 64)', [MODEL]);
-      await db.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('two', 'v1', 1, $1, true)", [chunkerVersion(undefined)]);
+      await db.query("INSERT INTO cadenza_snapshots (repository, commit_id, model_id, chunker_version, complete) VALUES ('two', 'v1', 1, $1, true)", [
+        chunkerVersion(undefined),
+      ]);
       for (const rel of ['src/ledger.ts', 'src/tax.ts', 'src/fees.ts']) {
         const prepared = await prepareFile(old.path(rel), statSync(old.path(rel)).mtimeMs, nodeFileSource, 1 << 20, undefined);
         assert.equal(prepared.kind, 'file');
         if (prepared.kind !== 'file') return;
-        const blob = (await db.query<{ id: string }>('INSERT INTO cadenza_blobs (hash, chunker_version) VALUES ($1, $2) RETURNING id', [prepared.file.hash, chunkerVersion(undefined)])).rows[0]?.id;
-        await db.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [`two/${rel}`, blob, prepared.file.size]);
+        const blob = (
+          await db.query<{ id: string }>('INSERT INTO cadenza_blobs (hash, chunker_version) VALUES ($1, $2) RETURNING id', [
+            prepared.file.hash,
+            chunkerVersion(undefined),
+          ])
+        ).rows[0]?.id;
+        await db.query('INSERT INTO cadenza_entries (snapshot_id, path, blob_id, size, mtime_ms) VALUES (1, $1, $2, $3, 0)', [
+          `two/${rel}`,
+          blob,
+          prepared.file.size,
+        ]);
         for (const c of prepared.file.chunks) {
-          await db.query('INSERT INTO cadenza_chunks (blob_id, start_line, end_line, hash, body, terms) VALUES ($1, $2, $3, $4, $5, $6::tsvector)', [blob, c.startLine, c.endLine, c.hash, c.text, tsvectorLiteral(c.text)]);
-          await db.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [c.hash, vectorLiteral(embedText(c.text, 64))]);
+          await db.query('INSERT INTO cadenza_chunks (blob_id, start_line, end_line, hash, body, terms) VALUES ($1, $2, $3, $4, $5, $6::tsvector)', [
+            blob,
+            c.startLine,
+            c.endLine,
+            c.hash,
+            c.text,
+            tsvectorLiteral(c.text),
+          ]);
+          await db.query('INSERT INTO cadenza_vectors (model_id, hash, embedding) VALUES (1, $1, $2::vector) ON CONFLICT DO NOTHING', [
+            c.hash,
+            vectorLiteral(embedText(c.text, 64)),
+          ]);
         }
       }
       assert.equal(await one(EMBEDDING_TYPE_SQL), 'vector');
       const hits = async (commit: string, text: string): Promise<string[]> =>
-        ((await (await PgTeamIndex.open(db, 'two', MODEL, commit))?.lists({ vector: Float32Array.from(embedText(text, 64)) }, 3))?.semantic ?? [])
-          .map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
+        ((await (await PgTeamIndex.open(db, 'two', MODEL, commit))?.lists({ vector: Float32Array.from(embedText(text, 64)) }, 3))?.semantic ?? []).map(
+          (h) => `${h.location.path} ${h.score.toFixed(3)}`,
+        );
       // A reader of this release searches the old layout before any writer has migrated it.
       const before = await hits('v1', 'reconcileLedger of the ledger');
       assert.equal(before.length, 3);
@@ -126,10 +164,20 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       assert.match(said.join('\n'), /layout 3: 3 vectors rewritten in half precision/);
       assert.equal(await one("SELECT value FROM cadenza_meta WHERE key = 'schema_version'"), '3');
       assert.equal(await one(EMBEDDING_TYPE_SQL), 'halfvec');
-      assert.ok(Number(await one('SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors WHERE hash IN (SELECT hash FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id WHERE e.snapshot_id = 1)')) < vectorBytes * 0.6, 'half the bytes');
+      assert.ok(
+        Number(
+          await one(
+            'SELECT sum(pg_column_size(embedding)) FROM cadenza_vectors WHERE hash IN (SELECT hash FROM cadenza_chunks c JOIN cadenza_entries e ON e.blob_id = c.blob_id WHERE e.snapshot_id = 1)',
+          ),
+        ) <
+          vectorBytes * 0.6,
+        'half the bytes',
+      );
       // The run built this release's graph (half precision, m 32, ef_construction 512) and dropped the earlier one.
       assert.equal(
-        await one("SELECT string_agg(c.relname || ' ' || array_to_string(c.reloptions, ','), '; ') FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%'"),
+        await one(
+          "SELECT string_agg(c.relname || ' ' || array_to_string(c.reloptions, ','), '; ') FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%'",
+        ),
         `${GRAPH_64} m=32,ef_construction=512`,
       );
       assert.deepEqual(await hits('v1', 'reconcileLedger of the ledger'), before, 'the same ranking and scores (to 3 places) in half precision');
@@ -152,7 +200,12 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       assert.ok(team);
       const vector = Float32Array.from(embedText(text, 64));
       const hits = (await team.lists({ vector }, 3)).semantic.map((h) => `${h.location.path} ${h.score.toFixed(3)}`);
-      const plan = await vectorPlan(db, 64, [String(team.snapshot.modelId), `'${vectorLiteral(vector)}'`, String(team.snapshot.id), '0', '40', '3'], team.walksEarlierGraph);
+      const plan = await vectorPlan(
+        db,
+        64,
+        [String(team.snapshot.modelId), `'${vectorLiteral(vector)}'`, String(team.snapshot.id), '0', '40', '3'],
+        team.walksEarlierGraph,
+      );
       return { hits, walks: /cadenza_vectors_hnsw_\w+/.exec(plan)?.[0] ?? 'no graph', earlier: team.walksEarlierGraph };
     };
     try {
@@ -202,7 +255,15 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
       return { hits, walks: /cadenza_vectors_hnsw_\w+/.exec(plan)?.[0] ?? 'no graph' };
     };
     try {
-      const first = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096 });
+      const first = await buildTeamIndex({
+        root: repo.root,
+        repository: 'wide',
+        commit: 'w1',
+        model: 'wide-model',
+        pool: db,
+        embed: embed4096,
+        dimension: 4096,
+      });
       assert.equal(first.status, 'complete');
       assert.deepEqual(await graphs(), [`${GRAPH_4096} m=32,ef_construction=256`]);
       const now = await search('reconcileLedger of the ledger');
@@ -219,7 +280,16 @@ describe('team index upgrades (an earlier release\'s database, migrated in place
 
         const said: string[] = [];
         const logger = { ...silentLogger, warn: (message: string) => said.push(message) };
-        const again = await buildTeamIndex({ root: repo.root, repository: 'wide', commit: 'w1', model: 'wide-model', pool: db, embed: embed4096, dimension: 4096, logger });
+        const again = await buildTeamIndex({
+          root: repo.root,
+          repository: 'wide',
+          commit: 'w1',
+          model: 'wide-model',
+          pool: db,
+          embed: embed4096,
+          dimension: 4096,
+          logger,
+        });
         assert.equal(again.status, 'complete');
         assert.match(said.join('\n'), /Building this release's search graph for the 13 vectors of wide-model/);
         assert.deepEqual(await graphs(), [`${GRAPH_4096} m=32,ef_construction=256`], `the new graph built, ${earlier} dropped`);
@@ -244,7 +314,11 @@ function ledgerRepository(): Fixture {
 
 /** The vectors table's HNSW graphs, each with its build settings. */
 async function graphsOf(db: Pool): Promise<string[]> {
-  return (await db.query<{ graph: string }>("SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1")).rows.map((r) => r.graph);
+  return (
+    await db.query<{ graph: string }>(
+      "SELECT c.relname || ' ' || coalesce(array_to_string(c.reloptions, ','), 'defaults') AS graph FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE i.indrelid = 'cadenza_vectors'::regclass AND c.relname LIKE 'cadenza_vectors_hnsw%' ORDER BY 1",
+    )
+  ).rows.map((r) => r.graph);
 }
 
 /** The plan of the vector list's statement for `dimension`, its $1…$6 given as SQL literals, with sequential scans off as a search has them. */
@@ -264,16 +338,28 @@ async function vectorPlan(db: Pool, dimension: number, literals: readonly string
 /** This release's graph for 64-d vectors, and the graphs earlier releases built for them (pgvector's defaults, then m 32 with ef_construction 256, on the vector in full precision). */
 const GRAPH_64 = 'cadenza_vectors_hnsw_64_half_m32_efc512';
 const EARLIER_GRAPHS_64: readonly (readonly [string, string])[] = [
-  ['cadenza_vectors_hnsw_64', 'CREATE INDEX cadenza_vectors_hnsw_64 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WHERE vector_dims(embedding) = 64'],
-  ['cadenza_vectors_hnsw_64_m32_efc256', 'CREATE INDEX cadenza_vectors_hnsw_64_m32_efc256 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WITH (m = 32, ef_construction = 256) WHERE vector_dims(embedding) = 64'],
+  [
+    'cadenza_vectors_hnsw_64',
+    'CREATE INDEX cadenza_vectors_hnsw_64 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WHERE vector_dims(embedding) = 64',
+  ],
+  [
+    'cadenza_vectors_hnsw_64_m32_efc256',
+    'CREATE INDEX cadenza_vectors_hnsw_64_m32_efc256 ON cadenza_vectors USING hnsw (((embedding)::vector(64)) vector_cosine_ops) WITH (m = 32, ef_construction = 256) WHERE vector_dims(embedding) = 64',
+  ],
 ];
 /** This release's graph for 4,096-d vectors. */
 const GRAPH_4096 = 'cadenza_vectors_hnsw_4096_fold2048_m32_efc256';
 const FOLD_4096 = '((subvector((embedding)::vector(4096), 1, 2048) + subvector((embedding)::vector(4096), 2049, 2048))::halfvec(2048))';
 /** The graphs earlier releases built for 4,096-d vectors (pgSql.ts before m 32: pgvector's default settings; then m 32, ef_construction 128). */
 const EARLIER_GRAPHS_4096: readonly (readonly [string, string])[] = [
-  ['cadenza_vectors_hnsw_4096_fold2048', `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WHERE vector_dims(embedding) = 4096`],
-  ['cadenza_vectors_hnsw_4096_fold2048_m32', `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048_m32 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE vector_dims(embedding) = 4096`],
+  [
+    'cadenza_vectors_hnsw_4096_fold2048',
+    `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WHERE vector_dims(embedding) = 4096`,
+  ],
+  [
+    'cadenza_vectors_hnsw_4096_fold2048_m32',
+    `CREATE INDEX cadenza_vectors_hnsw_4096_fold2048_m32 ON cadenza_vectors USING hnsw (${FOLD_4096} halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE vector_dims(embedding) = 4096`,
+  ],
 ];
 
 const EMBEDDING_TYPE_SQL = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cadenza_vectors'::regclass AND attname = 'embedding'";
