@@ -3,7 +3,11 @@
 // transcription/translation as multipart uploads built with the global FormData and Blob, with the
 // fields of each model family (speech-to-text: no temperature/max_tokens; audio-instruct: both).
 import { toWireMessage } from './chat';
-import { type AudioFamily, type AudioReasoningRequest, type TranscriptionRequest } from './types';
+import { ApiError } from './errors';
+import { type HttpRequest } from './http';
+import { type AudioFamily, type AudioReasoningRequest, type CallOptions, type ServiceUsage, type TranscriptionRequest } from './types';
+import { readServiceUsage } from './usage';
+import { validateAudio, validateAudioSampling } from './validation';
 import { toAudioDataUrl } from '../audio/dataUrl';
 import { wireLanguage } from '../audio/languages';
 import { type SniffResult } from '../audio/sniff';
@@ -64,4 +68,52 @@ export async function buildTranscriptionForm(
   const response = new Response(form);
   const contentType = response.headers.get('content-type') ?? 'multipart/form-data';
   return { bytes: new Uint8Array(await response.arrayBuffer()), contentType };
+}
+
+/** The request of a transcription (or, with `translation`, a translation): the audio validated, then its multipart upload. */
+export async function buildAudioUpload(
+  translation: boolean,
+  request: TranscriptionRequest,
+  options: CallOptions,
+  stream: boolean,
+  family: AudioFamily | undefined,
+  maxTokens: number | undefined,
+): Promise<HttpRequest> {
+  const sniffed = validateAudio(request.audio, family, 'file');
+  if (family !== 'speechToText') validateAudioSampling(request.temperature, request.maxTokens, maxTokens);
+  const form = await buildTranscriptionForm(request, sniffed, family, stream);
+  return {
+    method: 'POST',
+    path: translation ? '/v1/audio/translations' : '/v1/audio/transcriptions',
+    rateLimitKey: request.model,
+    body: form.bytes,
+    contentType: form.contentType,
+    signal: options.signal,
+    onRetry: options.onRetry,
+    accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json',
+  };
+}
+
+/**
+ * A transcription reply's text and usage. The json format is {"text": ...}; the text format is the bare
+ * text. The body is trusted over the request's format.
+ */
+export function readTranscriptionReply(
+  body: string,
+  contentType: string | undefined,
+  requested: TranscriptionRequest['responseFormat'],
+): { text: string; service: ServiceUsage | undefined } {
+  if (!(contentType ?? '').includes('json') && (requested === 'text' || !body.trimStart().startsWith('{'))) return { text: body, service: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (cause) {
+    throw new ApiError('malformedResponse', 'The transcription reply is not JSON', { cause });
+  }
+  // llama-server's reply is {"type":"transcript.text.done","text":...,"usage":{"input_tokens":...}}:
+  // the text field is the same, and its usage is read too.
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const field = record['text'];
+  if (typeof field !== 'string') throw new ApiError('malformedResponse', 'The transcription reply has no text');
+  return { text: field, service: readServiceUsage(record['usage']) };
 }

@@ -4,24 +4,24 @@
 // transport (proxy, CA), and keeps the capability registry and the known model limits.
 import { redactUrl } from '../net/urlSafety';
 import { type Logger, silentLogger } from '../logger';
-import { buildAudioReasoningBody, buildTranscriptionForm } from './audio';
+import { buildAudioReasoningBody, buildAudioUpload, readTranscriptionReply } from './audio';
 import { CapabilityRegistry } from './capabilities';
 import { buildChatBody, ChatAccumulator, promptChars } from './chat';
 import { embedMany, embedOnce } from './embeddings';
-import { listingEndpoints, mergeModelLists, resolveEndpoints, type Endpoints, type OperationEndpoint } from './endpoints';
+import { listingEndpoints, mergeModelLists, resolveEndpoints, type Endpoints } from './endpoints';
 import { ApiError } from './errors';
 import { HttpCore, type HttpRequest } from './http';
-import { buildInfillBody, driveInfill, INFILL_PATH, probeInfill } from './infill';
+import { driveInfill, infillRequest, probeInfill } from './infill';
 import { overrideOnlyModel, readModel, readModelList } from './models';
 import { DEFAULT_RETRY_POLICY, RateLimitGates } from './retry';
-import { askServerProps, isLlamaCppListing, listedIds } from './serverProps';
+import { askServerProps, countTokens, isLlamaCppListing, listedIds } from './serverProps';
 import { driveStream, mapStream, maxStreamChars, ResultStream } from './stream';
-import { createTransport, type Transport, type TransportOptions } from './transport';
+import { createTransport, type Transport } from './transport';
+import { type ClientOptions } from './clientOptions';
 import type { Capability } from '../../shared/views';
 import {
   type AudioReasoningRequest,
   type CallOptions,
-  type CapabilityOverrides,
   type ChatRequest,
   type ChatResult,
   type ChatStream,
@@ -34,43 +34,17 @@ import {
   type InfillStream,
   type InfillStreamEvent,
   type ModelInfo,
-  type ServiceUsage,
   type TextStream,
   type TextStreamEvent,
   type TranscriptionRequest,
   type TranscriptionResult,
 } from './types';
-import { buildUsageReport, readServiceUsage } from './usage';
+import { buildUsageReport } from './usage';
 import { validateAudio, validateAudioSampling, validateChatRequest } from './validation';
 
 // The issue places costOf beside the client; it lives with the rest of the usage arithmetic.
 export { costOf } from './usage';
-
-/** How to reach the service; the host builds this from settings and SecretStorage. */
-export interface ClientOptions {
-  /** e.g. https://api.sambanova.ai (requests go to /v1/... below it). */
-  baseUrl: string;
-  /** Alternative host for chat completions; default baseUrl. Same as endpoints.chat.baseUrl. */
-  chatBaseUrl?: string;
-  /** Per-operation servers and keys (self-hosted stacks); each falls back to baseUrl and apiKey. */
-  endpoints?: Partial<Record<'chat' | 'embeddings' | 'audio', OperationEndpoint>>;
-  /** The key, or a function asked before every request (so a changed key applies at once). */
-  apiKey: string | (() => Promise<string | undefined> | string | undefined);
-  /** Connect + first byte (headers), ms; default 60,000. */
-  timeoutMs?: number;
-  /** From the headers of a stream to its first text or tool call, ms; default timeoutMs. */
-  firstTokenTimeoutMs?: number;
-  /** Longest pause between two chunks of a stream, ms; default timeoutMs. */
-  idleTimeoutMs?: number;
-  /** Longest a whole streamed answer may take, ms; default an hour (`DEFAULT_STREAM_TOTAL_MS`). */
-  streamTotalMs?: number;
-  /** Retries of time-outs, 408, 429 and 5xx; default 2. */
-  maxRetries?: number;
-  logger?: Logger;
-  transport?: TransportOptions;
-  capabilities?: CapabilityOverrides;
-  userAgent?: string;
-}
+export type { ClientOptions } from './clientOptions';
 
 type Operation = 'chat' | 'audioReasoning' | 'transcription' | 'translation';
 
@@ -190,20 +164,8 @@ export class InferenceClient {
    * (infill.ts). Only for a model whose server fills in the middle (see `probeInfill`).
    */
   infill(request: InfillRequest, options: CallOptions = {}): InfillStream {
-    const body = JSON.stringify(buildInfillBody(request, true));
-    const http: HttpRequest = {
-      method: 'POST',
-      path: INFILL_PATH,
-      host: 'chat',
-      rateLimitKey: request.model,
-      body,
-      contentType: 'application/json',
-      accept: 'text/event-stream',
-      signal: options.signal,
-      onRetry: options.onRetry,
-    };
     return new ResultStream<InfillStreamEvent, InfillResult>(
-      driveInfill({ http: this.http, request: http, timeouts: this.timeouts, maxTokens: request.maxTokens }),
+      driveInfill({ http: this.http, request: infillRequest(request, options), timeouts: this.timeouts, maxTokens: request.maxTokens }),
       options.signal,
     );
   }
@@ -223,23 +185,9 @@ export class InferenceClient {
     return this.registry.stated(id, capability);
   }
 
-  /**
-   * The tokens of `text` by the chat server's own tokenizer: llama-server's `POST /tokenize`
-   * (`{"content"}` → `{"tokens": [...]}`). The hosted service has no such route: it rejects (404, reason
-   * `unsupported`), and a reply without a token list is a malformedResponse.
-   */
-  async countTokens(text: string, options: CallOptions = {}): Promise<number> {
-    const { value } = await this.http.fetchJson({
-      method: 'POST',
-      path: '/tokenize',
-      host: 'chat',
-      body: JSON.stringify({ content: text }),
-      contentType: 'application/json',
-      signal: options.signal,
-    });
-    const tokens = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['tokens'] : undefined;
-    if (!Array.isArray(tokens)) throw new ApiError('malformedResponse', "The tokenizer's reply has no token list");
-    return tokens.length;
+  /** The tokens of `text` by the chat server's own tokenizer (llama-server's `/tokenize`; see serverProps.ts). */
+  countTokens(text: string, options: CallOptions = {}): Promise<number> {
+    return countTokens(this.http, text, options.signal);
   }
 
   /** Audio analysed with an instruction (POST /v1/audio/reasoning), non-streamed. */
@@ -390,22 +338,8 @@ export class InferenceClient {
     });
   }
 
-  private async audioUpload(operation: Operation, request: TranscriptionRequest, options: CallOptions, stream: boolean): Promise<HttpRequest> {
-    const family = this.registry.derive(request.model).family;
-    const sniffed = validateAudio(request.audio, family, 'file');
-    if (family !== 'speechToText') validateAudioSampling(request.temperature, request.maxTokens, this.maxTokensOf(request.model));
-    const form = await buildTranscriptionForm(request, sniffed, family, stream);
-    const path = operation === 'translation' ? '/v1/audio/translations' : '/v1/audio/transcriptions';
-    return {
-      method: 'POST',
-      path,
-      rateLimitKey: request.model,
-      body: form.bytes,
-      contentType: form.contentType,
-      signal: options.signal,
-      onRetry: options.onRetry,
-      accept: stream ? 'text/event-stream' : request.responseFormat === 'text' ? 'text/plain' : 'application/json',
-    };
+  private audioUpload(operation: Operation, request: TranscriptionRequest, options: CallOptions, stream: boolean): Promise<HttpRequest> {
+    return buildAudioUpload(operation === 'translation', request, options, stream, this.registry.derive(request.model).family, this.maxTokensOf(request.model));
   }
 
   private async audioText(operation: Operation, request: TranscriptionRequest, options: CallOptions): Promise<TranscriptionResult> {
@@ -426,24 +360,7 @@ export class InferenceClient {
       this.textFormatRefused = true;
       return result;
     }
-    let text = response.text;
-    let service: ServiceUsage | undefined;
-    // The json format is {"text": ...}; the text format is the bare text. Trust the body over the request.
-    if ((response.contentType ?? '').includes('json') || (request.responseFormat !== 'text' && text.trimStart().startsWith('{'))) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (cause) {
-        throw new ApiError('malformedResponse', 'The transcription reply is not JSON', { cause });
-      }
-      // llama-server's reply is {"type":"transcript.text.done","text":...,"usage":{"input_tokens":...}}:
-      // the text field is the same, and its usage is read too.
-      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-      const field = record['text'];
-      if (typeof field !== 'string') throw new ApiError('malformedResponse', 'The transcription reply has no text');
-      text = field;
-      service = readServiceUsage(record['usage']);
-    }
+    const { text, service } = readTranscriptionReply(response.text, response.contentType, request.responseFormat);
     const usage = buildUsageReport(service, {
       startedAt: response.startedAt,
       firstTokenAt: response.headersAt,

@@ -8,7 +8,7 @@ import { ApiError } from './errors';
 import { headerValue, MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
 import { parseDataEvent, readSse, Watchdog } from './sse';
 import { DEFAULT_STREAM_TOTAL_MS, maxStreamChars, replyShape, type StreamTimeouts } from './stream';
-import { type InfillCounts, type InfillProbe, type InfillRequest, type InfillResult, type InfillStreamEvent } from './types';
+import { type CallOptions, type InfillCounts, type InfillProbe, type InfillRequest, type InfillResult, type InfillStreamEvent } from './types';
 
 /** The path of the operation, below the server's address (not under /v1: it is llama.cpp's own API). */
 export const INFILL_PATH = '/infill';
@@ -29,6 +29,21 @@ export function buildInfillBody(request: InfillRequest, stream: boolean): Record
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/** The streamed POST /infill request to the chat endpoint's server. */
+export function infillRequest(request: InfillRequest, options: CallOptions): HttpRequest {
+  return {
+    method: 'POST',
+    path: INFILL_PATH,
+    host: 'chat',
+    rateLimitKey: request.model,
+    body: JSON.stringify(buildInfillBody(request, true)),
+    contentType: 'application/json',
+    accept: 'text/event-stream',
+    signal: options.signal,
+    onRetry: options.onRetry,
+  };
+}
 
 /** One chunk (or the whole non-streamed answer) read: its text, whether it is the last, the counts so far. */
 export function readInfillChunk(value: unknown): { text: string; stop: boolean; counts: InfillCounts; stopType: string | undefined } {

@@ -84,3 +84,22 @@ export async function askServerProps(input: {
     }),
   );
 }
+
+/**
+ * The tokens of `text` by the chat server's own tokenizer: llama-server's `POST /tokenize`
+ * (`{"content"}` → `{"tokens": [...]}`). The hosted service has no such route: it rejects (404, reason
+ * `unsupported`), and a reply without a token list is a malformedResponse.
+ */
+export async function countTokens(http: HttpCore, text: string, signal: AbortSignal | undefined): Promise<number> {
+  const { value } = await http.fetchJson({
+    method: 'POST',
+    path: '/tokenize',
+    host: 'chat',
+    body: JSON.stringify({ content: text }),
+    contentType: 'application/json',
+    signal,
+  });
+  const tokens = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['tokens'] : undefined;
+  if (!Array.isArray(tokens)) throw new ApiError('malformedResponse', "The tokenizer's reply has no token list");
+  return tokens.length;
+}

@@ -8,6 +8,7 @@ import type { WorkspaceContext } from '../chat/turnTypes';
 import type { ServiceConnection } from '../service/connection';
 import { errorView } from '../service/errorView';
 import type { HostContext } from '../context';
+import { IndexConsent } from './indexConsent';
 import { indexExcludes, readIndexSettings } from './indexSettings';
 import { IndexStatusBar } from './indexStatusBar';
 import { reportLoad, reportRun } from './indexNotices';
@@ -18,8 +19,6 @@ import { searchTeam } from './teamSearch';
 
 export type { SearchHit } from './searchHits';
 export type { TeamState } from './teamIndexState';
-
-const consentKey = 'cadenza.index.consent';
 
 /**
  * The workspace's semantic index: opened from the extension's workspace storage, built on consent (or
@@ -38,10 +37,7 @@ export class IndexService implements vscode.Disposable {
   private debounce: NodeJS.Timeout | undefined;
   private readonly statusBar = new IndexStatusBar();
   private readonly disposables: vscode.Disposable[] = [];
-  /** The user ran Rebuild Index in this window: in Restricted Mode, only that lets the index change. */
-  private askedThisSession = false;
-  /** That Rebuild Index ran with a team index set: the local index then holds every file and follows changes. */
-  private rebuiltWithTeam = false;
+  private readonly permission: IndexConsent;
   private readonly team: TeamConnection;
   private readonly teamState: TeamIndexState;
   private roots: IndexRoot[] = [];
@@ -51,6 +47,7 @@ export class IndexService implements vscode.Disposable {
     private readonly connection: ServiceConnection,
   ) {
     this.team = new TeamConnection(host);
+    this.permission = new IndexConsent(host.extension.workspaceState);
     this.teamState = new TeamIndexState(this.team, this.statusBar, host.log, () => this.index?.stats());
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const queue = (uri: vscode.Uri): void => this.queueChange(uri);
@@ -89,31 +86,13 @@ export class IndexService implements vscode.Disposable {
   }
 
   /** Records that the user asked for the index (running Rebuild is consent to send the files). */
-  async consent(): Promise<void> {
-    this.askedThisSession = true;
-    this.rebuiltWithTeam = teamRepository() !== '';
-    await this.host.extension.workspaceState.update(consentKey, true);
+  consent(): Promise<void> {
+    return this.permission.given();
   }
 
   /** Sets this workspace's answer to "Build a semantic index?" (undefined: not asked yet); returns the one before. For the tests. */
-  async answerConsent(value: boolean | undefined): Promise<boolean | undefined> {
-    const before = this.host.extension.workspaceState.get<boolean>(consentKey);
-    await this.host.extension.workspaceState.update(consentKey, value);
-    return before;
-  }
-
-  /**
-   * Whether the index may build or update without the user asking now. Never in Restricted Mode: a
-   * repository someone cloned must not get its files (or whatever its links reach) sent to the service
-   * because it was opened; there only "Rebuild Index" starts it, and then it follows changes for the session.
-   */
-  private get mayRunUnasked(): boolean {
-    return vscode.workspace.isTrusted || this.askedThisSession;
-  }
-
-  /** Whether the user let this workspace's files be sent: yes to the question, Rebuild Index, or their own `auto`. */
-  private get consented(): boolean {
-    return this.askedThisSession || readIndexSettings().mode === 'auto' || this.host.extension.workspaceState.get<boolean>(consentKey) === true;
+  answerConsent(value: boolean | undefined): Promise<boolean | undefined> {
+    return this.permission.answer(value);
   }
 
   /**
@@ -134,20 +113,7 @@ export class IndexService implements vscode.Disposable {
       this.host.log.info('Restricted Mode: the workspace index is not built automatically; run "Cadenza: Rebuild Index" to build it.');
       return;
     }
-    const consent = this.host.extension.workspaceState.get<boolean>(consentKey);
-    if (settings.mode === 'ask' && consent === undefined) {
-      const choice = await vscode.window.showInformationMessage(
-        `Build a semantic index of this workspace? Its text files are sent to the service's embeddings (${settings.model}); the index stays on this machine.`,
-        'Build Index',
-        'Not Now',
-      );
-      // The user may have run Rebuild Index while this prompt was open: that explicit consent stands.
-      if (this.host.extension.workspaceState.get<boolean>(consentKey) === true) return;
-      await this.host.extension.workspaceState.update(consentKey, choice === 'Build Index');
-      if (choice !== 'Build Index') return;
-    } else if (settings.mode === 'ask' && consent === false) {
-      return;
-    }
+    if (settings.mode === 'ask' && !(await this.permission.ask(settings.model))) return;
     await this.sync(true);
   }
 
@@ -235,7 +201,7 @@ export class IndexService implements vscode.Disposable {
     const old = this.index;
     this.index = undefined;
     await old?.close();
-    if (readIndexSettings().mode !== 'off' && this.host.extension.workspaceState.get<boolean>(consentKey) !== false) await this.open();
+    if (readIndexSettings().mode !== 'off' && !this.permission.refused) await this.open();
     await this.refreshTeam();
   }
 
@@ -296,15 +262,10 @@ export class IndexService implements vscode.Disposable {
       await vscode.workspace.fs.delete(vscode.Uri.file(file + suffix), { useTrash: false }).then(undefined, () => undefined);
   }
 
-  /** With a team index uncommitted files are embedded at search time (nothing the team has is paid twice), unless Rebuild Index ran with it set. */
-  private get followsChanges(): boolean {
-    return teamRepository() === '' || this.rebuiltWithTeam;
-  }
-
   private queueChange(uri: vscode.Uri): void {
-    if (!this.followsChanges) return;
+    if (!this.permission.followsChanges) return;
     // An index opened before the question was answered (a search, completions' keyword lookup) follows no changes.
-    if (uri.scheme !== 'file' || this.paused || !this.index || !this.mayRunUnasked || !this.consented) return;
+    if (uri.scheme !== 'file' || this.paused || !this.index || !this.permission.mayRunUnasked || !this.permission.consented) return;
     const storage = this.host.extension.storageUri?.fsPath;
     if (storage && uri.fsPath.startsWith(storage)) return;
     this.pending.add(uri.fsPath);
@@ -318,7 +279,7 @@ export class IndexService implements vscode.Disposable {
     const paths = [...this.pending];
     this.pending.clear();
     // Checked again: the index may have been reopened for a team index since these were queued.
-    if (!index || paths.length === 0 || !this.followsChanges) return;
+    if (!index || paths.length === 0 || !this.permission.followsChanges) return;
     const controller = new AbortController();
     this.running = controller;
     try {
@@ -340,7 +301,7 @@ export class IndexService implements vscode.Disposable {
       this.statusBar.paused();
     } else if (this.index) {
       this.showIdle(this.index);
-      if (this.mayRunUnasked) void this.sync(false);
+      if (this.permission.mayRunUnasked) void this.sync(false);
     }
     return this.paused;
   }
@@ -367,7 +328,7 @@ export class IndexService implements vscode.Disposable {
             fresh: retrying,
             roots: this.roots,
             local: index,
-            mayIndexLocally: this.mayRunUnasked && !this.paused && settings.mode !== 'off',
+            mayIndexLocally: this.permission.mayRunUnasked && !this.paused && settings.mode !== 'off',
             logger: this.host.log,
           },
           hybrid,

@@ -4,66 +4,23 @@ import type { ChunkTextSink, RunStore } from '../indexPort';
 import type { ChunkRef, FileRecord } from '../types';
 import {
   ANALYZE_SQL,
-  BLOBS_INSERT_SQL,
-  BLOBS_SELECT_SQL,
   BLOB_CHUNKS_SELECT_SQL,
-  CHUNKS_INSERT_SQL,
-  ENTRIES_COPY_SQL,
   ENTRIES_DELETE_SQL,
-  ENTRIES_FLATTEN_SQL,
   ENTRIES_SELECT_SQL,
   ENTRIES_UPSERT_SQL,
   HASHES_PAGE_SQL,
   MODEL_INSERT_SQL,
   MODEL_SELECT_SQL,
-  SNAPSHOT_INSERT_SQL,
-  SNAPSHOT_PARENT_SQL,
-  SNAPSHOT_RESET_SQL,
-  SNAPSHOT_SELECT_SQL,
   SNAPSHOT_STATE_SQL,
-  SNAPSHOT_VERSION_SQL,
   VECTORS_INSERT_SQL,
   hnswIndexSql,
 } from './pgSql';
 import { ensureGraph, ensureSchema } from './pgSchema';
-import { pgText, tsvectorLiteral, vectorLiteral } from './pgText';
+import { inTransaction, openSnapshot, writeBlobs, type ChunkText, type SnapshotKey } from './pgSnapshots';
+import { vectorLiteral } from './pgText';
 
 export { ensureSchema };
-
-/** Which snapshot a writer fills: one repository at one commit, embedded by one model. */
-export interface SnapshotKey {
-  readonly repository: string;
-  readonly commit: string;
-  readonly model: string;
-}
-
-/**
- * A new commit's snapshot is a delta on its parent's base while the delta stays under this fraction of
- * the base's files; past it the new snapshot is written full (copied inside the database), so a search
- * never reads more than one delta and one base.
- */
-export const MAX_DELTA_FRACTION = 1 / 8;
-
-interface ChunkText {
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly text: string;
-}
-
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+export { MAX_DELTA_FRACTION, type SnapshotKey } from './pgSnapshots';
 
 /** What a snapshot's own entry for a path says: a content hash, or null for a file deleted relative to the base. */
 type OwnEntry = string | null;
@@ -198,41 +155,9 @@ export class PgRunStore implements RunStore, ChunkTextSink {
   /** Finds or creates the snapshot; a new one starts from its parent's files, copied inside the database. */
   private async openSnapshot(): Promise<void> {
     if (!this.modelId) return;
-    const { repository, commit } = this.key;
-    await inTransaction(this.pool, async (client) => {
-      const existing = (
-        await client.query<{ id: number; base_id: number | null; chunker_version: string }>(SNAPSHOT_SELECT_SQL, [repository, commit, this.modelId])
-      ).rows[0];
-      if (existing) {
-        this.snapshotId = existing.id;
-        this.baseId = existing.base_id ?? 0;
-        // bigint arrives as a string.
-        if (Number(existing.chunker_version) !== this.chunkerVersion) {
-          await client.query(SNAPSHOT_RESET_SQL, [existing.id]);
-          await client.query(SNAPSHOT_VERSION_SQL, [existing.id, this.chunkerVersion]);
-          this.baseId = 0;
-        }
-        return;
-      }
-      const parent = (
-        await client.query<{ id: number; base_id: number | null; own: string; base: string }>(SNAPSHOT_PARENT_SQL, [
-          repository,
-          this.modelId,
-          this.chunkerVersion,
-        ])
-      ).rows[0];
-      // A delta on the parent itself when it is full; on the parent's base while the delta stays small; else full.
-      const delta = parent && (parent.base_id === null || Number(parent.own) <= Number(parent.base) * MAX_DELTA_FRACTION);
-      const base = parent && delta ? (parent.base_id ?? parent.id) : null;
-      const created = (await client.query<{ id: number }>(SNAPSHOT_INSERT_SQL, [repository, commit, this.modelId, this.chunkerVersion, base])).rows[0];
-      if (!created) throw new Error(`Another run created the snapshot ${repository}@${commit} at the same time; run again.`);
-      this.snapshotId = created.id;
-      this.baseId = base ?? 0;
-      if (parent && parent.base_id !== null) {
-        if (delta) await client.query(ENTRIES_COPY_SQL, [created.id, parent.id]);
-        else await client.query(ENTRIES_FLATTEN_SQL, [created.id, parent.id, parent.base_id]);
-      }
-    });
+    const opened = await openSnapshot(this.pool, this.key, this.modelId, this.chunkerVersion);
+    this.snapshotId = opened.id;
+    this.baseId = opened.baseId;
   }
 
   get dimension(): number {
@@ -381,31 +306,9 @@ export class PgRunStore implements RunStore, ChunkTextSink {
 
   /** The blob id of each upserted file's content, creating blobs (with their chunks) the database lacks. */
   private async writeBlobs(client: PoolClient, files: readonly FileRecord[]): Promise<Map<string, string>> {
-    const hashes = [...new Set(files.map((f) => f.hash))];
-    const created = await client.query<{ id: string; hash: string }>(BLOBS_INSERT_SQL, [hashes, this.chunkerVersion]);
-    const ids = new Map<string, string>();
-    if (created.rows.length < hashes.length)
-      for (const r of (await client.query<{ id: string; hash: string }>(BLOBS_SELECT_SQL, [hashes, this.chunkerVersion])).rows) ids.set(r.hash, r.id);
-    const rows = { blob: [] as string[], s: [] as number[], e: [] as number[], hash: [] as string[], body: [] as string[], terms: [] as string[] };
-    const fileOf = new Map(files.map((f) => [f.hash, f]));
-    for (const { id, hash } of created.rows) {
-      ids.set(hash, id);
-      const file = fileOf.get(hash);
-      if (!file) continue;
-      const texts = this.texts.get(file.path) ?? [];
-      file.chunks.forEach((chunk, i) => {
-        const text = texts[i]?.startLine === chunk.startLine ? (texts[i]?.text ?? '') : '';
-        rows.blob.push(id);
-        rows.s.push(chunk.startLine);
-        rows.e.push(chunk.endLine);
-        rows.hash.push(chunk.hash);
-        rows.body.push(pgText(text));
-        rows.terms.push(tsvectorLiteral(text));
-      });
-    }
-    if (rows.blob.length > 0) await client.query(CHUNKS_INSERT_SQL, [rows.blob, rows.s, rows.e, rows.hash, rows.body, rows.terms]);
-    this.written.blobs += created.rows.length;
-    this.written.chunks += rows.blob.length;
+    const { ids, blobs, chunks } = await writeBlobs(client, files, this.chunkerVersion, (path) => this.texts.get(path) ?? []);
+    this.written.blobs += blobs;
+    this.written.chunks += chunks;
     return ids;
   }
 

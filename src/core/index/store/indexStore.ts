@@ -2,6 +2,7 @@ import { silentLogger, type Logger } from '../../logger';
 import type { FileRecord, LoadStatus } from '../types';
 import { newGeneration, readSnapshot, writeSnapshot } from './format';
 import { encodeRecords, Journal, type JournalRecord } from './journal';
+import { SlotUsers } from './slotUsers';
 import { nodeStoreIo, type StoreIo } from './storeIo';
 import { VectorArena } from './vectorArena';
 
@@ -28,14 +29,9 @@ export interface IndexStoreOptions {
 export class IndexStore {
   private readonly fileMap = new Map<string, FileRecord>();
   private readonly slots = new Map<string, number>();
-  private readonly slotHashes: (string | undefined)[] = [];
-  private readonly refCounts: number[] = [];
-  /** Per slot, the files whose chunks use it (usually one), so search maps a hit to chunks in O(1). */
-  private readonly users: (FileRecord[] | undefined)[] = [];
+  private readonly users = new SlotUsers();
   private pendingRecords: Buffer[] = [];
   private pendingBytes = 0;
-  /** Vectors at least one file refers to, kept up to date by `reference`. */
-  private live = 0;
   private journal: Journal | undefined;
   private journalDimension = 0;
   private snapshotBytes = 0;
@@ -131,34 +127,17 @@ export class IndexStore {
 
   private bindSlot(hash: string, slot: number): void {
     this.slots.set(hash, slot);
-    this.slotHashes[slot] = hash;
-    this.refCounts[slot] ??= 0;
+    this.users.bind(hash, slot);
   }
 
   private recountReferences(): void {
-    this.refCounts.fill(0);
-    this.users.length = 0;
-    this.live = 0;
+    this.users.clear();
     for (const file of this.fileMap.values()) for (const chunk of file.chunks) this.reference(chunk.hash, 1, file);
   }
 
   private reference(hash: string, delta: number, file: FileRecord): void {
     const slot = this.slots.get(hash);
-    if (slot === undefined) return;
-    const users = this.users[slot];
-    if (delta > 0) {
-      if (!users) this.users[slot] = [file];
-      else if (!users.includes(file)) users.push(file);
-    } else if (users) {
-      const at = users.indexOf(file);
-      if (at >= 0) users.splice(at, 1);
-      if (users.length === 0) this.users[slot] = undefined;
-    }
-    const before = this.refCounts[slot] ?? 0;
-    const after = before + delta;
-    this.refCounts[slot] = after;
-    if (before <= 0 && after > 0) this.live++;
-    else if (before > 0 && after <= 0) this.live--;
+    if (slot !== undefined) this.users.reference(slot, delta, file);
   }
 
   private async startJournal(generation: string): Promise<void> {
@@ -216,17 +195,12 @@ export class IndexStore {
 
   /** Whether a slot holds a vector some file refers to (orphans are kept but not searched). */
   isLive(slot: number): boolean {
-    return (this.refCounts[slot] ?? 0) > 0;
+    return this.users.isUsed(slot);
   }
 
   /** Every chunk (file path and line range) whose vector is in `slot`. */
   locations(slot: number): { path: string; startLine: number; endLine: number }[] {
-    const hash = this.slotHashes[slot];
-    const out: { path: string; startLine: number; endLine: number }[] = [];
-    for (const file of this.users[slot] ?? []) {
-      for (const chunk of file.chunks) if (chunk.hash === hash) out.push({ path: file.path, startLine: chunk.startLine, endLine: chunk.endLine });
-    }
-    return out;
+    return this.users.locations(slot);
   }
 
   getFile(path: string): FileRecord | undefined {
@@ -301,7 +275,7 @@ export class IndexStore {
   shouldCompact(): boolean {
     const journalBytes = (this.journal?.bytes ?? 0) + this.pendingBytes;
     const limit = Math.max(this.options.compactJournalBytes ?? 8 * 1024 * 1024, this.snapshotBytes / 2);
-    const garbage = this.slots.size - this.live;
+    const garbage = this.slots.size - this.users.live;
     return journalBytes > limit || (garbage > 256 && garbage > this.slots.size / 4) || this.writeFailed || this.journalDimension !== this.dim;
   }
 
@@ -311,7 +285,12 @@ export class IndexStore {
    * is simply redone). Falls back to compaction when the journal cannot take them.
    */
   checkpoint(options: { sync?: boolean } = {}): Promise<void> {
-    const run = this.serial.then(() => this.checkpointNow(options));
+    return this.serially(() => this.checkpointNow(options));
+  }
+
+  /** Runs `work` after every write started before it (checkpoints and compactions never overlap). */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(work);
     this.serial = run.then(
       () => undefined,
       () => undefined,
@@ -350,12 +329,7 @@ export class IndexStore {
    * of their embeddings). Returns false, logging, when the write failed; the previous files stay valid.
    */
   compact(keep: ReadonlySet<string> | 'all' = new Set()): Promise<boolean> {
-    const run = this.serial.then(() => this.compactNow(keep));
-    this.serial = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return this.serially(() => this.compactNow(keep));
   }
 
   private async compactNow(keep: ReadonlySet<string> | 'all'): Promise<boolean> {
@@ -365,12 +339,11 @@ export class IndexStore {
     const arena = this.vectorArena;
     const vectors: { hash: string; slot: number }[] = [];
     for (const [hash, slot] of this.slots) {
-      if ((this.refCounts[slot] ?? 0) > 0 || keep === 'all' || keep.has(hash)) vectors.push({ hash, slot });
+      if (this.users.isUsed(slot) || keep === 'all' || keep.has(hash)) vectors.push({ hash, slot });
       else {
         arena?.release(slot);
         this.slots.delete(hash);
-        this.slotHashes[slot] = undefined;
-        this.users[slot] = undefined;
+        this.users.release(slot);
       }
     }
     vectors.sort((a, b) => a.slot - b.slot);
