@@ -243,4 +243,18 @@ if (!wanted('ui restricted mode')) {
   record('ui restricted mode', 0, undefined, 1);
 }
 
+// --- 5b. in another display language: the *.de.ui.mjs files in a German workbench (`--locale de` and a
+// stand-in German language pack the harness builds): Cadenza's command titles, panel title bar and settings
+// read from package.nls.de.json, the panel's words from l10n/bundle.l10n.de.json once they are localised.
+// The usual UI tier never picks these files up. A missing file fails the tier.
+if (!wanted('ui display language')) {
+  /* --only another tier */
+} else if (existsSync('test/ui/displayLanguage.de.ui.mjs') && existsSync('cadenza.vsix')) {
+  // Its screenshots go to a folder of their own, as the Restricted Mode tier's do.
+  const result = await timed(() => run('node', ['test/support/harness/runUi.mjs'], { env: { HARNESS_LOCALE: 'de', SHOTS: 'test-results/screenshots-de' } }));
+  record('ui display language', result.seconds, countsFrom(result.output), result.code);
+} else {
+  record('ui display language', 0, undefined, 1);
+}
+
 finish();

@@ -20,6 +20,8 @@ export const tierFloors = {
   ui: 51,
   // test/ui/agentRestricted.untrusted.ui.mjs
   'ui restricted mode': 1,
+  // test/ui/displayLanguage.de.ui.mjs (the palette, the panel, the Settings editor in German).
+  'ui display language': 3,
 };
 
 /**

@@ -4,7 +4,7 @@
 // would — clicks, the command palette, typing into input boxes — and a screenshot after every test in
 // test-results/screenshots/.
 //
-//   npm run package && npx tsc -p tsconfig.json && node test/support/harness/runUi.mjs [--grep <pattern>]
+//   npm run package && npx tsc -p tsconfig.json && node test/support/harness/runUi.mjs [--grep <pattern>] [--list]
 //
 // It builds nothing: it needs cadenza.vsix (npm run package) and the compiled emulator
 // (out/test/support/emulator/emulator.js, from tsc). The emulator runs in this process; its address goes into the
@@ -23,7 +23,9 @@
 //
 // Restricted Mode: with HARNESS_WORKSPACE_TRUST=untrusted the session runs only the *.untrusted.ui.mjs files,
 // in a workspace VS Code really does not trust (workspace trust on, no startup prompt: the folder opens in
-// Restricted Mode); the usual session runs every other file, trusted.
+// Restricted Mode). A display language: with HARNESS_LOCALE=de it runs only the *.de.ui.mjs files, in a
+// workbench started with `--locale de` and a German language pack installed. The usual session runs every
+// other file, trusted, in English.
 //
 // Environment: VSIX (default cadenza.vsix), SHOTS (default test-results/screenshots), HARNESS_TMP,
 // KEEP_TMP=1, CS_EXTRA_ARGS, UI_VIEWPORT (WIDTHxHEIGHT, default 1400x850), UI_THEME (a color theme id
@@ -42,6 +44,7 @@ import {
   copyFixtureWorkspace,
   exitOnSignals,
   harnessEnv,
+  installLanguagePack,
   installToolsFixture,
   launchBrowser,
   makeLog,
@@ -59,6 +62,8 @@ const log = makeLog('ui');
 const args = process.argv.slice(2);
 const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? new RegExp(args[grepAt + 1], 'i') : undefined;
+/** --list: print the tests this session would run (its files and their names) and run none. */
+const listOnly = args.includes('--list');
 const vsix = path.resolve(process.env.VSIX || path.join(repoRoot, 'cadenza.vsix'));
 const emulatorModule = path.join(repoRoot, 'out', 'test', 'support', 'emulator', 'emulator.js');
 const fixturesModule = path.join(repoRoot, 'out', 'test', 'unit', 'audio', 'fixtures.js');
@@ -68,6 +73,8 @@ const shots = path.resolve(process.env.SHOTS || path.join(repoRoot, 'test-result
 const [viewportWidth, viewportHeight] = (process.env.UI_VIEWPORT || '1400x850').split('x').map(Number);
 const themeSettings = process.env.UI_THEME ? { 'workbench.colorTheme': process.env.UI_THEME } : {};
 const untrusted = process.env.HARNESS_WORKSPACE_TRUST === 'untrusted';
+/** A display language other than English (HARNESS_LOCALE=de): the session runs only the *.<locale>.ui.mjs files. */
+const locale = process.env.HARNESS_LOCALE;
 /** Workspace trust on, and no prompt: a folder nobody trusted opens in Restricted Mode. */
 const trustSettings = untrusted
   ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' }
@@ -95,14 +102,17 @@ async function loadTests() {
   // without a key shows; the others build on a session.
   const order = ['firstRun.ui.mjs', 'cadenza.ui.mjs'];
   const first = (file) => (order.includes(file) ? order.indexOf(file) : order.length);
+  // A session's own files carry its kind in their name (agentRestricted.untrusted.ui.mjs, displayLanguage.de.ui.mjs);
+  // the usual session runs the files whose name has no such part.
+  const kind = untrusted ? 'untrusted' : locale;
   const files = fs
     .readdirSync(dir)
-    .filter((file) => file.endsWith('.ui.mjs') && file.endsWith('.untrusted.ui.mjs') === untrusted)
+    .filter((file) => (kind ? file.endsWith(`.${kind}.ui.mjs`) : /^[^.]+\.ui\.mjs$/.test(file)))
     .sort((a, b) => first(a) - first(b) || a.localeCompare(b));
   const tests = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
-    const name = file.replace(/(\.untrusted)?\.ui\.mjs$/, '');
+    const name = file.replace(/(\.[\w-]+)?\.ui\.mjs$/, '');
     // A file that exports no tests is a whole file skipped.
     if (!Array.isArray(module.tests) || module.tests.length === 0) tests.push({ name: '(the file exports no tests)', file: name, skip: true });
     for (const test of module.tests ?? []) tests.push({ ...test, file: name });
@@ -127,6 +137,11 @@ async function main() {
   }
   const tests = await loadTests();
   if (tests.length === 0) return finish(1, 'no UI tests found');
+  if (listOnly) {
+    for (const test of tests) console.log(`  ${test.file}: ${test.name}`);
+    console.log(`[ui] ${tests.length} tests in ${new Set(tests.map((test) => test.file)).size} files (--list: none run)`);
+    process.exit(0);
+  }
   const harness = harnessEnv();
 
   // The emulator is CommonJS (compiled by tsc); require it rather than import it.
@@ -155,7 +170,8 @@ async function main() {
   // Tools another extension registers, for the tools menu's test (an MCP server's are a real server's, which
   // that test registers in the workspace's .vscode/mcp.json).
   installToolsFixture(harness, tmp, log);
-  const server = await startCodeServer({ env: harness, tmp, workspace, log });
+  if (locale) installLanguagePack(tmp, harness, locale, log);
+  const server = await startCodeServer({ env: harness, tmp, workspace, log, extraArgs: locale ? ['--locale', locale] : [] });
   const { page } = await launchBrowser(harness, { tmp, viewport: { width: viewportWidth, height: viewportHeight } });
   await page.goto(workbenchUrl(server, workspace));
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });

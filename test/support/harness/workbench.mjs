@@ -158,10 +158,11 @@ export function spawnOwned(command, args, options = {}) {
  * Starts code-server on 127.0.0.1 (on `port`, else a free one) with its own config, user data, extensions
  * and XDG dirs (nothing is written under $HOME), waits for /healthz, and returns
  * { baseUrl, authority, port, child, logFile }. `extraEnv` reaches the extension host (undefined removes).
- * `smokeTestDriver` adds `--vscode-option enable-smoke-test-driver`, without which the built workbench
+ * `extraArgs` go to code-server (`--locale de`). `smokeTestDriver` adds `--vscode-option enable-smoke-test-driver`,
+ * without which the built workbench
  * silently ignores the extensionDevelopmentPath/extensionTestsPath URL payload.
  */
-export async function startCodeServer({ env: harness, tmp, workspace, smokeTestDriver = false, extraEnv = {}, port: wanted, log }) {
+export async function startCodeServer({ env: harness, tmp, workspace, smokeTestDriver = false, extraEnv = {}, extraArgs = [], port: wanted, log }) {
   const port = wanted ?? (await freePort());
   const args = [
     harness.CODE_SERVER,
@@ -178,6 +179,7 @@ export async function startCodeServer({ env: harness, tmp, workspace, smokeTestD
     '--disable-getting-started-override',
     '--ignore-last-opened',
     ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...extraArgs,
     ...(process.env.CS_EXTRA_ARGS ? process.env.CS_EXTRA_ARGS.split(' ').filter(Boolean) : []),
     workspace,
   ];
@@ -320,4 +322,46 @@ export function installToolsFixture(harness, tmp, log) {
   const installed = spawnSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], { env: codeServerEnv(tmp) });
   if (installed.status !== 0) throw new Error(`could not install the tools fixture: ${installed.stderr}`);
   log('installed the tools fixture extension (test/support/fixtures/toolsExtension)');
+}
+
+/**
+ * Makes `locale` an installed display language: packages test/support/fixtures/languagePack (a language pack
+ * that contributes the locale and translates none of VS Code's own strings: the real packs come from the
+ * Marketplace, which this machine cannot reach) and installs it. VS Code takes a display language only when
+ * its user data's languagepacks.json names a pack for it; the server writes that record when a pack is
+ * installed through it, but `--install-extension` runs the CLI, which creates the language-pack service lazily
+ * and never does, so the record is written here as the server would (locale, extension, translations path).
+ */
+export function installLanguagePack(tmp, harness, locale, log) {
+  const source = path.join(repoRoot, 'test', 'support', 'fixtures', 'languagePack');
+  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
+  const localization = manifest.contributes.localizations.find((entry) => entry.languageId === locale);
+  if (!localization) throw new Error(`test/support/fixtures/languagePack has no display language ${locale}`);
+  const vsix = path.join(tmp, 'cadenza-test-language-pack.vsix');
+  const packed = spawnSync(
+    path.join(repoRoot, 'node_modules', '.bin', 'vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix],
+    {
+      cwd: source,
+      encoding: 'utf8',
+    },
+  );
+  if (!fs.existsSync(vsix)) throw new Error(`could not package test/support/fixtures/languagePack: ${packed.stderr || packed.stdout}`);
+  const installed = spawnSync(harness.NODE24, [harness.CODE_SERVER, ...codeServerDirs(tmp), '--install-extension', vsix], { env: codeServerEnv(tmp) });
+  if (installed.status !== 0) throw new Error(`could not install the language pack: ${installed.stderr}`);
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const folder = fs.readdirSync(path.join(tmp, 'extensions')).find((name) => name.startsWith(`${id}-`));
+  if (!folder) throw new Error(`the language pack ${id} is not in the extensions folder`);
+  const translations = Object.fromEntries(localization.translations.map((entry) => [entry.id, path.join(tmp, 'extensions', folder, entry.path)]));
+  const record = {
+    [locale]: {
+      hash: `${id}@${manifest.version}`,
+      extensions: [{ extensionIdentifier: { id }, version: manifest.version }],
+      translations,
+      label: localization.localizedLanguageName,
+    },
+  };
+  fs.mkdirSync(path.join(tmp, 'user-data'), { recursive: true });
+  fs.writeFileSync(path.join(tmp, 'user-data', 'languagepacks.json'), JSON.stringify(record));
+  log(`installed a ${localization.languageName} display language (test/support/fixtures/languagePack)`);
 }
