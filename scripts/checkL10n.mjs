@@ -8,6 +8,8 @@
 //   is; what only the model reads, a tool's modelDescription and inputSchema, stays English on purpose), every
 //   key it uses is defined in package.nls.json, and every key defined there is used;
 // - every locale in LOCALES has both files, with exactly the English keys, none empty;
+// - every text of the chat panel's catalogue (src/shared/panelStrings.ts: the page gets them from the host,
+//   translated with `vscode.l10n.t`) is a key of l10n/bundle.l10n.json, with itself as its English text;
 // - every placeholder of the English text survives in each translation, and none is invented: code spans
 //   (`#cadenza.baseUrl#`, a command's title), `{0}` and `{name}`, `${…}`, Markdown link targets (a
 //   `command:` link), and `%s`/`%d`. A translation may move them; it may not lose, alter or add one.
@@ -123,6 +125,28 @@ export function checkManifest(manifest, messages) {
   return problems;
 }
 
+/** What is wrong with the panel's catalogue (`{ id: English text }`) against the English l10n bundle. */
+export function checkPanelStrings(catalogue, bundle) {
+  const problems = [];
+  for (const [id, text] of Object.entries(catalogue)) {
+    if (!(text in bundle)) problems.push(`l10n/bundle.l10n.json has no key for the panel's ${id}: ${JSON.stringify(text)}`);
+    else if (textOf(bundle[text]) !== text)
+      problems.push(`l10n/bundle.l10n.json gives ${JSON.stringify(text)} another English text: ${JSON.stringify(textOf(bundle[text]))}`);
+  }
+  return problems;
+}
+
+/**
+ * The exports of a TypeScript module of the repository, compiled on the fly with esbuild (a dev dependency, as
+ * for the build) and bundled with what it imports: a script reads the same code the extension runs.
+ */
+export async function importTypeScript(file) {
+  const { build } = await import('esbuild');
+  const result = await build({ entryPoints: [file], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
+  const code = result.outputFiles[0].text;
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+}
+
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
@@ -138,8 +162,8 @@ function localesIn(dir, prefix, required) {
   return [...new Set([...required, ...found])];
 }
 
-/** Runs every check on a repository; returns `{ name, problems }` per check. */
-export function checkRepository(root, locales = LOCALES) {
+/** Runs every check on a repository; resolves with `{ name, problems }` per check. */
+export async function checkRepository(root, locales = LOCALES) {
   const results = [];
   const manifest = readJson(path.join(root, 'package.json'));
   const english = readJson(path.join(root, 'package.nls.json'));
@@ -150,6 +174,16 @@ export function checkRepository(root, locales = LOCALES) {
   const bundles = [{ dir: '.', prefix: 'package.nls' }];
   if (typeof manifest.l10n === 'string') bundles.push({ dir: path.posix.normalize(manifest.l10n), prefix: 'bundle.l10n' });
   else results.push({ name: 'package.json names its l10n folder', problems: ['package.json has no "l10n" folder for vscode.l10n.t\'s bundles'] });
+  // A repository without the panel's catalogue has no panel texts to check.
+  const catalogueFile = path.join(root, 'src', 'shared', 'panelStrings.ts');
+  if (fs.existsSync(catalogueFile) && bundles.length > 1) {
+    const { panelStrings } = await importTypeScript(catalogueFile);
+    const english = path.join(root, bundles[1].dir, 'bundle.l10n.json');
+    results.push({
+      name: `src/shared/panelStrings.ts: the panel's ${Object.keys(panelStrings).length} texts are keys of l10n/bundle.l10n.json`,
+      problems: fs.existsSync(english) ? checkPanelStrings(panelStrings, readJson(english)) : [],
+    });
+  }
   for (const { dir, prefix } of bundles) {
     const file = (suffix) => path.posix.join(dir, `${prefix}${suffix}.json`);
     if (!fs.existsSync(path.join(root, file('')))) {
@@ -166,9 +200,9 @@ export function checkRepository(root, locales = LOCALES) {
   return results;
 }
 
-function main() {
+async function main() {
   const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const results = checkRepository(root);
+  const results = await checkRepository(root);
   for (const { name, problems } of results) {
     process.stdout.write(
       `[l10n] ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.length ? `\n           ${problems.join('\n           ')}` : ''}\n`,
@@ -179,4 +213,4 @@ function main() {
   process.exit(failed === 0 ? 0 : 1);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -20,6 +20,7 @@ import { OptionsPanel } from './optionsPanel';
 import { ToolsMenu } from './toolsMenu';
 import type { PanelContext } from './panelContext';
 import type { Host } from './vscodeApi';
+import { t } from './l10n';
 
 /** A receiver for every message the host may send. */
 type Receivers = { readonly [K in ToWebview['type']]: (message: ToWebviewOf<K>) => void };
@@ -89,7 +90,7 @@ export class App implements PanelContext {
       pickSchema: () => post({ type: 'schema/pick' }),
     });
     this.instructions = new InstructionsBar(post, (on) => this.options.setUseInstructions(on));
-    this.optionsToggle = button({ label: 'Conversation options', icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
+    this.optionsToggle = button({ label: t('conversationOptions'), icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
     this.tools = new ToolsMenu(post);
     this.composer.toolbar.append(
@@ -196,7 +197,7 @@ export class App implements PanelContext {
     'composer/insertText': (message) => this.composer.insertText(message.text),
     'composer/schema': (message) => {
       this.options.setSchema(message.name, message.schema);
-      this.notices.add('info', `JSON schema \u201c${message.name}\u201d will be used for answers in this conversation.`);
+      this.notices.add('info', t('schemaWillBeUsed', { name: message.name }));
     },
     'state/vscodeTools': (message) => this.tools.update(message.tools, message.restricted, message.agentEnabled),
     'agent/allowance': (message) => this.allowance.update(message.conversationId),
@@ -261,11 +262,11 @@ export class App implements PanelContext {
     const model = this.picker.model;
     this.options.setModel(model);
     const id = this.picker.modelId;
-    const reason = id === undefined ? 'Waiting for the model list\u2026' : `${id} cannot read images. Pick a model with vision to attach one.`;
+    const reason = id === undefined ? t('waitingForModels') : t('modelCannotReadImages', { model: id });
     this.image.setAllowed(supportsVision(model), reason);
-    this.audio.setAllowed(supportsAudio(model), id === undefined ? reason : `${id} cannot listen to audio. Pick a model with audio reasoning to attach audio.`);
+    this.audio.setAllowed(supportsAudio(model), id === undefined ? reason : t('modelCannotHearAudio', { model: id }));
     const transcribes = offersTranscription(this.picker.all);
-    this.audio.setTranscribeAllowed(transcribes, this.picker.all.length === 0 ? 'Loading models\u2026' : 'The service lists no model that transcribes audio.');
+    this.audio.setTranscribeAllowed(transcribes, this.picker.all.length === 0 ? t('loadingModels') : t('noTranscriptionModel'));
     this.refreshComposer();
   }
 
@@ -280,7 +281,7 @@ export class App implements PanelContext {
     const problem = this.options.prepared().problems[0];
     // No model yet is no reason to refuse: the host resolves one when the message is sent (waiting for the
     // model list if it has not arrived), or says why none can be chosen.
-    const reason = this.hasKey === false ? 'Set an API key first.' : problem;
+    const reason = this.hasKey === false ? t('setApiKeyFirst') : problem;
     this.composer.setBlocked(reason);
   }
 }

@@ -14,6 +14,7 @@ import type { PanelContext } from './panelContext';
 import { ThinkingSection } from './thinking';
 import { ToolCard } from './toolCard';
 import { jsonCheckBlock, usageLine } from './usageLine';
+import { t } from './l10n';
 
 /** The end of a streamed answer, as `chat/done` reports it. */
 export interface AnswerEnd {
@@ -63,11 +64,11 @@ export class AssistantMessage {
     model: string | undefined,
   ) {
     this.body = new MarkdownBody(kind);
-    this.element = el('article', { className: 'message assistant', attrs: { 'aria-label': model ? `Answer from ${model}` : 'Answer' } });
+    this.element = el('article', { className: 'message assistant', attrs: { 'aria-label': model ? t('answerFrom', { model }) : t('answer') } });
     const header = el('div', { className: 'message-header' }, el('span', { className: 'message-role', text: 'Cadenza' }));
     if (model) header.append(el('span', { className: 'message-model', text: model }));
     this.copy = button({
-      label: 'Copy the whole answer as Markdown',
+      label: t('copyAnswer'),
       icon: 'copy',
       onClick: () => {
         this.context.post({ type: 'code/copy', code: this.body.text });
@@ -75,14 +76,14 @@ export class AssistantMessage {
       },
     });
     this.regenerate = button({
-      label: 'Regenerate this answer',
+      label: t('regenerateAnswer'),
       icon: 'refresh',
       onClick: () => {
         const options = this.context.requestOptions();
         if (options) this.context.post({ type: 'chat/regenerate', options });
       },
     });
-    const actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Answer actions' } }, this.copy, this.regenerate);
+    const actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': t('answerActions') } }, this.copy, this.regenerate);
     this.footer.append(actions);
     this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.checkpoint, this.footer);
   }
@@ -200,7 +201,7 @@ export class AssistantMessage {
     // A failed answer's error block is an alert already.
     // A step of an agent answer that only called tools has nothing to read out; its cards speak for it.
     if (!end.error && (this.body.text !== '' || end.stopped || this.cards.size === 0))
-      this.context.announce(`${end.stopped ? 'Answer stopped.' : 'Answer complete.'} ${excerpt}`.trim());
+      this.context.announce(t(end.stopped ? 'answerStopped' : 'answerComplete', { excerpt }).trim());
   }
 
   /** Whether this is the conversation's last answer (only it offers Regenerate and error actions). */
@@ -224,7 +225,7 @@ export class AssistantMessage {
     this.element.setAttribute('aria-busy', String(streaming));
     if (streaming && this.status.childElementCount === 0) {
       const dots = el('span', { className: 'typing', attrs: { 'aria-hidden': 'true' } }, el('span'), el('span'), el('span'));
-      this.status.replaceChildren(el('p', { className: 'waiting' }, dots, el('span', { className: 'visually-hidden', text: 'Generating' })));
+      this.status.replaceChildren(el('p', { className: 'waiting' }, dots, el('span', { className: 'visually-hidden', text: t('generating') })));
     }
     this.updateActions();
   }
@@ -245,7 +246,7 @@ export class AssistantMessage {
     this.extras.replaceChildren();
     this.footer.querySelector('.usage-line')?.remove();
     this.error = end.error;
-    if (end.stopped) this.extras.append(el('p', { className: 'stopped-mark', text: 'Stopped \u2014 the answer above is partial.' }));
+    if (end.stopped) this.extras.append(el('p', { className: 'stopped-mark', text: t('stoppedPartial') }));
     if (end.agentStop) this.extras.append(el('p', { className: 'agent-stop', text: end.agentStop, attrs: live ? { role: 'status' } : {} }));
     if (end.error) this.renderError(end.error, live);
     if (end.jsonCheck) this.extras.append(jsonCheckBlock(end.jsonCheck, this.withSchema));
@@ -258,12 +259,12 @@ export class AssistantMessage {
   saveResult(error: string | undefined, live = true): void {
     this.extras.querySelector('.save-error')?.remove();
     if (error === undefined) {
-      if (live) this.context.announce('Conversation saved.');
+      if (live) this.context.announce(t('conversationSaved'));
       return;
     }
     const retry = button({
-      text: 'Save again',
-      label: 'Save again: save the conversation again',
+      text: t('saveAgain'),
+      label: t('saveAgainLabel'),
       icon: 'refresh',
       className: 'text-button',
       onClick: () => {
@@ -288,7 +289,7 @@ export class AssistantMessage {
     for (const source of sources) {
       const link = button({
         text: source.label,
-        label: `Open ${source.label}`,
+        label: t('openSource', { label: source.label }),
         className: 'source-link',
         onClick: () => this.context.post({ type: 'source/open', uri: source.uri, startLine: source.startLine }),
       });
@@ -296,8 +297,8 @@ export class AssistantMessage {
     }
     return el(
       'div',
-      { className: 'sources', attrs: { role: 'group', 'aria-label': 'Workspace sources' } },
-      el('p', { className: 'sources-title', text: 'Workspace sources' }),
+      { className: 'sources', attrs: { role: 'group', 'aria-label': t('workspaceSources') } },
+      el('p', { className: 'sources-title', text: t('workspaceSources') }),
       list,
     );
   }

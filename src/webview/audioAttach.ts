@@ -10,9 +10,10 @@ import { button, el, setDisabled, show } from './dom';
 import { formatDuration } from './format';
 import { icon } from './icons';
 import { formatBytes } from './imageRules';
+import { t } from './l10n';
 
-const attachTitle = 'Attach audio';
-const transcribeTitle = 'Transcribe audio into the prompt';
+const attachTitle = t('attachAudio');
+const transcribeTitle = t('transcribeAudio');
 
 /** The two audio buttons and the attached file's chip. */
 export class AudioAttach {
@@ -21,10 +22,10 @@ export class AudioAttach {
   /** "Transcribe audio into the prompt", for the composer's toolbar. */
   readonly transcribeButton: HTMLButtonElement;
   /** The chip, shown above the text box while audio is attached. */
-  readonly chip = el('div', { className: 'audio-chip', attrs: { role: 'group', 'aria-label': 'Attached audio' } });
+  readonly chip = el('div', { className: 'audio-chip', attrs: { role: 'group', 'aria-label': t('attachedAudio') } });
   private current: AudioAttachment | undefined;
   private allowed = false;
-  private reason = 'Loading models\u2026';
+  private reason = t('loadingModels');
 
   constructor(
     post: (message: FromWebview) => void,
@@ -44,7 +45,7 @@ export class AudioAttach {
 
   /** Why the attached audio cannot be sent with the selected model, or undefined. */
   get problem(): string | undefined {
-    return this.current && !this.allowed ? `${this.reason} Remove the audio or pick a model that reasons about audio.` : undefined;
+    return this.current && !this.allowed ? t('removeAudioOrModel', { reason: this.reason }) : undefined;
   }
 
   /** Whether the selected model reasons about audio; `reason` says why not. */
@@ -92,7 +93,7 @@ export class AudioAttach {
       el('span', { className: 'audio-chip-name', text: audio.name }),
       el('span', { className: 'audio-chip-facts', text: facts }),
     );
-    const remove = button({ label: `Remove the audio ${audio.name}`, icon: 'close', onClick: () => this.clear() });
+    const remove = button({ label: t('removeAudio', { name: audio.name }), icon: 'close', onClick: () => this.clear() });
     this.chip.replaceChildren(icon('audio'), label, remove);
     const problem = this.problem;
     if (problem) this.chip.append(el('p', { className: 'audio-problem', text: problem }));

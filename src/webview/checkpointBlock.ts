@@ -6,23 +6,31 @@
  */
 import type { FromWebview } from '../shared/protocol';
 import type { CheckpointView } from '../shared/views';
+import type { PanelStringId } from '../shared/panelStrings';
 import { button, el } from './dom';
+import { t } from './l10n';
+
+/** What each kind of change to a file reads as. */
+const changeText = { edited: 'fileEdited', created: 'fileCreated', deleted: 'fileDeleted' } as const satisfies Record<
+  CheckpointView['files'][number]['change'],
+  PanelStringId
+>;
 
 /** Renders a checkpoint; `post` sends the panel's requests. */
 export function checkpointBlock(checkpoint: CheckpointView, post: (message: FromWebview) => void): HTMLElement {
   const count = checkpoint.files.length;
-  const noun = `${count} file${count === 1 ? '' : 's'}`;
+  const one = count === 1;
   const title =
     checkpoint.restoredAt === undefined
-      ? `This turn changed ${noun}`
-      : `Restored to before this turn (${noun}) at ${new Date(checkpoint.restoredAt).toLocaleTimeString()}`;
+      ? t(one ? 'checkpointOne' : 'checkpointMany', { count })
+      : t(one ? 'restoredOne' : 'restoredMany', { count, time: new Date(checkpoint.restoredAt).toLocaleTimeString() });
   const list = el('ul', { className: 'checkpoint-files' });
   for (const file of checkpoint.files) {
     list.append(
       el(
         'li',
         {},
-        el('span', { className: `checkpoint-change change-${file.change}`, text: file.change }),
+        el('span', { className: `checkpoint-change change-${file.change}`, text: t(changeText[file.change]) }),
         el('span', { className: 'checkpoint-path', text: file.path }),
       ),
     );
@@ -31,8 +39,8 @@ export function checkpointBlock(checkpoint: CheckpointView, post: (message: From
     'div',
     { className: 'checkpoint-actions' },
     button({
-      text: 'Show changes',
-      label: `Show changes: open the changes of this turn to ${noun} in one diff`,
+      text: t('showChanges'),
+      label: t(one ? 'showChangesOne' : 'showChangesMany', { count }),
       icon: 'open',
       className: 'text-button secondary',
       onClick: () => post({ type: 'checkpoint/showChanges', id: checkpoint.id }),
@@ -40,11 +48,11 @@ export function checkpointBlock(checkpoint: CheckpointView, post: (message: From
   );
   const elsewhere = checkpoint.recordedIn;
   if (elsewhere === undefined) {
-    const restore = checkpoint.restoredAt === undefined ? 'Restore to before this turn' : 'Restore again';
+    const again = checkpoint.restoredAt !== undefined;
     actions.append(
       button({
-        text: restore,
-        label: `${restore}: put ${noun} back as they were before this turn`,
+        text: t(again ? 'restoreAgain' : 'restore'),
+        label: again ? t(one ? 'restoreAgainOne' : 'restoreAgainMany', { count }) : t(one ? 'restoreOne' : 'restoreMany', { count }),
         icon: 'refresh',
         className: 'text-button secondary checkpoint-restore',
         onClick: () => post({ type: 'checkpoint/restore', id: checkpoint.id }),
@@ -57,7 +65,7 @@ export function checkpointBlock(checkpoint: CheckpointView, post: (message: From
       : [
           el('p', {
             className: 'checkpoint-elsewhere',
-            text: `Recorded in ${elsewhere.join(', ')}, not in this window's ${elsewhere.length === 1 ? 'folder' : 'folders'}: open ${elsewhere.length === 1 ? 'that folder' : 'those folders'} to restore this turn.`,
+            text: t(elsewhere.length === 1 ? 'recordedElsewhereOne' : 'recordedElsewhereMany', { folders: elsewhere.join(', ') }),
           }),
         ];
   return el(

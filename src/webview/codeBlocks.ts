@@ -5,14 +5,15 @@
 import type { FromWebview } from '../shared/protocol';
 import { button } from './dom';
 import type { IconName } from './icons';
+import { t } from './l10n';
 
 type CodeAction = 'copy' | 'insert' | 'replaceSelection' | 'open';
 
 const actions: readonly { readonly action: CodeAction; readonly label: string; readonly icon: IconName }[] = [
-  { action: 'copy', label: 'Copy code', icon: 'copy' },
-  { action: 'insert', label: 'Insert code at cursor', icon: 'insert' },
-  { action: 'replaceSelection', label: 'Replace the editor selection with this code', icon: 'replace' },
-  { action: 'open', label: 'Open code in a new editor', icon: 'open' },
+  { action: 'copy', label: t('copyCode'), icon: 'copy' },
+  { action: 'insert', label: t('insertCode'), icon: 'insert' },
+  { action: 'replaceSelection', label: t('replaceSelection'), icon: 'replace' },
+  { action: 'open', label: t('openCode'), icon: 'open' },
 ];
 
 function languageOf(code: Element): string {
@@ -52,12 +53,12 @@ export function decorateCodeBlocks(root: ParentNode): void {
     label.className = 'code-language';
     label.textContent = language || 'text';
     const toolbar = toolbarTemplate().cloneNode(true);
-    if (toolbar instanceof Element) toolbar.setAttribute('aria-label', `${language || 'Code'} block actions`);
+    if (toolbar instanceof Element) toolbar.setAttribute('aria-label', language ? t('languageCodeActions', { language }) : t('codeActions'));
     header.append(label, toolbar);
     // A long line scrolls the block sideways: focusable, so the keyboard can scroll it (and reach it), named by its language.
     pre.tabIndex = 0;
     pre.setAttribute('role', 'group');
-    pre.setAttribute('aria-label', `${language || 'Plain'} code`);
+    pre.setAttribute('aria-label', language ? t('languageCode', { language }) : t('plainCode'));
     pre.replaceWith(block);
     block.append(header, pre);
   }

@@ -9,6 +9,7 @@ import { contextBlock, insertBlock, insertInline } from './contextBlock';
 import { button, el, show } from './dom';
 import type { ImageAttach } from './imageAttach';
 import type { MentionPicker } from './mentionPicker';
+import { t } from './l10n';
 
 /** What the composer needs from the panel. */
 export interface ComposerDeps {
@@ -47,7 +48,7 @@ export class Composer {
   ) {
     this.input = el('textarea', {
       className: 'composer-input',
-      attrs: { 'aria-label': 'Message to Cadenza', placeholder: 'Ask Cadenza\u2026 (Enter to send, Shift+Enter for a new line)', rows: '3' },
+      attrs: { 'aria-label': t('messageToCadenza'), placeholder: t('composerPlaceholder'), rows: '3' },
     });
     this.input.value = draft;
     this.input.addEventListener('input', () => {
@@ -61,8 +62,8 @@ export class Composer {
       event.preventDefault();
       this.submit();
     });
-    this.sendButton = button({ label: 'Send (Enter)', icon: 'send', className: 'icon-button primary', onClick: () => this.submit() });
-    this.stopButton = button({ text: 'Stop', label: 'Stop the answer (Escape)', icon: 'stop', className: 'text-button stop', onClick: () => this.deps.stop() });
+    this.sendButton = button({ label: t('send'), icon: 'send', className: 'icon-button primary', onClick: () => this.submit() });
+    this.stopButton = button({ text: t('stop'), label: t('stopAnswer'), icon: 'stop', className: 'text-button stop', onClick: () => this.deps.stop() });
     show(this.stopButton, false);
     this.actions = el('div', { className: 'composer-actions' }, this.sendButton, this.stopButton);
     this.hint.id = 'composer-hint';
@@ -78,7 +79,7 @@ export class Composer {
       this.toolbar,
     );
     this.mentions.attachTo(this.input);
-    this.element = el('form', { className: 'composer', attrs: { 'aria-label': 'Compose a message' } }, box, this.hint);
+    this.element = el('form', { className: 'composer', attrs: { 'aria-label': t('composeMessage') } }, box, this.hint);
     this.element.addEventListener('submit', (event) => event.preventDefault());
     this.image.attachTo(this.element, this.input);
     this.update();
@@ -152,14 +153,12 @@ export class Composer {
   /** Re-evaluates what Send can do (after an attachment or the model changed). */
   update(): void {
     const empty = this.isEmpty(this.input.value);
-    const reason = this.pending
-      ? 'Sending\u2026'
-      : (this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? 'Wait for the answer to finish, or stop it.' : undefined));
+    const reason = this.pending ? 'Sending\u2026' : (this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? t('waitForAnswer') : undefined));
     this.sendButton.disabled = empty || reason !== undefined;
-    this.sendButton.title = reason ?? (empty ? 'Type a message to send' : 'Send (Enter)');
+    this.sendButton.title = reason ?? (empty ? t('typeToSend') : t('send'));
     this.input.readOnly = this.pending;
     this.element.classList.toggle('pending', this.pending);
-    const hint = this.pending ? 'Sending\u2026' : (this.blockedReason ?? this.attachmentProblem ?? '');
+    const hint = this.pending ? t('sending') : (this.blockedReason ?? this.attachmentProblem ?? '');
     if (this.hint.textContent !== hint) this.hint.textContent = hint;
     show(this.hint, hint !== '');
   }

@@ -6,15 +6,19 @@
 import type { FromWebview } from '../shared/protocol';
 import type { CondensedView } from '../shared/views';
 import { button, el } from './dom';
+import { t } from './l10n';
 
 /** Renders a summary; `post` sends the user's edit. */
 export function condensedBlock(condensed: CondensedView, post: (message: FromWebview) => void): HTMLElement {
-  const title = `The ${condensed.messageCount} message${condensed.messageCount === 1 ? '' : 's'} above ${condensed.messageCount === 1 ? 'is' : 'are'} condensed: this summary${condensed.edited ? ' (edited)' : ` by ${condensed.model}`} is sent instead of them.`;
-  const box = el('textarea', { className: 'condensed-summary', attrs: { 'aria-label': 'Summary sent instead of the earlier messages', rows: '6' } });
+  const count = condensed.messageCount;
+  const title = condensed.edited
+    ? t(count === 1 ? 'condensedEditedOne' : 'condensedEditedMany', { count })
+    : t(count === 1 ? 'condensedOne' : 'condensedMany', { count, model: condensed.model });
+  const box = el('textarea', { className: 'condensed-summary', attrs: { 'aria-label': t('summaryBox'), rows: '6' } });
   box.value = condensed.summary;
   const save = button({
-    text: 'Save summary',
-    label: 'Save summary: send this edited summary instead of the earlier messages from now on',
+    text: t('saveSummary'),
+    label: t('saveSummaryLabel'),
     icon: 'check',
     className: 'text-button secondary',
     onClick: () => post({ type: 'condense/edit', summary: box.value }),
@@ -25,7 +29,7 @@ export function condensedBlock(condensed: CondensedView, post: (message: FromWeb
   });
   return el(
     'section',
-    { className: 'condensed', attrs: { 'aria-label': 'Summary of earlier messages' } },
+    { className: 'condensed', attrs: { 'aria-label': t('condensedRegion') } },
     el('p', { className: 'condensed-title', text: title }),
     box,
     el('div', { className: 'condensed-actions' }, save),

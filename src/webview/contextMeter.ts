@@ -5,6 +5,7 @@
 import type { FromWebview } from '../shared/protocol';
 import { button, el, show } from './dom';
 import { meterText } from './format';
+import { t } from './l10n';
 
 /** A thin bar with its figures and the left-out note. */
 export class ContextMeter {
@@ -17,11 +18,11 @@ export class ContextMeter {
 
   /** `post` sends the offer's answer (condense the conversation, with the panel's max tokens from `maxTokens`). */
   constructor(post: (message: FromWebview) => void, maxTokens: () => number | undefined = () => undefined) {
-    this.track = el('div', { className: 'meter-track', attrs: { role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': '0' } }, this.bar);
+    this.track = el('div', { className: 'meter-track', attrs: { role: 'meter', 'aria-label': t('contextUsed'), 'aria-valuemin': '0' } }, this.bar);
     // When turns would be left out, condensing is offered: a summary of them is sent instead.
     const condense = button({
-      text: 'Condense',
-      label: 'Condense the conversation: a model summarises the older turns, and the summary is sent instead of them',
+      text: t('condense'),
+      label: t('condenseLabel'),
       className: 'text-button secondary meter-condense',
       onClick: () => {
         const max = maxTokens();

@@ -7,6 +7,7 @@ import type { FromWebview } from '../shared/protocol';
 import type { ConversationSummary } from '../shared/views';
 import { button, el, show, uniqueId } from './dom';
 import { formatAge } from './format';
+import { t } from './l10n';
 
 /** The header bar and the list it opens. */
 export class ConversationList {
@@ -14,19 +15,19 @@ export class ConversationList {
   readonly list: HTMLElement;
   private readonly toggle: HTMLButtonElement;
   /** The panel's one level-one heading: a screen reader's heading keys land on the open conversation. */
-  private readonly title = el('h1', { className: 'conversation-title', text: 'New chat' });
+  private readonly title = el('h1', { className: 'conversation-title', text: t('newChat') });
   private conversations: readonly ConversationSummary[] = [];
   private activeId = '';
   private open = false;
 
   constructor(private readonly post: (message: FromWebview) => void) {
     const listId = uniqueId('conversations');
-    this.toggle = button({ label: 'Show conversations', icon: 'list', onClick: () => this.setOpen(!this.open) });
+    this.toggle = button({ label: t('showConversations'), icon: 'list', onClick: () => this.setOpen(!this.open) });
     this.toggle.setAttribute('aria-expanded', 'false');
     this.toggle.setAttribute('aria-controls', listId);
-    const create = button({ label: 'New chat', icon: 'plus', onClick: () => this.post({ type: 'conversation/new' }) });
+    const create = button({ label: t('newChat'), icon: 'plus', onClick: () => this.post({ type: 'conversation/new' }) });
     this.header = el('header', { className: 'panel-header' }, this.toggle, this.title, create);
-    this.list = el('nav', { className: 'conversation-list', attrs: { id: listId, 'aria-label': 'Conversations' } });
+    this.list = el('nav', { className: 'conversation-list', attrs: { id: listId, 'aria-label': t('conversations') } });
     this.list.addEventListener('keydown', (event) => {
       if (event.key !== 'Escape') return;
       event.stopPropagation();
@@ -45,14 +46,14 @@ export class ConversationList {
 
   /** Sets the open conversation's title (from `conversation/show`). */
   setTitle(title: string): void {
-    this.title.textContent = title || 'New chat';
+    this.title.textContent = title || t('newChat');
     this.title.title = title;
   }
 
   private setOpen(open: boolean): void {
     this.open = open;
     this.toggle.setAttribute('aria-expanded', String(open));
-    this.toggle.title = open ? 'Hide conversations' : 'Show conversations';
+    this.toggle.title = open ? t('hideConversations') : t('showConversations');
     this.toggle.setAttribute('aria-label', this.toggle.title);
     show(this.list, open);
     if (open) this.render();
@@ -63,12 +64,12 @@ export class ConversationList {
     if (active) this.setTitle(active.title);
     if (!this.open) return;
     if (this.conversations.length === 0) {
-      this.list.replaceChildren(el('p', { className: 'empty-list', text: 'No saved conversations yet.' }));
+      this.list.replaceChildren(el('p', { className: 'empty-list', text: t('noConversations') }));
       return;
     }
     const now = Date.now();
     const items = this.conversations.map((conversation) => {
-      const name = conversation.title || 'Untitled';
+      const name = conversation.title || t('untitled');
       const current = conversation.id === this.activeId;
       const open = el(
         'button',
@@ -76,7 +77,7 @@ export class ConversationList {
         el('span', { className: 'conversation-name', text: name }),
         el('span', { className: 'conversation-age', text: formatAge(conversation.updatedAt, now) }),
       );
-      open.title = `Open \u201c${name}\u201d`;
+      open.title = t('openConversation', { name });
       if (current) open.setAttribute('aria-current', 'true');
       open.addEventListener('click', () => {
         if (!current) this.post({ type: 'conversation/switch', id: conversation.id });
@@ -86,14 +87,14 @@ export class ConversationList {
       const actions = el(
         'div',
         { className: 'conversation-actions' },
-        button({ label: `Rename \u201c${name}\u201d`, icon: 'rename', onClick: () => this.post({ type: 'conversation/rename', id: conversation.id }) }),
-        button({ label: `Export \u201c${name}\u201d`, icon: 'export', onClick: () => this.post({ type: 'conversation/export', id: conversation.id }) }),
+        button({ label: t('renameConversation', { name }), icon: 'rename', onClick: () => this.post({ type: 'conversation/rename', id: conversation.id }) }),
+        button({ label: t('exportConversation', { name }), icon: 'export', onClick: () => this.post({ type: 'conversation/export', id: conversation.id }) }),
         button({
-          label: `Copy \u201c${name}\u201d as Markdown`,
+          label: t('copyConversation', { name }),
           icon: 'copy',
           onClick: () => this.post({ type: 'conversation/copyMarkdown', id: conversation.id }),
         }),
-        button({ label: `Delete \u201c${name}\u201d`, icon: 'trash', onClick: () => this.post({ type: 'conversation/delete', id: conversation.id }) }),
+        button({ label: t('deleteConversation', { name }), icon: 'trash', onClick: () => this.post({ type: 'conversation/delete', id: conversation.id }) }),
       );
       const item = el('li', { className: current ? 'conversation current' : 'conversation' }, open, actions);
       item.dataset['id'] = conversation.id;

@@ -6,6 +6,7 @@ import type { FromWebview } from '../shared/protocol';
 import type { ErrorView } from '../shared/views';
 import { button, el } from './dom';
 import { icon, type IconName } from './icons';
+import { t } from './l10n';
 
 /** What an error's action button needs from the panel. */
 export interface ErrorActions {
@@ -15,11 +16,11 @@ export interface ErrorActions {
 }
 
 const actionButtons: Record<NonNullable<ErrorView['action']>, { readonly text: string; readonly icon?: IconName }> = {
-  setApiKey: { text: 'Set API key' },
-  selectModel: { text: 'Choose another model' },
-  retry: { text: 'Retry', icon: 'refresh' },
-  trimAndRetry: { text: 'Drop oldest messages and retry', icon: 'refresh' },
-  openSettings: { text: 'Open settings' },
+  setApiKey: { text: t('setApiKey') },
+  selectModel: { text: t('chooseAnotherModel') },
+  retry: { text: t('retry'), icon: 'refresh' },
+  trimAndRetry: { text: t('trimAndRetry'), icon: 'refresh' },
+  openSettings: { text: t('openSettings') },
 };
 
 /** Counts whole seconds down to zero, calling `tick` each second; returns a stop function. */
@@ -80,7 +81,7 @@ export function errorBlock(
       const label = control.querySelector('span');
       dispose = countdown(wait, (left) => {
         control.disabled = left > 0;
-        if (label) label.textContent = left > 0 ? `${text} (in ${left} s)` : text;
+        if (label) label.textContent = left > 0 ? t('actionIn', { action: text, seconds: left }) : text;
       });
     }
     element.append(el('div', { className: 'error-actions' }, control));
@@ -89,10 +90,10 @@ export function errorBlock(
 }
 
 const retryReasons: Readonly<Record<string, string>> = {
-  rateLimited: 'Rate limited',
-  server: 'The service had a problem',
-  network: 'Network error',
-  timeout: 'The service did not answer in time',
+  rateLimited: t('rateLimited'),
+  server: t('serverProblem'),
+  network: t('networkError'),
+  timeout: t('timedOut'),
 };
 
 /** The live status shown while the host waits to retry: "Rate limited — retrying in N s". */
@@ -100,9 +101,9 @@ export function retryStatus(seconds: number, attempt: number, reason: string | u
   // Not a live region: a text that changes every second would be read out every second. The panel
   // announces the retry once instead.
   const element = el('p', { className: 'retry-status' });
-  const cause = retryReasons[reason ?? 'rateLimited'] ?? 'Request failed';
+  const cause = retryReasons[reason ?? 'rateLimited'] ?? t('requestFailed');
   const dispose = countdown(seconds, (left) => {
-    element.textContent = left > 0 ? `${cause} \u2014 retrying in ${left} s (retry ${attempt})` : `${cause} \u2014 retrying now (retry ${attempt})`;
+    element.textContent = left > 0 ? t('retryingIn', { cause, seconds: left, attempt }) : t('retryingNow', { cause, attempt });
   });
   return { element, dispose };
 }

@@ -4,6 +4,7 @@
  */
 import { formatCost } from '../shared/cost';
 import type { ModelView, UsageView } from '../shared/views';
+import { t } from './l10n';
 
 const grouped = new Intl.NumberFormat('en-US');
 
@@ -28,11 +29,11 @@ function trim(fixed: string): string {
 
 /** `850 ms`, `2.4 s`, `1 min 5 s`. */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${trim((ms / 1000).toFixed(1))} s`;
+  if (ms < 1000) return t('durationMs', { ms: Math.round(ms) });
+  if (ms < 60_000) return t('durationSeconds', { seconds: trim((ms / 1000).toFixed(1)) });
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms - minutes * 60_000) / 1000);
-  return `${minutes} min ${seconds} s`;
+  return t('durationMinutes', { minutes, seconds });
 }
 
 /** One figure of the usage line: a short text and a longer description for the tooltip. */
@@ -42,24 +43,29 @@ export interface UsagePart {
 }
 
 const sourceText: Record<UsageView['source'], UsagePart> = {
-  service: { text: 'reported by the service', title: 'Token counts and timings come from the service\u2019s usage fields.' },
-  client: { text: 'measured by Cadenza', title: 'The service sent no usage figures; Cadenza counted and timed the answer itself.' },
-  mixed: { text: 'partly measured by Cadenza', title: 'Some figures come from the service, the rest were measured by Cadenza.' },
+  service: { text: t('usageByService'), title: t('usageByServiceTitle') },
+  client: { text: t('usageByClient'), title: t('usageByClientTitle') },
+  mixed: { text: t('usageMixed'), title: t('usageMixedTitle') },
 };
 
 /** The figures shown under an answer, in order; figures the usage lacks are left out. */
 export function usageParts(usage: UsageView): UsagePart[] {
   const parts: UsagePart[] = [];
-  if (usage.promptTokens !== undefined) parts.push({ text: `${formatCount(usage.promptTokens)} in`, title: 'Input (prompt) tokens' });
+  if (usage.promptTokens !== undefined) parts.push({ text: t('usageIn', { count: formatCount(usage.promptTokens) }), title: t('usageInTitle') });
   if (usage.completionTokens !== undefined) {
-    const thinking = usage.reasoningTokens !== undefined && usage.reasoningTokens > 0 ? ` (${formatCount(usage.reasoningTokens)} thinking)` : '';
-    parts.push({ text: `${formatCount(usage.completionTokens)} out${thinking}`, title: 'Output (completion) tokens, thinking included' });
+    const count = formatCount(usage.completionTokens);
+    const text =
+      usage.reasoningTokens !== undefined && usage.reasoningTokens > 0
+        ? t('usageOutThinking', { count, thinking: formatCount(usage.reasoningTokens) })
+        : t('usageOut', { count });
+    parts.push({ text, title: t('usageOutTitle') });
   }
-  if (usage.timeToFirstTokenMs !== undefined) parts.push({ text: `first token ${formatDuration(usage.timeToFirstTokenMs)}`, title: 'Time to first token' });
+  if (usage.timeToFirstTokenMs !== undefined)
+    parts.push({ text: t('usageFirstToken', { duration: formatDuration(usage.timeToFirstTokenMs) }), title: t('usageFirstTokenTitle') });
   if (usage.tokensPerSecond !== undefined)
-    parts.push({ text: `${trim(usage.tokensPerSecond.toFixed(usage.tokensPerSecond < 100 ? 1 : 0))} tok/s`, title: 'Output tokens per second' });
-  if (usage.totalTimeMs !== undefined) parts.push({ text: formatDuration(usage.totalTimeMs), title: 'Total time' });
-  if (usage.costUsd !== undefined) parts.push({ text: formatCost(usage.costUsd), title: 'Cost at the model\u2019s list price' });
+    parts.push({ text: t('usageSpeed', { rate: trim(usage.tokensPerSecond.toFixed(usage.tokensPerSecond < 100 ? 1 : 0)) }), title: t('usageSpeedTitle') });
+  if (usage.totalTimeMs !== undefined) parts.push({ text: formatDuration(usage.totalTimeMs), title: t('usageTotalTitle') });
+  if (usage.costUsd !== undefined) parts.push({ text: formatCost(usage.costUsd), title: t('usageCostTitle') });
   parts.push(sourceText[usage.source]);
   return parts;
 }
@@ -77,24 +83,22 @@ export interface MeterText {
 export function meterText(usedTokens: number, limitTokens: number, droppedMessages: number): MeterText {
   const fraction = limitTokens > 0 ? Math.min(1, Math.max(0, usedTokens / limitTokens)) : 0;
   const percent = Math.round(fraction * 100);
-  const label =
-    limitTokens > 0
-      ? `Context ${formatTokensShort(usedTokens)} / ${formatTokensShort(limitTokens)} tokens (${percent}%)`
-      : `Context ${formatTokensShort(usedTokens)} tokens`;
+  const used = formatTokensShort(usedTokens);
+  const label = limitTokens > 0 ? t('contextOfLimit', { used, limit: formatTokensShort(limitTokens), percent }) : t('contextTokens', { used });
   const level = fraction >= 0.95 ? 'full' : fraction >= 0.8 ? 'warning' : 'ok';
   if (droppedMessages <= 0) return { fraction, label, level };
-  const note = `${droppedMessages} older message${droppedMessages === 1 ? ' was' : 's were'} left out to fit the context.`;
+  const note = t(droppedMessages === 1 ? 'droppedOne' : 'droppedMany', { count: droppedMessages });
   return { fraction, label, level, note };
 }
 
 /** One line about a model: context, output limit, prices and capabilities. */
 export function modelFacts(model: ModelView): string {
   const facts: string[] = [];
-  if (model.contextLength !== undefined) facts.push(`${formatTokensShort(model.contextLength)} context`);
-  if (model.maxCompletionTokens !== undefined) facts.push(`max ${formatTokensShort(model.maxCompletionTokens)} out`);
+  if (model.contextLength !== undefined) facts.push(t('modelContext', { tokens: formatTokensShort(model.contextLength) }));
+  if (model.maxCompletionTokens !== undefined) facts.push(t('modelMaxOutput', { tokens: formatTokensShort(model.maxCompletionTokens) }));
   if (model.pricePerMillionInput !== undefined || model.pricePerMillionOutput !== undefined) {
     const price = (value: number | undefined): string => (value === undefined ? '?' : `$${trim(value.toFixed(2))}`);
-    facts.push(`${price(model.pricePerMillionInput)} in / ${price(model.pricePerMillionOutput)} out per 1M`);
+    facts.push(t('modelPrices', { input: price(model.pricePerMillionInput), output: price(model.pricePerMillionOutput) }));
   }
   const capabilities = model.capabilities.filter((capability) => capability !== 'chat');
   if (capabilities.length > 0) facts.push(capabilities.join(', '));
@@ -104,12 +108,12 @@ export function modelFacts(model: ModelView): string {
 /** `just now`, `5 min ago`, `3 h ago`, `2 days ago`, or a date. */
 export function formatAge(timestamp: number, now: number): string {
   const seconds = Math.max(0, (now - timestamp) / 1000);
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 60) return t('justNow');
+  if (seconds < 3600) return t('minutesAgo', { count: Math.floor(seconds / 60) });
+  if (seconds < 86_400) return t('hoursAgo', { count: Math.floor(seconds / 3600) });
   if (seconds < 7 * 86_400) {
     const days = Math.floor(seconds / 86_400);
-    return `${days} day${days === 1 ? '' : 's'} ago`;
+    return t(days === 1 ? 'daysAgoOne' : 'daysAgoMany', { count: days });
   }
   return new Date(timestamp).toISOString().slice(0, 10);
 }

@@ -7,6 +7,7 @@
 import type { FromWebview, ImageAttachment } from '../shared/protocol';
 import { button, el, setDisabled, show } from './dom';
 import { formatBytes, imageProblem } from './imageRules';
+import { t } from './l10n';
 
 /** What the attachment needs from the panel. */
 export interface ImageAttachDeps {
@@ -16,7 +17,7 @@ export interface ImageAttachDeps {
   readonly onChange: () => void;
 }
 
-const enabledTitle = 'Attach an image (or drop or paste one)';
+const enabledTitle = t('attachImage');
 
 /** The attach button, the preview with its remove button, and the drop/paste handling. */
 export class ImageAttach {
@@ -26,7 +27,7 @@ export class ImageAttach {
   readonly preview = el('div', { className: 'image-preview' });
   private current: ImageAttachment | undefined;
   private allowed = false;
-  private reason = 'Loading models\u2026';
+  private reason = t('loadingModels');
   private checking = false;
 
   constructor(private readonly deps: ImageAttachDeps) {
@@ -41,7 +42,7 @@ export class ImageAttach {
 
   /** Why the image cannot be sent with the selected model, or undefined. */
   get problem(): string | undefined {
-    return this.current && !this.allowed ? `${this.reason} Remove the image or pick a model that can read images.` : undefined;
+    return this.current && !this.allowed ? t('removeImageOrModel', { reason: this.reason }) : undefined;
   }
 
   /** Whether the selected model can read images; `reason` says why not. */
@@ -93,12 +94,12 @@ export class ImageAttach {
     const reader = new FileReader();
     reader.addEventListener('load', () => {
       if (typeof reader.result !== 'string') return;
-      this.deps.post({ type: 'image/check', image: { name: file.name || 'pasted image', dataUrl: reader.result, bytes: file.size } });
+      this.deps.post({ type: 'image/check', image: { name: file.name || t('pastedImage'), dataUrl: reader.result, bytes: file.size } });
     });
     reader.addEventListener('error', () => {
       this.checking = false;
       this.render();
-      this.deps.warn(`Could not read ${file.name || 'the image'}.`);
+      this.deps.warn(file.name ? t('couldNotReadFile', { name: file.name }) : t('couldNotReadImage'));
     });
     reader.readAsDataURL(file);
     return true;
@@ -135,13 +136,13 @@ export class ImageAttach {
     }
     show(this.preview, true);
     if (!image) {
-      this.preview.replaceChildren(el('span', { className: 'image-checking', text: 'Checking the image\u2026' }));
+      this.preview.replaceChildren(el('span', { className: 'image-checking', text: t('checkingImage') }));
       return;
     }
-    const thumbnail = el('img', { className: 'image-thumbnail', attrs: { alt: `Attached image ${image.name}` } });
+    const thumbnail = el('img', { className: 'image-thumbnail', attrs: { alt: t('attachedImageNamed', { name: image.name }) } });
     thumbnail.src = image.dataUrl;
     const facts = el('span', { className: 'image-name', text: `${image.name} (${formatBytes(image.bytes)})` });
-    const remove = button({ label: `Remove the image ${image.name}`, icon: 'close', onClick: () => this.clear() });
+    const remove = button({ label: t('removeImage', { name: image.name }), icon: 'close', onClick: () => this.clear() });
     this.preview.replaceChildren(thumbnail, facts, remove);
     const problem = this.problem;
     if (problem) this.preview.append(el('p', { className: 'image-problem', text: problem }));

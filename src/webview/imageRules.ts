@@ -2,6 +2,7 @@
  * What the panel accepts as an image before asking the host to check it. Pure (no DOM): unit-tested
  * in plain Node. The host checks again (it sniffs the bytes); this only spares a pointless round trip.
  */
+import { t } from './l10n';
 
 /** The image types the service accepts. */
 export const acceptedImageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
@@ -12,10 +13,10 @@ export const maxImageBytes = 20 * 1024 * 1024;
 /** Why an image cannot be attached, or undefined when it can. */
 export function imageProblem(type: string, bytes: number): string | undefined {
   if (!acceptedImageTypes.includes(type.toLowerCase())) {
-    return `Only JPEG, PNG, WebP and GIF images can be attached${type ? ` (this one is ${type})` : ''}.`;
+    return type ? t('imageTypesThisOne', { type }) : t('imageTypes');
   }
-  if (bytes > maxImageBytes) return `The image is ${formatBytes(bytes)}; the limit is 20 MB.`;
-  if (bytes === 0) return 'The image is empty.';
+  if (bytes > maxImageBytes) return t('imageTooLarge', { size: formatBytes(bytes) });
+  if (bytes === 0) return t('imageEmpty');
   return undefined;
 }
 

@@ -6,13 +6,14 @@
 import type { FromWebview, InstructionView } from '../shared/protocol';
 import { button, el, show } from './dom';
 import { formatCount } from './format';
+import { t } from './l10n';
 
 /** The bar above the composer. */
 export class InstructionsBar {
-  readonly element = el('div', { className: 'instructions-bar', attrs: { role: 'group', 'aria-label': 'Project instructions' } });
+  readonly element = el('div', { className: 'instructions-bar', attrs: { role: 'group', 'aria-label': t('projectInstructions') } });
   private readonly chips = el('span', { className: 'instructions-chips' });
-  private readonly toggle = el('input', { attrs: { type: 'checkbox', 'aria-label': 'Use the project instructions in this conversation' } });
-  private readonly label = el('span', { className: 'instructions-label', text: 'Instructions' });
+  private readonly toggle = el('input', { attrs: { type: 'checkbox', 'aria-label': t('useInstructions') } });
+  private readonly label = el('span', { className: 'instructions-label', text: t('instructions') });
 
   /** `onToggle(true)` when the user turns them on for this conversation, `false` when off. */
   constructor(
@@ -28,19 +29,19 @@ export class InstructionsBar {
   update(files: readonly InstructionView[], untrusted: boolean): void {
     const chips = files.map((file) => {
       const name = file.path.split('/').pop() ?? file.path;
-      const cost = file.cut && file.tokens === 0 ? 'left out' : `${formatCount(file.tokens)} tok${file.cut ? ', cut' : ''}`;
+      const count = formatCount(file.tokens);
+      const cost =
+        file.cut && file.tokens === 0 ? t('instructionLeftOut') : file.cut ? t('instructionTokensCut', { count }) : t('instructionTokens', { count });
       return button({
         text: `${name} \u00b7 ${cost}`,
-        label: `Open ${file.path} (${cost})`,
+        label: t('openInstruction', { path: file.path, cost }),
         className: `instruction-chip${file.cut ? ' cut' : ''}`,
         onClick: () => this.post({ type: 'instructions/open', path: file.path }),
       });
     });
     this.chips.replaceChildren(...chips);
-    this.label.textContent = untrusted ? 'Instructions (untrusted workspace)' : 'Instructions';
-    this.element.title = untrusted
-      ? 'From a workspace you have not trusted: sent as information only; they cannot enable any tool.'
-      : 'Files this project keeps for AI assistants, added to every request.';
+    this.label.textContent = untrusted ? t('instructionsUntrusted') : t('instructions');
+    this.element.title = untrusted ? t('instructionsUntrustedTitle') : t('instructionsTitle');
     show(this.element, files.length > 0);
   }
 

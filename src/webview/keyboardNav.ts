@@ -7,6 +7,7 @@
  */
 import { button, el, show } from './dom';
 import { isListKey, keyboardHelp, listTarget } from './panelKeys';
+import { t } from './l10n';
 
 /** The help of the keys, opened with Alt+F1. */
 export class KeyboardHelp {
@@ -16,20 +17,20 @@ export class KeyboardHelp {
   constructor() {
     const list = el('dl', { className: 'keyboard-help-list' });
     for (const entry of keyboardHelp) list.append(el('dt', { text: entry.keys }), el('dd', { text: entry.does }));
-    const close = button({ label: 'Close the keyboard help (Escape)', icon: 'close', onClick: () => this.close() });
+    const close = button({ label: t('closeKeyboardHelp'), icon: 'close', onClick: () => this.close() });
     this.element = el(
       'div',
       { className: 'keyboard-help', attrs: { role: 'dialog', 'aria-labelledby': 'keyboard-help-title', tabindex: '-1' } },
       el(
         'div',
         { className: 'keyboard-help-header' },
-        el('h2', { className: 'keyboard-help-title', text: 'Keyboard', attrs: { id: 'keyboard-help-title' } }),
+        el('h2', { className: 'keyboard-help-title', text: t('keyboard'), attrs: { id: 'keyboard-help-title' } }),
         close,
       ),
       list,
       el('p', {
         className: 'keyboard-help-note',
-        text: 'A finished answer is read out once. To also hear when Cadenza starts answering and how it is going, turn on the setting cadenza.chat.accessibility.announceProgress.',
+        text: t('announceHelp'),
       }),
     );
     this.element.addEventListener('keydown', (event) => {

@@ -9,6 +9,7 @@
 import type { FromWebview } from '../shared/protocol';
 import type { MentionCandidate, MentionChip } from '../shared/mentionCandidates';
 import { button, el, show, uniqueId } from './dom';
+import { t } from './l10n';
 
 /** The `@query` just before the caret, or undefined when the caret is not in one. */
 export function mentionQueryAt(text: string, caret: number): { start: number; query: string } | undefined {
@@ -18,22 +19,22 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
 }
 
 const kindLabel: Record<MentionCandidate['kind'], string> = {
-  file: 'file',
-  folder: 'folder',
-  symbol: 'symbol',
-  selection: 'selection',
-  problems: 'problems',
-  terminal: 'terminal',
-  git: 'git',
-  codebase: 'search',
+  file: t('mentionFile'),
+  folder: t('mentionFolder'),
+  symbol: t('mentionSymbol'),
+  selection: t('mentionSelection'),
+  problems: t('mentionProblems'),
+  terminal: t('mentionTerminal'),
+  git: t('mentionGit'),
+  codebase: t('mentionCodebase'),
 };
 
 /** The `@` list under the text box, and the chips of what was picked. */
 export class MentionPicker {
   /** The list of offers; shown while the caret is in an `@query`. */
-  readonly menu = el('ul', { className: 'mention-menu', attrs: { role: 'listbox', 'aria-label': 'Attach context' } });
+  readonly menu = el('ul', { className: 'mention-menu', attrs: { role: 'listbox', 'aria-label': t('attachContext') } });
   /** The chips of attached mentions, above the text box. */
-  readonly chips = el('div', { className: 'mention-chips', attrs: { role: 'group', 'aria-label': 'Attached context' } });
+  readonly chips = el('div', { className: 'mention-chips', attrs: { role: 'group', 'aria-label': t('attachedContext') } });
   private readonly attached: MentionChip[] = [];
   private candidates: readonly MentionCandidate[] = [];
   private active = 0;
@@ -202,7 +203,7 @@ export class MentionPicker {
       });
       return item;
     });
-    if (items.length === 0) items.push(el('li', { className: 'mention-empty', text: 'Nothing matches.' }));
+    if (items.length === 0) items.push(el('li', { className: 'mention-empty', text: t('nothingMatches') }));
     this.menu.replaceChildren(...items);
     show(this.menu, true);
     this.input?.setAttribute('aria-expanded', 'true');
@@ -213,10 +214,12 @@ export class MentionPicker {
     show(this.chips, this.attached.length > 0);
     this.chips.replaceChildren(
       ...this.attached.map((chip, index) => {
-        const facts = `${chip.tokens} tokens`;
-        const title = `${chip.label}: ${facts}${chip.note ? `. ${chip.note}` : ''}`;
+        const facts = t('tokenCount', { count: chip.tokens });
+        const title = chip.note
+          ? t('chipTitleNote', { label: chip.label, count: chip.tokens, note: chip.note })
+          : t('chipTitle', { label: chip.label, count: chip.tokens });
         const remove = button({
-          label: `Remove ${chip.label}`,
+          label: t('removeMention', { label: chip.label }),
           icon: 'close',
           onClick: () => {
             this.attached.splice(index, 1);
@@ -229,7 +232,7 @@ export class MentionPicker {
           'span',
           { className: `mention-chip${chip.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': chip.kind } },
           el('span', { className: 'mention-chip-label', text: `@${chip.label}` }),
-          el('span', { className: 'mention-chip-tokens', text: chip.kind === 'codebase' ? 'searched when sent' : facts }),
+          el('span', { className: 'mention-chip-tokens', text: chip.kind === 'codebase' ? t('searchedWhenSent') : facts }),
           remove,
         );
       }),

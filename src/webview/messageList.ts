@@ -13,6 +13,7 @@ import type { BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
 import { progressEveryMs, progressText, wordCount } from './panelKeys';
 import { UserMessage } from './userMessage';
+import { t } from './l10n';
 
 type Item =
   | { readonly kind: 'assistant'; readonly view: AssistantMessage }
@@ -39,7 +40,7 @@ export class MessageList {
   /** The scroll container. */
   // Not role="log": a log is an implicit live region, and a streaming answer would be read out
   // token by token. Finished answers are announced once by the panel's announcer instead.
-  readonly element = el('div', { className: 'messages', attrs: { role: 'region', 'aria-label': 'Conversation', tabindex: '0' } });
+  readonly element = el('div', { className: 'messages', attrs: { role: 'region', 'aria-label': t('conversation'), tabindex: '0' } });
   private readonly content = el('div', { className: 'messages-content' });
   private items = new Map<string, Item>();
   /** Bumped by every `show`, so a background fill of an older conversation stops. */
@@ -47,8 +48,8 @@ export class MessageList {
   private readonly welcome = el(
     'div',
     { className: 'welcome' },
-    el('p', { className: 'welcome-title', text: 'Ask Cadenza anything.' }),
-    el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops an answer. Use \u201cAdd selection to chat\u201d in the editor to quote code.' }),
+    el('p', { className: 'welcome-title', text: t('welcomeTitle') }),
+    el('p', { text: t('welcomeText') }),
   );
   private streamingId: string | undefined;
   /** A scroll position to restore once the background fill is done (it is measured on the whole list). */
@@ -233,7 +234,7 @@ export class MessageList {
         return;
       case 'chat/retrying':
         item.view.retrying(message.seconds, message.attempt, message.reason);
-        this.context.announce(`Waiting ${message.seconds} seconds before retrying.`);
+        this.context.announce(t('waitingToRetry', { seconds: message.seconds }));
         return;
       case 'chat/done':
         item.view.finish({
@@ -276,7 +277,7 @@ export class MessageList {
       case 'system':
       case 'note': {
         const element = el('div', { className: `message ${message.role}`, attrs: { role: 'note' } });
-        if (message.role === 'system') element.append(el('span', { className: 'message-role', text: 'System prompt' }));
+        if (message.role === 'system') element.append(el('span', { className: 'message-role', text: t('systemPrompt') }));
         element.append(el('p', { text: message.text }));
         return { kind: 'other', view: { element, dispose: () => undefined } };
       }

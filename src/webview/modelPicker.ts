@@ -5,10 +5,11 @@
 import type { ErrorView, ModelView } from '../shared/views';
 import { button, el, show } from './dom';
 import { modelFacts } from './format';
+import { t } from './l10n';
 
 /** The model `<select>`, its refresh button and the facts line. */
 export class ModelPicker {
-  readonly select = el('select', { className: 'model-select', attrs: { 'aria-label': 'Model' } });
+  readonly select = el('select', { className: 'model-select', attrs: { 'aria-label': t('model') } });
   readonly refresh: HTMLButtonElement;
   /** One line about the selected model (or the loading state, or the error). */
   readonly facts = el('p', { className: 'model-facts', attrs: { id: 'model-facts' } });
@@ -21,7 +22,7 @@ export class ModelPicker {
     onRefresh: () => void,
     private readonly onChange: () => void,
   ) {
-    this.refresh = button({ label: 'Refresh the model list', icon: 'refresh', onClick: onRefresh });
+    this.refresh = button({ label: t('refreshModels'), icon: 'refresh', onClick: onRefresh });
     this.select.setAttribute('aria-describedby', 'model-facts');
     this.select.addEventListener('change', () => {
       this.selectedId = this.select.value;
@@ -61,17 +62,17 @@ export class ModelPicker {
     if (selected !== undefined && !shown.some((model) => model.id === selected)) shown.unshift({ id: selected, capabilities: [] });
     const options = shown.map((model) => {
       // Reasoning models are marked: they think first, and their thinking is billed.
-      const option = el('option', { text: model.reasoning ? `${model.id} \u00b7 reasoning` : model.id });
+      const option = el('option', { text: model.reasoning ? t('modelReasoning', { model: model.id }) : model.id });
       option.value = model.id;
       option.selected = model.id === selected;
       return option;
     });
     if (shown.length === 0) {
-      const option = el('option', { text: loading ? 'Loading models\u2026' : 'No models' });
+      const option = el('option', { text: loading ? t('loadingModels') : t('noModels') });
       option.value = '';
       options.push(option);
     } else if (selected === undefined) {
-      const option = el('option', { text: 'Choose a model\u2026' });
+      const option = el('option', { text: t('chooseModel') });
       option.value = '';
       option.selected = true;
       option.disabled = true;
@@ -89,16 +90,16 @@ export class ModelPicker {
     const model = this.model;
     this.facts.classList.toggle('error', error !== undefined);
     const text = error
-      ? `Could not load models: ${error.message}`
+      ? t('couldNotLoadModels', { error: error.message })
       : loading
-        ? 'Loading models\u2026'
+        ? t('loadingModels')
         : model
           ? modelFacts(model)
           : this.selectedId
-            ? `${this.selectedId} is not in the service\u2019s model list.`
+            ? t('modelNotListed', { model: this.selectedId })
             : '';
     this.facts.textContent = text;
-    this.select.title = model ? `${model.id}: ${modelFacts(model)}` : 'Model';
+    this.select.title = model ? `${model.id}: ${modelFacts(model)}` : t('model');
     show(this.facts, text !== '');
   }
 }

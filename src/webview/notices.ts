@@ -4,6 +4,7 @@
  */
 import type { ConnectionState, FromWebview } from '../shared/protocol';
 import { button, el, show } from './dom';
+import { t } from './l10n';
 
 /** The banner shown while no API key is stored. */
 export class KeyBanner {
@@ -12,15 +13,15 @@ export class KeyBanner {
 
   constructor(post: (message: FromWebview) => void) {
     const set = button({
-      text: 'Set API key',
-      label: 'Set API key',
+      text: t('setApiKey'),
+      label: t('setApiKey'),
       className: 'text-button',
       onClick: () => post({ type: 'action/run', action: 'setApiKey' }),
     });
     this.element = el(
       'div',
-      { className: 'banner', attrs: { role: 'region', 'aria-label': 'API key' } },
-      el('p', { className: 'banner-title', text: 'No API key is set' }),
+      { className: 'banner', attrs: { role: 'region', 'aria-label': t('apiKey') } },
+      el('p', { className: 'banner-title', text: t('noApiKey') }),
       this.text,
       set,
     );
@@ -29,7 +30,7 @@ export class KeyBanner {
 
   /** Shows or hides the banner for a connection state. */
   update(state: ConnectionState): void {
-    this.text.textContent = `Cadenza needs an API key for ${state.baseUrl} before it can answer. The key is kept in VS Code\u2019s secret storage.`;
+    this.text.textContent = t('apiKeyNeeded', { baseUrl: state.baseUrl });
     show(this.element, !state.hasKey);
   }
 }
@@ -40,17 +41,15 @@ export class AllowanceBar {
 
   constructor(post: (message: FromWebview) => void) {
     const end = button({
-      text: 'Ask again',
-      label: 'Ask again: stop allowing edits without asking in this conversation',
+      text: t('askAgain'),
+      label: t('askAgainLabel'),
       className: 'text-button secondary',
       onClick: () => post({ type: 'agent/endAllowance' }),
     });
     this.element = el(
       'div',
-      { className: 'notice allowance', attrs: { role: 'status', 'aria-label': 'Edit allowance' } },
-      el('p', {
-        text: 'Ordinary source and text files are edited and created without asking in this conversation. Other files (dot folders, packages, configuration, instructions, CI and build files, ignored files) still ask, each saying why.',
-      }),
+      { className: 'notice allowance', attrs: { role: 'status', 'aria-label': t('editAllowance') } },
+      el('p', { text: t('editAllowanceText') }),
       end,
     );
     show(this.element, false);
@@ -74,7 +73,7 @@ export class Notices {
    */
   add(level: 'info' | 'warning' | 'error', text: string, key?: string): void {
     const notice = el('div', { className: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status', ...(key ? { 'data-key': key } : {}) } });
-    const dismiss = button({ label: 'Dismiss', icon: 'close', onClick: () => notice.remove() });
+    const dismiss = button({ label: t('dismiss'), icon: 'close', onClick: () => notice.remove() });
     notice.append(el('p', { text }), dismiss);
     for (const old of Array.from(this.element.children))
       if (old.textContent === text || (key !== undefined && (old as HTMLElement).dataset['key'] === key)) old.remove();

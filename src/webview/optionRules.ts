@@ -3,6 +3,7 @@
  * request the service would reject. Pure (no DOM): unit-tested in plain Node. The host checks again.
  */
 import type { ChatOptions, ModelView } from '../shared/views';
+import { t } from './l10n';
 
 /** The spec's limits for the options the panel edits. */
 export const optionLimits = {
@@ -67,13 +68,13 @@ export function canAddStop(stops: readonly string[] | undefined): boolean {
 
 /** Checks that a schema text is a JSON object; returns the problem, or undefined when it is fine. */
 export function schemaProblem(schema: string | undefined): string | undefined {
-  if (schema === undefined || schema.trim() === '') return 'Pick a JSON schema first, or choose another JSON mode.';
+  if (schema === undefined || schema.trim() === '') return t('pickSchemaFirst');
   try {
     const parsed: unknown = JSON.parse(schema);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'The schema must be a JSON object.';
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return t('schemaNotObject');
     return undefined;
   } catch {
-    return 'The schema is not valid JSON.';
+    return t('schemaNotJson');
   }
 }
 

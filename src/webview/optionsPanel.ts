@@ -19,6 +19,7 @@ import {
   withOption,
   type PreparedOptions,
 } from './optionRules';
+import { t } from './l10n';
 
 type NumberKey = 'temperature' | 'topP' | 'topK' | 'maxTokens';
 
@@ -35,7 +36,7 @@ export class OptionsPanel {
   private options: ChatOptions = {};
   private schemaName: string | undefined;
   private model: ModelView | undefined;
-  private readonly system = el('textarea', { className: 'option-system', attrs: { rows: '3', placeholder: 'Optional instructions for every answer' } });
+  private readonly system = el('textarea', { className: 'option-system', attrs: { rows: '3', placeholder: t('optionalInstructions') } });
   private readonly numbers = new Map<NumberKey, { readonly input: HTMLInputElement; readonly label: HTMLElement; readonly note: HTMLElement }>();
   private readonly stops = el('div', { className: 'stop-list' });
   private readonly addStop: HTMLButtonElement;
@@ -49,27 +50,27 @@ export class OptionsPanel {
   private readonly thinkingRow: HTMLElement;
 
   constructor(private readonly deps: OptionsPanelDeps) {
-    this.element = el('section', { className: 'options-panel', attrs: { 'aria-label': 'Conversation options', id: uniqueId('options') } });
+    this.element = el('section', { className: 'options-panel', attrs: { 'aria-label': t('conversationOptions'), id: uniqueId('options') } });
     const grid = el(
       'div',
       { className: 'option-grid' },
-      this.numberField('temperature', 'Temperature', '0\u20131', '0.05'),
-      this.numberField('topP', 'Top P', '0\u20131', '0.05'),
-      this.numberField('topK', 'Top K', '1\u2013100', '1'),
-      this.numberField('maxTokens', 'Max tokens', '', '1'),
+      this.numberField('temperature', t('temperature'), '0.05'),
+      this.numberField('topP', t('topP'), '0.05'),
+      this.numberField('topK', t('topK'), '1'),
+      this.numberField('maxTokens', t('maxTokens'), '1'),
     );
     this.system.addEventListener('input', () => this.set('systemPrompt', this.system.value === '' ? undefined : this.system.value));
     this.addStop = button({
-      text: 'Add stop sequence',
-      label: 'Add stop sequence',
+      text: t('addStopSequence'),
+      label: t('addStopSequence'),
       icon: 'plus',
       className: 'text-button secondary',
       onClick: () => this.addStopSequence(),
     });
     for (const [value, text] of [
-      ['off', 'Off'],
-      ['object', 'JSON object'],
-      ['schema', 'JSON schema'],
+      ['off', t('jsonOff')],
+      ['object', t('jsonObject')],
+      ['schema', t('jsonSchema')],
     ] as const) {
       const option = el('option', { text });
       option.value = value;
@@ -81,10 +82,10 @@ export class OptionsPanel {
     });
     this.workspace.addEventListener('change', () => this.set('useWorkspace', this.workspace.checked ? true : undefined));
     for (const [value, text] of [
-      ['', 'Model default'],
-      ['low', 'Low (faster)'],
-      ['medium', 'Medium'],
-      ['high', 'High (thinks longest)'],
+      ['', t('effortDefault')],
+      ['low', t('effortLow')],
+      ['medium', t('effortMedium')],
+      ['high', t('effortHigh')],
     ] as const) {
       const option = el('option', { text });
       option.value = value;
@@ -94,29 +95,24 @@ export class OptionsPanel {
       const value = this.effort.value;
       this.set('reasoningEffort', value === 'low' || value === 'medium' || value === 'high' ? value : undefined);
     });
-    this.effortRow = field('Reasoning effort', this.effort);
+    this.effortRow = field(t('reasoningEffort'), this.effort);
     this.thinking.addEventListener('change', () => this.set('thinking', this.thinking.checked ? undefined : false));
-    this.thinkingRow = el(
-      'label',
-      { className: 'checkbox-field' },
-      this.thinking,
-      el('span', { text: 'Think before answering (thinking is billed as output)' }),
-    );
+    this.thinkingRow = el('label', { className: 'checkbox-field' }, this.thinking, el('span', { text: t('thinkFirst') }));
     const reset = button({
-      text: 'Reset to defaults',
-      label: 'Reset to defaults: reset all options to their defaults',
+      text: t('resetOptions'),
+      label: t('resetOptionsLabel'),
       className: 'text-button secondary',
       onClick: () => this.reset(),
     });
     this.element.append(
-      field('System prompt', this.system),
+      field(t('systemPrompt'), this.system),
       grid,
-      el('fieldset', { className: 'stop-field' }, el('legend', { text: `Stop sequences (up to ${optionLimits.maxStops})` }), this.stops, this.addStop),
-      field('JSON mode', this.jsonMode),
+      el('fieldset', { className: 'stop-field' }, el('legend', { text: t('stopSequences', { max: optionLimits.maxStops }) }), this.stops, this.addStop),
+      field(t('jsonMode'), this.jsonMode),
       this.schemaRow,
       this.effortRow,
       this.thinkingRow,
-      el('label', { className: 'checkbox-field' }, this.workspace, el('span', { text: 'Add relevant workspace code to the prompt' })),
+      el('label', { className: 'checkbox-field' }, this.workspace, el('span', { text: t('useWorkspace') })),
       el('div', { className: 'options-footer' }, reset),
     );
     this.render();
@@ -183,12 +179,12 @@ export class OptionsPanel {
     this.changed();
   }
 
-  private numberField(key: NumberKey, name: string, range: string, step: string): HTMLElement {
+  private numberField(key: NumberKey, name: string, step: string): HTMLElement {
     const input = el('input', {
       className: 'option-number',
-      attrs: { type: 'number', step, inputmode: step === '1' ? 'numeric' : 'decimal', placeholder: 'default' },
+      attrs: { type: 'number', step, inputmode: step === '1' ? 'numeric' : 'decimal', placeholder: t('numberDefault') },
     });
-    const label = el('span', { text: range ? `${name} (${range})` : name });
+    const label = el('span', { text: name });
     const note = el('span', { className: 'option-note', attrs: { 'aria-live': 'polite' } });
     input.addEventListener('change', () => this.commitNumber(key, input, note));
     this.numbers.set(key, { input, label, note });
@@ -200,7 +196,7 @@ export class OptionsPanel {
     const value = key === 'topK' ? clampTopK(typed) : key === 'maxTokens' ? clampMaxTokens(typed, this.model?.maxCompletionTokens) : clampUnit(typed);
     // A number input reports '' for text it cannot parse; that means "default" here.
     input.value = value === undefined ? '' : String(value);
-    note.textContent = value !== undefined && typed.trim() !== '' && Number(typed) !== value ? `Adjusted to ${value}` : '';
+    note.textContent = value !== undefined && typed.trim() !== '' && Number(typed) !== value ? t('adjustedTo', { value }) : '';
     this.set(key, value);
   }
 
@@ -220,13 +216,13 @@ export class OptionsPanel {
       input.min = String(bounds.min);
       if (bounds.max !== undefined) input.max = String(bounds.max);
       else input.removeAttribute('max');
-      if (key === 'maxTokens') label.textContent = bounds.max !== undefined ? `Max tokens (1\u2013${formatCount(bounds.max)})` : 'Max tokens';
+      if (key === 'maxTokens') label.textContent = bounds.max !== undefined ? t('maxTokensUpTo', { max: formatCount(bounds.max) }) : t('maxTokens');
     }
     this.renderStops();
     const jsonAllowed = this.model === undefined || supportsJson(this.model);
     const mode = jsonAllowed ? (this.options.jsonMode ?? 'off') : 'off';
     this.jsonMode.value = mode;
-    setDisabled(this.jsonMode, !jsonAllowed, `${this.model?.id ?? 'This model'} does not support JSON mode.`, 'How the answer is formatted');
+    setDisabled(this.jsonMode, !jsonAllowed, this.model ? t('noJsonMode', { model: this.model.id }) : t('noJsonModeThisModel'), t('jsonModeHint'));
     this.renderSchema(mode === 'schema');
     this.workspace.checked = this.options.useWorkspace === true;
     const controls = this.model?.reasoning ?? [];
@@ -239,7 +235,7 @@ export class OptionsPanel {
   private renderStops(): void {
     const stops = this.options.stop ?? [];
     const items = stops.map((stop, index) => {
-      const input = el('input', { attrs: { type: 'text', 'aria-label': `Stop sequence ${index + 1}` } });
+      const input = el('input', { attrs: { type: 'text', 'aria-label': t('stopSequence', { index: index + 1 }) } });
       input.value = stop;
       input.addEventListener('input', () => {
         const next = [...(this.options.stop ?? [])];
@@ -248,7 +244,7 @@ export class OptionsPanel {
         this.deps.onChange(this.options, this.schemaName);
       });
       const remove = button({
-        label: `Remove stop sequence ${index + 1}`,
+        label: t('removeStopSequence', { index: index + 1 }),
         icon: 'close',
         onClick: () => this.set('stop', removeAt(this.options.stop ?? [], index)),
       });
@@ -256,7 +252,7 @@ export class OptionsPanel {
     });
     // Rebuilding while typing would lose the caret: not while a stop field has focus.
     if (this.stops.childElementCount !== items.length || !this.stops.contains(document.activeElement)) this.stops.replaceChildren(...items);
-    setDisabled(this.addStop, !canAddStop(stops), `At most ${optionLimits.maxStops} stop sequences.`, 'Add stop sequence');
+    setDisabled(this.addStop, !canAddStop(stops), t('tooManyStops', { max: optionLimits.maxStops }), t('addStopSequence'));
   }
 
   private renderSchema(visible: boolean): void {
@@ -265,12 +261,15 @@ export class OptionsPanel {
     const problem = schemaProblem(this.options.schema);
     const name = this.schemaName ?? schemaTitle(this.options.schema);
     const pick = button({
-      text: 'Pick schema\u2026',
-      label: 'Pick schema\u2026: pick a JSON schema file from the workspace',
+      text: t('pickSchema'),
+      label: t('pickSchemaLabel'),
       className: 'text-button secondary',
       onClick: () => this.deps.pickSchema(),
     });
-    const status = el('span', { className: problem ? 'schema-problem' : 'schema-name', text: problem ?? `Schema: ${name ?? 'from this conversation'}` });
+    const status = el('span', {
+      className: problem ? 'schema-problem' : 'schema-name',
+      text: problem ?? (name ? t('schemaNamed', { name }) : t('schemaFromConversation')),
+    });
     this.schemaRow.replaceChildren(pick, status);
   }
 }

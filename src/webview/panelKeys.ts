@@ -4,6 +4,7 @@
  * apart; `listTarget` moves through the conversation; `progressText` is what the optional progress
  * announcements (`cadenza.chat.accessibility.announceProgress`) say.
  */
+import { t } from './l10n';
 
 /** One line of the keyboard help: the keys and what they do. */
 export interface KeyHelp {
@@ -13,14 +14,14 @@ export interface KeyHelp {
 
 /** Every key the panel handles itself, in the order the help lists them. */
 export const keyboardHelp: readonly KeyHelp[] = [
-  { keys: 'Enter', does: 'Send the message (Shift+Enter starts a new line).' },
-  { keys: 'Escape', does: 'Stop the answer while it streams.' },
-  { keys: 'Ctrl+Up', does: 'From the message box, go to the last message.' },
-  { keys: 'Up / Down', does: 'In the conversation, go to the previous or next message.' },
-  { keys: 'Home / End', does: 'In the conversation, go to the first or last message.' },
-  { keys: 'Tab', does: 'From a message, reach its buttons: copy, regenerate, the code blocks\u2019 actions, approve or deny a tool card.' },
-  { keys: 'Ctrl+Down', does: 'From the conversation, go back to the message box.' },
-  { keys: 'Alt+F1', does: 'Show this help; Escape closes it.' },
+  { keys: t('keyEnter'), does: t('keyEnterDoes') },
+  { keys: t('keyEscape'), does: t('keyEscapeDoes') },
+  { keys: t('keyCtrlUp'), does: t('keyCtrlUpDoes') },
+  { keys: t('keyUpDown'), does: t('keyUpDownDoes') },
+  { keys: t('keyHomeEnd'), does: t('keyHomeEndDoes') },
+  { keys: t('keyTab'), does: t('keyTabDoes') },
+  { keys: t('keyCtrlDown'), does: t('keyCtrlDownDoes') },
+  { keys: t('keyAltF1'), does: t('keyAltF1Does') },
 ];
 
 /** A key that moves through the conversation's messages. */
@@ -65,9 +66,9 @@ export const progressEveryMs = 15_000;
  * (the answer itself, once).
  */
 export function progressText(elapsedMs: number, words: number): string {
-  if (elapsedMs < progressEveryMs) return 'Cadenza is answering\u2026';
+  if (elapsedMs < progressEveryMs) return t('answering');
   const seconds = Math.round(elapsedMs / 1000);
-  return `Cadenza is still answering: ${seconds} seconds, ${words} ${words === 1 ? 'word' : 'words'} so far.`;
+  return t(words === 1 ? 'stillAnsweringOne' : 'stillAnsweringMany', { seconds, words });
 }
 
 /** The number of words in `text` (what a progress announcement counts). */

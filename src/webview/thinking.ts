@@ -5,11 +5,12 @@
  */
 import { el } from './dom';
 import { formatDuration } from './format';
+import { t } from './l10n';
 
 /** The collapsible thinking section of one answer. */
 export class ThinkingSection {
   readonly element: HTMLDetailsElement;
-  private readonly label = el('span', { className: 'thinking-label', text: 'Thinking\u2026' });
+  private readonly label = el('span', { className: 'thinking-label', text: t('thinking') });
   private readonly text = document.createTextNode('');
   private readonly startedAt = performance.now();
   private settled = false;
@@ -17,7 +18,7 @@ export class ThinkingSection {
   /** `live` while the answer streams (open, counting); otherwise a finished section, closed. */
   constructor(live: boolean) {
     this.element = el('details', { className: 'thinking' }) as HTMLDetailsElement;
-    const body = el('div', { className: 'thinking-body', attrs: { 'aria-label': 'The model\u2019s thinking' } });
+    const body = el('div', { className: 'thinking-body', attrs: { 'aria-label': t('modelThinking') } });
     body.append(this.text);
     this.element.append(el('summary', { className: 'thinking-summary' }, this.label), body);
     this.element.open = live;
@@ -39,7 +40,7 @@ export class ThinkingSection {
     if (this.settled) return;
     this.settled = true;
     const took = ms ?? performance.now() - this.startedAt;
-    this.label.textContent = `Thought for ${formatDuration(took)}`;
+    this.label.textContent = t('thoughtFor', { duration: formatDuration(took) });
     this.element.open = false;
     this.element.classList.remove('live');
   }

@@ -11,6 +11,7 @@ import { button, el } from './dom';
 import { icon, type IconName } from './icons';
 import type { PanelContext } from './panelContext';
 import { callSummary, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, statusText } from './toolText';
+import { t } from './l10n';
 
 const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
   done: 'check',
@@ -22,7 +23,7 @@ const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
 };
 
 function diffBlock(diff: string): HTMLElement {
-  const pre = el('pre', { className: 'tool-diff', attrs: { 'aria-label': 'Proposed change, as a diff' } });
+  const pre = el('pre', { className: 'tool-diff', attrs: { 'aria-label': t('proposedDiff') } });
   const lines = diff.split('\n');
   lines.forEach((line, index) => {
     const kind = diffLineKind(line);
@@ -35,26 +36,26 @@ function diffBlock(diff: string): HTMLElement {
 function changeBlock(change: ChangeView, args: string): HTMLElement {
   const block = el('div', { className: `tool-change tool-change-${change.kind}` }, el('p', { className: 'tool-change-title', text: changeTitle(change) }));
   if ((change.kind === 'edit' || change.kind === 'create') && change.caution) {
-    block.append(el('p', { className: 'tool-caution', text: `Always asked: ${change.caution}`, attrs: { role: 'note' } }));
+    block.append(el('p', { className: 'tool-caution', text: t('alwaysAsked', { reason: change.caution }), attrs: { role: 'note' } }));
   }
   switch (change.kind) {
     case 'edit':
       block.append(diffBlock(change.diff));
       break;
     case 'create':
-      block.append(el('pre', { className: 'tool-content', text: change.content, attrs: { 'aria-label': `Content of ${change.path}` } }));
+      block.append(el('pre', { className: 'tool-content', text: change.content, attrs: { 'aria-label': t('contentOf', { path: change.path }) } }));
       if (change.omitted) block.append(el('p', { className: 'tool-omitted', text: omittedText(change.omitted) }));
       break;
     case 'read':
       block.append(el('p', { className: 'tool-caution', text: change.reason, attrs: { role: 'note' } }));
       break;
     case 'terminal':
-      block.append(el('pre', { className: 'tool-command', text: change.command, attrs: { 'aria-label': 'Command' } }));
+      block.append(el('pre', { className: 'tool-command', text: change.command, attrs: { 'aria-label': t('command') } }));
       break;
     case 'external':
       // Everything the tool is sent, in full and open: a secret in the arguments is seen before it leaves.
       block.append(
-        el('pre', { className: 'tool-input', text: prettyArguments(args), attrs: { 'aria-label': `Arguments ${change.tool} is sent` } }),
+        el('pre', { className: 'tool-input', text: prettyArguments(args), attrs: { 'aria-label': t('argumentsSent', { tool: change.tool }) } }),
         el('p', { className: 'tool-caution', text: externalToolNote, attrs: { role: 'note' } }),
       );
       break;
@@ -112,14 +113,14 @@ export class ToolCard {
       el('span', { className: 'tool-status', text: statusText[view.status] }),
     );
     const parts: HTMLElement[] = [header];
-    if (view.origin !== undefined) parts.push(el('p', { className: 'tool-origin', text: `Tool from ${view.origin}` }));
+    if (view.origin !== undefined) parts.push(el('p', { className: 'tool-origin', text: t('toolFrom', { origin: view.origin }) }));
     if (view.images?.length) {
       parts.push(
         el(
           'div',
           { className: 'tool-images' },
           ...view.images.map((image, index) =>
-            el('img', { className: 'tool-image', attrs: { src: image.dataUrl, alt: `Image ${index + 1} the tool returned (${image.mimeType})` } }),
+            el('img', { className: 'tool-image', attrs: { src: image.dataUrl, alt: t('toolImage', { index: index + 1, type: image.mimeType }) } }),
           ),
         ),
       );
@@ -128,14 +129,14 @@ export class ToolCard {
     if (view.status === 'awaitingApproval' && view.change) parts.push(this.approvalButtons(view.change));
     // An external tool's card shows its arguments open in the change block already.
     if (view.arguments !== '' && view.status !== 'forming' && view.change?.kind !== 'external')
-      parts.push(section('tool-args', 'Arguments', prettyArguments(view.arguments), openArgs));
+      parts.push(section('tool-args', t('arguments'), prettyArguments(view.arguments), openArgs));
     else if (view.status === 'forming') parts.push(el('pre', { className: 'tool-forming', text: view.arguments }));
     if (view.result !== undefined) {
       const first = view.result.split('\n', 1)[0] ?? '';
-      parts.push(section('tool-result', `Result: ${first.length > 70 ? `${first.slice(0, 69)}\u2026` : first}`, view.result, openResult));
+      parts.push(section('tool-result', t('toolResult', { first: first.length > 70 ? `${first.slice(0, 69)}\u2026` : first }), view.result, openResult));
     }
     this.element.replaceChildren(...parts);
-    if (announce && view.change) this.context.announce(`Cadenza asks: ${changeTitle(view.change)}. Approve or deny it in the card.`);
+    if (announce && view.change) this.context.announce(t('toolAsks', { change: changeTitle(view.change) }));
   }
 
   private approvalButtons(change: ChangeView): HTMLElement {
@@ -145,17 +146,28 @@ export class ToolCard {
       this.context.post({ type: 'tool/approve', callId: this.view.id, decision });
     };
     // Each name starts with the button's visible text (WCAG 2.5.3): a voice user says what they see.
-    const approveText = change.kind === 'terminal' || change.kind === 'external' ? 'Run' : change.kind === 'read' ? 'Allow reading' : 'Approve';
-    const approve = button({ text: approveText, label: `${approveText}: ${title}`, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
-    const deny = button({ text: 'Deny', label: `Deny: ${title}`, icon: 'close', className: 'text-button secondary', onClick: () => decide('deny') });
-    const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': `Approve or deny: ${title}` } }, approve, deny);
+    const [approveText, approveLabel] =
+      change.kind === 'terminal' || change.kind === 'external'
+        ? [t('run'), t('runLabel', { title })]
+        : change.kind === 'read'
+          ? [t('allowReading'), t('allowReadingLabel', { title })]
+          : [t('approve'), t('approveLabel', { title })];
+    const approve = button({ text: approveText, label: approveLabel, icon: 'check', className: 'text-button', onClick: () => decide('approve') });
+    const deny = button({
+      text: t('deny'),
+      label: t('denyLabel', { title }),
+      icon: 'close',
+      className: 'text-button secondary',
+      onClick: () => decide('deny'),
+    });
+    const bar = el('div', { className: 'tool-approval', attrs: { role: 'toolbar', 'aria-label': t('approveOrDeny', { title }) } }, approve, deny);
     // Edits and new files may be allowed for the rest of the conversation; commands are always asked one by one.
     // So is any file but an ordinary source or text file (the card says why).
     if ((change.kind === 'edit' || change.kind === 'create') && !change.caution) {
       bar.append(
         button({
-          text: 'Allow edits for this conversation',
-          label: 'Allow edits for this conversation: approve, and allow edits and new files for the rest of this conversation without asking',
+          text: t('allowEdits'),
+          label: t('allowEditsLabel'),
           className: 'text-button secondary',
           onClick: () => decide('allowConversation'),
         }),
@@ -165,8 +177,8 @@ export class ToolCard {
     if (change.kind === 'external') {
       bar.append(
         button({
-          text: `Allow ${change.tool} for this conversation`,
-          label: `Allow ${change.tool} for this conversation: run, and run ${change.tool} again in this conversation without asking`,
+          text: t('allowTool', { tool: change.tool }),
+          label: t('allowToolLabel', { tool: change.tool }),
           className: 'text-button secondary',
           onClick: () => decide('allowTool'),
         }),
@@ -175,8 +187,8 @@ export class ToolCard {
     if (change.kind === 'edit' || change.kind === 'create') {
       bar.append(
         button({
-          text: 'Show diff',
-          label: `Show diff: open the diff of ${change.path} in the editor`,
+          text: t('showDiff'),
+          label: t('showDiffLabel', { path: change.path }),
           icon: 'open',
           className: 'text-button secondary',
           onClick: () => this.context.post({ type: 'tool/showDiff', callId: this.view.id }),

@@ -5,19 +5,20 @@
 import { parseJsonObject } from '../shared/jsonObject';
 import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
 import { formatCount } from './format';
+import { t } from './l10n';
 
 /** What each status reads as on a card. */
 export const statusText: Readonly<Record<ToolCallStatusView, string>> = {
-  forming: 'Preparing\u2026',
-  queued: 'Queued',
-  awaitingApproval: 'Waiting for your approval',
-  running: 'Running\u2026',
-  done: 'Done',
-  failed: 'Failed',
-  denied: 'Denied',
-  invalid: 'Invalid call',
-  cancelled: 'Cancelled',
-  skipped: 'Not run',
+  forming: t('toolForming'),
+  queued: t('toolQueued'),
+  awaitingApproval: t('toolAwaitingApproval'),
+  running: t('toolRunning'),
+  done: t('toolDone'),
+  failed: t('toolFailed'),
+  denied: t('toolDenied'),
+  invalid: t('toolInvalid'),
+  cancelled: t('toolCancelled'),
+  skipped: t('toolSkipped'),
 };
 
 /** The argument a reader recognises the call by: the path, the glob, the query or the command. */
@@ -42,20 +43,20 @@ export function prettyArguments(text: string): string {
 export function changeTitle(change: ChangeView): string {
   switch (change.kind) {
     case 'edit':
-      return change.replacements ? `Edit ${change.path}: replace all ${change.replacements} occurrences` : `Edit ${change.path}`;
+      return change.replacements ? t('changeEditAll', { path: change.path, count: change.replacements }) : t('changeEdit', { path: change.path });
     case 'create':
-      return `Create ${change.path}`;
+      return t('changeCreate', { path: change.path });
     case 'read':
-      return `Read ${change.path}`;
+      return t('changeRead', { path: change.path });
     case 'terminal':
-      return `Run a command${change.cwd ? ` in ${change.cwd}` : ''} (time limit ${change.timeoutSeconds} s)`;
+      return change.cwd ? t('changeCommandIn', { cwd: change.cwd, seconds: change.timeoutSeconds }) : t('changeCommand', { seconds: change.timeoutSeconds });
     case 'external':
-      return `Run ${change.tool} from ${change.origin}`;
+      return t('changeExternal', { tool: change.tool, origin: change.origin });
   }
 }
 
 /** What an external tool's card says under its arguments: Cadenza's checkpoints cannot undo what it does. */
-export const externalToolNote = 'Changes made by this tool are not in checkpoints: restoring this turn cannot undo them.';
+export const externalToolNote = t('externalToolNote');
 
 /** The class of a line of a compact diff. */
 export function diffLineKind(line: string): 'diff-add' | 'diff-del' | 'diff-hunk' | 'diff-context' {
@@ -67,6 +68,6 @@ export function diffLineKind(line: string): 'diff-add' | 'diff-del' | 'diff-hunk
 
 /** What a card says under a new file it shows only the head of (the diff view shows it all). */
 export function omittedText(omitted: { readonly lines: number; readonly characters: number }): string {
-  const lines = omitted.lines === 1 ? '1 more line' : `${formatCount(omitted.lines)} more lines`;
-  return `\u2026 ${lines} (${formatCount(omitted.characters)} characters) not shown`;
+  const characters = formatCount(omitted.characters);
+  return omitted.lines === 1 ? t('omittedOne', { characters }) : t('omittedMany', { lines: formatCount(omitted.lines), characters });
 }

@@ -7,6 +7,7 @@
 import type { FromWebview } from '../shared/protocol';
 import type { VscodeToolView } from '../shared/views';
 import { button, el, show, uniqueId } from './dom';
+import { t } from './l10n';
 
 /** The tools menu and its toolbar button. */
 export class ToolsMenu {
@@ -20,10 +21,10 @@ export class ToolsMenu {
   constructor(private readonly post: (message: FromWebview) => void) {
     this.element = el(
       'section',
-      { className: 'tools-menu', attrs: { 'aria-label': 'VS Code tools the agent may use' } },
+      { className: 'tools-menu', attrs: { 'aria-label': t('vscodeTools') } },
       el('p', {
         className: 'tools-intro',
-        text: 'Tools from other extensions and MCP servers that the agent may call in this workspace. Each one you enable adds its schema to every agent request (tokens you pay for). Cadenza asks before each call of a tool not marked read-only, whatever edits you allowed; VS Code may ask too.',
+        text: t('toolsIntro'),
       }),
       this.notes,
       this.list,
@@ -31,7 +32,7 @@ export class ToolsMenu {
     );
     this.element.id = uniqueId('tools-menu');
     show(this.element, false);
-    this.button = button({ label: 'VS Code tools the agent may use', icon: 'tools', onClick: () => this.setOpen(this.element.hidden) });
+    this.button = button({ label: t('vscodeTools'), icon: 'tools', onClick: () => this.setOpen(this.element.hidden) });
     this.button.setAttribute('aria-controls', this.element.id);
     this.button.setAttribute('aria-expanded', 'false');
   }
@@ -54,22 +55,19 @@ export class ToolsMenu {
         el('p', {
           className: 'tools-note',
           attrs: { role: 'note' },
-          text: `Restricted Mode: only tools marked read-only are offered${blocked > 0 ? `; ${blocked} other${blocked === 1 ? ' is' : 's are'} held back` : ''} until you trust this workspace.`,
+          text: blocked === 0 ? t('toolsRestricted') : t(blocked === 1 ? 'toolsRestrictedHeldOne' : 'toolsRestrictedHeldMany', { count: blocked }),
         }),
       );
     }
-    if (!agentEnabled)
-      notes.push(el('p', { className: 'tools-note', attrs: { role: 'note' }, text: 'The agent is off (cadenza.agent.enabled), so no tool is used.' }));
-    if (tools.length === 0) notes.push(el('p', { className: 'tools-note', text: 'No other extension or MCP server registers tools in VS Code.' }));
+    if (!agentEnabled) notes.push(el('p', { className: 'tools-note', attrs: { role: 'note' }, text: t('toolsAgentOff') }));
+    if (tools.length === 0) notes.push(el('p', { className: 'tools-note', text: t('toolsNone') }));
     this.notes.replaceChildren(...notes);
     this.list.replaceChildren(...tools.map((tool) => this.row(tool)));
     const enabled = tools.filter((tool) => tool.enabled && !tool.blocked);
     const tokens = enabled.reduce((sum, tool) => sum + tool.tokens, 0);
     this.summary.textContent =
-      enabled.length === 0
-        ? 'None enabled: the agent uses only its own workspace functions.'
-        : `${enabled.length} enabled, about ${tokens.toLocaleString('en-US')} tokens per agent request.`;
-    this.button.title = enabled.length === 0 ? 'VS Code tools the agent may use (none enabled)' : `VS Code tools the agent may use (${enabled.length} enabled)`;
+      enabled.length === 0 ? t('toolsNoneEnabled') : t('toolsEnabled', { count: enabled.length, tokens: tokens.toLocaleString('en-US') });
+    this.button.title = enabled.length === 0 ? t('vscodeToolsNone') : t('vscodeToolsEnabled', { count: enabled.length });
     this.button.setAttribute('aria-label', this.button.title);
     this.button.classList.toggle('has-tools', enabled.length > 0);
   }
@@ -79,13 +77,13 @@ export class ToolsMenu {
     box.checked = tool.enabled && !tool.blocked;
     box.disabled = tool.blocked;
     box.addEventListener('change', () => this.post({ type: 'tools/enable', name: tool.name, enabled: box.checked }));
-    const name = tool.wireName === tool.name ? tool.name : `${tool.name} (as ${tool.wireName})`;
+    const name = tool.wireName === tool.name ? tool.name : t('toolWireName', { name: tool.name, wireName: tool.wireName });
     const label = el(
       'label',
       { className: 'tools-item', attrs: { title: tool.description } },
       box,
       el('span', { className: 'tools-name', text: name }),
-      el('span', { className: 'tools-tokens', text: `~${tool.tokens.toLocaleString('en-US')} tokens` }),
+      el('span', { className: 'tools-tokens', text: t('toolTokens', { count: tool.tokens.toLocaleString('en-US') }) }),
     );
     // The source goes on the line below the name, where a narrow side bar still has room for it.
     const detail = el(
@@ -93,7 +91,7 @@ export class ToolsMenu {
       { className: 'tools-description' },
       el('span', { className: 'tools-source', text: tool.source }),
       document.createTextNode(
-        ` \u00b7 ${tool.blocked ? 'Held back in Restricted Mode (not marked read-only). ' : tool.readOnly ? '' : 'Asks before each call (not marked read-only). '}${tool.description}`,
+        ` \u00b7 ${tool.blocked ? t('toolHeldBack', { description: tool.description }) : tool.readOnly ? tool.description : t('toolAsksEachCall', { description: tool.description })}`,
       ),
     );
     return el('li', { className: `tools-row${tool.blocked ? ' blocked' : ''}` }, label, detail);

@@ -7,6 +7,7 @@ import type { UsageView } from '../shared/views';
 import { el } from './dom';
 import { icon } from './icons';
 import { usageParts } from './format';
+import { t } from './l10n';
 
 /** The usage figures as one line of small text; each figure has a tooltip saying what it is. */
 export function usageLine(usage: UsageView): HTMLElement {
@@ -23,15 +24,7 @@ export function jsonCheckBlock(check: JsonCheckView, withSchema: boolean): HTMLE
   const block = el('div', { className: `json-check ${check.valid ? 'valid' : 'invalid'}` });
   const summary = el('p', { className: 'json-check-summary' }, icon(check.valid ? 'check' : 'warning'));
   const problems = check.problems.length;
-  summary.append(
-    el('span', {
-      text: check.valid
-        ? withSchema
-          ? 'Valid JSON that matches the schema.'
-          : 'Valid JSON.'
-        : `${withSchema ? 'Does not match the schema' : 'Not valid JSON'}${problems > 0 ? ` (${problems} problem${problems === 1 ? '' : 's'}):` : '.'}`,
-    }),
-  );
+  summary.append(el('span', { text: check.valid ? t(withSchema ? 'jsonMatchesSchema' : 'jsonValid') : invalidText(withSchema, problems) }));
   block.append(summary);
   if (problems > 0) {
     const list = el('ul', { className: 'json-problems' });
@@ -39,4 +32,11 @@ export function jsonCheckBlock(check: JsonCheckView, withSchema: boolean): HTMLE
     block.append(list);
   }
   return block;
+}
+
+/** What a JSON answer that failed its check is: not JSON, or not what the schema asks, with how many problems. */
+function invalidText(withSchema: boolean, problems: number): string {
+  if (problems === 0) return t(withSchema ? 'jsonNoMatch' : 'jsonInvalid');
+  if (withSchema) return t(problems === 1 ? 'jsonNoMatchOne' : 'jsonNoMatchMany', { count: problems });
+  return t(problems === 1 ? 'jsonInvalidOne' : 'jsonInvalidMany', { count: problems });
 }

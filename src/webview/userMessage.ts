@@ -8,6 +8,7 @@ import { button, el, show } from './dom';
 import { icon } from './icons';
 import { MarkdownBody } from './markdownBody';
 import type { PanelContext } from './panelContext';
+import { t } from './l10n';
 
 /** A user message in the conversation. */
 export class UserMessage {
@@ -25,20 +26,20 @@ export class UserMessage {
     this.text = message.text;
     this.body = new MarkdownBody('markdown');
     this.body.setText(message.text);
-    this.element = el('article', { className: 'message user', attrs: { 'aria-label': 'Your message' } });
+    this.element = el('article', { className: 'message user', attrs: { 'aria-label': t('yourMessage') } });
     this.element.dataset['id'] = message.id;
-    const header = el('div', { className: 'message-header' }, el('span', { className: 'message-role', text: 'You' }));
-    const edit = button({ label: 'Edit this message and resend', icon: 'edit', onClick: () => this.startEdit() });
-    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Message actions' } }, edit);
+    const header = el('div', { className: 'message-header' }, el('span', { className: 'message-role', text: t('you') }));
+    const edit = button({ label: t('editMessage'), icon: 'edit', onClick: () => this.startEdit() });
+    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': t('messageActions') } }, edit);
     header.append(this.actions);
     this.element.append(header);
     if (message.imageDataUrl) {
-      const image = el('img', { className: 'message-image', attrs: { alt: 'Attached image' } });
+      const image = el('img', { className: 'message-image', attrs: { alt: t('attachedImage') } });
       image.src = message.imageDataUrl;
       this.element.append(image);
     }
     if (message.audioName) {
-      const label = `Attached audio ${message.audioName}`;
+      const label = t('attachedAudioNamed', { name: message.audioName });
       this.element.append(
         el(
           'p',
@@ -52,14 +53,16 @@ export class UserMessage {
       this.element.append(
         el(
           'div',
-          { className: 'message-context', attrs: { role: 'group', 'aria-label': 'Attached context' } },
+          { className: 'message-context', attrs: { role: 'group', 'aria-label': t('attachedContext') } },
           ...message.context.map((part) => {
-            const title = `${part.label}: ${part.tokens} tokens${part.note ? `. ${part.note}` : ''}`;
+            const title = part.note
+              ? t('chipTitleNote', { label: part.label, count: part.tokens, note: part.note })
+              : t('chipTitle', { label: part.label, count: part.tokens });
             return el(
               'span',
               { className: `mention-chip${part.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': part.kind } },
               el('span', { className: 'mention-chip-label', text: `@${part.label}` }),
-              el('span', { className: 'mention-chip-tokens', text: `${part.tokens} tokens` }),
+              el('span', { className: 'mention-chip-tokens', text: t('tokenCount', { count: part.tokens }) }),
             );
           }),
         ),
@@ -85,10 +88,10 @@ export class UserMessage {
 
   private startEdit(): void {
     if (this.editor || !this.canEdit()) return;
-    const input = el('textarea', { className: 'edit-input', attrs: { 'aria-label': 'Edit your message', rows: '4' } });
+    const input = el('textarea', { className: 'edit-input', attrs: { 'aria-label': t('editYourMessage'), rows: '4' } });
     input.value = this.text;
-    const save = button({ text: 'Save and resend', label: 'Save and resend', className: 'text-button', onClick: () => this.submit(input.value) });
-    const cancel = button({ text: 'Cancel', label: 'Cancel editing', className: 'text-button secondary', onClick: () => this.endEdit() });
+    const save = button({ text: t('saveAndResend'), label: t('saveAndResend'), className: 'text-button', onClick: () => this.submit(input.value) });
+    const cancel = button({ text: t('cancel'), label: t('cancelEditing'), className: 'text-button secondary', onClick: () => this.endEdit() });
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
         event.preventDefault();

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { axeByTheme } from './axe.mjs';
 import { keyboardChecks } from './keyboardChecks.mjs';
+import { languageChecks } from './languageChecks.mjs';
 import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
@@ -52,6 +53,8 @@ const scenarios = [
   { name: 'authError', height: 600 },
   { name: 'tools', height: 1700, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
   { name: 'toolsRestricted', height: 900, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
+  // The panel with the German table the host gives a German VS Code (test/webview/languageChecks.mjs checks its texts).
+  { name: 'german', scenario: 'agent', lang: 'de', height: 1100 },
 ];
 const themes = ['dark', 'light', 'hc'];
 /** A narrow side bar: VS Code lets the side bar shrink to 170 px; 240 px is a narrow one people use. */
@@ -75,10 +78,10 @@ function report(label, problems, detail) {
 /** axe-core over every scenario, one check per theme (test/webview/axe.mjs). */
 const axe = axeByTheme(report);
 
-async function open(context, scenario, theme = 'dark') {
+async function open(context, scenario, theme = 'dark', lang = 'en') {
   const page = await context.newPage();
   page.on('pageerror', (error) => violations.push(`page error (${scenario}): ${error.message}`));
-  await page.goto(`${sandbox.url}?theme=${theme}&scenario=${scenario}`);
+  await page.goto(`${sandbox.url}?theme=${theme}&scenario=${scenario}&lang=${lang}`);
   await page.waitForFunction(() => window.__sandbox.posted.some((message) => message.type === 'ready'));
   await page.waitForTimeout(400);
   return page;
@@ -91,10 +94,10 @@ async function collectViolations(page, label) {
 
 try {
   for (const theme of themes) {
-    for (const { name, scenario = name, height, prepare } of scenarios) {
+    for (const { name, scenario = name, lang, height, prepare } of scenarios) {
       if (only && only !== name) continue;
       const context = await browser.newContext({ viewport: { width: 420, height }, deviceScaleFactor: 1 });
-      const page = await open(context, scenario, theme);
+      const page = await open(context, scenario, theme, lang);
       if (prepare) await prepare(page);
       await page.waitForTimeout(150);
       const file = join(outDir, `${name}-${theme}.png`);
@@ -119,7 +122,7 @@ try {
 
       // The same at a narrow side bar: nothing may run off the side.
       const narrow = await browser.newContext({ viewport: { width: narrowWidth, height }, deviceScaleFactor: 1 });
-      const narrowPage = await open(narrow, scenario, theme);
+      const narrowPage = await open(narrow, scenario, theme, lang);
       if (prepare) await prepare(narrowPage);
       await narrowPage.waitForTimeout(150);
       await narrowPage.screenshot({ path: join(outDir, `${name}-${theme}-narrow.png`) });
@@ -448,6 +451,7 @@ try {
       expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
     });
     await keyboardChecks({ check, open, posted, expect, outDir });
+    await languageChecks({ check, open, expect });
 
     await check('Copy as Markdown in the conversation list posts conversation/copyMarkdown', async (context) => {
       const page = await open(context, 'conversation');

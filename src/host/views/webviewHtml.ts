@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { jsonForScript, localizePanelStrings, panelStringsElementId } from '../../shared/panelTable';
 import { readAnnounceProgress } from '../settings';
 
 /**
  * The panel's HTML: strict CSP (`default-src 'none'`), scripts only by nonce from the extension's
  * own dist/, styles from dist/ and media/, images only as data: or webview resources. No remote content.
  * The page carries the settings the panel reads once, at its start (progress announcements), as data attributes:
- * they need no message of the protocol, and a change applies the next time the panel is created.
+ * they need no message of the protocol, and a change applies the next time the panel is created. The panel's texts
+ * come the same way, translated into VS Code's display language (`vscode.l10n.t`, keyed by the English text of
+ * src/shared/panelStrings.ts), as a JSON script element the page reads before it draws anything.
  */
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');
@@ -19,8 +22,9 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
     `img-src ${webview.cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
+  const strings = localizePanelStrings((english) => vscode.l10n.t(english));
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${vscode.env.language}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -30,6 +34,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
 </head>
 <body>
 <main id="app"${readAnnounceProgress() ? ' data-announce-progress="true"' : ''}></main>
+<script type="application/json" id="${panelStringsElementId}" nonce="${nonce}">${jsonForScript(strings)}</script>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

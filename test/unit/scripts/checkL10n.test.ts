@@ -115,6 +115,15 @@ describe('scripts/checkL10n.mjs: every string in every language, placeholders in
     }
   });
 
+  it('reports a panel text that is no key of the English bundle, or whose English text there differs', () => {
+    const catalogue = { newChat: 'New chat', answerFrom: 'Answer from {model}', stop: 'Stop' };
+    const bundle = { 'New chat': 'New chat', 'Answer from {model}': 'Answer by {model}' };
+    assert.deepEqual(call('checkPanelStrings', catalogue, bundle), [
+      'l10n/bundle.l10n.json gives "Answer from {model}" another English text: "Answer by {model}"',
+      'l10n/bundle.l10n.json has no key for the panel\'s stop: "Stop"',
+    ]);
+  });
+
   it('passes on this repository', () => {
     const result = call('checkRepository', repoRoot()) as { name: string; problems: string[] }[];
     assert.deepEqual(

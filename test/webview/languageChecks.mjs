@@ -1,0 +1,84 @@
+/* global document -- the page.evaluate callbacks run in the browser */
+// The webview tier's language check (issue #38, "in the user's language"): the panel draws its texts from the
+// table the host puts in the page (src/host/views/webviewHtml.ts; the sandbox's server builds it the same way).
+// With the German table, no English text of the catalogue (src/shared/panelStrings.ts) is left on screen, in a
+// tooltip or in an accessible name, and the German ones are there, on the first paint.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importTypeScript } from '../../scripts/checkL10n.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A pattern that matches a catalogue text whole, whatever its placeholders were filled with. */
+function patternOf(text) {
+  return `^${text
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.+')}$`;
+}
+
+/**
+ * Every text the user can see or hear in the page, with where it is: element texts (not what the conversation
+ * itself says: its Markdown, code and the user's words) and the names, tooltips, placeholders and alt texts.
+ */
+function pageTexts(page) {
+  return page.evaluate(() => {
+    const found = [];
+    const mine = (element) => !element.closest('.markdown, pre, code, textarea, .message.user p, .conversation-name, .message-model, .mention-label');
+    for (const element of document.querySelectorAll('#app *')) {
+      for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const value = element.getAttribute(name);
+        if (value) found.push({ where: `${element.tagName.toLowerCase()}[${name}]`, text: value });
+      }
+      if (!mine(element)) continue;
+      for (const node of element.childNodes) {
+        const text = node.nodeType === 3 ? node.textContent.trim() : '';
+        if (text) found.push({ where: element.tagName.toLowerCase(), text });
+      }
+    }
+    return found;
+  });
+}
+
+/** Adds the language checks to the webview tier's run (`check`, `open` and `expect` are screenshots.mjs's). */
+export async function languageChecks({ check, open, expect }) {
+  const { panelStrings } = await importTypeScript(join(root, 'src', 'shared', 'panelStrings.ts'));
+  const german = JSON.parse(await readFile(join(root, 'l10n', 'bundle.l10n.de.json'), 'utf8'));
+  // Texts German writes the same way ("Tab", "Alt+F1", "Top P (0–1)") say nothing about the language shown.
+  const english = Object.values(panelStrings).filter((text) => german[text] !== text);
+
+  await check('with the German table, the panel shows German and no English text of the catalogue (conversation)', async (context) => {
+    const page = await open(context, 'conversation', 'dark', 'de');
+    expect((await page.getAttribute('html', 'lang')) === 'de', 'the page is not marked lang="de"');
+    const textbox = page.getByRole('textbox', { name: german['Message to Cadenza'] });
+    expect((await textbox.getAttribute('placeholder')) === german[panelStrings.composerPlaceholder], 'the message box is not in German');
+    await textbox.focus();
+    await page.keyboard.press('Alt+F1');
+    const help = page.getByRole('dialog', { name: german.Keyboard });
+    await help.waitFor();
+    expect(await help.getByText(german[panelStrings.keyAltF1Does], { exact: true }).isVisible(), 'the keyboard help is not in German');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: german['Show conversations'] }).click();
+    await page.getByRole('button', { name: german['Conversation options'] }).click();
+    return noEnglish(page);
+  });
+  // Tool cards, approvals, a checkpoint, usage lines and the tools menu.
+  await check('with the German table, the panel shows German and no English text of the catalogue (agent)', async (context) => {
+    const page = await open(context, 'agent', 'dark', 'de');
+    await page.getByRole('button', { name: new RegExp(`^${german['VS Code tools the agent may use']}`) }).click();
+    return noEnglish(page);
+  });
+
+  /** Throws when a text of the page is one of the English texts; says how many texts it read. */
+  async function noEnglish(page) {
+    const texts = await pageTexts(page);
+    const patterns = english.map((text) => ({ text, pattern: new RegExp(patternOf(text), 's') }));
+    const left = texts.flatMap(({ where, text }) =>
+      patterns.filter(({ pattern }) => pattern.test(text)).map((match) => `${where}: ${JSON.stringify(text)} (English ${JSON.stringify(match.text)})`),
+    );
+    expect(left.length === 0, `English left in the German panel:\n      ${[...new Set(left)].join('\n      ')}`);
+    expect(texts.length > 50, `only ${texts.length} texts were read`);
+    return `${texts.length} texts, none of ${english.length} English texts`;
+  }
+}
