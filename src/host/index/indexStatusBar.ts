@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { IndexProgress } from '../../core/index/indexRun';
 import type { IndexStats } from '../../core/index/workspaceIndex';
-import { formatAge, teamStatusText } from '../../core/index/teamStatus';
+import { shortCommit } from '../../core/index/teamStatus';
 
 /** What the status bar shows about a team index that answers. */
 export interface TeamStatusView {
@@ -11,6 +11,16 @@ export interface TeamStatusView {
   readonly target: string;
   readonly tls: string;
   readonly overridden: number | undefined;
+}
+
+/** A short age in the display language: "just now", "12 min", "3 h", "5 days" (core/index/teamStatus.ts's formatAge). */
+function ageText(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return vscode.l10n.t('just now');
+  if (minutes < 60) return vscode.l10n.t('{0} min', minutes);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return vscode.l10n.t('{0} h', hours);
+  return vscode.l10n.t('{0} days', Math.floor(hours / 24));
 }
 
 /** The index's status bar item: progress while building (files and chunks done of total), size when idle. */
@@ -51,7 +61,8 @@ export class IndexStatusBar implements vscode.Disposable {
 
   /** The team index answers: which snapshot, how fresh, how many local files override it. */
   team(state: TeamStatusView): void {
-    this.item.text = `$(cloud) ${teamStatusText({ repository: state.repository, commit: state.commit, model: '', updatedAt: state.updatedAt }, Date.now())}`;
+    const age = ageText(Date.now() - state.updatedAt.getTime());
+    this.item.text = `$(cloud) ${vscode.l10n.t('Team index {0}, {1} old', shortCommit(state.commit), age)}`;
     const overrides =
       state.overridden === undefined
         ? vscode.l10n.t('Uncommitted files could not be listed (no git), so none override it.')
@@ -68,7 +79,7 @@ export class IndexStatusBar implements vscode.Disposable {
       'Cadenza searches the team index: {0} at commit {1}, updated {2} ago ({3}), on {4} {5}.',
       state.repository,
       state.commit,
-      formatAge(Date.now() - state.updatedAt.getTime()),
+      age,
       state.updatedAt.toISOString(),
       state.target,
       tls,
