@@ -13,6 +13,9 @@
 // - every placeholder of the English text survives in each translation, and none is invented: code spans
 //   (`#cadenza.baseUrl#`, a command's title), `{0}` and `{name}`, `${…}`, Markdown link targets (a
 //   `command:` link), and `%s`/`%d`. A translation may move them; it may not lose, alter or add one.
+// - every `l10n.t(...)` in the host's code (src/host) has a literal message (a string, or a template without
+//   `${…}`: what VS Code's extraction can read), that message is a key of l10n/bundle.l10n.json, and every
+//   key of that bundle is the message of some call (`npm run l10n:export` rewrites the bundle from the code).
 // Prints one line per check and exits non-zero when any fails.
 //
 //   node scripts/checkL10n.mjs
@@ -147,6 +150,84 @@ export async function importTypeScript(file) {
   return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
 }
 
+/** The folders whose `l10n.t` calls the English l10n bundle must match. */
+export const SOURCE_DIRS = ['src/host'];
+
+/** The one host file whose `l10n.t` call takes a computed message: it translates the panel's catalogue (src/shared/panelStrings.ts). */
+export const CATALOGUE_FILE = 'src/host/views/webviewHtml.ts';
+
+const ESCAPES = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', 0: '\0' };
+
+/** A JavaScript string literal's text as the running code sees it (escapes resolved). */
+function unescapeLiteral(body) {
+  return body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])/g, (_, escape) => {
+    if (escape.startsWith('u{')) return String.fromCodePoint(parseInt(escape.slice(2, -1), 16));
+    if (/^[ux][0-9a-fA-F]/.test(escape)) return String.fromCharCode(parseInt(escape.slice(1), 16));
+    if (escape === '\n' || escape === '\r\n' || escape === '\r') return '';
+    return ESCAPES[escape] ?? escape;
+  });
+}
+
+/**
+ * The `l10n.t(...)` calls of a source file: `{ line, message }` for each whose message is a literal (a quoted
+ * string, or a template without `${…}`; also `{ message: '…' }`), `{ line, message: undefined }` for a message
+ * that is not (a variable, a template with `${…}`): VS Code's extraction cannot put those in the bundle.
+ */
+export function l10nCallsIn(source) {
+  const calls = [];
+  for (const match of source.matchAll(/\bl10n\.t\(\s*(\{\s*message\s*:\s*)?/g)) {
+    const start = (match.index ?? 0) + match[0].length;
+    const line = source.slice(0, match.index).split('\n').length;
+    const quote = source[start];
+    let message;
+    if (quote === "'" || quote === '"' || quote === '`') {
+      let end = start + 1;
+      while (end < source.length && source[end] !== quote) end += source[end] === '\\' ? 2 : 1;
+      const body = source.slice(start + 1, end);
+      if (!(quote === '`' && /(^|[^\\])\$\{/.test(body))) message = unescapeLiteral(body);
+    }
+    calls.push({ line, message });
+  }
+  return calls;
+}
+
+/** The TypeScript files under `dir` (recursively), as paths relative to `root`. */
+function sourceFiles(root, dir) {
+  const found = [];
+  const walk = (rel) => {
+    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(child);
+    }
+  };
+  if (fs.existsSync(path.join(root, dir))) walk(dir);
+  return found.sort();
+}
+
+/**
+ * What is wrong between the code's `l10n.t` calls (`sources`: `{ file: text }`) and the English l10n bundle:
+ * a message that is not a literal, a message the bundle lacks, a key no call uses.
+ */
+export function checkSources(sources, english, bundleName = 'l10n/bundle.l10n.json', catalogue = {}) {
+  const problems = [];
+  // The panel's texts are translated by one computed call (CATALOGUE_FILE) and checked by checkPanelStrings.
+  const used = new Set(Object.values(catalogue));
+  for (const [file, text] of Object.entries(sources)) {
+    for (const { line, message } of l10nCallsIn(text)) {
+      if (message === undefined && file === CATALOGUE_FILE) continue;
+      if (message === undefined) {
+        problems.push(`${file}:${line}: l10n.t's message is not a literal string, so it cannot be in ${bundleName}`);
+        continue;
+      }
+      used.add(message);
+      if (!(message in english)) problems.push(`${file}:${line}: ${JSON.stringify(message)} is not in ${bundleName} (npm run l10n:export)`);
+    }
+  }
+  for (const key of Object.keys(english).filter((key) => !used.has(key))) problems.push(`${bundleName} has ${JSON.stringify(key)}, which no l10n.t call uses`);
+  return problems;
+}
+
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
@@ -176,8 +257,8 @@ export async function checkRepository(root, locales = LOCALES) {
   else results.push({ name: 'package.json names its l10n folder', problems: ['package.json has no "l10n" folder for vscode.l10n.t\'s bundles'] });
   // A repository without the panel's catalogue has no panel texts to check.
   const catalogueFile = path.join(root, 'src', 'shared', 'panelStrings.ts');
+  const panelStrings = fs.existsSync(catalogueFile) ? (await importTypeScript(catalogueFile)).panelStrings : {};
   if (fs.existsSync(catalogueFile) && bundles.length > 1) {
-    const { panelStrings } = await importTypeScript(catalogueFile);
     const english = path.join(root, bundles[1].dir, 'bundle.l10n.json');
     results.push({
       name: `src/shared/panelStrings.ts: the panel's ${Object.keys(panelStrings).length} texts are keys of l10n/bundle.l10n.json`,
@@ -191,6 +272,14 @@ export async function checkRepository(root, locales = LOCALES) {
       continue;
     }
     const base = readJson(path.join(root, file('')));
+    const dirs = SOURCE_DIRS.filter((dir) => fs.existsSync(path.join(root, dir)));
+    if (prefix === 'bundle.l10n' && dirs.length > 0) {
+      const sources = Object.fromEntries(dirs.flatMap((dir) => sourceFiles(root, dir)).map((rel) => [rel, fs.readFileSync(path.join(root, rel), 'utf8')]));
+      results.push({
+        name: `${file('')}: the messages of the l10n.t calls in ${dirs.join(', ')} (${Object.keys(sources).length} files) and the panel's texts, no more`,
+        problems: checkSources(sources, base, file(''), panelStrings),
+      });
+    }
     for (const locale of localesIn(path.join(root, dir), prefix, locales)) {
       const name = file(`.${locale}`);
       const problems = fs.existsSync(path.join(root, name)) ? compareBundle(base, readJson(path.join(root, name)), name) : [`${name} is missing`];

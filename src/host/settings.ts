@@ -94,7 +94,7 @@ export function workspaceSystemPromptNotice(): string | undefined {
   if (value === undefined) return undefined;
   const shown = value.length > 200 ? `${value.slice(0, 200)}\u2026` : value;
   // In Restricted Mode VS Code hides a restricted setting's workspace value, so this is the trusted case.
-  return `This workspace sets the system prompt of new conversations and @cadenza (cadenza.chat.systemPrompt in its settings): \u201c${shown}\u201d`;
+  return vscode.l10n.t('This workspace sets the system prompt of new conversations and @cadenza (cadenza.chat.systemPrompt in its settings): “{0}”', shown);
 }
 
 /** Audio defaults (`cadenza.audio.*`): what Transcribe and Translate use without asking, and where results go. */

@@ -16,13 +16,23 @@ function describe(entry: IgnoredSetting): string {
   return `${entry.id} (${value.length > 60 ? `${value.slice(0, 60)}\u2026` : value})`;
 }
 
+/** A list in the display language's way (`a, b, and c`; `a、b和c`). */
 function joined(parts: readonly string[]): string {
-  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
+  return new Intl.ListFormat(vscode.env.language, { type: 'conjunction' }).format(parts);
 }
 
 /** The notice's text for these ignored values. */
 export function ignoredSettingsMessage(ignored: readonly IgnoredSetting[]): string {
-  return `Cadenza ignores this workspace's ${joined(ignored.map(describe))}: a workspace's settings may make Cadenza do or spend less than your user settings, never more. To use ${ignored.length === 1 ? 'this value' : 'these values'}, set ${ignored.length === 1 ? 'it' : 'them'} in your user settings.`;
+  const list = joined(ignored.map(describe));
+  return ignored.length === 1
+    ? vscode.l10n.t(
+        "Cadenza ignores this workspace's {0}: a workspace's settings may make Cadenza do or spend less than your user settings, never more. To use this value, set it in your user settings.",
+        list,
+      )
+    : vscode.l10n.t(
+        "Cadenza ignores this workspace's {0}: a workspace's settings may make Cadenza do or spend less than your user settings, never more. To use these values, set them in your user settings.",
+        list,
+      );
 }
 
 /** Watches the settings and says, once per value, which workspace values do not count. */
@@ -78,7 +88,7 @@ export class WorkspaceSettingsNotice implements vscode.Disposable {
     if (keys.every((key) => seen.has(key))) return ignored;
     await this.state.update(shownKey, [...new Set([...seen, ...keys])]);
     this.lastShown = ignored;
-    void vscode.window.showInformationMessage(ignoredSettingsMessage(ignored), 'Show Settings').then((choice) => {
+    void vscode.window.showInformationMessage(ignoredSettingsMessage(ignored), vscode.l10n.t('Show Settings')).then((choice) => {
       // The user's settings, filtered to these: each row says it is also set in the workspace.
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `@id:${[...new Set(ignored.map((entry) => entry.id))].join(',')}`);
     });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { toAudioDataUrl } from '../../core/audio/dataUrl';
-import { checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
+import { checkAudioForFamily } from '../../core/audio/limits';
+import { audioProblemText } from './audioProblemText';
 import type { ChatController } from '../chat/chatController';
 import type { ServiceConnection } from '../service/connection';
 import type { PanelPort } from '../panel/panelPort';
@@ -26,7 +27,7 @@ export async function askAboutAudio(
   const models = (await connection.ensureModels()).filter((model) => model.capabilities.includes('audioReasoning'));
   const modelId = typeof options['model'] === 'string' ? options['model'] : models[0]?.id;
   if (!modelId) {
-    void vscode.window.showErrorMessage('The service lists no model that reasons about audio.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('The service lists no model that reasons about audio.'));
     return undefined;
   }
   const name = baseName(uri);
@@ -34,14 +35,18 @@ export async function askAboutAudio(
   const facts = await inspectUri(uri);
   const problem = checkAudioForFamily(facts, 'audioInstruct');
   if (problem || !facts.format) {
-    void vscode.window.showErrorMessage(`${name}: ${describeAudioProblem(problem ?? { kind: 'notAudio' }, 'attach')}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', name, audioProblemText(problem ?? { kind: 'notAudio' }, 'attach')));
     return undefined;
   }
   const format = facts.format;
   const question =
     typeof options['question'] === 'string'
       ? options['question']
-      : await vscode.window.showInputBox({ title: `Cadenza: ask about ${name}`, prompt: 'What do you want to know about this audio?', ignoreFocusOut: true });
+      : await vscode.window.showInputBox({
+          title: vscode.l10n.t('Cadenza: ask about {0}', name),
+          prompt: vscode.l10n.t('What do you want to know about this audio?'),
+          ignoreFocusOut: true,
+        });
   if (!question?.trim()) return undefined;
   await panel.reveal();
   const bytes = await vscode.workspace.fs.readFile(uri);

@@ -13,8 +13,8 @@ const lastLanguageKey = 'cadenza.audio.lastLanguage';
 export async function pickAudioFiles(): Promise<vscode.Uri[]> {
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: true,
-    openLabel: 'Select audio',
-    filters: { Audio: [...acceptedAudioExtensions] },
+    openLabel: vscode.l10n.t('Select audio'),
+    filters: { [vscode.l10n.t('Audio')]: [...acceptedAudioExtensions] },
   });
   return picked ?? [];
 }
@@ -43,7 +43,7 @@ export async function pickTranscriptionModel(connection: ServiceConnection, meme
     );
   if (models.length === 0) {
     void vscode.window
-      .showErrorMessage('The service lists no model that transcribes audio. Check the service address and key.', 'Open Settings')
+      .showErrorMessage(vscode.l10n.t('The service lists no model that transcribes audio. Check the service address and key.'), vscode.l10n.t('Open Settings'))
       .then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.baseUrl');
       });
@@ -58,14 +58,14 @@ export async function pickTranscriptionModel(connection: ServiceConnection, meme
           await vscode.window.showQuickPick(
             ordered.map((model) => ({
               label: model.id,
-              description: model.id === last ? '(last used)' : '',
+              description: model.id === last ? vscode.l10n.t('(last used)') : '',
               detail:
                 model.family === 'speechToText'
-                  ? 'Speech to text: files up to 25 MB; language = the language spoken'
-                  : 'Audio instruct: files up to 30 s; language = the language of the result',
+                  ? vscode.l10n.t('Speech to text: files up to 25 MB; language = the language spoken')
+                  : vscode.l10n.t('Audio instruct: files up to 30 s; language = the language of the result'),
               model,
             })),
-            { title: 'Cadenza: transcription model' },
+            { title: vscode.l10n.t('Cadenza: transcription model') },
           )
         )?.model;
   if (picked) await memento.update(lastModelKey, picked.id);
@@ -79,12 +79,16 @@ export async function pickTranscriptionModel(connection: ServiceConnection, meme
 export async function pickLanguage(memento: vscode.Memento, model: ModelInfo, mode: 'transcribe' | 'translate'): Promise<string | undefined> {
   const last = memento.get<string>(lastLanguageKey);
   const spoken = model.family !== 'audioInstruct';
-  const title = spoken ? 'Language spoken in the audio' : `Language of the ${mode === 'translate' ? 'translation' : 'transcript'}`;
+  const title = spoken
+    ? vscode.l10n.t('Cadenza: Language spoken in the audio')
+    : mode === 'translate'
+      ? vscode.l10n.t('Cadenza: Language of the translation')
+      : vscode.l10n.t('Cadenza: Language of the transcript');
   const items = [
-    { label: spoken ? 'Detect automatically' : 'Same as the audio', description: '', code: '' },
+    { label: spoken ? vscode.l10n.t('Detect automatically') : vscode.l10n.t('Same as the audio'), description: '', code: '' },
     ...languages.map((language) => ({ label: language.name, description: language.code, code: language.code })),
   ].sort((a, b) => Number(b.code === last && last !== undefined) - Number(a.code === last && last !== undefined));
-  const picked = await vscode.window.showQuickPick(items, { title: `Cadenza: ${title}`, matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
   if (!picked) return undefined;
   await memento.update(lastLanguageKey, picked.code);
   return picked.code;
@@ -140,8 +144,11 @@ export async function chooseTranscription(
     if (!model && settings.transcriptionModel !== '') {
       void vscode.window
         .showWarningMessage(
-          `cadenza.audio.transcriptionModel is ${settings.transcriptionModel}, which the service does not list as a model that transcribes. Pick one for now, or change the setting.`,
-          'Open Settings',
+          vscode.l10n.t(
+            'cadenza.audio.transcriptionModel is {0}, which the service does not list as a model that transcribes. Pick one for now, or change the setting.',
+            settings.transcriptionModel,
+          ),
+          vscode.l10n.t('Open Settings'),
         )
         .then((choice) => {
           if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.audio.transcriptionModel');

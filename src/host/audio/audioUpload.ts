@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { InferenceClient } from '../../core/api/client';
 import { inspectAudio, inspectAudioFile, type AudioInspection } from '../../core/audio/audioFile';
-import { checkAudioForFamily, describeAudioProblem, type AudioFamily, type AudioProblem } from '../../core/audio/limits';
+import { checkAudioForFamily, type AudioFamily, type AudioProblem } from '../../core/audio/limits';
+import { audioProblemText } from './audioProblemText';
 import { splitWav } from '../../core/audio/wavSplit';
 
 /** The file name of a URI (its last path segment), as messages and uploads name it. */
@@ -20,11 +21,12 @@ export async function inspectUri(uri: vscode.Uri): Promise<AudioInspection> {
  * agrees. In a batch of `files` the answer holds for all of them, and the question says so.
  */
 export async function askToSplit(uri: vscode.Uri, modelId: string, problem: Extract<AudioProblem, { kind: 'tooLong' }>, files = 1): Promise<boolean> {
-  const all = files > 1 ? ` The answer holds for every over-long WAV file of these ${files}.` : '';
+  const split = vscode.l10n.t('Cadenza can cut it into parts of at most {0} s and join their transcripts.', problem.limit);
+  const all = files > 1 ? vscode.l10n.t('The answer holds for every over-long WAV file of these {0}.', files) : undefined;
   const choice = await vscode.window.showWarningMessage(
-    `${baseName(uri)} is ${problem.seconds.toFixed(1)} s long; ${modelId} takes at most ${problem.limit} s per file.`,
-    { modal: true, detail: `Cadenza can cut it into parts of at most ${problem.limit} s and join their transcripts.${all}` },
-    `Split into ${problem.limit} s parts`,
+    vscode.l10n.t('{0} is {1} s long; {2} takes at most {3} s per file.', baseName(uri), problem.seconds.toFixed(1), modelId, problem.limit),
+    { modal: true, detail: all === undefined ? split : `${split} ${all}` },
+    vscode.l10n.t('Split into {0} s parts', problem.limit),
   );
   return choice !== undefined;
 }
@@ -48,10 +50,10 @@ export async function prepareUpload(
   const facts = await inspectUri(uri);
   const problem = checkAudioForFamily(facts, family);
   if (problem?.kind === 'tooLong' && problem.format === 'wav') {
-    if (!(await approveSplit(problem))) throw new Error(describeAudioProblem(problem));
+    if (!(await approveSplit(problem))) throw new Error(audioProblemText(problem));
     return { audios: splitWav(await vscode.workspace.fs.readFile(uri)), seconds: facts.seconds };
   }
-  if (problem) throw new Error(describeAudioProblem(problem));
+  if (problem) throw new Error(audioProblemText(problem));
   return { audios: [await vscode.workspace.fs.readFile(uri)], seconds: facts.seconds };
 }
 

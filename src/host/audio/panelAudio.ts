@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../core/api/errors';
 import { toAudioDataUrl } from '../../core/audio/dataUrl';
-import { acceptedAudioExtensions, checkAudioForFamily, describeAudioProblem } from '../../core/audio/limits';
+import { acceptedAudioExtensions, checkAudioForFamily } from '../../core/audio/limits';
+import { audioProblemText } from './audioProblemText';
 import type { AudioFormat } from '../../core/audio/sniff';
 import type { AudioAttachment } from '../../shared/protocol';
 import type { MessageAudio, PanelSink } from '../chat/turnTypes';
@@ -34,7 +35,7 @@ const maxHeld = 3;
 
 /** VS Code's open dialog for one audio file (the service's extensions). */
 async function pickAudioFile(openLabel: string): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel, filters: { Audio: [...acceptedAudioExtensions] } });
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel, filters: { [vscode.l10n.t('Audio')]: [...acceptedAudioExtensions] } });
   return picked?.[0];
 }
 
@@ -68,13 +69,13 @@ export class PanelAudio {
    * `notice` saying what is wrong. Resolves with what was posted to attach, if anything.
    */
   async pick(uri?: vscode.Uri): Promise<AudioAttachment | undefined> {
-    const file = uri ?? (await pickAudioFile('Attach audio'));
+    const file = uri ?? (await pickAudioFile(vscode.l10n.t('Attach audio')));
     if (!file) return undefined;
     const name = baseName(file);
     const facts = await inspectUri(file);
     const problem = checkAudioForFamily(facts, 'audioInstruct');
     if (problem || !facts.format || facts.seconds === undefined) {
-      this.post({ type: 'notice', level: 'warning', text: `${name}: ${describeAudioProblem(problem ?? { kind: 'notAudio' }, 'attach')}` });
+      this.post({ type: 'notice', level: 'warning', text: vscode.l10n.t('{0}: {1}', name, audioProblemText(problem ?? { kind: 'notAudio' }, 'attach')) });
       return undefined;
     }
     const bytes = await vscode.workspace.fs.readFile(file);
@@ -93,10 +94,11 @@ export class PanelAudio {
    */
   async take(token: string, modelId: string | undefined): Promise<MessageAudio | string> {
     const held = this.held.get(token);
-    if (!held) return 'The attached audio is no longer here (it was sent already, or the window reloaded). Attach it again.';
-    if (!modelId) return 'Choose a model that reasons about audio before sending audio.';
+    if (!held) return vscode.l10n.t('The attached audio is no longer here (it was sent already, or the window reloaded). Attach it again.');
+    if (!modelId) return vscode.l10n.t('Choose a model that reasons about audio before sending audio.');
     const capabilities = this.connection.model(modelId)?.capabilities ?? (await this.connection.client()).capabilitiesOf(modelId);
-    if (!capabilities.includes('audioReasoning')) return `${modelId} cannot listen to audio. Pick a model with audio reasoning, or remove the audio.`;
+    if (!capabilities.includes('audioReasoning'))
+      return vscode.l10n.t('{0} cannot listen to audio. Pick a model with audio reasoning, or remove the audio.', modelId);
     this.held.delete(token);
     return { name: held.name, dataUrl: toAudioDataUrl(held.bytes, held.format) };
   }
@@ -108,7 +110,7 @@ export class PanelAudio {
    * or a `notice` naming the file. Resolves with the transcript (undefined when nothing was inserted).
    */
   async transcribeIntoPrompt(uri?: vscode.Uri, given: TranscribeIntoPromptOptions = {}): Promise<string | undefined> {
-    const file = uri ?? (await pickAudioFile('Transcribe'));
+    const file = uri ?? (await pickAudioFile(vscode.l10n.t('Transcribe')));
     if (!file) return undefined;
     const memento = this.host.extension.globalState;
     // The last model and language of this panel, else the transcription defaults: nothing is asked unless no model can be chosen.
@@ -129,7 +131,11 @@ export class PanelAudio {
     const controller = new AbortController();
     try {
       const text = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Cadenza: transcribing ${name} into the prompt (${model.id})`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Cadenza: transcribing {0} into the prompt ({1})', name, model.id),
+          cancellable: true,
+        },
         async (_progress, token) => {
           const subscription = token.onCancellationRequested(() => controller.abort());
           try {

@@ -127,7 +127,7 @@ export async function transcribeCommand(
   const results = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: `Cadenza: ${mode === 'translate' ? 'translating' : 'transcribing'} ${uris.length} file${uris.length === 1 ? '' : 's'}`,
+      title: progressTitle(mode, uris.length),
       cancellable: true,
     },
     async (progress, token) => {
@@ -152,6 +152,12 @@ export async function transcribeCommand(
     },
   );
   return finish(host, uris, results, destination, mode);
+}
+
+/** The progress notification's title: what is done to how many files (one message per plural form). */
+function progressTitle(mode: 'transcribe' | 'translate', files: number): string {
+  if (mode === 'translate') return files === 1 ? vscode.l10n.t('Cadenza: translating 1 file') : vscode.l10n.t('Cadenza: translating {0} files', files);
+  return files === 1 ? vscode.l10n.t('Cadenza: transcribing 1 file') : vscode.l10n.t('Cadenza: transcribing {0} files', files);
 }
 
 async function finish(
@@ -180,13 +186,15 @@ async function finish(
   const failed = out.filter((result) => result.status === 'failed');
   const canceled = out.filter((result) => result.status === 'canceled');
   if (failed.length > 0 || canceled.length > 0 || out.length > 1) {
-    const summary = [`${done.length} of ${out.length} done`];
+    const summary = [vscode.l10n.t('{0} of {1} done', done.length, out.length)];
     const costs = done.flatMap((result) => (result.cost === undefined ? [] : [result.cost]));
     if (costs.length > 0) summary.push(formatCost(costs.reduce((sum, cost) => sum + cost, 0)));
-    if (canceled.length > 0) summary.push(`${canceled.length} canceled`);
-    for (const result of failed) summary.push(`${result.file.split('/').pop() ?? result.file}: ${result.error ?? 'failed'}`);
+    if (canceled.length > 0) summary.push(vscode.l10n.t('{0} canceled', canceled.length));
+    for (const result of failed) summary.push(vscode.l10n.t('{0}: {1}', result.file.split('/').pop() ?? result.file, result.error ?? vscode.l10n.t('failed')));
     const show = failed.length > 0 ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-    void show(`Cadenza ${mode}: ${summary.join(' · ')}`, 'Show Log').then((choice) => choice && host.log.show(true));
+    const text =
+      mode === 'translate' ? vscode.l10n.t('Cadenza translate: {0}', summary.join(' · ')) : vscode.l10n.t('Cadenza transcribe: {0}', summary.join(' · '));
+    void show(text, vscode.l10n.t('Show Log')).then((choice) => choice && host.log.show(true));
   }
   return out;
 }

@@ -16,21 +16,21 @@ export interface TranscriptHeading {
 }
 
 function formatDuration(seconds: number | undefined): string {
-  if (seconds === undefined) return 'unknown';
+  if (seconds === undefined) return vscode.l10n.t('unknown');
   const whole = Math.round(seconds);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
 /** The Markdown heading of a transcript: file, model, language, duration and, when the model has an audio price, cost. */
 export function transcriptHeading(heading: TranscriptHeading): string {
-  const title = heading.mode === 'translate' ? 'Translation' : 'Transcript';
-  const cost = heading.cost === undefined ? [] : [`- Cost: ${formatCost(heading.cost)}`];
+  const title = heading.mode === 'translate' ? vscode.l10n.t('Translation: {0}', heading.fileName) : vscode.l10n.t('Transcript: {0}', heading.fileName);
+  const cost = heading.cost === undefined ? [] : [`- ${vscode.l10n.t('Cost: {0}', formatCost(heading.cost))}`];
   return [
-    `# ${title}: ${heading.fileName}`,
+    `# ${title}`,
     '',
-    `- Model: ${heading.model}`,
-    `- Language: ${heading.language || 'detected'}`,
-    `- Duration: ${formatDuration(heading.seconds)}`,
+    `- ${vscode.l10n.t('Model: {0}', heading.model)}`,
+    `- ${vscode.l10n.t('Language: {0}', heading.language || vscode.l10n.t('detected'))}`,
+    `- ${vscode.l10n.t('Duration: {0}', formatDuration(heading.seconds))}`,
     ...cost,
     '',
     '',
@@ -96,7 +96,7 @@ export function cursorSink(): TranscriptSink {
       const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
       if (!editor) {
         await vscode.env.clipboard.writeText(fullText);
-        void vscode.window.showWarningMessage('No editor was open, so the transcript was copied to the clipboard instead.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('No editor was open, so the transcript was copied to the clipboard instead.'));
         return;
       }
       await editor.edit((builder) => builder.insert(editor.selection.active, fullText));

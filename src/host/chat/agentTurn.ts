@@ -3,6 +3,7 @@
 // request to the model is its own assistant message (text streamed as `chat/delta`, its tool calls as
 // `tool/call` cards, closed by `chat/done`), saved with its calls and their results so a reload shows the
 // cards and the history sent again stays valid.
+import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { ModelInfo } from '../../core/api/types';
 import type { TurnRecorder } from '../../core/chat/checkpointRecorder';
@@ -59,14 +60,17 @@ function storedCall(record: ToolCallRecord): StoredToolCall {
 
 /** The text under an answer that hit the step limit. */
 export function stepLimitText(steps: number): string {
-  return `Stopped after ${steps} steps, the limit for one answer (cadenza.agent.maxSteps). The last calls were not run. Send \u201ccontinue\u201d to go on, or raise the limit.`;
+  return vscode.l10n.t(
+    'Stopped after {0} steps, the limit for one answer (cadenza.agent.maxSteps). The last calls were not run. Send “continue” to go on, or raise the limit.',
+    steps,
+  );
 }
 
 /** The note under a step whose answer was asked for with no tools offered, and why. */
 export function withoutToolsText(reason: ToolsWithheld, maxSteps: number): string {
   return reason === 'repeatedCall'
-    ? 'Cadenza asked for the answer without tools: the same call repeated.'
-    : `Cadenza asked for the answer without tools: this was the last of the ${maxSteps} steps of one answer (cadenza.agent.maxSteps).`;
+    ? vscode.l10n.t('Cadenza asked for the answer without tools: the same call repeated.')
+    : vscode.l10n.t('Cadenza asked for the answer without tools: this was the last of the {0} steps of one answer (cadenza.agent.maxSteps).', maxSteps);
 }
 
 /** The agent, its settings and the recorder of the files this answer changes. */

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 /** Copies text to the clipboard (code block or whole answer). */
 export async function copyCode(code: string): Promise<void> {
   await vscode.env.clipboard.writeText(code);
-  void vscode.window.setStatusBarMessage('Cadenza: copied to the clipboard', 2000);
+  void vscode.window.setStatusBarMessage(vscode.l10n.t('Cadenza: copied to the clipboard'), 2000);
 }
 
 function targetEditor(): vscode.TextEditor | undefined {
@@ -16,7 +16,7 @@ function targetEditor(): vscode.TextEditor | undefined {
 export async function insertCode(code: string): Promise<boolean> {
   const editor = targetEditor();
   if (!editor) {
-    void vscode.window.showWarningMessage('Open an editor to insert the code into.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open an editor to insert the code into.'));
     return false;
   }
   return editor.edit((builder) => builder.insert(editor.selection.active, code));
@@ -26,7 +26,7 @@ export async function insertCode(code: string): Promise<boolean> {
 export async function replaceSelection(code: string): Promise<boolean> {
   const editor = targetEditor();
   if (!editor) {
-    void vscode.window.showWarningMessage('Open an editor and select the text to replace.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open an editor and select the text to replace.'));
     return false;
   }
   return editor.edit((builder) => builder.replace(editor.selection, code));

@@ -101,8 +101,13 @@ export async function summariseOlderTurns(
 function cutNotice(error: SummaryCutError, connection: ServiceConnection): string {
   const most = connection.model(error.model)?.maxCompletionTokens;
   const larger = most === undefined || error.maxTokens < most;
-  const advice = larger ? ` Set Max tokens in this conversation's options above ${error.maxTokens.toLocaleString('en-US')} and condense again.` : '';
-  return `The summary was cut off at ${error.maxTokens.toLocaleString('en-US')} tokens, so nothing was condensed: the history is kept as it was.${advice}`;
+  const tokens = error.maxTokens.toLocaleString(vscode.env.language);
+  return larger
+    ? vscode.l10n.t(
+        "The summary was cut off at {0} tokens, so nothing was condensed: the history is kept as it was. Set Max tokens in this conversation's options above {0} and condense again.",
+        tokens,
+      )
+    : vscode.l10n.t('The summary was cut off at {0} tokens, so nothing was condensed: the history is kept as it was.', tokens);
 }
 
 /** What condensing needs from the chat controller. */
@@ -132,7 +137,7 @@ export class Condenser {
   async condense(target: Conversation, signal: AbortSignal = new AbortController().signal, maxTokens = target.options.maxTokens): Promise<boolean> {
     const { host } = this;
     if (!target.model && (await host.resolveModel(target, signal)) === undefined) return false;
-    host.sink({ type: 'notice', level: 'info', key: 'condense', text: 'Condensing the older turns of this conversation…' });
+    host.sink({ type: 'notice', level: 'info', key: 'condense', text: vscode.l10n.t('Condensing the older turns of this conversation…') });
     try {
       const condensed = await summariseOlderTurns(host.connection, target, signal, maxTokens);
       if (!condensed) {
@@ -140,7 +145,7 @@ export class Condenser {
           type: 'notice',
           level: 'info',
           key: 'condense',
-          text: 'Nothing to condense yet: only the newest two turns are there, and they are always sent whole.',
+          text: vscode.l10n.t('Nothing to condense yet: only the newest two turns are there, and they are always sent whole.'),
         });
         return false;
       }
@@ -151,7 +156,7 @@ export class Condenser {
         type: 'notice',
         level: 'info',
         key: 'condense',
-        text: `Condensed ${condensed.messageCount} older messages: the summary above them is sent instead (edit it there).`,
+        text: vscode.l10n.t('Condensed {0} older messages: the summary above them is sent instead (edit it there).', condensed.messageCount),
       });
       host.log.info(`Condensed ${condensed.messageCount} messages with ${condensed.model} into ${condensed.summary.length} characters.`);
       return true;
@@ -168,7 +173,7 @@ export class Condenser {
         type: 'notice',
         level: 'warning',
         key: 'condense',
-        text: `The conversation could not be condensed: ${view.message} The oldest turns are left out instead.`,
+        text: vscode.l10n.t('The conversation could not be condensed: {0} The oldest turns are left out instead.', view.message),
       });
       return false;
     }

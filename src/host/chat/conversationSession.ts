@@ -102,9 +102,9 @@ export class ConversationSession {
     const next =
       title ??
       (await vscode.window.showInputBox({
-        title: 'Rename conversation',
+        title: vscode.l10n.t('Rename conversation'),
         value: conversation.title,
-        validateInput: (value) => (value.trim() ? undefined : 'The title cannot be empty.'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('The title cannot be empty.')),
       }));
     if (!next?.trim()) return false;
     conversation.title = next.trim();
@@ -116,8 +116,9 @@ export class ConversationSession {
   /** Deletes a conversation after confirmation (skipped when `confirmed`); 'open' when it was the open one. */
   async delete(id: string, confirmed: boolean): Promise<'no' | 'other' | 'open'> {
     if (!confirmed) {
-      const answer = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true }, 'Delete');
-      if (answer !== 'Delete') return 'no';
+      const remove = vscode.l10n.t('Delete');
+      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Delete this conversation?'), { modal: true }, remove);
+      if (answer !== remove) return 'no';
     }
     await this.store.delete(id);
     if (id !== this.open?.id) return 'other';
@@ -133,9 +134,9 @@ export function saveFailureText(error: unknown): string {
     code === 'ENOSPC'
       ? 'the disk is full'
       : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-        ? 'the storage folder cannot be written'
+        ? vscode.l10n.t('the storage folder cannot be written')
         : error instanceof Error
           ? error.message
           : String(error);
-  return `This conversation could not be saved (${cause}). The answer is shown here but not stored yet.`;
+  return vscode.l10n.t('This conversation could not be saved ({0}). The answer is shown here but not stored yet.', cause);
 }

@@ -33,7 +33,11 @@ export function checkDataUrl(image: ImageAttachment): ImageAttachment | string {
 
 /** Asks for an image file and returns it checked and encoded, or an error message, or undefined. */
 export async function pickImage(): Promise<ImageAttachment | string | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Attach image', filters: { Images: Object.keys(imageTypes) } });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: vscode.l10n.t('Attach image'),
+    filters: { [vscode.l10n.t('Images')]: Object.keys(imageTypes) },
+  });
   const uri = picked?.[0];
   if (!uri) return undefined;
   const stat = await vscode.workspace.fs.stat(uri);

@@ -1,5 +1,6 @@
 // The panel's model picker: the listed models with their prices, the one selected, whether the list is
 // loading or failed, and a warning when the selected model is no longer offered (models retire).
+import * as vscode from 'vscode';
 import type { ModelCatalogState } from '../service/connection';
 import { modelView } from './presenters';
 import { errorView } from '../service/errorView';
@@ -18,7 +19,7 @@ export function postModelPicker(sink: PanelSink, state: ModelCatalogState, selec
     sink({
       type: 'notice',
       level: 'warning',
-      text: `The model ${selected} is no longer offered by the service. Pick another model to continue this conversation.`,
+      text: vscode.l10n.t('The model {0} is no longer offered by the service. Pick another model to continue this conversation.', selected),
     });
   }
 }

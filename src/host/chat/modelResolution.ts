@@ -1,6 +1,7 @@
 // Which model answers a message, in the host, for every entry point: core's resolution order
 // (core/chat/modelChoice.ts) fed with the setting, the last model used (global state) and the live list,
 // waiting for the list when it has not arrived instead of refusing, and saying why when no model can be chosen.
+import * as vscode from 'vscode';
 import { resolveChatModel, type ModelChoice } from '../../core/chat/modelChoice';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
@@ -44,7 +45,7 @@ export async function resolveMessageModel(
 ): Promise<ModelChoice | undefined> {
   let choice = effectiveModel(host, connection, conversationModel);
   if (!choice && connection.models.models.length === 0) {
-    sink({ type: 'notice', level: 'info', text: 'Waiting for the model list\u2026' });
+    sink({ type: 'notice', level: 'info', text: vscode.l10n.t('Waiting for the model list…') });
     await connection.ensureModels();
     if (signal?.aborted === true) return undefined;
     choice = effectiveModel(host, connection, conversationModel);
@@ -53,8 +54,8 @@ export async function resolveMessageModel(
     const error = connection.models.error;
     const text =
       error !== undefined
-        ? `No model can be chosen: the model list could not be read (${errorView(error).message}).`
-        : 'The service lists no chat model. Pick a model, or set cadenza.chat.model.';
+        ? vscode.l10n.t('No model can be chosen: the model list could not be read ({0}).', errorView(error).message)
+        : vscode.l10n.t('The service lists no chat model. Pick a model, or set cadenza.chat.model.');
     sink({ type: 'notice', level: 'error', text });
     return undefined;
   }

@@ -3,6 +3,7 @@
 // instructions, workspace search: context/turnContext.ts), the agent's plan, automatic condensing and the
 // history fitted to the context. Its events go to the reply shown and stored: a plain answer
 // (plainAnswer.ts) or the agent's steps (agentTurn.ts).
+import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { deferredStream } from '../../core/api/deferredStream';
 import type { ModelInfo, RetryInfo } from '../../core/api/types';
@@ -93,7 +94,11 @@ class PanelTurn {
       usedTokens: budget.usedTokens,
       limitTokens: budget.limitTokens,
       droppedMessages: budget.droppedCount,
-      overflow: `The conversation needs about ${budget.usedTokens} tokens but the model takes ${budget.limitTokens} besides the answer. Trim the conversation or lower max tokens.`,
+      overflow: vscode.l10n.t(
+        'The conversation needs about {0} tokens but the model takes {1} besides the answer. Trim the conversation or lower max tokens.',
+        budget.usedTokens,
+        budget.limitTokens,
+      ),
     };
     if (settings && budget.fits) {
       // Every change the turn's tools make is recorded for its checkpoint (the texts before the turn).

@@ -106,7 +106,7 @@ export class ProjectInstructions implements vscode.Disposable {
   async create(): Promise<vscode.Uri | undefined> {
     const folder = this.location()?.folder;
     if (!folder) {
-      void vscode.window.showWarningMessage('Open a folder first: project instructions belong to a workspace folder.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: project instructions belong to a workspace folder.'));
       return undefined;
     }
     const uri = vscode.Uri.joinPath(folder.uri, ...cadenzaInstructionFile.split('/'));

@@ -41,10 +41,16 @@ export class ChatStatusBar implements vscode.Disposable {
 
   private render(): void {
     const cost = this.spend === 0 ? '$0' : this.spend < 0.01 ? `$${this.spend.toFixed(4)}` : `$${this.spend.toFixed(2)}`;
-    this.item.text = `$(comment-discussion) ${this.model ?? 'no model'} · ${cost}`;
-    this.item.tooltip =
-      `Cadenza: ${this.model ?? 'no model selected'}. This session's chat: ${this.answers} answers, ${cost}.` +
-      `${this.completions === undefined ? '' : `\nInline completions today (counted apart from chat): ${this.completions}.`}\nClick to pick a model.`;
+    this.item.text = `$(comment-discussion) ${this.model ?? vscode.l10n.t('no model')} · ${cost}`;
+    const model = this.model ?? vscode.l10n.t('no model selected');
+    const lines = [
+      this.answers === 1
+        ? vscode.l10n.t("Cadenza: {0}. This session's chat: 1 answer, {1}.", model, cost)
+        : vscode.l10n.t("Cadenza: {0}. This session's chat: {1} answers, {2}.", model, this.answers, cost),
+      ...(this.completions === undefined ? [] : [vscode.l10n.t('Inline completions today (counted apart from chat): {0}.', this.completions)]),
+      vscode.l10n.t('Click to pick a model.'),
+    ];
+    this.item.tooltip = lines.join('\n');
   }
 
   dispose(): void {

@@ -24,7 +24,7 @@ function innermostContaining(symbols: readonly vscode.DocumentSymbol[], position
 export async function codeContext(): Promise<CodeContext | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showWarningMessage('Open a file and select some code first.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a file and select some code first.'));
     return undefined;
   }
   const document = editor.document;

@@ -13,7 +13,11 @@ export async function askAboutCode(chat: ChatController, panel: PanelPort, mode:
   if (!context) return undefined;
   let question: string | undefined;
   if (mode === 'ask') {
-    question = await vscode.window.showInputBox({ title: 'Cadenza: ask about the selection', prompt: `About ${context.fileName}`, ignoreFocusOut: true });
+    question = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Cadenza: ask about the selection'),
+      prompt: vscode.l10n.t('About {0}', context.fileName),
+      ignoreFocusOut: true,
+    });
     if (!question?.trim()) return undefined;
   }
   const prompt =

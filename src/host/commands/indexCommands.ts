@@ -12,12 +12,14 @@ import type { IndexService } from '../index/indexService';
 export async function rebuildIndex(index: IndexService, argument?: unknown, trustArguments = false): Promise<IndexRunResult | undefined> {
   const fromScratch = typeof argument === 'object' && argument !== null && (argument as { fromScratch?: unknown }).fromScratch === true;
   if (fromScratch && !trustArguments) {
-    const rebuild = 'Rebuild from Scratch';
+    const rebuild = vscode.l10n.t('Rebuild from Scratch');
     const answer = await vscode.window.showWarningMessage(
-      'Discard the workspace index and build it again from scratch?',
+      vscode.l10n.t('Discard the workspace index and build it again from scratch?'),
       {
         modal: true,
-        detail: 'A command asked for it (another extension may have run it). Every file is sent to the embedding model again, which costs tokens.',
+        detail: vscode.l10n.t(
+          'A command asked for it (another extension may have run it). Every file is sent to the embedding model again, which costs tokens.',
+        ),
       },
       rebuild,
     );
@@ -30,28 +32,61 @@ export async function rebuildIndex(index: IndexService, argument?: unknown, trus
 /** `cadenza.index.pause`: pauses or resumes indexing; returns whether it is now paused. */
 export function pauseIndex(index: IndexService): boolean {
   const paused = index.togglePause();
-  void vscode.window.setStatusBarMessage(paused ? 'Cadenza index paused' : 'Cadenza index resumed', 3000);
+  void vscode.window.setStatusBarMessage(paused ? vscode.l10n.t('Cadenza index paused') : vscode.l10n.t('Cadenza index resumed'), 3000);
   return paused;
 }
 
 function describe(stats: IndexStats): string {
   const last = stats.lastRun;
-  const links = last?.linksOutside ? `, ${last.linksOutside} link${last.linksOutside === 1 ? '' : 's'} out of the workspace folder skipped` : '';
-  const when = last ? `last update ${last.status} (${last.chunksEmbedded} embedded, ${last.chunksPending} pending${links})` : 'not updated this session';
-  return `${stats.files.toLocaleString('en-US')} files, ${stats.chunks.toLocaleString('en-US')} chunks, ${(stats.diskBytes / 1048576).toFixed(2)} MB on disk, model ${stats.modelId}, ${when}.`;
+  const status = !last
+    ? ''
+    : last.status === 'complete'
+      ? vscode.l10n.t('complete')
+      : last.status === 'cancelled'
+        ? vscode.l10n.t('cancelled')
+        : vscode.l10n.t('incomplete');
+  const when = !last
+    ? vscode.l10n.t('not updated this session')
+    : !last.linksOutside
+      ? vscode.l10n.t('last update {0} ({1} embedded, {2} pending)', status, last.chunksEmbedded, last.chunksPending)
+      : last.linksOutside === 1
+        ? vscode.l10n.t(
+            'last update {0} ({1} embedded, {2} pending, 1 link out of the workspace folder skipped)',
+            status,
+            last.chunksEmbedded,
+            last.chunksPending,
+          )
+        : vscode.l10n.t(
+            'last update {0} ({1} embedded, {2} pending, {3} links out of the workspace folder skipped)',
+            status,
+            last.chunksEmbedded,
+            last.chunksPending,
+            last.linksOutside,
+          );
+  const number = (value: number): string => value.toLocaleString(vscode.env.language);
+  return vscode.l10n.t(
+    'Cadenza index: {0} files, {1} chunks, {2} MB on disk, model {3}, {4}.',
+    number(stats.files),
+    number(stats.chunks),
+    (stats.diskBytes / 1048576).toFixed(2),
+    stats.modelId,
+    when,
+  );
 }
 
 /** `cadenza.index.status`: size on disk, files, chunks, model, last update; returns the figures. */
 export async function indexStatus(index: IndexService): Promise<IndexStats | undefined> {
   if (!index.available) {
-    void vscode.window.showInformationMessage('Cadenza has no index here: open a folder first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Cadenza has no index here: open a folder first.'));
     return undefined;
   }
   const stats = await index.stats();
   if (!stats) return undefined;
-  void vscode.window.showInformationMessage(`Cadenza index: ${describe(stats)}`, 'Rebuild', 'Show Log').then((choice) => {
-    if (choice === 'Rebuild') void vscode.commands.executeCommand('cadenza.index.rebuild');
-    if (choice === 'Show Log') void vscode.commands.executeCommand('cadenza.showLog');
+  const rebuild = vscode.l10n.t('Rebuild');
+  const showLog = vscode.l10n.t('Show Log');
+  void vscode.window.showInformationMessage(describe(stats), rebuild, showLog).then((choice) => {
+    if (choice === rebuild) void vscode.commands.executeCommand('cadenza.index.rebuild');
+    if (choice === showLog) void vscode.commands.executeCommand('cadenza.showLog');
   });
   return stats;
 }

@@ -13,11 +13,11 @@ type Place = 'workspace' | 'profile';
 /** Why a name cannot be a prompt's, or undefined when it can. */
 export function promptNameProblem(name: string): string | undefined {
   const trimmed = name.trim();
-  if (trimmed === '') return 'Give the prompt a name.';
-  if (/[\\/]/.test(trimmed) || trimmed.includes('..')) return 'A prompt\'s name cannot hold a path (no "/", "\\" or "..").';
-  if (!isValidPromptName(trimmed)) return 'Use letters, digits, ".", "_" and "-" (the name is typed after /), at most 64.';
+  if (trimmed === '') return vscode.l10n.t('Give the prompt a name.');
+  if (/[\\/]/.test(trimmed) || trimmed.includes('..')) return vscode.l10n.t('A prompt\'s name cannot hold a path (no "/", "\\" or "..").');
+  if (!isValidPromptName(trimmed)) return vscode.l10n.t('Use letters, digits, ".", "_" and "-" (the name is typed after /), at most 64.');
   if ((participantCommandNames as readonly string[]).includes(trimmed.toLowerCase()))
-    return `/${trimmed} is a built-in command of @cadenza; choose another name.`;
+    return vscode.l10n.t('/{0} is a built-in command of @cadenza; choose another name.', trimmed);
   return undefined;
 }
 
@@ -25,14 +25,20 @@ async function askPlace(folder: vscode.WorkspaceFolder | undefined): Promise<Pla
   if (!folder) return 'profile';
   const items: (vscode.QuickPickItem & { place: Place })[] = [
     {
-      label: 'This workspace',
+      label: vscode.l10n.t('This workspace'),
       description: `${folder.name}/.github/prompts`,
-      detail: 'Shared with the repository (Copilot reads it too).',
+      detail: vscode.l10n.t('Shared with the repository (Copilot reads it too).'),
       place: 'workspace',
     },
-    { label: 'Your profile', description: "the profile's prompts folder", detail: 'Yours, in every workspace.', place: 'profile' },
+    {
+      label: vscode.l10n.t('Your profile'),
+      description: vscode.l10n.t("the profile's prompts folder"),
+      detail: vscode.l10n.t('Yours, in every workspace.'),
+      place: 'profile',
+    },
   ];
-  return (await vscode.window.showQuickPick(items, { title: 'Cadenza: New Prompt File', placeHolder: 'Where should the prompt file live?' }))?.place;
+  const title = vscode.l10n.t('Cadenza: New Prompt File');
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Where should the prompt file live?') }))?.place;
 }
 
 /** Creates (or opens) the prompt file; resolves with its URI, or undefined when the user gave up or the name was refused. */
@@ -42,8 +48,8 @@ export async function newPromptFile(library: PromptLibrary, nameArgument?: unkno
       ? nameArgument.trim()
       : (
           await vscode.window.showInputBox({
-            title: 'Cadenza: New Prompt File',
-            prompt: 'The name you will type after / in the chat',
+            title: vscode.l10n.t('Cadenza: New Prompt File'),
+            prompt: vscode.l10n.t('The name you will type after / in the chat'),
             placeHolder: 'review',
             ignoreFocusOut: true,
             validateInput: promptNameProblem,
@@ -52,7 +58,7 @@ export async function newPromptFile(library: PromptLibrary, nameArgument?: unkno
   if (name === undefined) return undefined;
   const problem = promptNameProblem(name);
   if (problem) {
-    void vscode.window.showErrorMessage(`Cadenza: "${name}" cannot be a prompt's name. ${problem}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Cadenza: "{0}" cannot be a prompt\'s name. {1}', name, problem));
     return undefined;
   }
   const active = vscode.window.activeTextEditor?.document.uri;
@@ -60,7 +66,7 @@ export async function newPromptFile(library: PromptLibrary, nameArgument?: unkno
   const place = placeArgument === 'workspace' || placeArgument === 'profile' ? placeArgument : await askPlace(folder);
   if (!place) return undefined;
   if (place === 'workspace' && !folder) {
-    void vscode.window.showErrorMessage('Cadenza: open a folder first, or create the prompt file in your profile.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Cadenza: open a folder first, or create the prompt file in your profile.'));
     return undefined;
   }
   const directory = place === 'workspace' && folder ? vscode.Uri.joinPath(folder.uri, '.github', 'prompts') : library.profileFolder;

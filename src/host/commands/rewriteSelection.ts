@@ -51,8 +51,8 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   const context = await codeContext();
   if (!context) return undefined;
   const instruction = await vscode.window.showInputBox({
-    title: 'Cadenza: rewrite the selection',
-    prompt: 'How should the code change?',
+    title: vscode.l10n.t('Cadenza: rewrite the selection'),
+    prompt: vscode.l10n.t('How should the code change?'),
     ignoreFocusOut: true,
   });
   if (!instruction?.trim()) return undefined;
@@ -85,7 +85,10 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   if (chosen.done || chosen.value.type !== 'model') {
     if (!chosen.done && chosen.value.type === 'error') throw chosen.value.error;
     void vscode.window
-      .showErrorMessage('No model can be chosen yet: the service listed none. Check the key and the address, or pick a model.', 'Select Model')
+      .showErrorMessage(
+        vscode.l10n.t('No model can be chosen yet: the service listed none. Check the key and the address, or pick a model.'),
+        vscode.l10n.t('Select Model'),
+      )
       .then((choice) => choice && vscode.commands.executeCommand('cadenza.selectModel'));
     return undefined;
   }
@@ -97,7 +100,7 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   proposals.set(original, context.text);
   proposals.set(proposed, '');
   // Beside the editor, so the user's own editor stays open and editable while the proposal streams in.
-  await vscode.commands.executeCommand('vscode.diff', original, proposed, `Cadenza rewrite: ${context.fileName}`, {
+  await vscode.commands.executeCommand('vscode.diff', original, proposed, vscode.l10n.t('Cadenza rewrite: {0}', context.fileName), {
     preview: true,
     viewColumn: vscode.ViewColumn.Beside,
     preserveFocus: true,
@@ -106,7 +109,7 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   let text = '';
   try {
     text = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Cadenza is rewriting the selection', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cadenza is rewriting the selection'), cancellable: true },
       async (_progress, token) => {
         const subscription = token.onCancellationRequested(() => controller.abort());
         try {
@@ -132,17 +135,19 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   } catch (error) {
     proposals.delete(original);
     proposals.delete(proposed);
-    if (!ApiError.is(error, 'canceled')) void vscode.window.showErrorMessage(`Rewrite failed: ${errorView(error).message}`);
+    if (!ApiError.is(error, 'canceled')) void vscode.window.showErrorMessage(vscode.l10n.t('Rewrite failed: {0}', errorView(error).message));
     return undefined;
   }
   proposals.set(proposed, text);
 
-  const accepted = (await vscode.window.showInformationMessage('Apply the rewrite to the selection?', 'Accept', 'Reject')) === 'Accept';
+  const accept = vscode.l10n.t('Accept');
+  const accepted =
+    (await vscode.window.showInformationMessage(vscode.l10n.t('Apply the rewrite to the selection?'), accept, vscode.l10n.t('Reject'))) === accept;
   proposals.delete(original);
   if (!accepted) return text;
   if (document.version !== version) {
     void vscode.window.showWarningMessage(
-      `${context.fileName} changed while the rewrite was being written; it was not applied. The proposal is still open in the diff.`,
+      vscode.l10n.t('{0} changed while the rewrite was being written; it was not applied. The proposal is still open in the diff.', context.fileName),
     );
     return text;
   }
@@ -150,6 +155,6 @@ export async function rewriteSelection(connection: ServiceConnection, chat: Chat
   edit.replace(document.uri, context.range, text);
   const applied = await vscode.workspace.applyEdit(edit);
   proposals.delete(proposed);
-  if (!applied) void vscode.window.showWarningMessage('The rewrite could not be applied.');
+  if (!applied) void vscode.window.showWarningMessage(vscode.l10n.t('The rewrite could not be applied.'));
   return text;
 }

@@ -15,8 +15,8 @@ async function open(hit: SearchHit): Promise<void> {
 export async function searchCommand(index: IndexService, query?: unknown): Promise<SearchHit[] | undefined> {
   if (typeof query === 'string') return index.search(query, 10);
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { hit?: SearchHit }>();
-  pick.title = 'Cadenza: search the workspace by meaning';
-  pick.placeholder = 'Describe what you are looking for, e.g. "where do we retry failed uploads?"';
+  pick.title = vscode.l10n.t('Cadenza: search the workspace by meaning');
+  pick.placeholder = vscode.l10n.t('Describe what you are looking for, e.g. "where do we retry failed uploads?"');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   let timer: NodeJS.Timeout | undefined;
@@ -31,7 +31,7 @@ export async function searchCommand(index: IndexService, query?: unknown): Promi
       if (current.signal.aborted) return;
       pick.items = hits.map((hit) => ({
         label: `${hit.path}:${hit.startLine}-${hit.endLine}`,
-        description: `${hit.score.toFixed(3)} · ${hit.matched === 'both' ? 'meaning + words' : hit.matched === 'semantic' ? 'meaning' : 'words'}`,
+        description: `${hit.score.toFixed(3)} · ${hit.matched === 'both' ? vscode.l10n.t('meaning + words') : hit.matched === 'semantic' ? vscode.l10n.t('meaning') : vscode.l10n.t('words')}`,
         detail: hit.preview,
         // Keep every item visible: the ranking is the index's, not the quick pick's fuzzy filter.
         alwaysShow: true,

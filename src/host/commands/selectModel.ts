@@ -12,9 +12,9 @@ function price(perToken: number): string {
 /** One quick-pick line: capabilities, context length, max completion tokens, price per million in/out. */
 export function describeModel(model: ModelInfo): string {
   const parts = [model.capabilities.join(', ')];
-  if (model.contextLength !== undefined) parts.push(`context ${model.contextLength.toLocaleString('en-US')}`);
-  if (model.maxCompletionTokens !== undefined) parts.push(`max out ${model.maxCompletionTokens.toLocaleString('en-US')}`);
-  if (model.pricing) parts.push(`${price(model.pricing.promptPerToken)} in / ${price(model.pricing.completionPerToken)} out per 1M`);
+  if (model.contextLength !== undefined) parts.push(vscode.l10n.t('context {0}', model.contextLength.toLocaleString(vscode.env.language)));
+  if (model.maxCompletionTokens !== undefined) parts.push(vscode.l10n.t('max out {0}', model.maxCompletionTokens.toLocaleString(vscode.env.language)));
+  if (model.pricing) parts.push(vscode.l10n.t('{0} in / {1} out per 1M', price(model.pricing.promptPerToken), price(model.pricing.completionPerToken)));
   return parts.join(' · ');
 }
 
@@ -30,17 +30,28 @@ export async function selectModel(connection: ServiceConnection, chat: ChatContr
   const models = await connection.refreshModels();
   if (models.length === 0) {
     const error = connection.models.error;
-    const message = error === undefined ? 'The service lists no models.' : `Could not list models: ${errorView(error).message}`;
-    void vscode.window.showErrorMessage(message, 'Set API Key', 'Open Settings').then((choice) => {
-      if (choice === 'Set API Key') void vscode.commands.executeCommand('cadenza.setApiKey');
-      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.baseUrl');
+    const message = error === undefined ? vscode.l10n.t('The service lists no models.') : vscode.l10n.t('Could not list models: {0}', errorView(error).message);
+    const setKey = vscode.l10n.t('Set API Key');
+    const openSettings = vscode.l10n.t('Open Settings');
+    void vscode.window.showErrorMessage(message, setKey, openSettings).then((choice) => {
+      if (choice === setKey) void vscode.commands.executeCommand('cadenza.setApiKey');
+      if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'cadenza.baseUrl');
     });
     return undefined;
   }
   const current = chat.effectiveModel(await chat.current())?.id;
   const picked = await vscode.window.showQuickPick(
-    models.map((model) => ({ label: model.id, description: model.id === current ? '(current)' : '', detail: describeModel(model), id: model.id })),
-    { title: 'Cadenza: model for this conversation', matchOnDetail: true, placeHolder: 'Capabilities, context, output limit and price per million tokens' },
+    models.map((model) => ({
+      label: model.id,
+      description: model.id === current ? vscode.l10n.t('(current)') : '',
+      detail: describeModel(model),
+      id: model.id,
+    })),
+    {
+      title: vscode.l10n.t('Cadenza: model for this conversation'),
+      matchOnDetail: true,
+      placeHolder: vscode.l10n.t('Capabilities, context, output limit and price per million tokens'),
+    },
   );
   if (!picked) return undefined;
   await chat.selectModel(picked.id);

@@ -3,7 +3,17 @@ import type { EndpointKeyRole } from '../apiKeyStore';
 import type { HostContext } from '../context';
 import { separateEndpoints } from '../endpoints';
 
-const roleLabels: Readonly<Record<EndpointKeyRole, string>> = { chat: 'Chat server', embeddings: 'Embeddings server', audio: 'Audio server' };
+/** The name of each server with a key of its own, in the display language. */
+const roleLabel = (role: EndpointKeyRole): string =>
+  role === 'chat' ? vscode.l10n.t('Chat server') : role === 'embeddings' ? vscode.l10n.t('Embeddings server') : vscode.l10n.t('Audio server');
+
+/** The key box's title for one server. */
+const roleTitle = (role: EndpointKeyRole): string =>
+  role === 'chat'
+    ? vscode.l10n.t('Cadenza: API key of the chat server')
+    : role === 'embeddings'
+      ? vscode.l10n.t('Cadenza: API key of the embeddings server')
+      : vscode.l10n.t('Cadenza: API key of the audio server');
 const isRole = (value: unknown): value is EndpointKeyRole => value === 'chat' || value === 'embeddings' || value === 'audio';
 
 /**
@@ -21,25 +31,31 @@ export async function setApiKey(host: HostContext, keyArgument?: unknown, roleAr
   if (offered === undefined && role === undefined && separate.length > 0) {
     const picked = await vscode.window.showQuickPick(
       [
-        { label: 'The service', description: 'cadenza.baseUrl', role: undefined },
-        ...separate.map((entry) => ({ label: roleLabels[entry], description: `its own key (without one, the service's key is sent)`, role: entry })),
+        { label: vscode.l10n.t('The service'), description: 'cadenza.baseUrl', role: undefined },
+        ...separate.map((entry) => ({
+          label: roleLabel(entry),
+          description: vscode.l10n.t("its own key (without one, the service's key is sent)"),
+          role: entry,
+        })),
       ],
-      { title: 'Cadenza: whose API key?' },
+      { title: vscode.l10n.t('Cadenza: whose API key?') },
     );
     if (picked === undefined) return false;
     role = picked.role;
   }
   let key = trustArguments ? offered : undefined;
   key ??= await vscode.window.showInputBox({
-    title: role === undefined ? 'Cadenza: API key' : `Cadenza: API key of the ${roleLabels[role].toLowerCase()}`,
+    title: role === undefined ? vscode.l10n.t('Cadenza: API key') : roleTitle(role),
     prompt:
       offered === undefined
-        ? "Paste the API key. It is kept in VS Code's secret storage only."
-        : 'A command filled this in (another extension may have run it). Press Enter to store this key in place of yours, or Escape to keep yours.',
+        ? vscode.l10n.t("Paste the API key. It is kept in VS Code's secret storage only.")
+        : vscode.l10n.t(
+            'A command filled this in (another extension may have run it). Press Enter to store this key in place of yours, or Escape to keep yours.',
+          ),
     ...(offered !== undefined ? { value: offered } : {}),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (value) => (value.trim().length === 0 ? 'The key cannot be empty.' : undefined),
+    validateInput: (value) => (value.trim().length === 0 ? vscode.l10n.t('The key cannot be empty.') : undefined),
   });
   key = key?.trim();
   if (!key) return false;

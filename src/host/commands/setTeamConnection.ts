@@ -18,11 +18,16 @@ export async function setTeamConnection(host: HostContext, index: IndexService, 
     trustArguments && offered !== undefined
       ? offered
       : await vscode.window.showInputBox({
-          title: 'Cadenza: team index connection',
+          title: vscode.l10n.t('Cadenza: team index connection'),
           prompt:
             offered === undefined
-              ? "PostgreSQL connection string of the team index, for a role that may only SELECT. Kept in VS Code's secret storage only. Empty removes it."
-              : `A command filled this in (another extension may have run it): ${offeredTarget(offered)}. Press Enter to use it, or Escape to keep the current connection.`,
+              ? vscode.l10n.t(
+                  "PostgreSQL connection string of the team index, for a role that may only SELECT. Kept in VS Code's secret storage only. Empty removes it.",
+                )
+              : vscode.l10n.t(
+                  'A command filled this in (another extension may have run it): {0}. Press Enter to use it, or Escape to keep the current connection.',
+                  offeredTarget(offered),
+                ),
           ...(offered !== undefined ? { value: offered } : {}),
           placeHolder: 'postgresql://reader:password@db.example.com:5432/cadenza?sslmode=verify-full',
           password: true,
@@ -55,7 +60,9 @@ export async function setTeamConnection(host: HostContext, index: IndexService, 
   await host.extension.secrets.store(TEAM_CONNECTION_SECRET, trimmed);
   host.log.info(`Team index connection to ${parsed.target} stored in secret storage (TLS: ${parsed.tls}).`);
   if (parsed.tls === 'none' && !isLoopbackTarget(parsed.target)) {
-    void vscode.window.showWarningMessage(`The team index connection to ${parsed.target} is not encrypted: add ?sslmode=verify-full to the connection string.`);
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('The team index connection to {0} is not encrypted: add ?sslmode=verify-full to the connection string.', parsed.target),
+    );
   }
   await index.refreshTeam();
   return true;

@@ -8,12 +8,15 @@ export async function snoozeCompletions(service: CompletionService, minutes?: un
     return;
   }
   const choices = [
-    { label: '5 minutes', minutes: 5 },
-    { label: '15 minutes', minutes: 15 },
-    { label: '1 hour', minutes: 60 },
-    { label: '4 hours', minutes: 240 },
-    ...(service.state().kind === 'snoozed' ? [{ label: 'Resume now', minutes: 0 }] : []),
+    { label: vscode.l10n.t('{0} minutes', 5), minutes: 5 },
+    { label: vscode.l10n.t('{0} minutes', 15), minutes: 15 },
+    { label: vscode.l10n.t('1 hour'), minutes: 60 },
+    { label: vscode.l10n.t('{0} hours', 4), minutes: 240 },
+    ...(service.state().kind === 'snoozed' ? [{ label: vscode.l10n.t('Resume now'), minutes: 0 }] : []),
   ];
-  const picked = await vscode.window.showQuickPick(choices, { title: 'Snooze Cadenza inline completions', placeHolder: 'For how long?' });
+  const picked = await vscode.window.showQuickPick(choices, {
+    title: vscode.l10n.t('Snooze Cadenza inline completions'),
+    placeHolder: vscode.l10n.t('For how long?'),
+  });
   if (picked) service.snooze(picked.minutes);
 }

@@ -20,7 +20,10 @@ export async function toggleCompletions(value?: unknown): Promise<boolean> {
   }
   if (next && !vscode.workspace.getConfiguration('editor').get<boolean>('inlineSuggest.enabled', true)) {
     void vscode.window
-      .showWarningMessage("Cadenza completions are on, but VS Code's inline suggestions are off (editor.inlineSuggest.enabled).", 'Open Setting')
+      .showWarningMessage(
+        vscode.l10n.t("Cadenza completions are on, but VS Code's inline suggestions are off (editor.inlineSuggest.enabled)."),
+        vscode.l10n.t('Open Setting'),
+      )
       .then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'editor.inlineSuggest.enabled');
       });

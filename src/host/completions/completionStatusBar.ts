@@ -6,17 +6,17 @@ import type { CompletionService, CompletionState } from './completionService';
 function describe(state: CompletionState): { icon: string; label: string } {
   switch (state.kind) {
     case 'on':
-      return { icon: '$(sparkle)', label: `on${state.model ? ` (${state.model})` : ''}` };
+      return { icon: '$(sparkle)', label: state.model ? vscode.l10n.t('on ({0})', state.model) : vscode.l10n.t('on') };
     case 'off':
-      return { icon: '$(circle-slash)', label: 'off' };
+      return { icon: '$(circle-slash)', label: vscode.l10n.t('off') };
     case 'restricted':
-      return { icon: '$(shield)', label: 'off in Restricted Mode' };
+      return { icon: '$(shield)', label: vscode.l10n.t('off in Restricted Mode') };
     case 'inlineSuggestOff':
-      return { icon: '$(circle-slash)', label: 'off: `editor.inlineSuggest.enabled` is false' };
+      return { icon: '$(circle-slash)', label: vscode.l10n.t('off: `editor.inlineSuggest.enabled` is false') };
     case 'capped':
-      return { icon: '$(warning)', label: 'paused: the daily token limit is reached' };
+      return { icon: '$(warning)', label: vscode.l10n.t('paused: the daily token limit is reached') };
     case 'snoozed':
-      return { icon: '$(clock)', label: `snoozed until ${new Date(state.until).toLocaleTimeString()}` };
+      return { icon: '$(clock)', label: vscode.l10n.t('snoozed until {0}', new Date(state.until).toLocaleTimeString()) };
   }
 }
 
@@ -29,7 +29,7 @@ export class CompletionStatusBar implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly service: CompletionService) {
-    this.item.name = 'Cadenza Completions';
+    this.item.name = vscode.l10n.t('Cadenza Completions');
     this.item.command = commandIds.toggleCompletions;
     this.subscription = service.onDidChangeState((state) => this.render(state));
     this.render(service.state());
@@ -40,17 +40,17 @@ export class CompletionStatusBar implements vscode.Disposable {
     const { icon, label } = describe(state);
     const usage = this.service.usageToday();
     const tokens = usage.promptTokens + usage.completionTokens;
-    this.item.text = `${icon} Complete`;
+    this.item.text = `${icon} ${vscode.l10n.t('Complete')}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = { enabledCommands: [commandIds.toggleCompletions, commandIds.snoozeCompletions] };
-    tooltip.appendMarkdown(`**Cadenza inline completions:** ${label}\n\n`);
-    tooltip.appendMarkdown(`Today (apart from chat): ${describeUsage(usage, this.service.dailyLimit())}.\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('**Cadenza inline completions:** {0}', label)}\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('Today (apart from chat): {0}.', describeUsage(usage, this.service.dailyLimit()))}\n\n`);
     tooltip.appendMarkdown(
-      `[${state.kind === 'off' ? 'Turn on' : 'Turn off'}](command:${commandIds.toggleCompletions}) · [Snooze](command:${commandIds.snoozeCompletions})`,
+      `[${state.kind === 'off' ? vscode.l10n.t('Turn on') : vscode.l10n.t('Turn off')}](command:${commandIds.toggleCompletions}) · [${vscode.l10n.t('Snooze')}](command:${commandIds.snoozeCompletions})`,
     );
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = {
-      label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${formatUsd(usage.costUsd)}`,
+      label: vscode.l10n.t('Cadenza inline completions {0}; today {1} requests, {2} tokens, {3}', label, usage.requests, tokens, formatUsd(usage.costUsd)),
     };
   }
 

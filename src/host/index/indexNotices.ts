@@ -8,14 +8,14 @@ import type { HostContext } from '../context';
 /** An index file that could not be used: logged, and the user told why it is rebuilt. */
 export function reportLoad(log: HostContext['log'], status: LoadStatus): void {
   if (status.kind !== 'discarded') return;
-  const why =
+  const message =
     status.reason === 'otherModel'
-      ? 'it was built with another embedding model'
+      ? vscode.l10n.t('Cadenza is rebuilding the workspace index because it was built with another embedding model.')
       : status.reason === 'foreignVersion'
-        ? 'it was written by another version of Cadenza'
-        : 'it was damaged';
+        ? vscode.l10n.t('Cadenza is rebuilding the workspace index because it was written by another version of Cadenza.')
+        : vscode.l10n.t('Cadenza is rebuilding the workspace index because it was damaged.');
   log.warn(`The workspace index was discarded (${status.reason}: ${status.detail}); rebuilding.`);
-  void vscode.window.showInformationMessage(`Cadenza is rebuilding the workspace index because ${why}.`);
+  void vscode.window.showInformationMessage(message);
 }
 
 /** A finished run: logged, and a warning with the log at hand when it is incomplete. */
@@ -26,8 +26,11 @@ export function reportRun(log: HostContext['log'], result: IndexRunResult): void
   if (result.status === 'incomplete') {
     void vscode.window
       .showWarningMessage(
-        `The workspace index is incomplete: ${result.stopReason ?? 'some chunks could not be embedded'}. What was embedded is kept; the rest is retried on the next update.`,
-        'Show Log',
+        vscode.l10n.t(
+          'The workspace index is incomplete: {0}. What was embedded is kept; the rest is retried on the next update.',
+          result.stopReason ?? vscode.l10n.t('some chunks could not be embedded'),
+        ),
+        vscode.l10n.t('Show Log'),
       )
       .then((choice) => choice && log.show(true));
   }

@@ -57,10 +57,10 @@ export class TeamConnection implements vscode.Disposable {
 
   /** The team index for `model`; throws when the database cannot be reached or has no snapshot (or in Restricted Mode). */
   async open(model: string, fresh = false): Promise<OpenTeamIndex> {
-    if (!vscode.workspace.isTrusted) throw new Error('The team index is used once the workspace is trusted.');
+    if (!vscode.workspace.isTrusted) throw new Error(vscode.l10n.t('The team index is used once the workspace is trusted.'));
     const repository = teamRepository();
     const secret = await this.host.extension.secrets.get(TEAM_CONNECTION_SECRET);
-    if (!repository || !secret) throw new Error('No team index is configured.');
+    if (!repository || !secret) throw new Error(vscode.l10n.t('No team index is configured.'));
     const { teamPoolConfig } = await import('../../core/index/pg/pgConnect');
     const useSystem = vscode.workspace.getConfiguration('http').get<boolean>('systemCertificates', true);
     const pooled = teamPoolConfig(secret, { systemCertificates: useSystem ? loadSystemCertificates() : [], readFile: (file) => readFileSync(file, 'utf8') });
@@ -79,7 +79,7 @@ export class TeamConnection implements vscode.Disposable {
     const index = await Index.open(this.pool, repository, model);
     if (!index)
       throw new NoTeamSnapshotError(
-        `The team index at ${pooled.target} has no complete snapshot of "${repository}" for ${model} yet: run cadenza-index in CI first.`,
+        vscode.l10n.t('The team index at {0} has no complete snapshot of "{1}" for {2} yet: run cadenza-index in CI first.', pooled.target, repository, model),
       );
     const value = { index, target: pooled.target, tls: pooled.tls };
     this.opened = { key, at: Date.now(), value };

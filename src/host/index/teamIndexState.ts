@@ -83,8 +83,11 @@ export class TeamIndexState implements vscode.Disposable {
 
   /** The team index could not answer: the local one does, said once (log and a warning) until the team's is back. */
   failed(error: unknown): void {
-    const why = error instanceof NoTeamSnapshotError ? error.message : `Cadenza cannot reach the team index: ${errorView(error).message}`;
-    const message = `${why} The local index answers until it is back (it holds your uncommitted files; run "Cadenza: Rebuild Index" to index every file locally).`;
+    const why = error instanceof NoTeamSnapshotError ? error.message : vscode.l10n.t('Cadenza cannot reach the team index: {0}', errorView(error).message);
+    const message = vscode.l10n.t(
+      '{0} The local index answers until it is back (it holds your uncommitted files; run "Cadenza: Rebuild Index" to index every file locally).',
+      why,
+    );
     if (this.state?.kind !== 'fallback') {
       this.log.warn(message);
       void vscode.window.showWarningMessage(message);

@@ -122,9 +122,11 @@ export class CadenzaChatProvider implements vscode.LanguageModelChatProvider<Cad
       if (!(await this.host.apiKey.get())) {
         this.host.log.info('VS Code asked for Cadenza models, but no API key is set: none offered.');
         if (!options.silent) {
-          void vscode.window.showInformationMessage("Set your Cadenza API key to use the service's models in VS Code's chat.", 'Set API Key').then((choice) => {
-            if (choice) void vscode.commands.executeCommand(commandIds.setApiKey);
-          });
+          void vscode.window
+            .showInformationMessage(vscode.l10n.t("Set your Cadenza API key to use the service's models in VS Code's chat."), vscode.l10n.t('Set API Key'))
+            .then((choice) => {
+              if (choice) void vscode.commands.executeCommand(commandIds.setApiKey);
+            });
         }
         return [];
       }

@@ -1,19 +1,30 @@
+import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import { errorView } from '../service/errorView';
 
-const actionHints: Readonly<Record<string, string>> = {
-  setApiKey: 'Run "Cadenza: Set API Key".',
-  selectModel: 'Pick another Cadenza model.',
-  retry: 'Try again.',
-  trimAndRetry: 'Start a new chat or shorten the request.',
-  openSettings: 'Check the service address in the setting cadenza.baseUrl.',
-};
+/** What fixes an error, for each action of the presenter (read when shown: the display language's text). */
+function actionHint(action: string): string | undefined {
+  switch (action) {
+    case 'setApiKey':
+      return vscode.l10n.t('Run "Cadenza: Set API Key".');
+    case 'selectModel':
+      return vscode.l10n.t('Pick another Cadenza model.');
+    case 'retry':
+      return vscode.l10n.t('Try again.');
+    case 'trimAndRetry':
+      return vscode.l10n.t('Start a new chat or shorten the request.');
+    case 'openSettings':
+      return vscode.l10n.t('Check the service address in the setting cadenza.baseUrl.');
+    default:
+      return undefined;
+  }
+}
 
 /** An error as VS Code's chat shows it: what happened and what fixes it, in one line. */
 export function chatErrorMessage(error: unknown): string {
   const view = errorView(error);
-  const hint = view.action ? actionHints[view.action] : undefined;
-  return hint ? `${view.message} ${hint}` : view.message;
+  const hint = view.action ? actionHint(view.action) : undefined;
+  return hint ? vscode.l10n.t('{0} {1}', view.message, hint) : view.message;
 }
 
 /** Whether `error` is a cancel (never shown, house style); `signal` covers errors raised after an abort. */

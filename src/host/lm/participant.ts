@@ -64,28 +64,30 @@ function location(hit: SearchHit): vscode.Location {
 async function search(index: IndexService, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.ChatResult> {
   const query = request.prompt.trim();
   if (query === '') {
-    stream.markdown('Tell me what to look for, e.g. `@cadenza /search where do we retry failed uploads?`');
+    stream.markdown(vscode.l10n.t('Tell me what to look for, e.g. `@cadenza /search where do we retry failed uploads?`'));
     return { metadata: { command: 'search', hits: 0 } };
   }
   if (!index.available) {
-    stream.markdown('Semantic search needs an open folder: the workspace index lives with the workspace.');
+    stream.markdown(vscode.l10n.t('Semantic search needs an open folder: the workspace index lives with the workspace.'));
     return { metadata: { command: 'search', hits: 0 } };
   }
-  stream.progress('Searching the workspace index…');
+  stream.progress(vscode.l10n.t('Searching the workspace index…'));
   const hits = await index.search(query, 10, signal);
   if (hits.length === 0) {
     const empty = ((await index.stats())?.chunks ?? 0) === 0;
     stream.markdown(
       empty
-        ? "The workspace index is empty. Build it first (its files are sent to the service's embeddings; the index stays on this machine)."
-        : `No results for ${inlineCode(query)}.`,
+        ? vscode.l10n.t("The workspace index is empty. Build it first (its files are sent to the service's embeddings; the index stays on this machine).")
+        : vscode.l10n.t('No results for {0}.', inlineCode(query)),
     );
-    if (empty) stream.button({ command: commandIds.indexRebuild, title: 'Rebuild Index' });
+    if (empty) stream.button({ command: commandIds.indexRebuild, title: vscode.l10n.t('Rebuild Index') });
     return { metadata: { command: 'search', hits: 0 } };
   }
-  stream.markdown(`**${hits.length} result${hits.length === 1 ? '' : 's'}** for ${inlineCode(query)}:\n\n`);
+  stream.markdown(
+    `${hits.length === 1 ? vscode.l10n.t('**1 result** for {0}:', inlineCode(query)) : vscode.l10n.t('**{0} results** for {1}:', hits.length, inlineCode(query))}\n\n`,
+  );
   hits.forEach((hit, rank) => {
-    const matched = hit.matched === 'both' ? 'meaning + words' : hit.matched === 'semantic' ? 'meaning' : 'words';
+    const matched = hit.matched === 'both' ? vscode.l10n.t('meaning + words') : hit.matched === 'semantic' ? vscode.l10n.t('meaning') : vscode.l10n.t('words');
     stream.markdown(`${rank + 1}. `);
     stream.anchor(location(hit), `${hit.path}:${hit.startLine}-${hit.endLine}`);
     stream.markdown(` · ${hit.score.toFixed(3)} · ${matched}${hit.preview ? `  \n   ${inlineCode(hit.preview)}` : ''}\n`);
@@ -113,7 +115,9 @@ async function transcribe(
   const uris = await audioFiles(request);
   if (uris.length === 0) {
     stream.markdown(
-      'Reference an audio file with `#file:` (flac, mp3, mp4, m4a, ogg, wav or webm), or pick one when asked, e.g. `@cadenza /transcribe #file:meeting.mp3`.',
+      vscode.l10n.t(
+        'Reference an audio file with `#file:` (flac, mp3, mp4, m4a, ogg, wav or webm), or pick one when asked, e.g. `@cadenza /transcribe #file:meeting.mp3`.',
+      ),
     );
     return { metadata: { command: 'transcribe', files: 0 } };
   }
@@ -122,14 +126,14 @@ async function transcribe(
   const failed: string[] = [];
   for (const uri of uris) {
     const name = vscode.workspace.asRelativePath(uri);
-    stream.progress(`Transcribing ${name}…`);
+    stream.progress(vscode.l10n.t('Transcribing {0}…', name));
     const outcome = await transcribeFile(deps.host, deps.connection, uri, language, signal);
     if (outcome.status === 'canceled') return { metadata: { command: 'transcribe', canceled: true } };
-    stream.markdown('**Transcript of** ');
+    stream.markdown(`${vscode.l10n.t('**Transcript of**')} `);
     stream.anchor(uri, name);
     if (outcome.status === 'failed') {
       failed.push(`${name}: ${outcome.error}`);
-      stream.markdown(`: failed. ${outcome.error}\n\n`);
+      stream.markdown(`: ${vscode.l10n.t('failed. {0}', outcome.error)}\n\n`);
       continue;
     }
     const seconds = outcome.seconds !== undefined ? `, ${outcome.seconds.toFixed(1)} s` : '';
@@ -137,7 +141,9 @@ async function transcribe(
       .split('\n')
       .map((line) => `> ${line}`)
       .join('\n');
-    stream.markdown(` (${outcome.model}${language ? `, ${language}` : ''}${seconds}):\n\n${outcome.text === '' ? '*(no speech found)*' : quoted}\n\n`);
+    stream.markdown(
+      ` (${outcome.model}${language ? `, ${language}` : ''}${seconds}):\n\n${outcome.text === '' ? vscode.l10n.t('*(no speech found)*') : quoted}\n\n`,
+    );
   }
   return {
     ...(failed.length > 0 ? { errorDetails: { message: failed.join('\n') } } : {}),
@@ -189,7 +195,7 @@ export function createParticipantHandler(deps: CadenzaParticipantDeps): vscode.C
       if (request.command === 'explain') {
         const question = await explainQuestion(request, maxChars);
         if (!question) {
-          stream.markdown('Select some code in an editor, or reference a file or selection with `#`, then ask `@cadenza /explain` again.');
+          stream.markdown(vscode.l10n.t('Select some code in an editor, or reference a file or selection with `#`, then ask `@cadenza /explain` again.'));
           return { metadata: { command: 'explain' } };
         }
         return await answer(deps, model, request, context, question, stream, token, abort.signal);

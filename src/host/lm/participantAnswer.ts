@@ -49,11 +49,15 @@ export async function chooseModel(deps: ParticipantDeps, requestModel: vscode.La
 /** Tells the user how to get a model: a key, or a service address that lists chat models. */
 export async function explainMissingSetup(deps: ParticipantDeps, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
   if (!(await deps.host.apiKey.get())) {
-    stream.markdown('Cadenza needs your API key before it can answer.');
-    stream.button({ command: commandIds.setApiKey, title: 'Set API Key' });
-    return { errorDetails: { message: 'No Cadenza API key is set.' } };
+    stream.markdown(vscode.l10n.t('Cadenza needs your API key before it can answer.'));
+    stream.button({ command: commandIds.setApiKey, title: vscode.l10n.t('Set API Key') });
+    return { errorDetails: { message: vscode.l10n.t('No Cadenza API key is set.') } };
   }
-  return { errorDetails: { message: 'The service lists no chat model. Check the service address (cadenza.baseUrl) and run "Cadenza: Refresh Models".' } };
+  return {
+    errorDetails: {
+      message: vscode.l10n.t('The service lists no chat model. Check the service address (cadenza.baseUrl) and run "Cadenza: Refresh Models".'),
+    },
+  };
 }
 
 /** Earlier turns with this participant, as messages (the response's Markdown and link titles). */
@@ -180,7 +184,8 @@ export async function answer(
   const attached = referencedTools(request);
   let tools = question.tools === 'none' ? [] : [...attached, ...namedTools(question.tools ?? [], attached)];
   if (tools.length > 0 && !model.capabilities.includes('tools')) {
-    stream.markdown(`*${model.id} cannot call tools; answering without ${tools.map((tool) => `#${tool.name}`).join(', ')}.*\n\n`);
+    const names = new Intl.ListFormat(vscode.env.language, { type: 'conjunction' }).format(tools.map((tool) => `#${tool.name}`));
+    stream.markdown(`${vscode.l10n.t('*{0} cannot call tools; answering without {1}.*', model.id, names)}\n\n`);
     tools = [];
   }
   const system = readChatDefaults().options.systemPrompt?.trim() || defaultSystemPrompt;
@@ -233,7 +238,7 @@ export async function answer(
     else if (event.type === 'thinking' && !thinking) {
       // A reasoning model's thinking is shown as progress, not as part of the answer.
       thinking = true;
-      stream.progress(`${model.id} is thinking\u2026`);
+      stream.progress(vscode.l10n.t('{0} is thinking…', model.id));
     } else if (event.type === 'toolCall' && event.call.status === 'running') toolCalls += 1;
     else if (event.type === 'error') throw event.error;
     else if (event.type === 'done' && event.outcome === 'stopped') throw new ApiError('canceled', 'Stopped by the user');

@@ -36,7 +36,7 @@ function list(prompts: readonly LibraryPrompt[], folderCount: number): string {
   return prompts
     .map(
       (prompt) =>
-        `- \`/${prompt.name}\`${prompt.description ? ` ${prompt.description}` : ''} (${promptLabel(prompt.source, folderCount)}${prompt.untrusted ? ', untrusted' : ''})`,
+        `- \`/${prompt.name}\`${prompt.description ? ` ${prompt.description}` : ''} (${prompt.untrusted ? vscode.l10n.t('{0}, untrusted', promptLabel(prompt.source, folderCount)) : promptLabel(prompt.source, folderCount)})`,
     )
     .join('\n');
 }
@@ -45,10 +45,10 @@ function list(prompts: readonly LibraryPrompt[], folderCount: number): string {
 export async function listPrompts(library: PromptLibrary, name: string, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
   const catalog = await library.catalog(participantCommands);
   const folderCount = vscode.workspace.workspaceFolders?.length ?? 0;
-  const lines = [`There is no prompt file named \`/${name}\`.`];
-  if (catalog.prompts.length > 0) lines.push('', 'The prompt files you can run:', '', list(catalog.prompts, folderCount));
-  else lines.push('', 'Add one in `.github/prompts/<name>.prompt.md` or `.cadenza/prompts/<name>.md`, or run **Cadenza: New Prompt File**.');
-  if (catalog.problems.length > 0) lines.push('', 'Not read:', '', ...catalog.problems.map((problem) => `- ${problem.message}`));
+  const lines = [vscode.l10n.t('There is no prompt file named `/{0}`.', name)];
+  if (catalog.prompts.length > 0) lines.push('', vscode.l10n.t('The prompt files you can run:'), '', list(catalog.prompts, folderCount));
+  else lines.push('', vscode.l10n.t('Add one in `.github/prompts/<name>.prompt.md` or `.cadenza/prompts/<name>.md`, or run **Cadenza: New Prompt File**.'));
+  if (catalog.problems.length > 0) lines.push('', vscode.l10n.t('Not read:'), '', ...catalog.problems.map((problem) => `- ${problem.message}`));
   stream.markdown(`${lines.join('\n')}\n`);
   return { metadata: { command: 'prompt', prompt: name, found: false, available: catalog.prompts.map((prompt) => prompt.name) } };
 }
@@ -56,10 +56,16 @@ export async function listPrompts(library: PromptLibrary, name: string, stream: 
 /** The line that says which prompt runs, and how. */
 function ranLine(prompt: LibraryPrompt, notes: readonly string[], attachedTools: number): string {
   const where = promptLabel(prompt.source, vscode.workspace.workspaceFolders?.length ?? 0);
-  const trust = prompt.untrusted
-    ? ` · from a workspace you have not trusted (Restricted Mode): it runs without tools${attachedTools > 0 ? ', attached ones included' : ''}`
-    : '';
-  return `*Prompt file \`/${prompt.name}\` (${where})${trust}.*${notes.map((note) => `\n*${note}*`).join('')}\n\n`;
+  const line = !prompt.untrusted
+    ? vscode.l10n.t('*Prompt file `/{0}` ({1}).*', prompt.name, where)
+    : attachedTools > 0
+      ? vscode.l10n.t(
+          '*Prompt file `/{0}` ({1}) · from a workspace you have not trusted (Restricted Mode): it runs without tools, attached ones included.*',
+          prompt.name,
+          where,
+        )
+      : vscode.l10n.t('*Prompt file `/{0}` ({1}) · from a workspace you have not trusted (Restricted Mode): it runs without tools.*', prompt.name, where);
+  return `${line}${notes.map((note) => `\n*${note}*`).join('')}\n\n`;
 }
 
 /**

@@ -63,12 +63,16 @@ export class SemanticSearchTool implements vscode.LanguageModelTool<SemanticSear
     const query = String(options.input.query ?? '');
     const model = readIndexSettings().model;
     return {
-      invocationMessage: `Searching the workspace for ${quoted(query, 60)}`,
+      invocationMessage: vscode.l10n.t('Searching the workspace for {0}', quoted(query, 60)),
       confirmationMessages: {
-        title: 'Search the workspace with Cadenza?',
+        title: vscode.l10n.t('Search the workspace with Cadenza?'),
         message: new vscode.MarkdownString(
-          `The query ${escaped(quoted(query))} is sent to the inference service at \`${readSettings().baseUrl}\` to be embedded by \`${model}\`. ` +
-            'The search itself runs in the local index: no file leaves this machine for it.',
+          vscode.l10n.t(
+            'The query {0} is sent to the inference service at `{1}` to be embedded by `{2}`. The search itself runs in the local index: no file leaves this machine for it.',
+            escaped(quoted(query)),
+            readSettings().baseUrl,
+            model,
+          ),
         ),
       },
     };
@@ -116,12 +120,24 @@ export class TranscribeAudioTool implements vscode.LanguageModelTool<TranscribeA
     // Reading the cached model list is not a side effect; it names the model the audio goes to.
     const model = await defaultTranscriptionModel(this.connection).catch(() => undefined);
     return {
-      invocationMessage: `Transcribing ${path.basename(name)}`,
+      invocationMessage: vscode.l10n.t('Transcribing {0}', path.basename(name)),
       confirmationMessages: {
-        title: 'Transcribe audio with Cadenza?',
+        title: vscode.l10n.t('Transcribe audio with Cadenza?'),
         message: new vscode.MarkdownString(
-          `The audio file \`${name}\`${size} is uploaded to \`${transcriptionEndpoint()}\` and transcribed by \`${model?.id ?? "the service's transcription model"}\`. ` +
-            'The transcript is returned to the chat.',
+          model
+            ? vscode.l10n.t(
+                'The audio file `{0}`{1} is uploaded to `{2}` and transcribed by `{3}`. The transcript is returned to the chat.',
+                name,
+                size,
+                transcriptionEndpoint(),
+                model.id,
+              )
+            : vscode.l10n.t(
+                "The audio file `{0}`{1} is uploaded to `{2}` and transcribed by the service's transcription model. The transcript is returned to the chat.",
+                name,
+                size,
+                transcriptionEndpoint(),
+              ),
         ),
       },
     };

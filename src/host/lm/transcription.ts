@@ -73,9 +73,10 @@ export async function transcribeFile(
   signal: AbortSignal,
 ): Promise<TranscriptOutcome> {
   const model = await defaultTranscriptionModel(connection);
-  if (!model) return { status: 'failed', error: 'The service lists no model that transcribes audio. Check the service address and the API key.' };
+  if (!model)
+    return { status: 'failed', error: vscode.l10n.t('The service lists no model that transcribes audio. Check the service address and the API key.') };
   const [result] = await transcribeCommand(host, connection, 'transcribe', uri, { model: model.id, language, output: 'none', split: true, signal });
   if (!result || result.status === 'canceled') return { status: 'canceled' };
-  if (result.status === 'failed') return { status: 'failed', error: result.error ?? 'The transcription failed.' };
+  if (result.status === 'failed') return { status: 'failed', error: result.error ?? vscode.l10n.t('The transcription failed.') };
   return { status: 'done', text: result.text ?? '', model: model.id, ...(result.seconds !== undefined ? { seconds: result.seconds } : {}) };
 }

@@ -41,7 +41,7 @@ export function inputBoxPort(promptName: string, token?: vscode.CancellationToke
         vscode.window.showInputBox(
           {
             title: `/${promptName}: ${name}`,
-            prompt: placeholder ?? `A value for ${name}`,
+            prompt: placeholder ?? vscode.l10n.t('A value for {0}', name),
             ...(placeholder !== undefined ? { placeHolder: placeholder } : {}),
             ignoreFocusOut: true,
           },

@@ -91,7 +91,7 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
   if (folder.workspaceFolder && !(await staysInside(folder.uri, folder.boundary))) {
     problems.push({
       uri: folder.uri.toString(),
-      message: `${vscode.workspace.asRelativePath(folder.uri)} leads outside the workspace folder; its prompt files are not read.`,
+      message: vscode.l10n.t('{0} leads outside the workspace folder; its prompt files are not read.', vscode.workspace.asRelativePath(folder.uri)),
     });
     return [];
   }
@@ -103,13 +103,18 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
     if (!promptNameFromFile(fileName, folder.kind)) {
       // A plain `.md` in Copilot's folders is not a prompt file there (a README); elsewhere the name is the problem.
       if (folder.kind === 'cadenza' || fileName.toLowerCase().endsWith('.prompt.md'))
-        problems.push({ uri: uri.toString(), message: `${relative}: its name cannot be typed after / (use letters, digits, ".", "_" and "-").` });
+        problems.push({
+          uri: uri.toString(),
+          message: vscode.l10n.t('{0}: its name cannot be typed after / (use letters, digits, ".", "_" and "-").', relative),
+        });
       continue;
     }
     if ((type & vscode.FileType.SymbolicLink) !== 0 && !(await staysInside(uri, folder.boundary))) {
       problems.push({
         uri: uri.toString(),
-        message: `${relative} is a link that leads outside ${folder.workspaceFolder ? 'the workspace folder' : "the profile's prompts folder"}; it is not read.`,
+        message: folder.workspaceFolder
+          ? vscode.l10n.t('{0} is a link that leads outside the workspace folder; it is not read.', relative)
+          : vscode.l10n.t("{0} is a link that leads outside the profile's prompts folder; it is not read.", relative),
       });
       continue;
     }
@@ -121,13 +126,15 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
       if (stat.size > maxPromptFileBytes)
         throw new PromptError(
           'tooLarge',
-          `${relative} is larger than ${maxPromptFileBytes / 1024} KB, the most a prompt file may hold; shorten it or split it.`,
+          vscode.l10n.t('{0} is larger than {1} KB, the most a prompt file may hold; shorten it or split it.', relative, maxPromptFileBytes / 1024),
         );
       prompts.push(parsePromptFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), source));
     } catch (error) {
       problems.push({
         uri: uri.toString(),
-        message: PromptError.is(error) ? error.message : `${relative} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        message: PromptError.is(error)
+          ? error.message
+          : vscode.l10n.t('{0} could not be read: {1}', relative, error instanceof Error ? error.message : String(error)),
       });
     }
   }

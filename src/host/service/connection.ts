@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { cleartextWarning } from '../../core/net/urlSafety';
+import { cleartextWarning, redactUrl } from '../../core/net/urlSafety';
 import type { InferenceClient } from '../../core/api/client';
 import type { CapabilityOverrides, ModelInfo } from '../../core/api/types';
 import type { Capability } from '../../shared/views';
@@ -112,7 +112,12 @@ export class ServiceConnection implements vscode.Disposable {
       if (!url || warning === undefined || this.warnedCleartext.has(url)) continue;
       this.warnedCleartext.add(url);
       this.host.log.warn(warning);
-      void vscode.window.showWarningMessage(warning);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'Cadenza sends requests to {0} without encryption (http://), so your API key and messages can be read on the network. Use https:// unless this network is yours.',
+          redactUrl(url),
+        ),
+      );
     }
   }
 

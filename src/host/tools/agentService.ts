@@ -116,15 +116,16 @@ export class AgentService implements vscode.Disposable {
     if (!settings.enabled) return { use: false };
     if (conversation.messages.some((message) => message.audio !== undefined)) return { use: false };
     if (conversation.options.jsonMode === 'object' || conversation.options.jsonMode === 'schema') {
-      return { use: false, notice: 'JSON mode is on, so this answer does not use the workspace functions.' };
+      return { use: false, notice: vscode.l10n.t('JSON mode is on, so this answer does not use the workspace functions.') };
     }
     if (!capabilities.includes('tools')) {
-      const id = model?.id ?? conversation.model ?? 'This model';
-      const others = toolModels.length > 0 ? ` Models that can: ${toolModels.slice(0, 3).join(', ')}.` : '';
-      return {
-        use: false,
-        notice: `${id} cannot call tools, so it answers without reading your workspace or proposing edits. Pick a model with tools for that.${others}`,
-      };
+      const id = model?.id ?? conversation.model;
+      const cannot =
+        id === undefined
+          ? vscode.l10n.t('This model cannot call tools, so it answers without reading your workspace or proposing edits. Pick a model with tools for that.')
+          : vscode.l10n.t('{0} cannot call tools, so it answers without reading your workspace or proposing edits. Pick a model with tools for that.', id);
+      const others = toolModels.length > 0 ? vscode.l10n.t('Models that can: {0}.', toolModels.slice(0, 3).join(', ')) : undefined;
+      return { use: false, notice: others === undefined ? cannot : `${cannot} ${others}` };
     }
     return { use: true, settings };
   }
@@ -133,7 +134,9 @@ export class AgentService implements vscode.Disposable {
   restrictedNotice(): string | undefined {
     if (this.port.isTrusted() || this.restrictedNoticeShown) return undefined;
     this.restrictedNoticeShown = true;
-    return 'Restricted Mode: Cadenza can read and search this workspace, but it does not edit files or run commands until you trust the workspace.';
+    return vscode.l10n.t(
+      'Restricted Mode: Cadenza can read and search this workspace, but it does not edit files or run commands until you trust the workspace.',
+    );
   }
 
   /**

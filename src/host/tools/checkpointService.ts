@@ -11,6 +11,7 @@ import { planRestore, TurnRecorder, type CheckpointSummary, type RestoreStep } f
 import type { Logger } from '../../core/logger';
 import type { FolderRoot } from '../../core/tools/workspacePaths';
 import { guardedSetting } from '../settings';
+import { changesTitle, elsewhereMessage, restoreDetail, restoreQuestion } from './checkpointTexts';
 import { folderRoots, resolveTarget } from './portSupport';
 
 /** The scheme of stored texts (read-only virtual documents: `/<hash>/<path>`; `-` for no file is an empty text). */
@@ -93,7 +94,7 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
   async showChanges(id: string): Promise<boolean> {
     const checkpoint = await this.store.load(id);
     if (!checkpoint) {
-      void vscode.window.showWarningMessage('This checkpoint is no longer stored (pruned by cadenza.agent.checkpoints.*).');
+      void vscode.window.showWarningMessage(vscode.l10n.t('This checkpoint is no longer stored (pruned by cadenza.agent.checkpoints.*).'));
       return false;
     }
     const uri = (hash: string | null, path: string): vscode.Uri => vscode.Uri.from({ scheme: checkpointScheme, path: `/${hash ?? '-'}/${path}` });
@@ -103,7 +104,7 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
       if (!target) continue;
       resources.push([target.uri, uri(file.before, file.path), uri(file.after, file.path)]);
     }
-    const title = `Cadenza: changes of one agent turn (${checkpoint.files.length} file${checkpoint.files.length === 1 ? '' : 's'})`;
+    const title = changesTitle(checkpoint.files.length);
     try {
       await vscode.commands.executeCommand('vscode.changes', title, resources);
     } catch {
@@ -122,10 +123,12 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
    */
   async restore(id: string): Promise<RestoreOutcome> {
     if (!this.isTrusted()) {
-      const manage = 'Manage Workspace Trust';
+      const manage = vscode.l10n.t('Manage Workspace Trust');
       void vscode.window
         .showWarningMessage(
-          'Restricted Mode: Cadenza does not restore checkpoints in a workspace you have not trusted (a restore writes and deletes files). Trust the workspace to restore; nothing was restored.',
+          vscode.l10n.t(
+            'Restricted Mode: Cadenza does not restore checkpoints in a workspace you have not trusted (a restore writes and deletes files). Trust the workspace to restore; nothing was restored.',
+          ),
           manage,
         )
         .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
@@ -133,7 +136,9 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
     }
     const checkpoint = await this.store.load(id);
     if (!checkpoint) {
-      void vscode.window.showWarningMessage('This checkpoint is no longer stored (pruned by cadenza.agent.checkpoints.*); nothing was restored.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('This checkpoint is no longer stored (pruned by cadenza.agent.checkpoints.*); nothing was restored.'),
+      );
       return 'missing';
     }
     const open = folderRoots();
@@ -144,7 +149,9 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
     }
     if (open.length === 0) {
       void vscode.window.showWarningMessage(
-        "No folder is open in this window, so there is nowhere to restore this turn's files: open the project's folder first; nothing was restored.",
+        vscode.l10n.t(
+          "No folder is open in this window, so there is nowhere to restore this turn's files: open the project's folder first; nothing was restored.",
+        ),
       );
       return 'refused';
     }
@@ -152,30 +159,19 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
     try {
       steps = await planRestore(this.store, checkpoint, (path) => currentText(path).catch(() => undefined));
     } catch (error) {
-      void vscode.window.showWarningMessage(`Nothing was restored: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Nothing was restored: {0}', error instanceof Error ? error.message : String(error)));
       return 'missing';
     }
-    const changed = steps.filter((step) => step.changedSince);
-    const names = (list: readonly RestoreStep[]): string => list.map((step) => step.path).join(', ');
-    const count = `${steps.length} file${steps.length === 1 ? '' : 's'}`;
-    const overwritten = changed.length > 0 ? ` These changed after the turn, and those changes will be overwritten: ${names(changed)}.` : '';
     // Recorded before checkpoints kept their folders: no window can tell it is its own. Restoring silently
     // could write another project's texts here, refusing would strand every earlier turn: the user decides,
     // told of the doubt, with a button that says where the files go.
     const unknown = place.kind === 'unknown';
-    const question = unknown
-      ? `This checkpoint was recorded before Cadenza kept each turn's folders, so it cannot tell whether its files are this window's (${folderList(open)}). Restore ${count} here only if the turn was made in this project: ${names(steps)}.${overwritten}`
-      : changed.length > 0
-        ? `Restore ${count} to before this turn?${overwritten}`
-        : `Restore ${count} to before this turn (${names(steps)})? You can undo it.`;
-    const restore = unknown ? 'Restore Here' : 'Restore';
-    const created = steps.filter((step) => step.text === null && step.existsNow);
-    const recreated = steps.filter((step) => step.text !== null && !step.existsNow);
-    const detail = `${created.length > 0 ? `Files the turn created are deleted: ${names(created)}. ` : ''}${recreated.length > 0 ? `Files deleted since the turn are created again: ${names(recreated)}. ` : ''}Undo puts everything back in one step.`;
-    const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, restore);
+    const question = restoreQuestion(steps, unknown, open);
+    const restore = unknown ? vscode.l10n.t('Restore Here') : vscode.l10n.t('Restore');
+    const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: restoreDetail(steps) }, restore);
     if (answer !== restore) return 'cancelled';
     const edit = new vscode.WorkspaceEdit();
-    const metadata = { label: 'Cadenza: restore checkpoint', needsConfirmation: false };
+    const metadata = { label: vscode.l10n.t('Cadenza: restore checkpoint'), needsConfirmation: false };
     const toSave: vscode.Uri[] = [];
     for (const step of steps) {
       const target = await resolveTarget(step.path);
@@ -190,7 +186,7 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
       }
     }
     if (!(await vscode.workspace.applyEdit(edit))) {
-      void vscode.window.showErrorMessage('VS Code did not apply the restore; no file was changed.');
+      void vscode.window.showErrorMessage(vscode.l10n.t('VS Code did not apply the restore; no file was changed.'));
       return 'failed';
     }
     // Saved so the disk matches, as the agent's own edits are.
@@ -201,9 +197,9 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
 
   /** Says where a checkpoint of another window belongs, offering to open its folder when that is one folder. */
   private refuseElsewhere(recorded: readonly FolderRoot[], open: readonly FolderRoot[]): void {
-    const message = `This turn was recorded in ${folderList(recorded)}, and this window has ${open.length === 0 ? 'no folder open' : folderList(open)}: its files are not this window's. Open ${recorded.length === 1 ? 'that folder' : 'those folders'} in a window to restore it; nothing was restored.`;
+    const message = elsewhereMessage(recorded, open);
     const only = recorded.length === 1 ? recorded[0] : undefined;
-    const openFolder = 'Open Folder in New Window';
+    const openFolder = vscode.l10n.t('Open Folder in New Window');
     void vscode.window.showWarningMessage(message, ...(only ? [openFolder] : [])).then((choice) => {
       if (choice === openFolder && only) void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(only.fsPath), { forceNewWindow: true });
     });
@@ -212,9 +208,4 @@ export class CheckpointService implements vscode.TextDocumentContentProvider, vs
   dispose(): void {
     this.registration.dispose();
   }
-}
-
-/** Folders as a message names them: their paths on disk. */
-function folderList(folders: readonly FolderRoot[]): string {
-  return folders.map((folder) => folder.fsPath).join(', ');
 }

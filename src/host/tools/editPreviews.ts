@@ -37,11 +37,17 @@ export class EditPreviews implements vscode.TextDocumentContentProvider, vscode.
     const [before, after] = this.uris(callId, preview.path);
     this.set(before, preview.kind === 'edit' ? preview.before : '');
     this.set(after, preview.kind === 'edit' ? preview.after : preview.content);
-    await vscode.commands.executeCommand('vscode.diff', before, after, `Cadenza proposes: ${preview.path}${preview.kind === 'create' ? ' (new file)' : ''}`, {
-      preview: true,
-      viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
-      preserveFocus: true,
-    });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      before,
+      after,
+      preview.kind === 'create' ? vscode.l10n.t('Cadenza proposes: {0} (new file)', preview.path) : vscode.l10n.t('Cadenza proposes: {0}', preview.path),
+      {
+        preview: true,
+        viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+        preserveFocus: true,
+      },
+    );
     return true;
   }
 

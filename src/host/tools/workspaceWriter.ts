@@ -27,7 +27,7 @@ export async function applyFileEdit(edit: FileEdit, trusted: boolean, signal: Ab
   const wasDirty = document.isDirty;
   const change = new vscode.WorkspaceEdit();
   const range = new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.length));
-  change.replace(target.uri, range, edit.newText, { label: 'Cadenza agent edit', needsConfirmation: false });
+  change.replace(target.uri, range, edit.newText, { label: vscode.l10n.t('Cadenza agent edit'), needsConfirmation: false });
   if (!(await vscode.workspace.applyEdit(change))) throw new ToolError('failed', `VS Code did not apply the edit to ${target.display}.`);
   // Saved so commands and other tools see it; a file with the user's own unsaved changes is left for them to save.
   if (!wasDirty) await document.save();
@@ -50,7 +50,7 @@ export async function createWorkspaceFile(path: string, content: string, trusted
   change.createFile(
     target.uri,
     { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(content) },
-    { label: 'Cadenza agent: new file', needsConfirmation: false },
+    { label: vscode.l10n.t('Cadenza agent: new file'), needsConfirmation: false },
   );
   if (!(await vscode.workspace.applyEdit(change))) throw new ToolError('failed', `VS Code did not create ${target.display}.`);
 }

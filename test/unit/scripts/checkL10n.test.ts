@@ -124,6 +124,59 @@ describe('scripts/checkL10n.mjs: every string in every language, placeholders in
     ]);
   });
 
+  it("reads each l10n.t call's message as the running code sees it, and marks one that is not a literal", () => {
+    const source = [
+      "const a = vscode.l10n.t('Open {0}?', name);",
+      'const b = l10n.t("It\'s \\u201cdone\\u201d");',
+      'const c = vscode.l10n.t(`Plain template`);',
+      'const d = vscode.l10n.t(`Not ${literal}`);',
+      'const e = vscode.l10n.t(message);',
+      "const f = vscode.l10n.t({ message: 'With a comment', comment: ['why'] });",
+      "const g = vscode.l10n.t(\n  'On the next line',\n);",
+    ].join('\n');
+    assert.deepEqual(call('l10nCallsIn', source), [
+      { line: 1, message: 'Open {0}?' },
+      { line: 2, message: "It's \u201cdone\u201d" },
+      { line: 3, message: 'Plain template' },
+      { line: 4 },
+      { line: 5 },
+      { line: 6, message: 'With a comment' },
+      { line: 7, message: 'On the next line' },
+    ]);
+  });
+
+  it('reports a message missing from the English bundle, one that is not a literal, and a key no call uses', () => {
+    const sources = {
+      'src/host/a.ts': "vscode.l10n.t('Known {0}', x);\nvscode.l10n.t('New text');",
+      'src/host/b.ts': 'vscode.l10n.t(`Built ${x}`);',
+    };
+    assert.deepEqual(call('checkSources', sources, { 'Known {0}': 'Known {0}', 'Stale text': 'Stale text' }), [
+      'src/host/a.ts:2: "New text" is not in l10n/bundle.l10n.json (npm run l10n:export)',
+      "src/host/b.ts:1: l10n.t's message is not a literal string, so it cannot be in l10n/bundle.l10n.json",
+      'l10n/bundle.l10n.json has "Stale text", which no l10n.t call uses',
+    ]);
+  });
+
+  it("checks the host's l10n.t calls against the English bundle when the repository has src/host", () => {
+    const root = tree({
+      'package.json': { description: '%d%', l10n: './l10n' },
+      'package.nls.json': { d: 'D' },
+      'package.nls.de.json': { d: 'D' },
+      'l10n/bundle.l10n.json': { 'Saved {0}': 'Saved {0}' },
+      'l10n/bundle.l10n.de.json': { 'Saved {0}': '{0} gespeichert' },
+    });
+    try {
+      mkdirSync(join(root, 'src', 'host', 'commands'), { recursive: true });
+      writeFileSync(join(root, 'src', 'host', 'commands', 'save.ts'), "vscode.l10n.t('Saved {0}', name);\nvscode.l10n.t('Not saved');\n");
+      const result = call('checkRepository', root, ['de']) as { name: string; problems: string[] }[];
+      assert.deepEqual(result.map((check) => check.problems).flat(), [
+        'src/host/commands/save.ts:2: "Not saved" is not in l10n/bundle.l10n.json (npm run l10n:export)',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('passes on this repository', () => {
     const result = call('checkRepository', repoRoot()) as { name: string; problems: string[] }[];
     assert.deepEqual(

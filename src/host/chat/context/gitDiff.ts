@@ -68,13 +68,13 @@ export async function repositoryRefs(repository: GitRepository): Promise<readonl
  */
 export async function gitDiff(id: string): Promise<{ label: string; text: string } | string> {
   const repository = await waitForRepository(id === 'unstaged' || id === 'staged' ? 5_000 : 2_000);
-  if (!repository) return 'No git repository is open in this workspace (or the built-in Git extension is disabled).';
+  if (!repository) return vscode.l10n.t('No git repository is open in this workspace (or the built-in Git extension is disabled).');
   if (id === 'unstaged') return { label: 'git diff', text: await repository.diff(false) };
   if (id === 'staged') return { label: 'git diff (staged)', text: await repository.diff(true) };
-  if (!id.startsWith('branch:')) return `Unknown git mention: ${id}`;
+  if (!id.startsWith('branch:')) return vscode.l10n.t('Unknown git mention: {0}', id);
   const branch = id.slice('branch:'.length);
   const listed = (await repositoryRefs(repository)).some((ref) => ref.name === branch);
-  if (branch.startsWith('-') || !listed) return `Not a branch of this repository: ${branch}`;
+  if (branch.startsWith('-') || !listed) return vscode.l10n.t('Not a branch of this repository: {0}', branch);
   const changes = await repository.diffWith(branch);
   const parts: string[] = [];
   for (const change of changes) parts.push(await repository.diffWith(branch, change.uri.fsPath));

@@ -19,13 +19,13 @@ export function excludeSettings(): Record<string, boolean | { when: string }> {
 /** The fixed entries, always offered (filtered like the rest). */
 function fixedCandidates(): MentionCandidate[] {
   return [
-    { kind: 'selection', id: 'selection', label: 'selection', detail: 'The selected text of the active editor' },
-    { kind: 'problems', id: 'file', label: 'problems', detail: "The active file's errors and warnings" },
-    { kind: 'problems', id: 'workspace', label: 'problems (workspace)', detail: 'Errors and warnings of every file' },
-    { kind: 'terminal', id: 'last', label: 'terminal', detail: "The active terminal's last command and its output" },
-    { kind: 'git', id: 'unstaged', label: 'git diff', detail: 'Unstaged changes' },
-    { kind: 'git', id: 'staged', label: 'git diff (staged)', detail: 'Staged changes' },
-    { kind: 'codebase', id: 'codebase', label: 'codebase', detail: 'Semantic search of the index for your question' },
+    { kind: 'selection', id: 'selection', label: 'selection', detail: vscode.l10n.t('The selected text of the active editor') },
+    { kind: 'problems', id: 'file', label: 'problems', detail: vscode.l10n.t("The active file's errors and warnings") },
+    { kind: 'problems', id: 'workspace', label: 'problems (workspace)', detail: vscode.l10n.t('Errors and warnings of every file') },
+    { kind: 'terminal', id: 'last', label: 'terminal', detail: vscode.l10n.t("The active terminal's last command and its output") },
+    { kind: 'git', id: 'unstaged', label: 'git diff', detail: vscode.l10n.t('Unstaged changes') },
+    { kind: 'git', id: 'staged', label: 'git diff (staged)', detail: vscode.l10n.t('Staged changes') },
+    { kind: 'codebase', id: 'codebase', label: 'codebase', detail: vscode.l10n.t('Semantic search of the index for your question') },
   ];
 }
 
@@ -127,7 +127,7 @@ export class MentionCatalog implements vscode.Disposable {
         kind: 'git',
         id: `branch:${ref.name ?? ''}`,
         label: `git diff ${ref.name ?? ''}`,
-        detail: `Changes against the branch ${ref.name ?? ''}`,
+        detail: vscode.l10n.t('Changes against the branch {0}', ref.name ?? ''),
       }));
   }
 
@@ -140,7 +140,12 @@ export class MentionCatalog implements vscode.Disposable {
       kind: 'symbol',
       id: `${symbol.location.uri.toString()}#${symbol.location.range.start.line}`,
       label: symbol.name,
-      detail: `${vscode.SymbolKind[symbol.kind]} in ${vscode.workspace.asRelativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`,
+      detail: vscode.l10n.t(
+        '{0} in {1}:{2}',
+        vscode.SymbolKind[symbol.kind],
+        vscode.workspace.asRelativePath(symbol.location.uri),
+        symbol.location.range.start.line + 1,
+      ),
     }));
   }
 

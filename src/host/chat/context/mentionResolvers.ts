@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { contextPart, type ContextPart } from '../../../core/chat/context/contextProvider';
 import { IgnoreRules } from '../../../core/index/ignoreRules';
 import { isSecretPath } from '../../../core/index/secretFiles';
-import { skipByPath } from '../../../core/index/walker';
+import { skipByPath, type PathSkip } from '../../../core/index/walker';
 import type { MentionCandidate } from '../../../shared/mentionCandidates';
 import { gitDiff } from './gitDiff';
 import { excludeSettings } from './mentionCatalog';
@@ -34,6 +34,24 @@ async function insideWorkspace(uri: vscode.Uri): Promise<{ folder: vscode.Worksp
   }
 }
 
+/** The note of a path that is not sent: why (a secret's name, the ignore rules, a binary), and where a link led. */
+function skippedNote(why: PathSkip, rel: string, link: boolean): string {
+  switch (why) {
+    case 'secret':
+      return link
+        ? vscode.l10n.t('It leads to {0}, which looks like a secret (keys, passwords, tokens): nothing is sent.', rel)
+        : vscode.l10n.t('{0} looks like a secret (keys, passwords, tokens): nothing is sent.', rel);
+    case 'ignored':
+      return link
+        ? vscode.l10n.t('It leads to {0}, which is left out by the ignore rules: nothing is sent.', rel)
+        : vscode.l10n.t('{0} is left out by the ignore rules: nothing is sent.', rel);
+    default:
+      return link
+        ? vscode.l10n.t('It leads to {0}, which is a binary file: nothing is sent.', rel)
+        : vscode.l10n.t('{0} is a binary file: nothing is sent.', rel);
+  }
+}
+
 /**
  * Why a mentioned file is not read, or undefined when it may be: a file mention is read only when the `@`
  * list could offer it (the index's rules for a path: ignore files, `files.exclude`, a secret's name, a
@@ -47,9 +65,7 @@ async function leftOut(place: { folder: vscode.WorkspaceFolder; rel: string; rea
     if (rel === '') continue;
     const why = kind === 'file' || rel !== place.rel ? await skipByPath(rules, rel, false) : isSecretPath(rel) ? 'secret' : undefined;
     if (why === undefined) continue;
-    const what =
-      why === 'secret' ? 'looks like a secret (keys, passwords, tokens)' : why === 'ignored' ? 'is left out by the ignore rules' : 'is a binary file';
-    return rel === place.rel ? `${rel} ${what}: nothing is sent.` : `It leads to ${rel}, which ${what}: nothing is sent.`;
+    return skippedNote(why, rel, rel !== place.rel);
   }
   return undefined;
 }
@@ -67,10 +83,10 @@ async function readText(uri: vscode.Uri): Promise<{ text: string; note?: string 
     const { size } = await handle.stat();
     const buffer = Buffer.alloc(Math.min(size, maxReadBytes));
     await handle.read(buffer, 0, buffer.length, 0);
-    if (buffer.includes(0)) return { text: '', note: 'A binary file: nothing of it is sent.' };
+    if (buffer.includes(0)) return { text: '', note: vscode.l10n.t('A binary file: nothing of it is sent.') };
     return {
       text: buffer.toString('utf8'),
-      ...(size > maxReadBytes ? { note: `Only the first ${maxReadBytes / 1024} KB of ${Math.round(size / 1024)} KB were read.` } : {}),
+      ...(size > maxReadBytes ? { note: vscode.l10n.t('Only the first {0} KB of {1} KB were read.', maxReadBytes / 1024, Math.round(size / 1024)) } : {}),
     };
   } finally {
     await handle.close();
@@ -115,10 +131,10 @@ export class MentionResolvers {
       case 'git': {
         const diff = await gitDiff(mention.id);
         if (typeof diff === 'string') return contextPart('git', mention.label, '', diff);
-        return contextPart('git', diff.label, diff.text, diff.text === '' ? 'No changes.' : undefined);
+        return contextPart('git', diff.label, diff.text, diff.text === '' ? vscode.l10n.t('No changes.') : undefined);
       }
       case 'codebase':
-        return contextPart('codebase', 'codebase', '', 'Searched with your question when the message is sent.');
+        return contextPart('codebase', 'codebase', '', vscode.l10n.t('Searched with your question when the message is sent.'));
       default: {
         const unreachable: never = mention.kind;
         return unreachable;
@@ -128,7 +144,7 @@ export class MentionResolvers {
 
   private async file(uri: vscode.Uri): Promise<ContextPart> {
     const place = await insideWorkspace(uri);
-    if (!place) return contextPart('file', relative(uri), '', 'Not a file inside the workspace: nothing is sent.');
+    if (!place) return contextPart('file', relative(uri), '', vscode.l10n.t('Not a file inside the workspace: nothing is sent.'));
     const refused = await leftOut(place, 'file');
     if (refused !== undefined) return contextPart('file', relative(uri), '', refused);
     const { text, note } = await readText(uri);
@@ -138,10 +154,10 @@ export class MentionResolvers {
   private async folder(uri: vscode.Uri): Promise<ContextPart> {
     const folder = await insideWorkspace(uri);
     const label = `${relative(uri)}/`;
-    if (!folder) return contextPart('folder', label, '', 'Not a folder inside the workspace: nothing is sent.');
+    if (!folder) return contextPart('folder', label, '', vscode.l10n.t('Not a folder inside the workspace: nothing is sent.'));
     const entries = await this.folderFiles(uri.toString());
     const listed = entries.slice(0, maxFolderEntries);
-    const note = entries.length > listed.length ? `Lists ${listed.length} of ${entries.length} files.` : undefined;
+    const note = entries.length > listed.length ? vscode.l10n.t('Lists {0} of {1} files.', listed.length, entries.length) : undefined;
     return contextPart('folder', label, `Files in ${label} (workspace-relative):\n${listed.join('\n')}`, note);
   }
 
@@ -150,7 +166,8 @@ export class MentionResolvers {
     const uri = vscode.Uri.parse(mention.id.slice(0, hash), true);
     const line = Number(mention.id.slice(hash + 1));
     const place = await insideWorkspace(uri);
-    if (!place || !Number.isInteger(line)) return contextPart('symbol', mention.label, '', 'Not a symbol inside the workspace: nothing is sent.');
+    if (!place || !Number.isInteger(line))
+      return contextPart('symbol', mention.label, '', vscode.l10n.t('Not a symbol inside the workspace: nothing is sent.'));
     const refused = await leftOut(place, 'symbol');
     if (refused !== undefined) return contextPart('symbol', mention.label, '', refused);
     // The symbol's whole extent comes from the document's own symbols (the workspace list may give only its name).
@@ -176,7 +193,7 @@ export class MentionResolvers {
 
   private selection(): ContextPart {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.selection.isEmpty) return contextPart('selection', 'selection', '', 'Nothing is selected in the active editor.');
+    if (!editor || editor.selection.isEmpty) return contextPart('selection', 'selection', '', vscode.l10n.t('Nothing is selected in the active editor.'));
     const { start, end } = editor.selection;
     return contextPart(
       'selection',
@@ -188,12 +205,17 @@ export class MentionResolvers {
   private problems(workspace: boolean): ContextPart {
     if (!workspace) {
       const uri = vscode.window.activeTextEditor?.document.uri;
-      if (!uri) return contextPart('problems', 'problems', '', 'No file is open in an editor.');
+      if (!uri) return contextPart('problems', 'problems', '', vscode.l10n.t('No file is open in an editor.'));
       const lines = diagnosticLines(uri, vscode.languages.getDiagnostics(uri));
-      return contextPart('problems', `problems (${relative(uri)})`, lines.join('\n'), lines.length === 0 ? 'No problems in this file.' : undefined);
+      return contextPart(
+        'problems',
+        `problems (${relative(uri)})`,
+        lines.join('\n'),
+        lines.length === 0 ? vscode.l10n.t('No problems in this file.') : undefined,
+      );
     }
     const lines = vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) => diagnosticLines(uri, diagnostics));
-    return contextPart('problems', 'problems (workspace)', lines.join('\n'), lines.length === 0 ? 'No problems in the workspace.' : undefined);
+    return contextPart('problems', 'problems (workspace)', lines.join('\n'), lines.length === 0 ? vscode.l10n.t('No problems in the workspace.') : undefined);
   }
 
   private terminal(): ContextPart {
@@ -203,7 +225,7 @@ export class MentionResolvers {
       'terminal',
       `terminal (${last.terminal})`,
       `$ ${last.command}\n${last.output.text || noOutput}${last.exitCode !== undefined ? `\n(exit code ${last.exitCode})` : ''}`,
-      last.output.cut ? 'Only the end of a long output was kept.' : undefined,
+      last.output.cut ? vscode.l10n.t('Only the end of a long output was kept.') : undefined,
     );
   }
 }

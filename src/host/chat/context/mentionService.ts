@@ -1,7 +1,7 @@
 // @-mentions in the host: answers the composer's `@` queries from the cached catalog, resolves a picked
 // mention at once (so its chip shows its token cost) and keeps it under a token until `chat/send` names it,
 // and is the context provider that puts a message's mentions, fitted to the budget, with that message.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { contextPart, contextShares, fitParts, shareOf, type ContextPart, type ContextProvider } from '../../../core/chat/context/contextProvider';
 import type { Logger } from '../../../core/logger';
@@ -78,14 +78,14 @@ export class MentionService implements vscode.Disposable {
 
   private async searchCodebase(question: string, budgetTokens: number, signal: AbortSignal): Promise<ContextPart> {
     const query = question.replace(/@codebase\b/g, '').trim();
-    if (query === '') return contextPart('codebase', 'codebase', '', 'Nothing to search for: write the question after @codebase.');
+    if (query === '') return contextPart('codebase', 'codebase', '', vscode.l10n.t('Nothing to search for: write the question after @codebase.'));
     const found = await this.codebase(query, budgetTokens, signal).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
     if (typeof found === 'string') return contextPart('codebase', 'codebase', '', found);
     const part = contextPart(
       'codebase',
       `codebase: ${found.sources.length} excerpts`,
       found.text,
-      found.sources.length === 0 ? 'The index found nothing for the question.' : undefined,
+      found.sources.length === 0 ? vscode.l10n.t('The index found nothing for the question.') : undefined,
     );
     return { ...part, sources: found.sources };
   }

@@ -1,5 +1,6 @@
 // The context providers of the system prompt: the project's instruction files and the workspace toggle's
 // index search, as adapters of the one `ContextProvider` shape.
+import * as vscode from 'vscode';
 import { contextPart, contextShares, shareOf, type ContextProvider } from '../../../core/chat/context/contextProvider';
 import type { StoredOptions } from '../../../core/chat/conversation';
 import { errorView } from '../../service/errorView';
@@ -27,9 +28,9 @@ export function workspaceSearchProvider(search: WorkspaceContextProvider | undef
     placement: 'afterPrompt',
     provide: async (turn) => {
       if (!options.useWorkspace || turn.question === '') return [];
-      if (!search) return [contextPart('workspace', 'workspace', '', 'Workspace context is not available here (no folder is open).')];
-      const found = await search(turn.question, shareOf(turn.roomTokens, contextShares.afterPrompt), turn.signal).catch(
-        (error: unknown) => `Workspace search failed: ${errorView(error).message}`,
+      if (!search) return [contextPart('workspace', 'workspace', '', vscode.l10n.t('Workspace context is not available here (no folder is open).'))];
+      const found = await search(turn.question, shareOf(turn.roomTokens, contextShares.afterPrompt), turn.signal).catch((error: unknown) =>
+        vscode.l10n.t('Workspace search failed: {0}', errorView(error).message),
       );
       if (typeof found === 'string') return [contextPart('workspace', 'workspace', '', found)];
       if (found.sources.length === 0) return [];

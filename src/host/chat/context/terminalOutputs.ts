@@ -41,12 +41,12 @@ export class TerminalOutputs implements vscode.Disposable {
 
   /** The terminal's last command and output, or why there is none. */
   last(terminal: vscode.Terminal | undefined): LastCommand | string {
-    if (!terminal) return 'No terminal is active.';
+    if (!terminal) return vscode.l10n.t('No terminal is active.');
     return (
       this.lastOf.get(terminal) ??
       (terminal.shellIntegration
-        ? 'This terminal has run no command since Cadenza started.'
-        : 'This terminal has no shell integration, so its output cannot be read (turn on terminal.integrated.shellIntegration.enabled).')
+        ? vscode.l10n.t('This terminal has run no command since Cadenza started.')
+        : vscode.l10n.t('This terminal has no shell integration, so its output cannot be read (turn on terminal.integrated.shellIntegration.enabled).'))
     );
   }
 

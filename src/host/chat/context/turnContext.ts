@@ -2,6 +2,7 @@
 // before the user's own system prompt, workspace search after it, mentions with the user's message. A part
 // that comes back empty with a note (a failed search, an empty index) is said in the panel, never dropped
 // silently. The controller calls this and knows no context kind.
+import * as vscode from 'vscode';
 import type { ModelInfo } from '../../../core/api/types';
 import { joinSections, type ContextProvider } from '../../../core/chat/context/contextProvider';
 import type { StoredMessage, StoredOptions } from '../../../core/chat/conversation';
@@ -24,7 +25,11 @@ export async function gatherContext(
   const gathered: GatheredContext = { beforePrompt: [], afterPrompt: [], message: [] };
   for (const provider of providers) {
     const parts = await provider.provide({ question, roomTokens: room, signal }).catch((error: unknown) => {
-      sink({ type: 'notice', level: 'warning', text: `Context could not be gathered: ${error instanceof Error ? error.message : String(error)}` });
+      sink({
+        type: 'notice',
+        level: 'warning',
+        text: vscode.l10n.t('Context could not be gathered: {0}', error instanceof Error ? error.message : String(error)),
+      });
       return [];
     });
     for (const part of parts) {

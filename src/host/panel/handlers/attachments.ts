@@ -20,7 +20,7 @@ async function pickSchema(channel: PanelChannel): Promise<ReplyTo<'schema/pick'>
   const files = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
   const picked = await vscode.window.showQuickPick(
     files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
-    { title: 'JSON schema for the answer', placeHolder: 'Pick a .json schema file from the workspace' },
+    { title: vscode.l10n.t('JSON schema for the answer'), placeHolder: vscode.l10n.t('Pick a .json schema file from the workspace') },
   );
   if (!picked) return undefined;
   const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(picked.uri));
@@ -29,7 +29,7 @@ async function pickSchema(channel: PanelChannel): Promise<ReplyTo<'schema/pick'>
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
     return { type: 'composer/schema', name: picked.label, schema: text };
   } catch {
-    channel.post({ type: 'notice', level: 'warning', text: `${picked.label} is not a JSON schema object.` });
+    channel.post({ type: 'notice', level: 'warning', text: vscode.l10n.t('{0} is not a JSON schema object.', picked.label) });
     return undefined;
   }
 }

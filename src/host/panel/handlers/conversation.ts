@@ -26,7 +26,7 @@ export function conversationHandlers({
       const conversation = await chat.session.load(message.id);
       if (!conversation) return;
       await vscode.env.clipboard.writeText(conversationToMarkdown(conversation));
-      channel.post({ type: 'notice', level: 'info', text: 'Conversation copied as Markdown.' });
+      channel.post({ type: 'notice', level: 'info', text: vscode.l10n.t('Conversation copied as Markdown.') });
     },
   };
 }
