@@ -9,6 +9,7 @@ import { contextBlock, insertBlock, insertInline } from './contextBlock';
 import { button, el, show } from './dom';
 import type { ImageAttach } from './imageAttach';
 import type { MentionPicker } from './mentionPicker';
+import type { PromptPicker } from './promptPicker';
 
 /** What the composer needs from the panel. */
 export interface ComposerDeps {
@@ -43,6 +44,7 @@ export class Composer {
     private readonly image: ImageAttach,
     private readonly audio: AudioAttach,
     private readonly mentions: MentionPicker,
+    private readonly prompts: PromptPicker,
     draft: string,
   ) {
     this.input = el('textarea', {
@@ -56,7 +58,7 @@ export class Composer {
     });
     this.input.addEventListener('keydown', (event) => {
       // While the @ list is open, its keys (arrows, Enter, Tab, Escape) pick instead of sending.
-      if (this.mentions.handleKey(event)) return;
+      if (this.mentions.handleKey(event) || this.prompts.handleKey(event)) return;
       if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.altKey) return;
       event.preventDefault();
       this.submit();
@@ -73,11 +75,14 @@ export class Composer {
       this.image.preview,
       this.audio.chip,
       this.mentions.chips,
+      this.prompts.badge,
       this.input,
       this.mentions.menu,
+      this.prompts.menu,
       this.toolbar,
     );
     this.mentions.attachTo(this.input);
+    this.prompts.attachTo(this.input);
     this.element = el('form', { className: 'composer', attrs: { 'aria-label': 'Compose a message' } }, box, this.hint);
     this.element.addEventListener('submit', (event) => event.preventDefault());
     this.image.attachTo(this.element, this.input);
@@ -113,6 +118,7 @@ export class Composer {
     this.image.clear();
     this.audio.clear();
     this.mentions.clear();
+    this.prompts.refresh();
     this.update();
   }
 

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { axeByTheme } from './axe.mjs';
 import { keyboardChecks } from './keyboardChecks.mjs';
+import { promptChecks } from './promptChecks.mjs';
 import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
@@ -52,6 +53,7 @@ const scenarios = [
   { name: 'authError', height: 600 },
   { name: 'tools', height: 1700, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
   { name: 'toolsRestricted', height: 900, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
+  { name: 'prompts', height: 800, prepare: (page) => page.getByRole('textbox', { name: 'Message to Cadenza' }).pressSequentially('/') },
 ];
 const themes = ['dark', 'light', 'hc'];
 /** A narrow side bar: VS Code lets the side bar shrink to 170 px; 240 px is a narrow one people use. */
@@ -448,6 +450,7 @@ try {
       expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
     });
     await keyboardChecks({ check, open, posted, expect, outDir });
+    await promptChecks({ check, open, posted, expect });
 
     await check('Copy as Markdown in the conversation list posts conversation/copyMarkdown', async (context) => {
       const page = await open(context, 'conversation');
