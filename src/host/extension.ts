@@ -42,6 +42,7 @@ import { toggleCompletions } from './commands/toggleCompletions';
 import { snoozeCompletions } from './commands/snoozeCompletions';
 import { WorkspaceSettingsNotice } from './workspaceSettingsNotice';
 import { PromptLibrary } from './prompts/promptLibrary';
+import { PanelPrompts } from './chat/panelPrompts';
 import { newPromptFile } from './commands/newPromptFile';
 
 export type { CadenzaApi } from './api';
@@ -68,10 +69,15 @@ export function activate(extension: vscode.ExtensionContext): CadenzaApi | Caden
   const chat = new ChatController(host, connection, channel, { agent, instructions, mentions, workspaceContext });
   const panelAudio = new PanelAudio(host, connection, channel);
   const connectionState = new PanelConnectionState(host, channel);
-  const router = new PanelRouter(host, channel, routingTable({ host, channel, chat, audio: panelAudio, agent, mentions, connectionState }));
+  const prompts = new PromptLibrary(log, extension.globalStorageUri);
+  const panelPrompts = new PanelPrompts(prompts, connection, (message) => channel.post(message));
+  const router = new PanelRouter(
+    host,
+    channel,
+    routingTable({ host, channel, chat, audio: panelAudio, agent, mentions, connectionState, prompts: panelPrompts }),
+  );
   const chatView = new ChatViewProvider(host, channel, (message) => router.handle(message));
   const panel: PanelPort = { reveal: () => chatView.reveal(), post: (message) => channel.post(message) };
-  const prompts = new PromptLibrary(log, extension.globalStorageUri);
   const vscodeChat = registerVscodeChat(host, connection, index, chat, prompts);
   const completions = new CompletionService(host, connection, index);
   const completionStatusBar = new CompletionStatusBar(completions);

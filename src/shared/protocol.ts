@@ -18,12 +18,14 @@ import { instructionsFromWebview, type InstructionsToWebview } from './protocol/
 import { mentionFromWebview, type MentionToWebview } from './protocol/mention';
 import { modelFromWebview, type ModelToWebview } from './protocol/model';
 import { panelFromWebview, type PanelToWebview } from './protocol/panel';
+import { promptsFromWebview, type PromptsToWebview } from './protocol/prompts';
 
 export type { ApprovalDecision } from './protocol/agent';
 export type { AudioAttachment, ImageAttachment } from './protocol/attachments';
 export { isChatOptions, type JsonCheckView } from './protocol/chat';
 export type { InstructionView } from './protocol/instructions';
 export type { ConnectionState, PanelAction } from './protocol/panel';
+export type { PromptCandidate } from './protocol/prompts';
 
 /** Host → webview. */
 export type ToWebview =
@@ -36,7 +38,8 @@ export type ToWebview =
   | MentionToWebview
   | AgentToWebview
   | CheckpointToWebview
-  | InstructionsToWebview;
+  | InstructionsToWebview
+  | PromptsToWebview;
 
 /** Every message the webview may send, as one schema keyed on `type`. */
 const fromWebview = v.variant('type', [
@@ -51,6 +54,7 @@ const fromWebview = v.variant('type', [
   ...checkpointFromWebview,
   ...condenseFromWebview,
   ...instructionsFromWebview,
+  ...promptsFromWebview,
 ]);
 
 /** Webview → host. */

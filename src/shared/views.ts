@@ -170,6 +170,8 @@ export interface MessageView {
   readonly checkpoint?: CheckpointView;
   /** What the message's @-mentions attached, as chips: what each adds, its token cost, a note when cut. */
   readonly context?: readonly ContextChipView[];
+  /** The prompt file this message ran (its chip: `/name`, where it is, untrusted in Restricted Mode); `text` is the prompt filled in. */
+  readonly prompt?: { readonly name: string; readonly source: string; readonly untrusted: boolean };
 }
 
 /** A piece of context attached to a user message, as its chip shows it. */

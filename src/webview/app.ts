@@ -12,6 +12,7 @@ import { button, el, show } from './dom';
 import { ImageAttach } from './imageAttach';
 import { InstructionsBar } from './instructionsBar';
 import { MentionPicker } from './mentionPicker';
+import { PromptPicker } from './promptPicker';
 import { MessageList } from './messageList';
 import { ModelPicker } from './modelPicker';
 import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
@@ -38,6 +39,7 @@ export class App implements PanelContext {
   private readonly image: ImageAttach;
   private readonly audio: AudioAttach;
   private readonly mentions: MentionPicker;
+  private readonly prompts: PromptPicker;
   /** The host's last meter figures; the chips not yet sent are added to them. */
   private meterFigures = { usedTokens: 0, limitTokens: 0, droppedMessages: 0, shown: false };
   private readonly composer: Composer;
@@ -74,6 +76,7 @@ export class App implements PanelContext {
       this.composer.update();
       this.updateMeter();
     });
+    this.prompts = new PromptPicker(post);
     this.composer = new Composer(
       {
         send: (text, image, audio) => this.send(text, image, audio),
@@ -83,6 +86,7 @@ export class App implements PanelContext {
       this.image,
       this.audio,
       this.mentions,
+      this.prompts,
       host.state.draft,
     );
     this.options = new OptionsPanel({
@@ -191,6 +195,7 @@ export class App implements PanelContext {
     },
     'mention/candidates': (message) => this.mentions.showCandidates(message.requestId, message.query, message.candidates),
     'composer/mention': (message) => this.mentions.accept(message.mention),
+    'prompts/list': (message) => this.prompts.showPrompts(message.requestId, message.prompts),
     'composer/addContext': (message) => this.composer.addContext(message.label, message.text, message.language),
     'composer/image': (message) => this.image.accept(message.image),
     'composer/audio': (message) => this.audio.accept(message.audio),
@@ -232,9 +237,12 @@ export class App implements PanelContext {
     if (!options) return false;
     // The audio goes by its token: the host kept the file when it was picked.
     const mentions = this.mentions.tokens;
+    // `/name …` of a prompt file runs it: the host fills it in; what follows the name is its extra input.
+    const prompt = this.prompts.invocation(text);
     this.post({
       type: 'chat/send',
-      text,
+      text: prompt ? prompt.rest : text,
+      ...(prompt ? { prompt: prompt.name } : {}),
       options,
       ...(image ? { image } : {}),
       ...(audio ? { audio: audio.token } : {}),

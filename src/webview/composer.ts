@@ -10,6 +10,7 @@ import { button, el, show } from './dom';
 import type { ImageAttach } from './imageAttach';
 import type { MentionPicker } from './mentionPicker';
 import { t } from './l10n';
+import type { PromptPicker } from './promptPicker';
 
 /** What the composer needs from the panel. */
 export interface ComposerDeps {
@@ -44,6 +45,7 @@ export class Composer {
     private readonly image: ImageAttach,
     private readonly audio: AudioAttach,
     private readonly mentions: MentionPicker,
+    private readonly prompts: PromptPicker,
     draft: string,
   ) {
     this.input = el('textarea', {
@@ -57,7 +59,7 @@ export class Composer {
     });
     this.input.addEventListener('keydown', (event) => {
       // While the @ list is open, its keys (arrows, Enter, Tab, Escape) pick instead of sending.
-      if (this.mentions.handleKey(event)) return;
+      if (this.mentions.handleKey(event) || this.prompts.handleKey(event)) return;
       if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.altKey) return;
       event.preventDefault();
       this.submit();
@@ -74,11 +76,14 @@ export class Composer {
       this.image.preview,
       this.audio.chip,
       this.mentions.chips,
+      this.prompts.badge,
       this.input,
       this.mentions.menu,
+      this.prompts.menu,
       this.toolbar,
     );
     this.mentions.attachTo(this.input);
+    this.prompts.attachTo(this.input);
     this.element = el('form', { className: 'composer', attrs: { 'aria-label': t('composeMessage') } }, box, this.hint);
     this.element.addEventListener('submit', (event) => event.preventDefault());
     this.image.attachTo(this.element, this.input);
@@ -114,6 +119,7 @@ export class Composer {
     this.image.clear();
     this.audio.clear();
     this.mentions.clear();
+    this.prompts.refresh();
     this.update();
   }
 

@@ -68,6 +68,21 @@ export class UserMessage {
         ),
       );
     }
+    if (message.prompt) {
+      const { name, source, untrusted } = message.prompt;
+      this.element.append(
+        el(
+          'p',
+          {
+            className: 'message-prompt',
+            attrs: { 'data-prompt': name, title: untrusted ? 'From a workspace you have not trusted (Restricted Mode): it ran read-only.' : source },
+          },
+          el('span', { className: 'prompt-chip', text: `/${name}` }),
+          el('span', { className: 'prompt-badge-text', text: `Prompt file ${source}, filled in below as sent` }),
+          ...(untrusted ? [el('span', { className: 'prompt-untrusted', text: 'untrusted workspace: ran read-only' })] : []),
+        ),
+      );
+    }
     this.element.append(this.body.element);
   }
 

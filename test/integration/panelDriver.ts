@@ -33,6 +33,8 @@ interface Attachments {
   readonly audio?: string;
   /** The tokens of `composer/mention` chips. */
   readonly mentions?: readonly string[];
+  /** The prompt file picked in the `/` list (the text is then what follows `/name`). */
+  readonly prompt?: string;
 }
 
 /**

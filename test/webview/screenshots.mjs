@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { axeByTheme } from './axe.mjs';
 import { keyboardChecks } from './keyboardChecks.mjs';
 import { languageChecks } from './languageChecks.mjs';
+import { promptChecks } from './promptChecks.mjs';
 import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
@@ -55,6 +56,7 @@ const scenarios = [
   { name: 'toolsRestricted', height: 900, prepare: (page) => page.getByRole('button', { name: /^VS Code tools the agent may use/ }).click() },
   // The panel with the German table the host gives a German VS Code (test/webview/languageChecks.mjs checks its texts).
   { name: 'german', scenario: 'agent', lang: 'de', height: 1100 },
+  { name: 'prompts', height: 800, prepare: (page) => page.getByRole('textbox', { name: 'Message to Cadenza' }).pressSequentially('/') },
 ];
 const themes = ['dark', 'light', 'hc'];
 /** A narrow side bar: VS Code lets the side bar shrink to 170 px; 240 px is a narrow one people use. */
@@ -452,6 +454,7 @@ try {
     });
     await keyboardChecks({ check, open, posted, expect, outDir });
     await languageChecks({ check, open, expect });
+    await promptChecks({ check, open, posted, expect });
 
     await check('Copy as Markdown in the conversation list posts conversation/copyMarkdown', async (context) => {
       const page = await open(context, 'conversation');

@@ -68,6 +68,11 @@ export interface StoredMessage {
    */
   context?: ContextPart[];
   /**
+   * The prompt file this message ran (`/name` in the composer): `text` is the prompt filled in, as the model
+   * got it. `untrusted`: from a workspace in Restricted Mode, run read-only.
+   */
+  prompt?: { readonly name: string; readonly source: string; readonly untrusted: boolean };
+  /**
    * The checkpoint of the agent turn this message closes, when the turn changed files (the texts live in
    * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it. `folders`: the
    * workspace folders the turn ran in (absent when recorded before they were kept).

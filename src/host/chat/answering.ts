@@ -2,7 +2,7 @@
 // (panelTurn.ts). A stop works while the model is still being chosen, too.
 import type { Conversation } from '../../core/chat/conversation';
 import { answerInPanel } from './panelTurn';
-import type { PanelTurnDeps } from './turnTypes';
+import type { PanelTurnDeps, TurnOverrides } from './turnTypes';
 
 interface Running {
   readonly controller: AbortController;
@@ -21,13 +21,13 @@ export class Answering {
   }
 
   /** Answers the conversation's last user message; resolves with the answer text (empty on error or when no model can be chosen). */
-  async answer(conversation: Conversation): Promise<string> {
+  async answer(conversation: Conversation, overrides: TurnOverrides = {}): Promise<string> {
     if (this.running) {
       this.running.controller.abort();
       await this.running.done.catch(() => undefined);
     }
     const controller = new AbortController();
-    const done = answerInPanel(this.deps, conversation, controller.signal);
+    const done = answerInPanel(this.deps, conversation, controller.signal, overrides);
     const running: Running = { controller, done };
     this.running = running;
     try {

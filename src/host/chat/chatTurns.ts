@@ -14,7 +14,15 @@ import { gatherContext, roomTokens } from './context/turnContext';
 import type { ConversationSession } from './conversationSession';
 import { toView } from './messageView';
 import type { ChatPanelState } from './panelState';
-import type { MessageAudio, PanelSink } from './turnTypes';
+import type { MessageAudio, PanelSink, TurnOverrides } from './turnTypes';
+
+/** A prompt file a message runs: its chip, the conversation's title for it, and what it changes for the answer. */
+export interface PromptRun {
+  readonly chip: NonNullable<StoredMessage['prompt']>;
+  /** `/name` and what was typed after it (the expanded text would make a poor title). */
+  readonly title: string;
+  readonly overrides: TurnOverrides;
+}
 
 /** What the turns need from the controller. */
 export interface ChatTurnsHost {
@@ -33,8 +41,15 @@ export interface ChatTurnsHost {
 export class ChatTurns {
   constructor(private readonly host: ChatTurnsHost) {}
 
-  /** Adds a user message (image, audio, the mentions' context stored with it) and answers it. */
-  async send(text: string, options: ChatOptions, image?: ImageAttachment, audio?: MessageAudio, mentions: readonly string[] = []): Promise<string> {
+  /** Adds a user message (image, audio, the mentions' context stored with it, the prompt file it runs) and answers it. */
+  async send(
+    text: string,
+    options: ChatOptions,
+    image?: ImageAttachment,
+    audio?: MessageAudio,
+    mentions: readonly string[] = [],
+    prompt?: PromptRun,
+  ): Promise<string> {
     const { session, sink, connection } = this.host;
     const conversation = await session.current();
     const message: StoredMessage = {
@@ -44,9 +59,10 @@ export class ChatTurns {
       createdAt: Date.now(),
       ...(image ? { imageDataUrl: image.dataUrl } : {}),
       ...(audio ? { audio } : {}),
+      ...(prompt ? { prompt: prompt.chip } : {}),
     };
     if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user'))
-      conversation.title = titleFromText(text.trim() || (audio?.name ?? ''));
+      conversation.title = titleFromText(prompt?.title ?? (text.trim() || (audio?.name ?? '')));
     this.applyOptions(conversation, options);
     const provider = this.host.mentions;
     if (mentions.length > 0) {
@@ -58,7 +74,7 @@ export class ChatTurns {
     await session.save(conversation);
     sink({ type: 'message/add', message: toView(message) });
     await this.host.panel.conversations();
-    return this.host.answering.answer(conversation);
+    return this.host.answering.answer(conversation, prompt?.overrides);
   }
 
   /** Starts a conversation about an audio file with an audio-reasoning model; later messages go on with the same audio. */

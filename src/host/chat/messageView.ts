@@ -61,6 +61,7 @@ export function toView(message: StoredMessage): MessageView {
         }
       : {}),
     ...(message.checkpoint ? { checkpoint: checkpointView(message.checkpoint) } : {}),
+    ...(message.prompt ? { prompt: message.prompt } : {}),
   };
 }
 

@@ -15,11 +15,11 @@ import type { ServiceConnection } from '../service/connection';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
 import { toView } from './messageView';
 import { PlainAnswer } from './plainAnswer';
-import type { PanelTurnDeps } from './turnTypes';
+import type { PanelTurnDeps, TurnOverrides } from './turnTypes';
 
 /** Streams the answer to the conversation's last user message; resolves with its text (empty on error or when no model can be chosen). */
-export async function answerInPanel(deps: PanelTurnDeps, conversation: Conversation, signal: AbortSignal): Promise<string> {
-  const turn = new PanelTurn(deps, conversation);
+export async function answerInPanel(deps: PanelTurnDeps, conversation: Conversation, signal: AbortSignal, overrides: TurnOverrides = {}): Promise<string> {
+  const turn = new PanelTurn(deps, conversation, overrides);
   for await (const event of runTurn(turn.ports(), signal)) await turn.take(event);
   return turn.text;
 }
@@ -36,6 +36,7 @@ class PanelTurn {
   constructor(
     private readonly deps: PanelTurnDeps,
     private readonly conversation: Conversation,
+    private readonly overrides: TurnOverrides,
   ) {}
 
   ports(): TurnPorts {
@@ -43,7 +44,8 @@ class PanelTurn {
     const client = (): ReturnType<ServiceConnection['client']> => deps.connection.client();
     return {
       model: async (signal) => {
-        const id = await deps.resolveModel(conversation, signal);
+        // A prompt file's model answers this message only; the conversation keeps its own.
+        const id = this.overrides.model ?? (await deps.resolveModel(conversation, signal));
         return id === undefined ? undefined : { id, info: deps.connection.model(id) };
       },
       context: (model, signal) => this.request(model, signal),
@@ -77,18 +79,24 @@ class PanelTurn {
     deps.gathered(options, gathered);
     const withContext = applySystemContext(options, gathered, reply);
     const agent = deps.agent;
-    const plan = agent.plan(
-      conversation,
-      model.info,
-      model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id),
-      deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id),
-    );
+    // A prompt file in mode ask is answered without tools.
+    const plan =
+      this.overrides.tools === 'none'
+        ? { use: false as const }
+        : agent.plan(
+            conversation,
+            model.info,
+            model.info?.capabilities ?? (await deps.connection.client()).capabilitiesOf(model.id),
+            deps.connection.models.models.filter((entry) => entry.capabilities.includes('tools')).map((entry) => entry.id),
+          );
     if (!plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
     const settings = plan.use ? plan.settings : undefined;
     const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
     const reserved = settings ? agent.schemaTokens(settings) : 0;
     await deps.autoCondense(conversation, model.info, requestOptions, reserved, signal);
-    const { request, budget } = buildChatRequest(conversation, model.info, requestOptions, reserved);
+    // The request names the turn's model: a prompt file's, for this message only.
+    const asked = model.id === conversation.model ? conversation : { ...conversation, model: model.id };
+    const { request, budget } = buildChatRequest(asked, model.info, requestOptions, reserved);
     const fit = {
       fits: budget.fits,
       usedTokens: budget.usedTokens,

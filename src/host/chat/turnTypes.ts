@@ -6,6 +6,7 @@ import type { ModelInfo } from '../../core/api/types';
 import type { ContextPart, ContextPlacement, ContextProvider } from '../../core/chat/context/contextProvider';
 import type { Conversation, StoredMessage, StoredOptions, StoredUsage } from '../../core/chat/conversation';
 import type { Logger } from '../../core/logger';
+import type { PromptTools } from '../../core/prompts/promptRun';
 import type { ToWebview } from '../../shared/protocol';
 import type { AgentService } from '../tools/agentService';
 import type { ServiceConnection } from '../service/connection';
@@ -29,6 +30,15 @@ export type WorkspaceContextProvider = (query: string, budgetTokens: number, sig
 export interface MessageAudio {
   readonly name: string;
   readonly dataUrl: string;
+}
+
+/**
+ * What a prompt file changes for the one answer it starts (core/prompts/promptRun.ts): the model it names,
+ * and `none` tools in mode ask (`readOnly` needs nothing more: Restricted Mode's toolset only reads).
+ */
+export interface TurnOverrides {
+  readonly model?: string;
+  readonly tools?: PromptTools;
 }
 
 /** What the panel's turns need from the controller, given once to each part. */

@@ -12,6 +12,7 @@ import { recordingStream, type RecordedPart } from './responseTee';
 import { isAudioPath, transcribeFile } from './transcription';
 import { listPrompts, participantCommands, promptInvocation, promptQuestion, type PromptInvocation } from './participantPrompts';
 import type { PromptLibrary } from '../prompts/promptLibrary';
+import { planPromptRun } from '../../core/prompts/promptRun';
 
 /** The participant's id; `chatParticipants` in package.json contributes it as @cadenza. */
 export const participantId = 'cadenza.participant';
@@ -164,9 +165,17 @@ async function runPrompt(
   const prompt = await deps.prompts.find(invocation.name, participantCommands);
   if (!prompt) return await listPrompts(deps.prompts, invocation.name, stream);
   if (!(await deps.host.apiKey.get())) return await explainMissingSetup(deps, stream);
-  const model = await chooseModel(deps, request.model);
+  // The file's model, when the service lists it, answers instead of the chat's (core/prompts/promptRun.ts, as in the panel).
+  await deps.connection.ensureModels();
+  const plan = planPromptRun(
+    prompt,
+    deps.connection.models.models.map((listed) => listed.id),
+    prompt.untrusted,
+    "the chat's model",
+  );
+  const model = (plan.model !== undefined ? deps.connection.model(plan.model) : undefined) ?? (await chooseModel(deps, request.model));
   if (!model) return await explainMissingSetup(deps, stream);
-  const question = await promptQuestion(prompt, invocation, request, stream, token);
+  const question = await promptQuestion(prompt, invocation, request, stream, token, plan.modelNotice);
   if (!question) return { metadata: { command: 'prompt', prompt: prompt.name, ran: false } };
   const result = await answer(deps, model, request, context, question, stream, token, signal);
   return { ...result, metadata: { ...result.metadata, prompt: prompt.name, source: prompt.source.uri, untrusted: prompt.untrusted, ran: true } };

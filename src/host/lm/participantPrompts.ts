@@ -78,6 +78,7 @@ export async function promptQuestion(
   request: vscode.ChatRequest,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
+  modelNotice?: string,
 ): Promise<Question | undefined> {
   let expanded;
   try {
@@ -87,7 +88,9 @@ export async function promptQuestion(
     stream.markdown(error.message);
     return undefined;
   }
-  stream.markdown(ranLine(prompt, [...prompt.notes, ...expanded.notes], request.toolReferences.length));
+  // Its own line says when it runs without tools (Restricted Mode); an unknown model is said here.
+  const notes = [...prompt.notes, ...expanded.notes, ...(modelNotice !== undefined ? [modelNotice] : [])];
+  stream.markdown(ranLine(prompt, notes, request.toolReferences.length));
   return {
     command: 'prompt',
     text: promptMessage(prompt.name, expanded.text, invocation.rest, prompt.untrusted),

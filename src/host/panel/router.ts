@@ -8,6 +8,7 @@ import type { ChatController } from '../chat/chatController';
 import type { MentionService } from '../chat/context/mentionService';
 import type { HostContext } from '../context';
 import type { AgentService } from '../tools/agentService';
+import type { PanelPrompts } from '../chat/panelPrompts';
 import type { PanelConnectionState } from './connectionState';
 import type { PanelChannel } from './panelChannel';
 
@@ -29,6 +30,8 @@ export interface PanelParts {
   readonly agent: AgentService;
   readonly mentions: MentionService;
   readonly connectionState: PanelConnectionState;
+  /** The prompt files of the composer's `/` list. */
+  readonly prompts: PanelPrompts;
 }
 
 /** Checks and routes what the webview sends. */

@@ -11,6 +11,7 @@ import { instructionsHandlers } from './handlers/instructions';
 import { mentionHandlers } from './handlers/mention';
 import { modelHandlers } from './handlers/model';
 import { panelHandlers } from './handlers/panel';
+import { promptsHandlers } from './handlers/prompts';
 import type { PanelHandlers, PanelParts } from './router';
 
 /** Every message's handler, from the parts they reach. */
@@ -27,5 +28,6 @@ export function routingTable(parts: PanelParts): PanelHandlers {
     ...checkpointHandlers(parts),
     ...condenseHandlers(parts),
     ...instructionsHandlers(parts),
+    ...promptsHandlers(parts),
   };
 }

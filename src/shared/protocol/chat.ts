@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { ChatOptions, ErrorView, MessageView, SourceView, UsageView } from '../views';
 import { imageAttachment } from './attachments';
-import { finite, hostToken, list, message, optional, record, request, text } from './schema';
+import { finite, hostToken, list, message, optional, record, request, shortText, text } from './schema';
 
 /** The result of checking a JSON-mode answer: parsed, and conforming to the schema when one was given. */
 export interface JsonCheckView {
@@ -83,9 +83,17 @@ export const chatFromWebview = [
   /**
    * Send a new user message using the conversation's options, with an optional image, or an optional audio
    * file named by the token of its `composer/audio` (the host answers a conversation with audio by audio
-   * reasoning), and the tokens of its `composer/mention` chips (at most 40).
+   * reasoning), and the tokens of its `composer/mention` chips (at most 40). With `prompt`, the message runs
+   * the prompt file of that name (picked in the `/` list) and `text` is what the user typed after `/name`.
    */
-  message('chat/send', { text, image: optional(imageAttachment), audio: optional(hostToken), mentions: optional(list(hostToken, 40)), options: chatOptions }),
+  message('chat/send', {
+    text,
+    image: optional(imageAttachment),
+    audio: optional(hostToken),
+    mentions: optional(list(hostToken, 40)),
+    prompt: optional(shortText(64)),
+    options: chatOptions,
+  }),
   /** Stop the answer being streamed now; the partial answer stays, marked as stopped. */
   message('chat/stop', {}),
   /** Answer the last user message again, replacing the last answer. */

@@ -225,6 +225,12 @@
   }
   let active = mainConversation;
   let nextId = 100;
+  /** What the host would list for `/`: a workspace's prompt files (untrusted in the prompts scenario) and the profile's. */
+  const promptFiles = [
+    { name: 'review', description: 'Review the selected code', source: '.github/prompts/review.prompt.md', untrusted: scenario === 'prompts' },
+    { name: 'standup', description: 'Draft my stand-up note', source: 'standup.prompt.md in your profile', untrusted: false },
+    { name: 'tests', description: 'Write tests for the active file', source: '.cadenza/prompts/tests.md', argumentHint: 'what to cover', untrusted: false },
+  ];
   let streamTimer;
   let streamingId;
 
@@ -575,6 +581,24 @@
         },
       });
     },
+    async prompts() {
+      // A conversation where a prompt file ran (from a workspace in Restricted Mode), and the `/` list to open.
+      showConversation({
+        id: 'c10',
+        title: '/review naming',
+        model: selected,
+        options: {},
+        messages: [
+          {
+            id: 'p1',
+            role: 'user',
+            text: 'Review this code from greeting.ts for naming:\n\n```ts\nexport const hi = (n: string) => `Hello, ${n}!`;\n```',
+            prompt: { name: 'review', source: '.github/prompts/review.prompt.md', untrusted: true },
+          },
+          { id: 'p2', role: 'assistant', model: selected, text: '`n` could be `name`: the parameter is read once, so a longer name costs nothing.' },
+        ],
+      });
+    },
     async toolsRestricted() {
       showConversation({ id: 'c8', title: 'New chat', model: selected, options: {}, messages: [] });
     },
@@ -641,9 +665,19 @@
           return;
         }
         const audioName = message.audio === sampleAudio.token ? { audioName: sampleAudio.name } : {};
+        // A prompt file runs filled in (the host's job): the sandbox shows its chip and a stand-in text.
+        const prompt = promptFiles.find((file) => file.name === message.prompt);
+        const text = prompt ? `${prompt.description} (filled in)${message.text ? `\n\n${message.text}` : ''}` : message.text;
         send({
           type: 'message/add',
-          message: { id: `u${nextId++}`, role: 'user', text: message.text, ...(message.image ? { imageDataUrl: message.image.dataUrl } : {}), ...audioName },
+          message: {
+            id: `u${nextId++}`,
+            role: 'user',
+            text,
+            ...(message.image ? { imageDataUrl: message.image.dataUrl } : {}),
+            ...audioName,
+            ...(prompt ? { prompt: { name: prompt.name, source: prompt.source, untrusted: prompt.untrusted } } : {}),
+          },
         });
         if (!sandbox.holdStream) await answer(debounceAnswer);
         return;
@@ -694,6 +728,9 @@
         if (message.type === 'tools/enable')
           vscodeTools = vscodeTools.map((tool) => (tool.name === message.name ? { ...tool, enabled: message.enabled } : tool));
         send({ type: 'state/vscodeTools', tools: vscodeTools, restricted: scenario === 'toolsRestricted', agentEnabled: true });
+        return;
+      case 'prompts/query':
+        send({ type: 'prompts/list', requestId: message.requestId, prompts: promptFiles });
         return;
       case 'schema/pick':
         send({ type: 'composer/schema', name: 'invoice.schema.json', schema: '{"type":"object"}' });

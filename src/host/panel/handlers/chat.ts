@@ -4,10 +4,13 @@ import type { FromWebviewOf } from '../../../shared/protocol';
 import { checkDataUrl } from '../../chat/images';
 import type { Handlers, PanelParts } from '../router';
 
-type Parts = Pick<PanelParts, 'channel' | 'chat' | 'audio'>;
+type Parts = Pick<PanelParts, 'channel' | 'chat' | 'audio' | 'prompts'>;
 
 /** `chat/send`: an audio token is exchanged for the audio the host kept; a bad one stops the send with a notice. */
-async function send({ channel, chat, audio: panelAudio }: Parts, message: FromWebviewOf<'chat/send'>): Promise<void> {
+async function send({ channel, chat, audio: panelAudio, prompts }: Parts, message: FromWebviewOf<'chat/send'>): Promise<void> {
+  // A prompt file is filled in first (its input boxes may be dismissed): nothing else is taken before it can run.
+  const prepared = message.prompt === undefined ? undefined : await prompts.prepare(message.prompt, message.text);
+  if (message.prompt !== undefined && !prepared) return;
   // The webview is untrusted input: its image is checked again, as image/check does, before it is stored and sent.
   const image = message.image === undefined ? undefined : checkDataUrl(message.image);
   if (typeof image === 'string') {
@@ -20,7 +23,12 @@ async function send({ channel, chat, audio: panelAudio }: Parts, message: FromWe
     channel.post({ type: 'notice', level: 'error', text: audio });
     return;
   }
-  await chat.turns.send(message.text, message.options, image, audio, message.mentions ?? []);
+  const run = prepared && {
+    chip: prepared.chip,
+    title: `/${prepared.chip.name} ${message.text}`,
+    overrides: { ...(prepared.model !== undefined ? { model: prepared.model } : {}), tools: prepared.tools },
+  };
+  await chat.turns.send(prepared?.text ?? message.text, message.options, image, audio, message.mentions ?? [], run);
 }
 
 export function chatHandlers(parts: Parts): Handlers<'chat/send' | 'chat/stop' | 'chat/regenerate' | 'chat/editResend' | 'chat/retrySave' | 'chat/retry'> {
