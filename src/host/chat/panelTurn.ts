@@ -9,6 +9,7 @@ import type { ModelInfo, RetryInfo } from '../../core/api/types';
 import type { Conversation, StoredMessage } from '../../core/chat/conversation';
 import { buildAudioReasoningRequest, buildChatRequest } from '../../core/chat/requestBuilder';
 import { runTurn, type TurnEvent, type TurnModel, type TurnPorts, type TurnRequest } from '../../core/chat/runTurn';
+import { effectiveMode } from '../../core/tools/agentMode';
 import { AgentAnswer, type AgentRun } from './agentTurn';
 import type { ServiceConnection } from '../service/connection';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
@@ -69,13 +70,15 @@ class PanelTurn {
     const { deps, conversation } = this;
     const options = conversation.options;
     this.model = model.info;
-    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), model: model.id };
+    const agent = deps.agent;
+    // Plan or Act, read now: Restricted Mode is always Plan (core/tools/agentMode.ts); the answer keeps it for its label.
+    const mode = effectiveMode(conversation.mode, agent.port.isTrusted());
+    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), model: model.id, mode };
     this.reply = reply;
     const question = [...conversation.messages].reverse().find((message) => message.role === 'user')?.text ?? '';
     const gathered = await gatherContext(deps.systemContext(options), question, roomTokens(model.info, options), deps.sink, signal);
     deps.gathered(options, gathered);
     const withContext = applySystemContext(options, gathered, reply);
-    const agent = deps.agent;
     const plan = agent.plan(
       conversation,
       model.info,
@@ -84,8 +87,8 @@ class PanelTurn {
     );
     if (!plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
     const settings = plan.use ? plan.settings : undefined;
-    const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
-    const reserved = settings ? agent.schemaTokens(settings) : 0;
+    const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal, mode) } : withContext;
+    const reserved = settings ? agent.schemaTokens(settings, mode) : 0;
     await deps.autoCondense(conversation, model.info, requestOptions, reserved, signal);
     const { request, budget } = buildChatRequest(conversation, model.info, requestOptions, reserved);
     const fit = {
@@ -107,6 +110,7 @@ class PanelTurn {
           kind: 'loop',
           tools: toolset.tools,
           unavailable: toolset.unavailable,
+          mode,
           ...(settings.requireToolCall ? { toolChoice: 'required' as const } : {}),
           session: agent.session(conversation.id),
           maxSteps: settings.maxSteps,
