@@ -7,7 +7,7 @@ import { button, el, setDisabled, show, uniqueId } from './dom';
 import type { PanelContext } from './panelContext';
 import { planSection } from './planText';
 
-const actTitle = 'Switch this conversation to Act and send this plan as the next message';
+const actTitle = 'Act on this plan: switch this conversation to Act and send the plan as the next message';
 
 /** The editable plan and its Act on this plan button. */
 export class PlanBlock {
@@ -47,7 +47,7 @@ export class PlanBlock {
     if (answer !== this.source) {
       this.source = answer;
       this.box.value = planSection(answer);
-      this.box.rows = Math.min(12, Math.max(4, this.box.value.split('\n').length + 1));
+      this.box.rows = Math.min(12, Math.max(4, this.box.value.split('\n').length + Math.ceil(this.box.value.length / 60)));
     }
     const locked = this.context.modeLocked();
     setDisabled(this.act, locked !== undefined || this.sent, locked ?? 'Sending\u2026', actTitle);

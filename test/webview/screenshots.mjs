@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { axeByTheme } from './axe.mjs';
 import { keyboardChecks } from './keyboardChecks.mjs';
+import { planChecks } from './planChecks.mjs';
 import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
@@ -39,6 +40,8 @@ const scenarios = [
   { name: 'audio', height: 620 },
   { name: 'agent', height: 1100 },
   { name: 'agentRepeat', height: 1100 },
+  { name: 'plan', height: 1000 },
+  { name: 'planRestricted', height: 1000 },
   {
     name: 'keyboard',
     scenario: 'conversation',
@@ -448,6 +451,7 @@ try {
       expect(edit?.messageId === 'u3' && edit.text === 'Now add a cancel() method.', JSON.stringify(edit));
     });
     await keyboardChecks({ check, open, posted, expect, outDir });
+    await planChecks({ check, open, posted, expect });
 
     await check('Copy as Markdown in the conversation list posts conversation/copyMarkdown', async (context) => {
       const page = await open(context, 'conversation');
