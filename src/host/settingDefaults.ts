@@ -33,6 +33,7 @@ export const settingDefaults = {
   'index.debounceMs': 1500,
   'index.team.repository': '',
   'agent.enabled': true,
+  'agent.defaultMode': 'act',
   'agent.maxSteps': 8,
   'agent.maxToolResultTokens': 4000,
   'agent.terminalTimeoutSeconds': 60,

@@ -12,6 +12,7 @@ const more = (value: number): number => value;
 /** For a length of quiet or of keeping: the shorter, the more it sends or deletes. */
 const longerIsLess = (value: number): number => -value;
 const indexModes = ['off', 'ask', 'auto'] as const;
+const agentModes = ['plan', 'act'] as const;
 
 /** The guarded settings, keyed without the `cadenza.` prefix; every other setting follows VS Code's usual order. */
 export const settingRules = {
@@ -32,6 +33,8 @@ export const settingRules = {
   // The connection string is the user's (SecretStorage); which repository it searches is the user's choice too.
   'index.team.repository': userOnly(readText, settingDefaults['index.team.repository']),
   'agent.enabled': lessOnly(readBoolean, on, settingDefaults['agent.enabled']),
+  // Plan only reads: a workspace may start its conversations in Plan, never in Act against the user's choice.
+  'agent.defaultMode': lessOnly(readChoice(agentModes), (mode) => agentModes.indexOf(mode), settingDefaults['agent.defaultMode']),
   'agent.maxSteps': lessOnly(readNumber(1, 100), more, settingDefaults['agent.maxSteps']),
   'agent.maxToolResultTokens': lessOnly(readNumber(256, 100_000), more, settingDefaults['agent.maxToolResultTokens']),
   'agent.terminalTimeoutSeconds': lessOnly(readNumber(1, 3600), more, settingDefaults['agent.terminalTimeoutSeconds']),

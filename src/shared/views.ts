@@ -147,6 +147,12 @@ export interface CheckpointView {
 }
 
 /** One message of a conversation as the panel shows it. */
+/** What a conversation's agent may do: `plan` only reads (and ends with a plan), `act` also proposes changes (core/tools/agentMode.ts). */
+export type AgentMode = 'plan' | 'act';
+
+/** The modes, for checks of untrusted input (the panel, the settings). */
+export const agentModes = ['plan', 'act'] as const satisfies readonly AgentMode[];
+
 export interface MessageView {
   readonly id: string;
   readonly role: 'user' | 'assistant' | 'system' | 'note';
@@ -172,6 +178,8 @@ export interface MessageView {
   readonly context?: readonly ContextChipView[];
   /** The prompt file this message ran (its chip: `/name`, where it is, untrusted in Restricted Mode); `text` is the prompt filled in. */
   readonly prompt?: { readonly name: string; readonly source: string; readonly untrusted: boolean };
+  /** The mode the answer was made in (an assistant message since modes exist), shown as a label on it. */
+  readonly mode?: AgentMode;
 }
 
 /** A piece of context attached to a user message, as its chip shows it. */
@@ -210,6 +218,10 @@ export interface ConversationView {
   readonly messages: readonly MessageView[];
   /** The summary of its older messages, when it was condensed. */
   readonly condensed?: CondensedView;
+  /** The mode its next answer runs in (Plan in Restricted Mode, whatever it was saved with). */
+  readonly mode: AgentMode;
+  /** Why the mode cannot be switched now (Restricted Mode), or absent when it can. */
+  readonly modeLocked?: string;
 }
 
 /** A language model tool registered in VS Code (by another extension, an MCP server, or VS Code), as the tools menu lists it. */

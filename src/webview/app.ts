@@ -14,6 +14,7 @@ import { InstructionsBar } from './instructionsBar';
 import { MentionPicker } from './mentionPicker';
 import { PromptPicker } from './promptPicker';
 import { MessageList } from './messageList';
+import { ModeSwitch } from './modeSwitch';
 import { ModelPicker } from './modelPicker';
 import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
 import { offersTranscription, supportsAudio, supportsVision } from './optionRules';
@@ -47,6 +48,8 @@ export class App implements PanelContext {
   private readonly optionsToggle: HTMLButtonElement;
   private readonly instructions: InstructionsBar;
   private readonly tools: ToolsMenu;
+  /** The open conversation's Plan/Act switch. */
+  private readonly mode: ModeSwitch;
   private hasKey: boolean | undefined;
   private conversationId: string | undefined;
   private scrollRestored = false;
@@ -97,7 +100,9 @@ export class App implements PanelContext {
     this.optionsToggle = button({ label: t('conversationOptions'), icon: 'settings', onClick: () => this.setOptionsOpen(this.options.element.hidden) });
     this.optionsToggle.setAttribute('aria-controls', this.options.element.id);
     this.tools = new ToolsMenu(post);
+    this.mode = new ModeSwitch((mode) => post({ type: 'agent/setMode', mode }));
     this.composer.toolbar.append(
+      this.mode.element,
       this.image.button,
       this.audio.button,
       this.audio.transcribeButton,
@@ -107,7 +112,7 @@ export class App implements PanelContext {
       this.optionsToggle,
       this.composer.actions,
     );
-    this.composer.element.append(this.picker.facts);
+    this.composer.element.append(this.mode.lockNote, this.picker.facts);
     const footer = el(
       'div',
       { className: 'panel-footer' },
@@ -141,6 +146,11 @@ export class App implements PanelContext {
   /** Says something once through the live region. */
   announce(text: string): void {
     this.announcer.say(text);
+  }
+
+  /** Why the mode switch is locked (Restricted Mode), or undefined. */
+  modeLocked(): string | undefined {
+    return this.mode.locked;
   }
 
   /** The options for a request, or undefined (and the reason shown) when they cannot be sent. */
@@ -206,6 +216,11 @@ export class App implements PanelContext {
     },
     'state/vscodeTools': (message) => this.tools.update(message.tools, message.restricted, message.agentEnabled),
     'agent/allowance': (message) => this.allowance.update(message.conversationId),
+    'agent/mode': (message) => {
+      if (message.conversationId !== this.conversationId) return;
+      this.mode.set(message.mode, message.locked);
+      this.messages.refreshPlans();
+    },
     notice: (message) => {
       this.notices.add(message.level, message.text, message.key);
       this.image.rejected();
@@ -217,6 +232,8 @@ export class App implements PanelContext {
     const switched = conversation.id !== this.conversationId;
     this.conversationId = conversation.id;
     this.conversations.setTitle(conversation.title);
+    // Before the messages: the last Plan answer's box reads the lock.
+    this.mode.set(conversation.mode, conversation.modeLocked);
     this.messages.show(conversation);
     this.composer.confirmIfShown(conversation.messages.filter((message) => message.role === 'user').map((message) => message.text));
     const pending = this.host.state.options;

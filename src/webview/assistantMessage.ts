@@ -3,7 +3,7 @@
  * an inline error with its action, the JSON check, the usage line, and Copy / Regenerate.
  */
 import type { JsonCheckView } from '../shared/protocol';
-import type { CheckpointView, ErrorView, MessageView, SourceView, ToolCallView, UsageView } from '../shared/views';
+import type { AgentMode, CheckpointView, ErrorView, MessageView, SourceView, ToolCallView, UsageView } from '../shared/views';
 import { checkpointBlock } from './checkpointBlock';
 import { flash } from './codeBlocks';
 import { button, el, show } from './dom';
@@ -11,6 +11,7 @@ import { errorBlock, retryStatus } from './errorView';
 import { icon } from './icons';
 import { MarkdownBody, type BodyKind } from './markdownBody';
 import type { PanelContext } from './panelContext';
+import { PlanBlock } from './planBlock';
 import { ThinkingSection } from './thinking';
 import { ToolCard } from './toolCard';
 import { jsonCheckBlock, usageLine } from './usageLine';
@@ -43,6 +44,8 @@ export class AssistantMessage {
   /** The checkpoint of the agent turn this step closes, if it changed files. */
   private readonly checkpoint = el('div', { className: 'message-checkpoint' });
   private readonly footer = el('div', { className: 'message-footer' });
+  /** The editable plan with Act on this plan, for an answer made in Plan mode (shown under the last one). */
+  private readonly plan: PlanBlock | undefined;
   private readonly regenerate: HTMLButtonElement;
   private readonly copy: HTMLButtonElement;
   private streamingNow = false;
@@ -62,11 +65,22 @@ export class AssistantMessage {
     kind: BodyKind,
     private readonly withSchema: boolean,
     model: string | undefined,
+    mode?: AgentMode,
   ) {
     this.body = new MarkdownBody(kind);
-    this.element = el('article', { className: 'message assistant', attrs: { 'aria-label': model ? t('answerFrom', { model }) : t('answer') } });
+    const who = model ? t('answerFrom', { model }) : t('answer');
+    this.element = el('article', {
+      className: 'message assistant',
+      attrs: { 'aria-label': mode ? t(mode === 'plan' ? 'answerInPlanMode' : 'answerInActMode', { who }) : who },
+    });
     const header = el('div', { className: 'message-header' }, el('span', { className: 'message-role', text: 'Cadenza' }));
+    // Which mode made the answer: Plan only read, Act could propose changes.
+    if (mode) {
+      const title = mode === 'plan' ? t('madeInPlanMode') : t('madeInActMode');
+      header.append(el('span', { className: `message-mode mode-${mode}`, text: mode === 'plan' ? t('modePlan') : t('modeAct'), attrs: { title } }));
+    }
     if (model) header.append(el('span', { className: 'message-model', text: model }));
+    this.plan = mode === 'plan' ? new PlanBlock(context) : undefined;
     this.copy = button({
       label: t('copyAnswer'),
       icon: 'copy',
@@ -85,7 +99,16 @@ export class AssistantMessage {
     });
     const actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': t('answerActions') } }, this.copy, this.regenerate);
     this.footer.append(actions);
-    this.element.append(header, this.body.element, this.tools, this.status, this.extras, this.checkpoint, this.footer);
+    this.element.append(
+      header,
+      this.body.element,
+      this.tools,
+      this.status,
+      this.extras,
+      this.checkpoint,
+      ...(this.plan ? [this.plan.element] : []),
+      this.footer,
+    );
   }
 
   /** The answer's text so far (Markdown, or the JSON as it streams). */
@@ -230,10 +253,16 @@ export class AssistantMessage {
     this.updateActions();
   }
 
+  /** Shows or hides the editable plan again (the mode's lock changed). */
+  refreshPlan(): void {
+    this.plan?.update(this.last && !this.streamingNow && this.body.text.trim() !== '', this.body.text);
+  }
+
   private updateActions(): void {
     show(this.footer, !this.streamingNow);
     show(this.regenerate, this.last && !this.streamingNow);
     show(this.copy, this.body.text !== '');
+    this.refreshPlan();
   }
 
   /** Runs for every delta: cheap when there is nothing to clear. */

@@ -159,7 +159,7 @@ export class Composer {
   /** Re-evaluates what Send can do (after an attachment or the model changed). */
   update(): void {
     const empty = this.isEmpty(this.input.value);
-    const reason = this.pending ? 'Sending\u2026' : (this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? t('waitForAnswer') : undefined));
+    const reason = this.pending ? t('sending') : (this.blockedReason ?? this.attachmentProblem ?? (this.streaming ? t('waitForAnswer') : undefined));
     this.sendButton.disabled = empty || reason !== undefined;
     this.sendButton.title = reason ?? (empty ? t('typeToSend') : t('send'));
     this.input.readOnly = this.pending;

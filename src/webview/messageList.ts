@@ -269,7 +269,7 @@ export class MessageList {
       case 'user':
         return { kind: 'user', view: new UserMessage(message, this.context, () => !this.streaming) };
       case 'assistant': {
-        const view = new AssistantMessage(message.id, this.context, kindOf(message, jsonMode), jsonMode === 'schema', message.model);
+        const view = new AssistantMessage(message.id, this.context, kindOf(message, jsonMode), jsonMode === 'schema', message.model, message.mode);
         if (message.streaming === true && message.text === '') view.startStreaming();
         else view.showFinished(message, kindOf(message, jsonMode));
         return { kind: 'assistant', view };
@@ -314,6 +314,11 @@ export class MessageList {
   }
 
   /** Only the last answer offers Regenerate and its error's action. */
+  /** Shows or hides the editable plan of the last Plan answer again (the mode's lock changed). */
+  refreshPlans(): void {
+    for (const item of this.items.values()) if (item.kind === 'assistant') item.view.refreshPlan();
+  }
+
   private updateLast(): void {
     let last: AssistantMessage | undefined;
     for (const item of this.items.values()) if (item.kind === 'assistant') last = item.view;

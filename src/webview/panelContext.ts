@@ -16,4 +16,6 @@ export interface PanelContext {
   requestOptions(): ChatOptions | undefined;
   /** Says something once through the panel's polite live region. */
   announce(text: string): void;
+  /** Why the conversation's mode cannot be switched (Restricted Mode), or undefined: Act on this plan is locked meanwhile. */
+  modeLocked(): string | undefined;
 }

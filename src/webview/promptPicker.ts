@@ -10,6 +10,7 @@
 import type { FromWebview, PromptCandidate } from '../shared/protocol';
 import { el, show, uniqueId } from './dom';
 import './promptPicker.css';
+import { t } from './l10n';
 
 /** The `/query` at the start of the text when the caret is in it, or undefined. */
 export function promptQueryAt(text: string, caret: number): string | undefined {
@@ -35,7 +36,7 @@ function filtered(prompts: readonly PromptCandidate[], query: string): PromptCan
 /** The `/` list under the text box, and the line that says which prompt a send runs. */
 export class PromptPicker {
   /** The list of prompt files; shown while the caret is in a `/query` at the start. */
-  readonly menu = el('ul', { className: 'mention-menu prompt-menu', attrs: { role: 'listbox', 'aria-label': 'Prompt files' } });
+  readonly menu = el('ul', { className: 'mention-menu prompt-menu', attrs: { role: 'listbox', 'aria-label': t('promptFiles') } });
   /** Over the text box while the text starts with a known `/name`: sending runs that prompt. */
   readonly badge = el('p', { className: 'prompt-badge' });
   private prompts: readonly PromptCandidate[] = [];
@@ -173,12 +174,10 @@ export class PromptPicker {
     const { prompt } = found;
     this.badge.replaceChildren(
       el('span', { className: 'prompt-chip', text: `/${prompt.name}` }),
-      el('span', { className: 'prompt-badge-text', text: `Sending runs this prompt file (${prompt.source})` }),
-      ...(prompt.untrusted ? [el('span', { className: 'prompt-untrusted', text: 'untrusted workspace: read-only' })] : []),
+      el('span', { className: 'prompt-badge-text', text: t('promptSendingRuns', { source: prompt.source }) }),
+      ...(prompt.untrusted ? [el('span', { className: 'prompt-untrusted', text: t('promptUntrustedReadOnly') })] : []),
     );
-    this.badge.title = prompt.untrusted
-      ? 'From a workspace you have not trusted (Restricted Mode): it runs read-only, without any tool that changes files.'
-      : prompt.description || `/${prompt.name}`;
+    this.badge.title = prompt.untrusted ? t('promptUntrustedRuns') : prompt.description || `/${prompt.name}`;
     this.input?.setAttribute('data-prompt', prompt.name);
     show(this.badge, true);
   }
@@ -202,7 +201,7 @@ export class PromptPicker {
         { className: 'mention-item prompt-item', attrs: { role: 'option', id: `${this.menu.id}-${index}`, 'data-name': prompt.name } },
         el('span', { className: 'mention-label prompt-name', text: `/${prompt.name}` }),
         el('span', { className: 'prompt-detail', text: prompt.description || prompt.source }),
-        ...(prompt.untrusted ? [el('span', { className: 'prompt-untrusted', text: 'untrusted' })] : []),
+        ...(prompt.untrusted ? [el('span', { className: 'prompt-untrusted', text: t('promptUntrusted') })] : []),
       );
       item.title = `${prompt.source}${prompt.argumentHint ? `: ${prompt.argumentHint}` : ''}`;
       // mousedown, not click: a click would blur the text box first and close the list.
@@ -216,10 +215,7 @@ export class PromptPicker {
       items.push(
         el('li', {
           className: 'mention-empty',
-          text:
-            this.prompts.length === 0
-              ? 'No prompt files yet: add .github/prompts/<name>.prompt.md, or run Cadenza: New Prompt File.'
-              : 'No prompt file matches.',
+          text: this.prompts.length === 0 ? t('noPromptFiles') : t('noPromptMatches'),
         }),
       );
     this.menu.replaceChildren(...items);

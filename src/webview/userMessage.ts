@@ -75,11 +75,11 @@ export class UserMessage {
           'p',
           {
             className: 'message-prompt',
-            attrs: { 'data-prompt': name, title: untrusted ? 'From a workspace you have not trusted (Restricted Mode): it ran read-only.' : source },
+            attrs: { 'data-prompt': name, title: untrusted ? t('promptRanUntrustedTitle') : source },
           },
           el('span', { className: 'prompt-chip', text: `/${name}` }),
-          el('span', { className: 'prompt-badge-text', text: `Prompt file ${source}, filled in below as sent` }),
-          ...(untrusted ? [el('span', { className: 'prompt-untrusted', text: 'untrusted workspace: ran read-only' })] : []),
+          el('span', { className: 'prompt-badge-text', text: t('promptFilledIn', { source }) }),
+          ...(untrusted ? [el('span', { className: 'prompt-untrusted', text: t('promptRanUntrusted') })] : []),
         ),
       );
     }

@@ -2,7 +2,7 @@
 // workspace trust (the folder is trusted) and this checks the trusted side; run it with
 //   HARNESS_WORKSPACE_TRUST=untrusted MOCHA_GREP="real workspace trust" node test/support/harness/runIntegration.mjs
 // and the folder opens in VS Code's real Restricted Mode, where it checks that only the reading
-// functions exist and the changing ones refuse.
+// functions exist and the changing ones refuse, and that the conversation is in Plan with the switch locked.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,8 +36,19 @@ suite('Agent: the real workspace trust', () => {
     try {
       await openChatView(api);
       await vscode.commands.executeCommand('cadenza.refreshModels');
-      await panel.newConversation();
+      const shown = await panel.newConversation();
       await panel.selectModel('Meta-Llama-3.3-70B-Instruct');
+      // Restricted Mode is always Plan: the composer's switch is locked there and says why; asking for Act changes nothing.
+      const switched = await panel.post({ type: 'agent/setMode', mode: 'act' });
+      const mode = switched.find((message) => message.type === 'agent/mode');
+      if (trusted) {
+        assert.equal(shown.modeLocked, undefined);
+        assert.equal(mode?.type === 'agent/mode' && mode.mode, 'act');
+      } else {
+        assert.equal(shown.mode, 'plan');
+        assert.match(shown.modeLocked ?? '', /^Restricted Mode: this workspace is not trusted, so conversations stay in Plan/);
+        assert.ok(mode?.type === 'agent/mode' && mode.mode === 'plan' && mode.locked?.startsWith('Restricted Mode'), JSON.stringify(mode));
+      }
       api.agent.setApprovalPolicy(() => 'approve');
       emulator().scriptChat({ toolCalls: [{ name: 'run_in_terminal', arguments: { command: 'echo ran > trust-marker.txt' } }] });
       emulator().scriptChat({ content: 'Done.' });

@@ -94,6 +94,13 @@ export class PanelState {
       case 'state/models':
         this.picker = { models: message.models, selected: message.selected, loading: message.loading };
         return;
+      case 'agent/mode': {
+        // The composer's switch: as the webview does, only for the conversation it shows.
+        if (this.shown?.view.id !== message.conversationId) return;
+        const { modeLocked: _locked, ...view } = this.shown.view;
+        this.shown.view = { ...view, mode: message.mode, ...(message.locked !== undefined ? { modeLocked: message.locked } : {}) };
+        return;
+      }
       default:
         // The rest (connection, meter, notices, composer, menus) is read from the recorded messages.
         return;

@@ -18,6 +18,7 @@ import { axeByTheme } from './axe.mjs';
 import { keyboardChecks } from './keyboardChecks.mjs';
 import { languageChecks } from './languageChecks.mjs';
 import { promptChecks } from './promptChecks.mjs';
+import { planChecks } from './planChecks.mjs';
 import { chromiumOptions, startSandbox } from './server.mjs';
 import { contrastProblems, focusProblems, overflowProblems } from './visible.mjs';
 
@@ -41,6 +42,8 @@ const scenarios = [
   { name: 'audio', height: 620 },
   { name: 'agent', height: 1100 },
   { name: 'agentRepeat', height: 1100 },
+  { name: 'plan', height: 1000 },
+  { name: 'planRestricted', height: 1000 },
   {
     name: 'keyboard',
     scenario: 'conversation',
@@ -455,6 +458,7 @@ try {
     await keyboardChecks({ check, open, posted, expect, outDir });
     await languageChecks({ check, open, expect });
     await promptChecks({ check, open, posted, expect });
+    await planChecks({ check, open, posted, expect });
 
     await check('Copy as Markdown in the conversation list posts conversation/copyMarkdown', async (context) => {
       const page = await open(context, 'conversation');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
 import type { FolderRoot } from '../tools/workspacePaths';
-import type { ChangeView, ToolCallStatus } from '../../shared/views';
+import type { AgentMode, ChangeView, ToolCallStatus } from '../../shared/views';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
 export interface StoredUsage {
@@ -83,6 +83,8 @@ export interface StoredMessage {
     readonly folders?: readonly FolderRoot[];
     restoredAt?: number;
   };
+  /** The agent mode the answer was made in (assistant messages since modes exist). */
+  mode?: AgentMode;
 }
 
 /** Per-conversation request options (the panel's settings), validated before each request. */
@@ -131,6 +133,8 @@ export interface Conversation {
   messages: StoredMessage[];
   /** A summary sent instead of the older messages (core/chat/condense.ts); the messages themselves stay. */
   condensed?: CondensedHistory;
+  /** The agent's mode for its next answers (core/tools/agentMode.ts); absent in a conversation saved before modes, which is Act. */
+  mode?: AgentMode;
 }
 
 /** Creates an empty conversation with a fresh id. */

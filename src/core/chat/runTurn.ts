@@ -33,7 +33,7 @@ export type TurnTools =
   /** The agent's: core's tool loop runs them, asking `ports.approve` before a change. */
   | ({ readonly kind: 'loop' } & Pick<
       ToolLoopOptions,
-      'tools' | 'unavailable' | 'toolChoice' | 'session' | 'maxSteps' | 'maxToolResultTokens' | 'contextLimitTokens'
+      'tools' | 'unavailable' | 'mode' | 'toolChoice' | 'session' | 'maxSteps' | 'maxToolResultTokens' | 'contextLimitTokens'
     >)
   /** The caller's: offered for at most `rounds` requests (the first with `firstChoice`), each call run by `ports.invoke`. */
   | { readonly kind: 'invoke'; readonly definitions: readonly ToolDefinition[]; readonly rounds: number; readonly firstChoice?: ChatRequest['toolChoice'] }
@@ -232,6 +232,7 @@ async function* loopTurn(
     request,
     tools: tools.tools,
     ...(tools.unavailable ? { unavailable: tools.unavailable } : {}),
+    ...(tools.mode ? { mode: tools.mode } : {}),
     ...(tools.toolChoice ? { toolChoice: tools.toolChoice } : {}),
     session: tools.session,
     approve: (question, aborted) => (ports.approve ? ports.approve(question, aborted) : Promise.resolve('denied')),

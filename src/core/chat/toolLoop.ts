@@ -5,7 +5,8 @@
 // approval callback and an AbortSignal, and listens to its events. An identical call already answered in
 // this answer is not run again: the first time the model is told to try another call or answer, the second
 // time (as at the last step) it is asked for its answer with no tools offered, so a small model that repeats
-// itself still answers (core/chat/callRepeats.ts).
+// itself still answers (core/chat/callRepeats.ts). In Plan mode (core/tools/agentMode.ts) only the reading
+// functions are offered, and a call of any other is refused here before it is prepared, asked or run.
 import { ApiError } from '../api/errors';
 import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } from '../api/types';
 import { charsPerToken, truncateResult } from '../tools/resultText';
@@ -13,6 +14,7 @@ import { ToolError, type ChangePreview, type Tool, type ToolSession } from '../t
 import type { ResultImage } from '../tools/externalTools';
 import type { ToolCallStatus } from '../../shared/views';
 import { checkArguments } from '../tools/validateArgs';
+import { modeRefusal, toolsForMode, type AgentMode } from '../tools/agentMode';
 import { CallMemory, repeatText, withAnswerInstruction, type ToolsWithheld } from './callRepeats';
 import { estimateTokens, messageTokens } from './contextBudget';
 
@@ -77,6 +79,8 @@ export interface ToolLoopOptions {
   readonly tools: readonly Tool[];
   /** Names the model may not call now, with the reason it is told (Restricted Mode). */
   readonly unavailable?: Readonly<Record<string, string>>;
+  /** The conversation's mode (core/tools/agentMode.ts): in `plan` only the reading functions are offered, and a call of any other is refused here. */
+  readonly mode?: AgentMode;
   /** auto (default), required, or one named function: for the first step only, so a forced call cannot repeat until the limit. */
   readonly toolChoice?: ChatRequest['toolChoice'];
   readonly session: ToolSession;
@@ -162,7 +166,9 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
 export async function* toolLoopEvents(options: ToolLoopOptions): AsyncGenerator<ToolLoopEvent, ToolLoopResult, undefined> {
   const { signal, tools } = options;
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
-  const definitions = tools.map((tool) => tool.definition);
+  // In Plan only the reading functions are offered; runCall refuses any other by what it is, not by this list.
+  const offered = options.mode ? toolsForMode(tools, options.mode) : tools;
+  const definitions = offered.map((tool) => tool.definition);
   const schemaTokens = definitions.length > 0 ? estimateTokens(JSON.stringify(definitions)) : 0;
   const messages: ChatMessage[] = [...options.request.messages];
   let used = schemaTokens + messages.reduce((sum, message) => sum + chatMessageTokens(message), 0);
@@ -263,8 +269,13 @@ export async function* toolLoopEvents(options: ToolLoopOptions): AsyncGenerator<
   /** Runs one call to its end, yielding each status it goes through; rejects only when the signal aborts. */
   async function* runCall(record: ToolCallRecord, step: number): AsyncGenerator<ToolCallRecord, void, undefined> {
     const tool = byName.get(record.name);
+    const refusal = modeRefusal(options.mode, record.name, tool);
+    if (refusal !== undefined) {
+      yield { ...record, status: 'denied', result: `Error: ${refusal}` };
+      return;
+    }
     if (!tool) {
-      const names = [...byName.keys()].join(', ');
+      const names = definitions.map((definition) => definition.name).join(', ');
       yield {
         ...record,
         status: 'invalid',

@@ -1,6 +1,7 @@
 // The agent's functions as the model sees them: the spec's tool shape (name, description, parameters
 // with type/properties/required). Kept lean on purpose: every word here is sent with every request of an
 // agent turn (bench/agent/agent.ts prints what they cost; peers spend 4,000 to 15,000 tokens on this).
+import { planInstruction, type AgentMode } from './agentMode';
 import type { ToolDefinition } from '../api/types';
 
 type Property = { readonly type: 'string' | 'integer' | 'boolean'; readonly description: string };
@@ -72,11 +73,12 @@ export const changeToolDefinitions: readonly ToolDefinition[] = [
 ];
 
 /**
- * The system prompt of an agent turn: short, because it too goes with every request; then the workspace's
- * files when given (workspaceOverview.ts).
+ * The system prompt of an agent turn: short, because it too goes with every request; in Plan mode the
+ * instruction to only read and end with a numbered plan; then the workspace's files when given (workspaceOverview.ts).
  */
-export function agentSystemPrompt(trusted: boolean, overview = ''): string {
-  return overview === '' ? instructions(trusted) : `${instructions(trusted)}\n\n${overview}`;
+export function agentSystemPrompt(trusted: boolean, overview = '', mode: AgentMode = 'act'): string {
+  const base = mode === 'plan' ? `${instructions(trusted)} ${planInstruction}` : instructions(trusted);
+  return overview === '' ? base : `${base}\n\n${overview}`;
 }
 
 function instructions(trusted: boolean): string {

@@ -77,6 +77,11 @@ export interface ReadTool {
   readonly effect: 'read';
   /** Where the function comes from when it is not the agent's own (a VS Code tool's extension or MCP server), for its card. */
   readonly origin?: string;
+  /**
+   * For a tool with an `origin`: whether its extension marks it read-only (core/tools/externalTools.ts
+   * `isReadOnly`). Plan mode and Restricted Mode offer such a tool; one not marked may change anything.
+   */
+  readonly readOnly?: boolean;
   run(args: ToolArgs, context: ToolContext): Promise<string>;
   /** When present, the loop calls this instead of `run`: the result text and images for the card (a VS Code tool's result). */
   runWithImages?(args: ToolArgs, context: ToolContext): Promise<ToolOutput>;

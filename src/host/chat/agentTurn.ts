@@ -155,13 +155,24 @@ export class AgentAnswer {
             text: '',
             createdAt: Date.now(),
             ...(conversation.model ? { model: conversation.model } : {}),
+            ...(previous.mode ? { mode: previous.mode } : {}),
           };
           if (event.withoutTools) next.agentStop = withoutToolsText(event.withoutTools, this.run.settings.maxSteps);
           this.current = next;
           conversation.messages.push(next);
           this.forming.clear();
           // The next step opens before the previous one closes, so the panel stays "streaming" throughout.
-          sink({ type: 'message/add', message: { id: next.id, role: 'assistant', text: '', streaming: true, ...(next.model ? { model: next.model } : {}) } });
+          sink({
+            type: 'message/add',
+            message: {
+              id: next.id,
+              role: 'assistant',
+              text: '',
+              streaming: true,
+              ...(next.model ? { model: next.model } : {}),
+              ...(next.mode ? { mode: next.mode } : {}),
+            },
+          });
           sink({
             type: 'chat/done',
             messageId: previous.id,

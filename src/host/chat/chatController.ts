@@ -70,7 +70,7 @@ export class ChatController implements vscode.Disposable {
     const sink: PanelSink = (message) => channel.post(message);
     this.sink = sink;
     this.session = new ConversationSession(host);
-    const panel = (this.panel = new ChatPanelState(host, this.session, connection, sink, deps.instructions));
+    const panel = (this.panel = new ChatPanelState(host, this.session, connection, sink, deps.instructions, () => deps.agent.port.isTrusted()));
     this.onDidChangeModel = panel.onDidChangeModel;
     const save = (conversation: Conversation): Promise<void> => this.session.save(conversation);
     const resolveModel = (conversation: Conversation, signal: AbortSignal): Promise<string | undefined> => this.resolveModel(conversation, signal);

@@ -7,6 +7,7 @@ import { ConversationStore } from '../../core/chat/conversationStore';
 import type { ConversationSummary } from '../../shared/views';
 import type { HostContext } from '../context';
 import { readChatDefaults } from '../settings';
+import { readAgentSettings } from '../tools/agentSettings';
 
 const activeKey = 'cadenza.chat.activeConversation';
 
@@ -32,12 +33,13 @@ export class ConversationSession {
   }
 
   /**
-   * A new conversation with the default options. Its model is not fixed here: the model list may not
+   * A new conversation with the default options and mode (`cadenza.agent.defaultMode`). Its model is not fixed here: the model list may not
    * have arrived yet. It is resolved when a message is sent.
    */
   fresh(): Conversation {
     const conversation = newConversation(undefined);
     conversation.options = { ...readChatDefaults().options };
+    conversation.mode = readAgentSettings().defaultMode;
     return conversation;
   }
 

@@ -3,6 +3,7 @@ import { checkpointPlace } from '../../core/chat/checkpointPlace';
 import type { Conversation, StoredMessage, StoredToolCall } from '../../core/chat/conversation';
 import type { CheckpointView, ConversationView, MessageView, ToolCallView } from '../../shared/views';
 import { folderRoots } from '../tools/portSupport';
+import { modeState } from './modeState';
 
 /**
  * A turn's checkpoint as this window's panel shows it: with the folders it was recorded in when they are not
@@ -62,14 +63,18 @@ export function toView(message: StoredMessage): MessageView {
       : {}),
     ...(message.checkpoint ? { checkpoint: checkpointView(message.checkpoint) } : {}),
     ...(message.prompt ? { prompt: message.prompt } : {}),
+    ...(message.mode ? { mode: message.mode } : {}),
   };
 }
 
-/** A stored conversation as the panel shows it, with its summary when it was condensed. */
-export function conversationView(conversation: Conversation): ConversationView {
+/** A stored conversation as the panel shows it, with its summary when it was condensed, and its mode in a workspace `trusted` or not. */
+export function conversationView(conversation: Conversation, trusted: boolean): ConversationView {
   const condensed = conversation.condensed;
+  const { mode, locked } = modeState(conversation, trusted);
   return {
     id: conversation.id,
+    mode,
+    ...(locked !== undefined ? { modeLocked: locked } : {}),
     title: conversation.title,
     ...(conversation.model ? { model: conversation.model } : {}),
     options: conversation.options,

@@ -53,7 +53,11 @@ export class PanelPrompts {
   async prepare(name: string, rest: string): Promise<PreparedPrompt | undefined> {
     const prompt = await this.library.find(name);
     if (!prompt) {
-      this.sink({ type: 'notice', level: 'error', text: `There is no prompt file named /${name} now; type / to see the prompt files there are.` });
+      this.sink({
+        type: 'notice',
+        level: 'error',
+        text: vscode.l10n.t('There is no prompt file named /{0} now; type / to see the prompt files there are.', name),
+      });
       return undefined;
     }
     let expanded;
@@ -61,7 +65,7 @@ export class PanelPrompts {
       expanded = await expandPrompt(prompt, await editorPromptContext(), inputBoxPort(prompt.name));
     } catch (error) {
       if (!PromptError.is(error)) throw error;
-      const text = error.reason === 'cancelled' ? `${error.message} Your message is still in the box.` : error.message;
+      const text = error.reason === 'cancelled' ? vscode.l10n.t('{0} Your message is still in the box.', error.message) : error.message;
       this.sink({ type: 'notice', level: 'error', text });
       return undefined;
     }

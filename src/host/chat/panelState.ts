@@ -30,12 +30,18 @@ export class ChatPanelState implements vscode.Disposable {
     private readonly connection: ServiceConnection,
     private readonly sink: PanelSink,
     instructions: ProjectInstructions,
+    /** Whether the workspace is trusted now (Restricted Mode keeps every conversation in Plan). */
+    private readonly trusted: () => boolean,
   ) {
     this.instructions = new InstructionChips(sink, instructions);
     this.disposables.push(
       // The instruction files (or which apply) changed: the chips and the meter follow.
       instructions.onDidChange(() => void this.instructionChips()),
       connection.onDidChangeModels(() => this.models()),
+      // Trust granted: the mode switch unlocks (Restricted Mode kept the conversation in Plan).
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        if (this.session.open) this.conversation(this.session.open);
+      }),
       // The default model is a setting: a conversation that has not chosen one shows the new default at once.
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('cadenza.chat.model')) this.models();
@@ -56,7 +62,7 @@ export class ChatPanelState implements vscode.Disposable {
 
   /** Shows a conversation (its messages, options and summary). */
   conversation(conversation: Conversation): void {
-    this.sink({ type: 'conversation/show', conversation: conversationView(conversation) });
+    this.sink({ type: 'conversation/show', conversation: conversationView(conversation, this.trusted()) });
   }
 
   /** The saved conversations, the open one marked. */

@@ -10,6 +10,7 @@ import type { ModelInfo, RetryInfo } from '../../core/api/types';
 import type { Conversation, StoredMessage } from '../../core/chat/conversation';
 import { buildAudioReasoningRequest, buildChatRequest } from '../../core/chat/requestBuilder';
 import { runTurn, type TurnEvent, type TurnModel, type TurnPorts, type TurnRequest } from '../../core/chat/runTurn';
+import { effectiveMode } from '../../core/tools/agentMode';
 import { AgentAnswer, type AgentRun } from './agentTurn';
 import type { ServiceConnection } from '../service/connection';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
@@ -72,13 +73,15 @@ class PanelTurn {
     const { deps, conversation } = this;
     const options = conversation.options;
     this.model = model.info;
-    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), model: model.id };
+    const agent = deps.agent;
+    // Plan or Act, read now: Restricted Mode is always Plan (core/tools/agentMode.ts); the answer keeps it for its label.
+    const mode = effectiveMode(conversation.mode, agent.port.isTrusted());
+    const reply: StoredMessage = { id: randomUUID(), role: 'assistant', text: '', createdAt: Date.now(), model: model.id, mode };
     this.reply = reply;
     const question = [...conversation.messages].reverse().find((message) => message.role === 'user')?.text ?? '';
     const gathered = await gatherContext(deps.systemContext(options), question, roomTokens(model.info, options), deps.sink, signal);
     deps.gathered(options, gathered);
     const withContext = applySystemContext(options, gathered, reply);
-    const agent = deps.agent;
     // A prompt file in mode ask is answered without tools.
     const plan =
       this.overrides.tools === 'none'
@@ -91,8 +94,8 @@ class PanelTurn {
           );
     if (!plan.use && plan.notice) deps.sink({ type: 'notice', level: 'info', text: plan.notice });
     const settings = plan.use ? plan.settings : undefined;
-    const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal) } : withContext;
-    const reserved = settings ? agent.schemaTokens(settings) : 0;
+    const requestOptions = settings ? { ...withContext, systemPrompt: await agent.systemPrompt(withContext.systemPrompt, signal, mode) } : withContext;
+    const reserved = settings ? agent.schemaTokens(settings, mode) : 0;
     await deps.autoCondense(conversation, model.info, requestOptions, reserved, signal);
     // The request names the turn's model: a prompt file's, for this message only.
     const asked = model.id === conversation.model ? conversation : { ...conversation, model: model.id };
@@ -120,6 +123,7 @@ class PanelTurn {
           kind: 'loop',
           tools: toolset.tools,
           unavailable: toolset.unavailable,
+          mode,
           ...(settings.requireToolCall ? { toolChoice: 'required' as const } : {}),
           session: agent.session(conversation.id),
           maxSteps: settings.maxSteps,

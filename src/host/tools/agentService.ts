@@ -7,6 +7,7 @@ import type { ModelInfo } from '../../core/api/types';
 import type { Capability } from '../../shared/views';
 import { estimateTokens } from '../../core/chat/contextBudget';
 import type { Conversation } from '../../core/chat/conversation';
+import { toolsForMode, type AgentMode } from '../../core/tools/agentMode';
 import { agentSystemPrompt } from '../../core/tools/definitions';
 import { ToolSession } from '../../core/tools/toolTypes';
 import { workspaceToolset, type Toolset } from '../../core/tools/toolset';
@@ -158,14 +159,14 @@ export class AgentService implements vscode.Disposable {
   }
 
   /** Tokens the tool schemas add to every request (the context budget reserves them). */
-  schemaTokens(settings: AgentSettings): number {
-    return estimateTokens(JSON.stringify(this.toolset(settings).tools.map((tool) => tool.definition)));
+  schemaTokens(settings: AgentSettings, mode: AgentMode = 'act'): number {
+    return estimateTokens(JSON.stringify(toolsForMode(this.toolset(settings).tools, mode).map((tool) => tool.definition)));
   }
 
-  /** The agent's system prompt with the workspace's files, put before the user's own. */
-  async systemPrompt(userPrompt: string | undefined, signal: AbortSignal): Promise<string> {
+  /** The agent's system prompt for `mode` (Plan asks for a plan) with the workspace's files, put before the user's own. */
+  async systemPrompt(userPrompt: string | undefined, signal: AbortSignal, mode: AgentMode = 'act'): Promise<string> {
     const overview = await this.currentOverview(signal);
-    return [agentSystemPrompt(this.port.isTrusted(), overview), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
+    return [agentSystemPrompt(this.port.isTrusted(), overview, mode), userPrompt?.trim() ?? ''].filter((part) => part !== '').join('\n\n');
   }
 
   /** What the tools remember for a conversation (the files the model read). */

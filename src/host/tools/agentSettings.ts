@@ -1,9 +1,12 @@
+import type { AgentMode } from '../../core/tools/agentMode';
 import { guardedSetting } from '../settings';
 
 /** `cadenza.agent.*`, read at the moment of use (each answer reads them again). */
 export interface AgentSettings {
   /** Whether conversations with a tool-capable model get the workspace functions. */
   readonly enabled: boolean;
+  /** The mode new conversations start in (`cadenza.agent.defaultMode`). */
+  readonly defaultMode: AgentMode;
   /** Requests to the model in one answer, at most. */
   readonly maxSteps: number;
   /** A tool result is cut beyond this many tokens (and to what the context leaves). */
@@ -18,6 +21,7 @@ export interface AgentSettings {
 export function readAgentSettings(): AgentSettings {
   return {
     enabled: guardedSetting('agent.enabled'),
+    defaultMode: guardedSetting('agent.defaultMode'),
     maxSteps: guardedSetting('agent.maxSteps'),
     maxToolResultTokens: guardedSetting('agent.maxToolResultTokens'),
     terminalTimeoutSeconds: guardedSetting('agent.terminalTimeoutSeconds'),

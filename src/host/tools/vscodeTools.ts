@@ -108,6 +108,7 @@ export class VscodeTools {
     return {
       definition: tool.definition,
       effect: 'read',
+      readOnly: tool.readOnly,
       origin: tool.source === 'VS Code' ? 'VS Code' : `${tool.source}${tool.wireName !== tool.name ? ` (${tool.name})` : ''}`,
       run: async (args, context) => (await this.invoke(tool, args, context)).text,
       runWithImages: (args, context) => this.invoke(tool, args, context),

@@ -1,6 +1,7 @@
-/** The agent in the panel: its tool calls as cards, the answers to its proposed changes, the edit allowance, and the tools menu. */
+/** The agent in the panel: its tool calls as cards, the answers to its proposed changes, the edit allowance, the tools menu, and the conversation's mode (Plan or Act). */
 import * as v from 'valibot';
-import type { ToolCallView, VscodeToolView } from '../views';
+import { agentModes, type AgentMode, type ToolCallView, type VscodeToolView } from '../views';
+import { chatOptions } from './chat';
 import { message, request, shortText, text } from './schema';
 
 /** The answers a change card offers. */
@@ -26,7 +27,12 @@ export type AgentToWebview =
    * and `tools/enable`): which the agent may use in this workspace. `restricted`: Restricted Mode, where only
    * tools marked read-only are offered.
    */
-  | { readonly type: 'state/vscodeTools'; readonly tools: readonly VscodeToolView[]; readonly restricted: boolean; readonly agentEnabled: boolean };
+  | { readonly type: 'state/vscodeTools'; readonly tools: readonly VscodeToolView[]; readonly restricted: boolean; readonly agentEnabled: boolean }
+  /**
+   * The mode of conversation `conversationId` changed (answering `agent/setMode`, or Act on this plan): the
+   * composer's switch shows it. `locked`: why it cannot be switched (Restricted Mode, always Plan).
+   */
+  | { readonly type: 'agent/mode'; readonly conversationId: string; readonly mode: AgentMode; readonly locked?: string };
 
 /** Webview → host. */
 export const agentFromWebview = [
@@ -44,4 +50,11 @@ export const agentFromWebview = [
   request('tools/list', {}, 'state/vscodeTools'),
   /** The user ticked or unticked a VS Code tool in the tools menu (remembered for the workspace). */
   request('tools/enable', { name: shortText(300), enabled: v.boolean() }, 'state/vscodeTools'),
+  /** The composer's switch: the open conversation's answers run in `mode` from now on (kept with it). Refused in Restricted Mode. */
+  request('agent/setMode', { mode: v.picklist(agentModes) }, 'agent/mode'),
+  /**
+   * Act on this plan: the open conversation switches to Act and `plan` (the last Plan answer's plan, as the
+   * user edited it) is sent as the next message, with the composer's options.
+   */
+  message('agent/actOnPlan', { plan: text, options: chatOptions }),
 ] as const;

@@ -1,6 +1,6 @@
 /* global window, document, location */
 // The sandbox's scripted host: on `ready` it replays a scenario (?scenario=conversation, streaming,
-// errors, options, agent, nokey, bench) and then answers the panel's messages roughly like the real host
+// errors, options, agent, plan, nokey, bench) and then answers the panel's messages roughly like the real host
 // (send → user message, placeholder, streamed deltas, done with usage; stop; regenerate; conversations;
 // models; images; audio; schemas). Knobs for tests: __sandbox.failNextSend, __sandbox.holdStream.
 (() => {
@@ -223,6 +223,45 @@
       ],
     });
   }
+  /** The Plan scenarios: an Act answer, then a Plan answer that read a file and ends with its plan. */
+  const planConversation = {
+    id: 'c9',
+    title: 'Rename greeting',
+    model: 'Meta-Llama-3.3-70B-Instruct',
+    options: {},
+    mode: 'plan',
+    messages: [
+      { id: 'pu1', role: 'user', text: 'What does src/greeting.ts export?' },
+      { id: 'pa1', role: 'assistant', model: 'Meta-Llama-3.3-70B-Instruct', mode: 'act', text: 'It exports one function, `greeting(name)`.' },
+      { id: 'pu2', role: 'user', text: 'Plan how to rename greeting to welcome everywhere.' },
+      {
+        id: 'pa2',
+        role: 'assistant',
+        model: 'Meta-Llama-3.3-70B-Instruct',
+        mode: 'plan',
+        text: '',
+        toolCalls: [
+          {
+            index: 0,
+            id: 'pc1',
+            name: 'search_text',
+            arguments: '{"pattern":"greeting"}',
+            status: 'done',
+            result: 'src/greeting.ts:1\nsrc/main.ts:3',
+          },
+        ],
+      },
+      {
+        id: 'pa3',
+        role: 'assistant',
+        model: 'Meta-Llama-3.3-70B-Instruct',
+        mode: 'plan',
+        text: '`greeting` is defined in src/greeting.ts and called once in src/main.ts.\n\n## Plan\n1. In src/greeting.ts, rename `greeting` to `welcome`.\n2. In src/main.ts, update the import and the call.\n3. Run the tests.',
+      },
+    ],
+  };
+  const planLocked = 'Restricted Mode: this workspace is not trusted, so conversations stay in Plan and Cadenza only reads. Trust the workspace to act.';
+  let mode = 'act';
   let active = mainConversation;
   let nextId = 100;
   /** What the host would list for `/`: a workspace's prompt files (untrusted in the prompts scenario) and the profile's. */
@@ -265,7 +304,7 @@
 
   async function answer(text) {
     const id = `a${nextId++}`;
-    send({ type: 'message/add', message: { id, role: 'assistant', model: selected, text: '', streaming: true } });
+    send({ type: 'message/add', message: { id, role: 'assistant', model: selected, text: '', streaming: true, ...(active.mode ? { mode } : {}) } });
     await wait(250);
     streamAnswer(id, text, {
       usage: { promptTokens: 1530, completionTokens: 280, timeToFirstTokenMs: 250, tokensPerSecond: 312, totalTimeMs: 1150, costUsd: 0.0013, source: 'mixed' },
@@ -626,6 +665,14 @@
         ],
       });
     },
+    async plan() {
+      mode = 'plan';
+      showConversation(planConversation);
+    },
+    async planRestricted() {
+      mode = 'plan';
+      showConversation({ ...planConversation, modeLocked: planLocked });
+    },
     async bench() {
       // The question has a little of everything the answer will have, so fonts and caches are warm
       // (an open conversation usually has content already).
@@ -731,6 +778,18 @@
         return;
       case 'prompts/query':
         send({ type: 'prompts/list', requestId: message.requestId, prompts: promptFiles });
+        return;
+      case 'agent/setMode':
+        mode = active.modeLocked ? 'plan' : message.mode;
+        active = { ...active, mode };
+        send({ type: 'agent/mode', conversationId: active.id, mode, ...(active.modeLocked ? { locked: active.modeLocked } : {}) });
+        return;
+      case 'agent/actOnPlan':
+        mode = 'act';
+        active = { ...active, mode };
+        send({ type: 'agent/mode', conversationId: active.id, mode });
+        send({ type: 'message/add', message: { id: `u${nextId++}`, role: 'user', text: message.plan } });
+        if (!sandbox.holdStream) await answer('Done: I renamed `greeting` to `welcome` in both files.');
         return;
       case 'schema/pick':
         send({ type: 'composer/schema', name: 'invoice.schema.json', schema: '{"type":"object"}' });
