@@ -1,8 +1,9 @@
-// One answer at a time: starting one stops (and awaits) the one running, then runs the panel's turn
-// (panelTurn.ts). A stop works while the model is still being chosen, too.
-import type { Conversation } from '../../core/chat/conversation';
-import { answerInPanel } from './panelTurn';
-import type { PanelTurnDeps } from './turnTypes';
+// One answer at a time: starting one stops (and awaits) the one running, then runs the answer it is given
+// (the panel's turn: host/chat/panelTurn.ts). A stop works while the model is still being chosen, too.
+import type { Conversation } from '../conversation';
+
+/** Answers the conversation's last user message until `signal` stops it; resolves with the answer text. */
+export type AnswerRunner = (conversation: Conversation, signal: AbortSignal) => Promise<string>;
 
 interface Running {
   readonly controller: AbortController;
@@ -13,7 +14,7 @@ interface Running {
 export class Answering {
   private running: Running | undefined;
 
-  constructor(private readonly deps: PanelTurnDeps) {}
+  constructor(private readonly run: AnswerRunner) {}
 
   /** Stops the running answer at once; the partial text stays, marked as stopped. */
   stop(): void {
@@ -27,7 +28,7 @@ export class Answering {
       await this.running.done.catch(() => undefined);
     }
     const controller = new AbortController();
-    const done = answerInPanel(this.deps, conversation, controller.signal);
+    const done = this.run(conversation, controller.signal);
     const running: Running = { controller, done };
     this.running = running;
     try {
