@@ -5,8 +5,7 @@ import { ApiError } from './errors';
 import { type HttpCore } from './http';
 import { type EmbeddingResult, type EmbedManyOptions } from './types';
 import { validateEmbeddingInput } from './validation';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../../shared/jsonObject';
 
 function toVector(raw: unknown, position: number): Float32Array {
   if (Array.isArray(raw)) {

@@ -1,6 +1,7 @@
 // One typed error for everything the service client can fail with, and the reading of every error
 // body the real service sends (docs/service.md#error-bodies): the GeneralError object envelope, the
 // SimpleError `{"error": "text"}`, and text/plain bodies (5xx, and 400 "Invalid request body").
+import { isRecord } from '../../shared/jsonObject';
 
 /** Why a request failed; callers branch on this, never on message text. */
 export type ApiErrorReason =
@@ -97,8 +98,8 @@ export function readErrorBody(text: string, contentType: string | undefined): Er
     } catch {
       parsed = undefined;
     }
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return { ...fields, ...readErrorObject(parsed as Record<string, unknown>) };
+    if (isRecord(parsed)) {
+      return { ...fields, ...readErrorObject(parsed) };
     }
   }
   // text/plain (the real 500/503 and "Invalid request body: ..." 400s), or an HTML page from a proxy.
@@ -113,9 +114,8 @@ export function readErrorObject(body: Record<string, unknown>): ErrorBodyFields 
   if (typeof error === 'string') {
     return { message: error, type: undefined, code: undefined, param: undefined, requestId, structured: true };
   }
-  if (typeof error === 'object' && error !== null && !Array.isArray(error)) {
-    const e = error as Record<string, unknown>;
-    return { message: str(e['message']), type: str(e['type']), code: str(e['code']), param: str(e['param']), requestId, structured: true };
+  if (isRecord(error)) {
+    return { message: str(error['message']), type: str(error['type']), code: str(error['code']), param: str(error['param']), requestId, structured: true };
   }
   // Not an envelope we know (e.g. FastAPI's {"detail": "..."}); keep a message if there is one.
   return { message: str(body['message']) ?? str(body['detail']), type: undefined, code: undefined, param: undefined, requestId, structured: false };

@@ -9,6 +9,7 @@ import { headerValue, MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, toApiError, type Ht
 import { parseDataEvent, readSse, Watchdog } from './sse';
 import { DEFAULT_STREAM_TOTAL_MS, maxStreamChars, replyShape, type StreamTimeouts } from './stream';
 import { type InfillCounts, type InfillProbe, type InfillRequest, type InfillResult, type InfillStreamEvent } from './types';
+import { isRecord } from '../../shared/jsonObject';
 
 /** The path of the operation, below the server's address (not under /v1: it is llama.cpp's own API). */
 export const INFILL_PATH = '/infill';
@@ -27,7 +28,6 @@ export function buildInfillBody(request: InfillRequest, stream: boolean): Record
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /** One chunk (or the whole non-streamed answer) read: its text, whether it is the last, the counts so far. */

@@ -10,6 +10,7 @@ import { canceledError } from './retry';
 import { parseDataEvent, readSse, Watchdog } from './sse';
 import { buildUsageReport } from './usage';
 import { type ChatResult, type ChatStreamEvent } from './types';
+import { isRecord } from '../../shared/jsonObject';
 
 /** Watchdog limits of one streamed request, in ms. */
 export interface StreamTimeouts {
@@ -47,8 +48,6 @@ export interface StreamJob {
   /** The most event data the answer may carry (see `maxStreamChars`); unbounded when absent. */
   maxChars?: number;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What a streamed request's reply is, from its first text: an event stream, one JSON body, or something else. */
 export function replyShape(start: string, contentType: string): 'sse' | 'json' | 'other' {

@@ -6,6 +6,7 @@
 // ones are asked before they run is core/tools/externalApproval.ts.
 import type { ToolDefinition } from '../api/types';
 import { estimateTokens } from '../chat/contextBudget';
+import { isRecord } from '../../shared/jsonObject';
 
 /** A tool as `vscode.lm.tools` describes it (LanguageModelToolInformation), without any `vscode` type. */
 export interface ExternalToolInfo {
@@ -127,10 +128,6 @@ export function wireNames(names: readonly string[], reserved: ReadonlySet<string
     taken.add(chosen);
     return chosen;
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
