@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeUsage, formatUsd } from '../../core/completions/ledger';
+import { describeUsage } from '../../core/completions/ledger';
+import { formatCost } from '../../shared/cost';
 import { commandIds } from '../ids';
 import type { CompletionService, CompletionState } from './completionService';
 
@@ -50,7 +51,7 @@ export class CompletionStatusBar implements vscode.Disposable {
     );
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = {
-      label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${formatUsd(usage.costUsd)}`,
+      label: `Cadenza inline completions ${label}; today ${usage.requests} requests, ${tokens} tokens, ${formatCost(usage.costUsd, 'short')}`,
     };
   }
 
