@@ -32,7 +32,7 @@ function toVector(raw: unknown, position: number): Float32Array {
  * Reads an embedding list into vectors in input order; throws malformedResponse when the count,
  * the indexes or the dimension do not match. `expectedDimension` carries the dimension across batches.
  */
-export function readEmbeddingList(value: unknown, inputCount: number, expectedDimension: number | undefined): EmbeddingResult {
+function readEmbeddingList(value: unknown, inputCount: number, expectedDimension: number | undefined): EmbeddingResult {
   if (!isRecord(value) || !Array.isArray(value['data'])) throw new ApiError('malformedResponse', 'The embeddings reply has no data array');
   const data = value['data'];
   if (data.length !== inputCount) {

@@ -108,7 +108,7 @@ export function readErrorBody(text: string, contentType: string | undefined): Er
 }
 
 /** Reads an already-parsed error envelope (`{error: {...}}` or `{error: "text"}`). */
-export function readErrorObject(body: Record<string, unknown>): ErrorBodyFields {
+function readErrorObject(body: Record<string, unknown>): ErrorBodyFields {
   const error = body['error'];
   const requestId = str(body['request_id']);
   if (typeof error === 'string') {
@@ -200,7 +200,7 @@ const SUMMARY: Record<ApiErrorReason, string> = {
  * What an `unsupported` answer says the server lacks: an input kind the server named ("image input"),
  * else the operation of `path` ("audio translation"); undefined when neither is known.
  */
-export function missingFeature(path: string | undefined, serverMessage: string | undefined): string | undefined {
+function missingFeature(path: string | undefined, serverMessage: string | undefined): string | undefined {
   const input = serverMessage === undefined ? null : MISSING_INPUT_MESSAGE.exec(serverMessage);
   if (input !== null) return `${(input[1] ?? '').toLowerCase()} input`;
   return path === undefined ? undefined : OPERATION_NAMES[path.split('?')[0] ?? ''];
@@ -249,7 +249,7 @@ const AUTH_CODES = new Set(['invalid_api_key']);
  * `message`, `type`, `code` and `param` are known to be sent (docs/service.md#errors-inside-a-stream), so the reason
  * comes from the code and type alone; anything unrecognised is a server failure.
  */
-export function streamErrorReason(fields: ErrorBodyFields): ApiErrorReason {
+function streamErrorReason(fields: ErrorBodyFields): ApiErrorReason {
   const { code, type } = fields;
   if (code !== undefined && CONTEXT_CODES.has(code)) return 'contextTooLong';
   if (type !== undefined && CONTEXT_CODES.has(type)) return 'contextTooLong';

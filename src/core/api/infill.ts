@@ -31,7 +31,7 @@ export function buildInfillBody(request: InfillRequest, stream: boolean): Record
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /** One chunk (or the whole non-streamed answer) read: its text, whether it is the last, the counts so far. */
-export function readInfillChunk(value: unknown): { text: string; stop: boolean; counts: InfillCounts; stopType: string | undefined } {
+function readInfillChunk(value: unknown): { text: string; stop: boolean; counts: InfillCounts; stopType: string | undefined } {
   if (!isRecord(value) || typeof value['content'] !== 'string') throw new ApiError('malformedResponse', 'The server answered /infill without a `content` text');
   const timings = isRecord(value['timings']) ? value['timings'] : {};
   const promptTokens = count(value['tokens_evaluated']) ?? count(timings['prompt_n']);

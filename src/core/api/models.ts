@@ -12,7 +12,7 @@ function positiveInt(value: unknown): number | undefined {
 }
 
 /** A price as a number; the listing sends "0.00000500" (docs) or 5e-6 (2026 OpenAPI). */
-export function readPrice(value: unknown): number | undefined {
+function readPrice(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);

@@ -19,7 +19,7 @@ export function localDay(date: Date): string {
 }
 
 /** An empty day. */
-export function emptyDay(day: string): CompletionUsageDay {
+function emptyDay(day: string): CompletionUsageDay {
   return { day, requests: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 };
 }
 

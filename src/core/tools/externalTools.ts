@@ -201,7 +201,7 @@ export interface ToolOutput {
 /** Image types the panel shows (and the service would take). */
 const imageTypes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 /** A larger image is described, not kept with the conversation. */
-export const maxCardImageBytes = 1_000_000;
+const maxCardImageBytes = 1_000_000;
 
 function isTextType(mimeType: string): boolean {
   const type = mimeType.toLowerCase();

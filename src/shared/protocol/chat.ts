@@ -15,7 +15,7 @@ export interface JsonCheckView {
 }
 
 /** The shape of per-conversation options; ranges are enforced again by the host before sending. */
-export const chatOptions: v.GenericSchema<unknown, ChatOptions> = record({
+const chatOptions: v.GenericSchema<unknown, ChatOptions> = record({
   temperature: optional(finite),
   topP: optional(finite),
   topK: optional(finite),

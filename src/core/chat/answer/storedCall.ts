@@ -7,7 +7,7 @@ import type { StoredToolCall } from '../conversation';
 import type { ToolCallRecord } from '../toolLoop';
 
 /** What a change looks like in the stored conversation (the whole file stays out of it). */
-export function storedChange(preview: ChangePreview): ChangeView {
+function storedChange(preview: ChangePreview): ChangeView {
   switch (preview.kind) {
     case 'edit':
       return {
