@@ -6,6 +6,7 @@
 import type { FromWebview } from '../shared/protocol';
 import type { ChatOptions } from '../shared/views';
 import { isChatOptions } from '../shared/protocol/chat';
+import { isRecord } from '../shared/jsonObject';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -32,10 +33,6 @@ export interface PersistedState {
 }
 
 const empty: PersistedState = { draft: '', scrollTop: 0, atBottom: true, optionsOpen: false };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function readPending(value: unknown): PendingOptions | undefined {
   if (!isRecord(value) || typeof value['conversationId'] !== 'string' || !isChatOptions(value['options'])) return undefined;

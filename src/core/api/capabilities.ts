@@ -25,7 +25,7 @@ interface KnownModel {
  * DeepSeek-R1 and its distills always think (`<think>` in content); gpt-oss takes `reasoning_effort`;
  * hybrid models (Qwen3, DeepSeek-V3.1/3.2) take `chat_template_kwargs.enable_thinking`.
  */
-export function reasoningTraits(id: string): ReasoningTraits | undefined {
+function reasoningTraits(id: string): ReasoningTraits | undefined {
   const name = id.toLowerCase();
   if (/gpt-oss/.test(name)) return { controls: ['effort'] };
   if (/deepseek-r1|qwq|(^|[-_])r1([-_]|$)/.test(name)) return { controls: [] };

@@ -6,6 +6,7 @@ import { ApiError } from './errors';
 import { ThinkTagSplitter } from './reasoning';
 import { readServiceUsage } from './usage';
 import { type ChatMessage, type ChatRequest, type ChatStreamEvent, type FinishReason, type ServiceUsage, type ToolCall } from './types';
+import { isRecord } from '../../shared/jsonObject';
 
 type WirePart =
   { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } } | { type: 'audio_content'; audio_content: { content: string } };
@@ -108,8 +109,6 @@ interface PendingCall {
   name: string | undefined;
   args: string[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Gathers one answer from chunks (or a whole completion). Text goes into an array joined once at

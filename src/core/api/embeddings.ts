@@ -5,8 +5,7 @@ import { ApiError } from './errors';
 import { type HttpCore } from './http';
 import { type EmbeddingResult, type EmbedManyOptions } from './types';
 import { validateEmbeddingInput } from './validation';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../../shared/jsonObject';
 
 function toVector(raw: unknown, position: number): Float32Array {
   if (Array.isArray(raw)) {
@@ -33,7 +32,7 @@ function toVector(raw: unknown, position: number): Float32Array {
  * Reads an embedding list into vectors in input order; throws malformedResponse when the count,
  * the indexes or the dimension do not match. `expectedDimension` carries the dimension across batches.
  */
-export function readEmbeddingList(value: unknown, inputCount: number, expectedDimension: number | undefined): EmbeddingResult {
+function readEmbeddingList(value: unknown, inputCount: number, expectedDimension: number | undefined): EmbeddingResult {
   if (!isRecord(value) || !Array.isArray(value['data'])) throw new ApiError('malformedResponse', 'The embeddings reply has no data array');
   const data = value['data'];
   if (data.length !== inputCount) {

@@ -28,7 +28,7 @@ export interface ResolvedEndpoint {
 export type Endpoints = Readonly<Record<EndpointRole, ResolvedEndpoint>>;
 
 /** Accepts a base with or without a trailing /v1: every path the client sends starts with /v1. */
-export function trimBase(url: string): string {
+function trimBase(url: string): string {
   return url.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 

@@ -1,6 +1,7 @@
 // One typed error for everything the service client can fail with, and the reading of every error
 // body the real service sends (docs/service.md#error-bodies): the GeneralError object envelope, the
 // SimpleError `{"error": "text"}`, and text/plain bodies (5xx, and 400 "Invalid request body").
+import { isRecord } from '../../shared/jsonObject';
 
 /** Why a request failed; callers branch on this, never on message text. */
 export type ApiErrorReason =
@@ -97,8 +98,8 @@ export function readErrorBody(text: string, contentType: string | undefined): Er
     } catch {
       parsed = undefined;
     }
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return { ...fields, ...readErrorObject(parsed as Record<string, unknown>) };
+    if (isRecord(parsed)) {
+      return { ...fields, ...readErrorObject(parsed) };
     }
   }
   // text/plain (the real 500/503 and "Invalid request body: ..." 400s), or an HTML page from a proxy.
@@ -107,15 +108,14 @@ export function readErrorBody(text: string, contentType: string | undefined): Er
 }
 
 /** Reads an already-parsed error envelope (`{error: {...}}` or `{error: "text"}`). */
-export function readErrorObject(body: Record<string, unknown>): ErrorBodyFields {
+function readErrorObject(body: Record<string, unknown>): ErrorBodyFields {
   const error = body['error'];
   const requestId = str(body['request_id']);
   if (typeof error === 'string') {
     return { message: error, type: undefined, code: undefined, param: undefined, requestId, structured: true };
   }
-  if (typeof error === 'object' && error !== null && !Array.isArray(error)) {
-    const e = error as Record<string, unknown>;
-    return { message: str(e['message']), type: str(e['type']), code: str(e['code']), param: str(e['param']), requestId, structured: true };
+  if (isRecord(error)) {
+    return { message: str(error['message']), type: str(error['type']), code: str(error['code']), param: str(error['param']), requestId, structured: true };
   }
   // Not an envelope we know (e.g. FastAPI's {"detail": "..."}); keep a message if there is one.
   return { message: str(body['message']) ?? str(body['detail']), type: undefined, code: undefined, param: undefined, requestId, structured: false };
@@ -200,7 +200,7 @@ const SUMMARY: Record<ApiErrorReason, string> = {
  * What an `unsupported` answer says the server lacks: an input kind the server named ("image input"),
  * else the operation of `path` ("audio translation"); undefined when neither is known.
  */
-export function missingFeature(path: string | undefined, serverMessage: string | undefined): string | undefined {
+function missingFeature(path: string | undefined, serverMessage: string | undefined): string | undefined {
   const input = serverMessage === undefined ? null : MISSING_INPUT_MESSAGE.exec(serverMessage);
   if (input !== null) return `${(input[1] ?? '').toLowerCase()} input`;
   return path === undefined ? undefined : OPERATION_NAMES[path.split('?')[0] ?? ''];
@@ -249,7 +249,7 @@ const AUTH_CODES = new Set(['invalid_api_key']);
  * `message`, `type`, `code` and `param` are known to be sent (docs/service.md#errors-inside-a-stream), so the reason
  * comes from the code and type alone; anything unrecognised is a server failure.
  */
-export function streamErrorReason(fields: ErrorBodyFields): ApiErrorReason {
+function streamErrorReason(fields: ErrorBodyFields): ApiErrorReason {
   const { code, type } = fields;
   if (code !== undefined && CONTEXT_CODES.has(code)) return 'contextTooLong';
   if (type !== undefined && CONTEXT_CODES.has(type)) return 'contextTooLong';

@@ -5,10 +5,12 @@
 // tokens is refused with an HTTP error (400 or 501), which is what the probe below looks for.
 import { performance } from 'node:perf_hooks';
 import { ApiError } from './errors';
-import { headerValue, MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
-import { parseDataEvent, readSse, Watchdog } from './sse';
-import { DEFAULT_STREAM_TOTAL_MS, maxStreamChars, replyShape, type StreamTimeouts } from './stream';
+import { headerValue, MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, type HttpCore, type HttpRequest, type OpenResponse } from './http';
+import { retriedStream, type StreamEnvelope, type StreamTimeouts } from './retriedStream';
+import { parseDataEvent, readSse } from './sse';
+import { maxStreamChars, replyShape } from './stream';
 import { type CallOptions, type InfillCounts, type InfillProbe, type InfillRequest, type InfillResult, type InfillStreamEvent } from './types';
+import { isRecord } from '../../shared/jsonObject';
 
 /** The path of the operation, below the server's address (not under /v1: it is llama.cpp's own API). */
 export const INFILL_PATH = '/infill';
@@ -27,7 +29,6 @@ export function buildInfillBody(request: InfillRequest, stream: boolean): Record
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /** The streamed POST /infill request to the chat endpoint's server. */
@@ -46,7 +47,7 @@ export function infillRequest(request: InfillRequest, options: CallOptions): Htt
 }
 
 /** One chunk (or the whole non-streamed answer) read: its text, whether it is the last, the counts so far. */
-export function readInfillChunk(value: unknown): { text: string; stop: boolean; counts: InfillCounts; stopType: string | undefined } {
+function readInfillChunk(value: unknown): { text: string; stop: boolean; counts: InfillCounts; stopType: string | undefined } {
   if (!isRecord(value) || typeof value['content'] !== 'string') throw new ApiError('malformedResponse', 'The server answered /infill without a `content` text');
   const timings = isRecord(value['timings']) ? value['timings'] : {};
   const promptTokens = count(value['tokens_evaluated']) ?? count(timings['prompt_n']);
@@ -73,90 +74,62 @@ export interface InfillJob {
  * closed when the caller stops early or aborts.
  */
 export async function* driveInfill(job: InfillJob): AsyncGenerator<InfillStreamEvent[], InfillResult, undefined> {
-  const { http, request, timeouts } = job;
-  for (let attempt = 0; ; attempt++) {
-    let delivered = false;
-    let response: OpenResponse | undefined;
-    const idle = new Watchdog((error) => response?.fail(error));
-    let firstToken: NodeJS.Timeout | undefined;
-    let whole: NodeJS.Timeout | undefined;
+  const envelope: StreamEnvelope = {
+    http: job.http,
+    request: job.request,
+    timeouts: job.timeouts,
+    tooLong: (totalMs) => `The completion was still streaming after ${Math.round(totalMs / 1000)} s; it was stopped there`,
+    noOutput: `The server sent no output within ${job.timeouts.firstTokenMs} ms of answering`,
+  };
+  return yield* retriedStream(envelope, async function* (attempt): AsyncGenerator<InfillStreamEvent[], InfillResult, undefined> {
+    const { open } = attempt;
     let text = '';
     let counts: InfillCounts = {};
     let stopType: string | undefined;
-    try {
-      response = await http.open(request);
-      const open = response;
-      const totalMs = timeouts.totalMs ?? DEFAULT_STREAM_TOTAL_MS;
-      whole = setTimeout(
-        () => open.fail(new ApiError('timeout', `The completion was still streaming after ${Math.round(totalMs / 1000)} s; it was stopped there`)),
-        totalMs,
-      );
-      firstToken = setTimeout(
-        () => open.fail(new ApiError('timeout', `The server sent no output within ${timeouts.firstTokenMs} ms of answering`)),
-        timeouts.firstTokenMs,
-      );
-      const contentType = headerValue(open.headers, 'content-type') ?? '';
-      const shape = replyShape(await open.body.peek(), contentType);
-      if (shape === 'sse') {
-        let received = 0;
-        const maxChars = maxStreamChars(job.maxTokens);
-        for await (const batch of readSse(open.body, { secret: open.secret, watchdog: idle })) {
-          const events: InfillStreamEvent[] = [];
-          for (const data of batch) {
-            received += data.length;
-            if (received > maxChars)
-              throw new ApiError('malformedResponse', 'The server kept sending far more than n_predict allows; the completion was stopped there');
-            const chunk = readInfillChunk(parseDataEvent(data, open.secret));
-            counts = { ...counts, ...chunk.counts };
-            if (chunk.text !== '') {
-              text += chunk.text;
-              events.push({ type: 'text', text: chunk.text, counts });
-            }
-            if (chunk.stop) stopType = chunk.stopType ?? 'stop';
+    const contentType = headerValue(open.headers, 'content-type') ?? '';
+    const shape = replyShape(await open.body.peek(), contentType);
+    if (shape === 'sse') {
+      let received = 0;
+      const maxChars = maxStreamChars(job.maxTokens);
+      for await (const batch of readSse(open.body, { secret: open.secret, watchdog: attempt.idle })) {
+        const events: InfillStreamEvent[] = [];
+        for (const data of batch) {
+          received += data.length;
+          if (received > maxChars)
+            throw new ApiError('malformedResponse', 'The server kept sending far more than n_predict allows; the completion was stopped there');
+          const chunk = readInfillChunk(parseDataEvent(data, open.secret));
+          counts = { ...counts, ...chunk.counts };
+          if (chunk.text !== '') {
+            text += chunk.text;
+            events.push({ type: 'text', text: chunk.text, counts });
           }
-          if (firstToken !== undefined && text !== '') {
-            clearTimeout(firstToken);
-            firstToken = undefined;
-            idle.arm(timeouts.idleMs, () => new ApiError('timeout', `The stream stalled: nothing arrived for ${timeouts.idleMs} ms`));
-          }
-          if (events.length > 0) {
-            delivered = true;
-            yield events;
-          }
-          if (stopType !== undefined) break;
+          if (chunk.stop) stopType = chunk.stopType ?? 'stop';
         }
-      } else if (shape === 'json') {
-        const { text: body, cut } = await open.body.textUpTo(MAX_REPLY_BYTES);
-        if (cut) throw new ApiError('malformedResponse', 'The /infill answer is too large; it was not read.');
-        const chunk = readInfillChunk(parseDataEvent(body, open.secret));
-        text = chunk.text;
-        counts = chunk.counts;
-        stopType = chunk.stopType;
-        if (text !== '') {
-          delivered = true;
-          yield [{ type: 'text', text, counts }];
+        if (text !== '') attempt.firstOutput();
+        if (events.length > 0) {
+          attempt.delivered();
+          yield events;
         }
-      } else {
-        throw new ApiError('malformedResponse', `Expected an event stream from /infill, got ${contentType || 'no content type'}`);
+        if (stopType !== undefined) break;
       }
-      delivered = true;
-      yield [{ type: 'done', counts, ...(stopType !== undefined ? { stopType } : {}) }];
-      return { text, counts, stopType };
-    } catch (error) {
-      const apiError =
-        response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
-      if (delivered) throw apiError;
-      await http.backOff(apiError, attempt, request);
-    } finally {
-      clearTimeout(firstToken);
-      clearTimeout(whole);
-      idle.stop();
-      if (response !== undefined) {
-        response.release();
-        if (!response.body.ended) response.body.destroy();
+    } else if (shape === 'json') {
+      const { text: body, cut } = await open.body.textUpTo(MAX_REPLY_BYTES);
+      if (cut) throw new ApiError('malformedResponse', 'The /infill answer is too large; it was not read.');
+      const chunk = readInfillChunk(parseDataEvent(body, open.secret));
+      text = chunk.text;
+      counts = chunk.counts;
+      stopType = chunk.stopType;
+      if (text !== '') {
+        attempt.delivered();
+        yield [{ type: 'text', text, counts }];
       }
+    } else {
+      throw new ApiError('malformedResponse', `Expected an event stream from /infill, got ${contentType || 'no content type'}`);
     }
-  }
+    attempt.delivered();
+    yield [{ type: 'done', counts, ...(stopType !== undefined ? { stopType } : {}) }];
+    return { text, counts, stopType };
+  });
 }
 
 /**

@@ -4,16 +4,15 @@
 import { type CapabilityRegistry } from './capabilities';
 import { ApiError } from './errors';
 import { type ModelInfo } from './types';
+import { isRecord } from '../../shared/jsonObject';
 
 function positiveInt(value: unknown): number | undefined {
   const n = typeof value === 'string' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A price as a number; the listing sends "0.00000500" (docs) or 5e-6 (2026 OpenAPI). */
-export function readPrice(value: unknown): number | undefined {
+function readPrice(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
@@ -58,7 +57,7 @@ export function readModel(raw: unknown, registry: CapabilityRegistry): ModelInfo
 
 /** Reads the `{object: "list", data: [...]}` listing; entries that cannot be read are skipped, not fatal. */
 export function readModelList(raw: unknown, registry: CapabilityRegistry): ModelInfo[] {
-  const data = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>)['data'] : raw;
+  const data = isRecord(raw) ? raw['data'] : raw;
   if (!Array.isArray(data)) throw new ApiError('malformedResponse', 'The model listing has no data array');
   const models: ModelInfo[] = [];
   for (const entry of data) {

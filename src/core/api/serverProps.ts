@@ -10,10 +10,9 @@ import { ApiError } from './errors';
 import { type HttpCore } from './http';
 import { type DeclaredTraits, type ReasoningTraits } from './types';
 import type { Capability } from '../../shared/views';
+import { isRecord } from '../../shared/jsonObject';
 
 export type { DeclaredTraits } from './types';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** True when a /v1/models body is llama.cpp's, whose server answers GET /props. */
 export function isLlamaCppListing(raw: unknown): boolean {

@@ -1,28 +1,17 @@
-// Streamed answers: the driver that opens a streamed request, reads it through the SSE layer into
-// a ChatAccumulator and retries it while nothing has reached the caller yet; and ResultStream, the
+// Streamed answers: the driver that reads a streamed request through the SSE layer into a ChatAccumulator
+// (opened, timed and retried by retriedStream.ts, as /infill is); and ResultStream, the
 // AsyncIterable-with-a-result that the chat panel consumes. Chat, audio reasoning and the
 // transcription streams all run through here.
 import { performance } from 'node:perf_hooks';
 import { ChatAccumulator } from './chat';
 import { ApiError, errorFromStreamEvent } from './errors';
-import { headerValue, MAX_REPLY_BYTES, toApiError, type HttpCore, type HttpRequest, type OpenResponse } from './http';
+import { headerValue, MAX_REPLY_BYTES, type HttpCore, type HttpRequest } from './http';
+import { retriedStream, type StreamEnvelope, type StreamTimeouts } from './retriedStream';
 import { canceledError } from './retry';
-import { parseDataEvent, readSse, Watchdog } from './sse';
+import { parseDataEvent, readSse } from './sse';
 import { buildUsageReport } from './usage';
 import { type ChatResult, type ChatStreamEvent } from './types';
-
-/** Watchdog limits of one streamed request, in ms. */
-export interface StreamTimeouts {
-  /** From the response headers to the first output: text, reasoning or a tool-call fragment (thinking is output, not a stall). */
-  firstTokenMs: number;
-  /** Longest silence between two network reads once output flows. */
-  idleMs: number;
-  /** Longest a whole answer may stream (a server trickling tokens for ever is cut here). */
-  totalMs?: number;
-}
-
-/** The default of `StreamTimeouts.totalMs`: an hour, longer than any real answer takes. */
-export const DEFAULT_STREAM_TOTAL_MS = 60 * 60 * 1000;
+import { isRecord } from '../../shared/jsonObject';
 
 /**
  * The most event data one streamed answer may carry for `maxTokens` output tokens: each token's SSE
@@ -47,8 +36,6 @@ export interface StreamJob {
   /** The most event data the answer may carry (see `maxStreamChars`); unbounded when absent. */
   maxChars?: number;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What a streamed request's reply is, from its first text: an event stream, one JSON body, or something else. */
 export function replyShape(start: string, contentType: string): 'sse' | 'json' | 'other' {
@@ -101,114 +88,83 @@ function readWholeReply(
  * reached the caller a failure is final. Ends with one `usage` event.
  */
 export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
-  const { http, request, timeouts } = job;
   let startedAt: number | undefined;
-  for (let attempt = 0; ; attempt++) {
+  const envelope: StreamEnvelope = {
+    http: job.http,
+    request: job.request,
+    timeouts: job.timeouts,
+    tooLong: (totalMs) =>
+      `The answer was still streaming after ${totalMs >= 60_000 ? `${Math.round(totalMs / 60_000)} min` : `${Math.round(totalMs / 1000)} s`}; it was stopped there`,
+    noOutput: `The service sent no output within ${job.timeouts.firstTokenMs} ms of answering`,
+    ...(job.onError ? { onError: job.onError } : {}),
+  };
+  return yield* retriedStream(envelope, async function* (attempt): AsyncGenerator<ChatStreamEvent[], ChatResult, undefined> {
+    const { open } = attempt;
     const acc = new ChatAccumulator();
-    let delivered = false;
-    let response: OpenResponse | undefined;
-    const idle = new Watchdog((error) => response?.fail(error));
-    let firstToken: NodeJS.Timeout | undefined;
-    let whole: NodeJS.Timeout | undefined;
-    try {
-      response = await http.open(request);
-      const open = response;
-      startedAt ??= open.startedAt;
-      const totalMs = timeouts.totalMs ?? DEFAULT_STREAM_TOTAL_MS;
-      whole = setTimeout(
-        () =>
-          open.fail(
-            new ApiError(
-              'timeout',
-              `The answer was still streaming after ${totalMs >= 60_000 ? `${Math.round(totalMs / 60_000)} min` : `${Math.round(totalMs / 1000)} s`}; it was stopped there`,
-            ),
-          ),
-        totalMs,
-      );
-      firstToken = setTimeout(
-        () => open.fail(new ApiError('timeout', `The service sent no output within ${timeouts.firstTokenMs} ms of answering`)),
-        timeouts.firstTokenMs,
-      );
-      // Judged by what was asked (a stream) and by the body, not by the content type, as the official
-      // clients do (docs/service.md#streaming): a server may ignore `stream: true` and answer with one
-      // JSON body, or label a real event stream with the wrong type.
-      const contentType = headerValue(open.headers, 'content-type') ?? '';
-      const shape = replyShape(await open.body.peek(), contentType);
-      if (shape === 'sse') {
-        let received = 0;
-        const maxChars = job.maxChars ?? Number.POSITIVE_INFINITY;
-        for await (const batch of readSse(open.body, { secret: open.secret, watchdog: idle })) {
-          const now = performance.now();
-          let events: ChatStreamEvent[] = [];
-          for (const data of batch) {
-            received += data.length;
-            if (received > maxChars)
-              throw new ApiError('malformedResponse', 'The service kept sending far more than max_tokens allows; the answer was stopped there');
-            acc.pushChunk(parseDataEvent(data, open.secret), events, now);
-            if (firstToken !== undefined && acc.hasOutput) {
-              // The first token goes to the caller before the rest of its network read is parsed.
-              clearTimeout(firstToken);
-              firstToken = undefined;
-              idle.arm(timeouts.idleMs, () => new ApiError('timeout', `The stream stalled: nothing arrived for ${timeouts.idleMs} ms`));
-              delivered = true;
-              yield events;
-              events = [];
-            }
+    startedAt ??= open.startedAt;
+    // Judged by what was asked (a stream) and by the body, not by the content type, as the official
+    // clients do (docs/service.md#streaming): a server may ignore `stream: true` and answer with one
+    // JSON body, or label a real event stream with the wrong type.
+    const contentType = headerValue(open.headers, 'content-type') ?? '';
+    const shape = replyShape(await open.body.peek(), contentType);
+    if (shape === 'sse') {
+      let received = 0;
+      let started = false;
+      const maxChars = job.maxChars ?? Number.POSITIVE_INFINITY;
+      for await (const batch of readSse(open.body, { secret: open.secret, watchdog: attempt.idle })) {
+        const now = performance.now();
+        let events: ChatStreamEvent[] = [];
+        for (const data of batch) {
+          received += data.length;
+          if (received > maxChars)
+            throw new ApiError('malformedResponse', 'The service kept sending far more than max_tokens allows; the answer was stopped there');
+          acc.pushChunk(parseDataEvent(data, open.secret), events, now);
+          if (!started && acc.hasOutput) {
+            // The first token goes to the caller before the rest of its network read is parsed.
+            started = true;
+            attempt.firstOutput();
+            attempt.delivered();
+            yield events;
+            events = [];
           }
-          if (events.length > 0) yield events;
         }
-        const rest: ChatStreamEvent[] = [];
-        acc.finish(rest, performance.now());
-        if (rest.length > 0) {
-          delivered = true;
-          yield rest;
-        }
-      } else {
-        // A whole reply is read up to a cap: a runaway body must not take the extension host's memory.
-        const { text, cut } = await open.body.textUpTo(MAX_REPLY_BYTES);
-        if (cut) throw new ApiError('malformedResponse', `The service's answer is larger than ${MAX_REPLY_BYTES / 1048576} MB; it was not read.`);
-        const events = readWholeReply(acc, text, shape, job.answer ?? 'chat', contentType, open.secret);
-        if (events.length > 0) {
-          delivered = true;
-          yield events;
-        }
+        if (events.length > 0) yield events;
       }
-      const endedAt = performance.now();
-      const result: ChatResult = {
-        id: acc.id,
-        model: acc.model,
-        text: acc.text(),
-        reasoning: acc.reasoning(),
-        toolCalls: acc.toolCalls(),
-        finishReason: acc.finishReason,
-        usage: buildUsageReport(acc.usage, {
-          startedAt,
-          firstTokenAt: acc.firstTokenAt,
-          endedAt,
-          outputChars: acc.outputChars,
-          promptChars: job.promptChars,
-        }),
-      };
-      yield [{ type: 'usage', usage: result.usage }];
-      return result;
-    } catch (error) {
-      const apiError =
-        response === undefined ? toApiError(error, new AbortController().signal, undefined) : toApiError(error, response.signal, response.secret);
-      job.onError?.(apiError);
-      if (delivered) throw apiError;
-      await http.backOff(apiError, attempt, request);
-    } finally {
-      clearTimeout(firstToken);
-      clearTimeout(whole);
-      idle.stop();
-      if (response !== undefined) {
-        response.release();
-        // Ends the socket of an unfinished stream (consumer stopped early, error): no half-read
-        // body may stay in the keep-alive pool.
-        if (!response.body.ended) response.body.destroy();
+      const rest: ChatStreamEvent[] = [];
+      acc.finish(rest, performance.now());
+      if (rest.length > 0) {
+        attempt.delivered();
+        yield rest;
+      }
+    } else {
+      // A whole reply is read up to a cap: a runaway body must not take the extension host's memory.
+      const { text, cut } = await open.body.textUpTo(MAX_REPLY_BYTES);
+      if (cut) throw new ApiError('malformedResponse', `The service's answer is larger than ${MAX_REPLY_BYTES / 1048576} MB; it was not read.`);
+      const events = readWholeReply(acc, text, shape, job.answer ?? 'chat', contentType, open.secret);
+      if (events.length > 0) {
+        attempt.delivered();
+        yield events;
       }
     }
-  }
+    const endedAt = performance.now();
+    const result: ChatResult = {
+      id: acc.id,
+      model: acc.model,
+      text: acc.text(),
+      reasoning: acc.reasoning(),
+      toolCalls: acc.toolCalls(),
+      finishReason: acc.finishReason,
+      usage: buildUsageReport(acc.usage, {
+        startedAt,
+        firstTokenAt: acc.firstTokenAt,
+        endedAt,
+        outputChars: acc.outputChars,
+        promptChars: job.promptChars,
+      }),
+    };
+    yield [{ type: 'usage', usage: result.usage }];
+    return result;
+  });
 }
 
 /**

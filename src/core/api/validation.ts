@@ -9,7 +9,7 @@ import { ValidationError } from './errors';
 import { type AudioFamily, type ChatMessage, type ChatRequest, type ContentPart } from './types';
 
 /** Limits of the spec (docs/service.md#request-limits). */
-export const LIMITS = {
+const LIMITS = {
   maxStopSequences: 4,
   maxImages: 1,
   temperature: { min: 0, max: 1 },
@@ -34,7 +34,7 @@ function checkRange(param: string, value: number | undefined, min: number, max: 
 }
 
 /** max_tokens: an integer of at least 1, and within the model's max_completion_tokens when that is known. */
-export function checkMaxTokens(value: number | undefined, modelMax: number | undefined): void {
+function checkMaxTokens(value: number | undefined, modelMax: number | undefined): void {
   if (value === undefined) return;
   if (!Number.isInteger(value) || value < 1) throw new ValidationError('max_tokens', `max_tokens must be an integer of at least 1, not ${value}`);
   if (modelMax !== undefined && value > modelMax) {
@@ -43,7 +43,7 @@ export function checkMaxTokens(value: number | undefined, modelMax: number | und
 }
 
 /** An image part's data URL: base64 jpeg/png/webp/gif (the service refuses http URLs). */
-export function checkImageUrl(url: string, param: string): void {
+function checkImageUrl(url: string, param: string): void {
   const match = IMAGE_DATA_URL.exec(url);
   if (match === null) {
     throw new ValidationError(param, 'An image must be a base64 data URL of type image/jpeg, image/png, image/webp or image/gif (data:image/png;base64,...)');

@@ -39,10 +39,10 @@ const waveExtensible = 0xfffe;
 const streamingSizes = new Set([0, 0xffffffff, 0x7ffff000, 0x7fffffff]);
 
 /** The lowest and highest sample rates accepted (telephone ADPCM goes down to 2 kHz; studio up to 768 kHz). */
-export const minWavSampleRate = 1000;
-export const maxWavSampleRate = 768_000;
+const minWavSampleRate = 1000;
+const maxWavSampleRate = 768_000;
 /** The most channels accepted (ambisonic and film formats use up to 64). */
-export const maxWavChannels = 64;
+const maxWavChannels = 64;
 
 /** Whether the encoding is a plain sample-per-slot one that can be measured and cut by frames. */
 export function isLinearWav(layout: WavLayout): boolean {

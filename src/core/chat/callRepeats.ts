@@ -25,7 +25,7 @@ function canonical(value: unknown): unknown {
 }
 
 /** The identity of a call: its name and its arguments, with keys in order (text that is not JSON as it is). */
-export function callKey(name: string, argumentsText: string): string {
+function callKey(name: string, argumentsText: string): string {
   try {
     return `${name}\u0000${JSON.stringify(canonical(JSON.parse(argumentsText.trim() === '' ? '{}' : argumentsText)))}`;
   } catch {

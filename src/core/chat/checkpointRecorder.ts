@@ -20,7 +20,7 @@ export interface CheckpointSummary {
 }
 
 /** How a file in a checkpoint was changed by its turn. */
-export function changeOf(file: CheckpointFile): CheckpointChange {
+function changeOf(file: CheckpointFile): CheckpointChange {
   return file.before === null ? 'created' : file.after === null ? 'deleted' : 'edited';
 }
 

@@ -14,7 +14,7 @@ import { defaultCompletionModel } from '../completions/model';
 export type { CondensedHistory } from './conversation';
 
 /** Turns kept verbatim after the summary: the newest exchanges carry the most detail the next answer needs. */
-export const keptTurns = 2;
+const keptTurns = 2;
 
 /** The summariser's answer is at most this long, unless the conversation's max tokens is larger (summaryLimit). */
 export const summaryMaxTokens = 1024;

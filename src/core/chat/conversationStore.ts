@@ -329,7 +329,7 @@ export class ConversationStore {
 }
 
 /** How long a fresh attachment is spared by a collection: far longer than any save takes. */
-export const ATTACHMENT_GRACE_MS = 10 * 60 * 1000;
+const ATTACHMENT_GRACE_MS = 10 * 60 * 1000;
 
 /** What `collectAttachments` did: the hashes it removed, and how many files it left. */
 export interface AttachmentCollection {
@@ -342,7 +342,7 @@ export interface AttachmentCollection {
  * (`seen`: the ids when this window last read or wrote it), in time order. A message this window removed
  * on purpose was seen, so it stays removed; a message both have keeps this window's version.
  */
-export function mergeInto(ours: Conversation, theirs: Conversation, seen: ReadonlySet<string>): void {
+function mergeInto(ours: Conversation, theirs: Conversation, seen: ReadonlySet<string>): void {
   const mine = new Set(ours.messages.map((message) => message.id));
   const added: StoredMessage[] = theirs.messages.filter((message) => !mine.has(message.id) && !seen.has(message.id));
   // Each goes after the last of ours that is not newer, so the order within each window is kept.

@@ -1,6 +1,7 @@
 // Streamed tool-call fragments (the client's `toolCall` events: id and name first, then argument pieces,
 // keyed by index) assembled into whole calls as soon as each is complete, for providers that must hand
 // over a call only once (VS Code's LanguageModelToolCallPart carries a parsed input object).
+import { isRecord } from '../../shared/jsonObject';
 
 /** One complete tool call with its input parsed. */
 export interface AssembledToolCall {
@@ -23,7 +24,7 @@ function parseInput(text: string): { input: Record<string, unknown>; malformed?:
   if (text.trim() === '') return { input: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { input: value as Record<string, unknown> };
+    if (isRecord(value)) return { input: value };
   } catch {
     // fall through: reported as malformed
   }

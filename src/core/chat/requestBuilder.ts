@@ -64,7 +64,7 @@ export function normaliseOptions(options: StoredOptions, model: ModelInfo | unde
 }
 
 /** A user message's text as sent: the context its mentions attached, then what the user typed. */
-export function sentText(message: StoredMessage): string {
+function sentText(message: StoredMessage): string {
   return message.context?.length ? `${contextPreamble(message.context)}${message.text}` : message.text;
 }
 
@@ -176,7 +176,7 @@ export function buildChatRequest(
 }
 
 /** The reasoning controls a model takes, from the options: never sent to a model that does not take them. */
-export function reasoningControls(model: ModelInfo | undefined, options: StoredOptions): Pick<ChatRequest, 'reasoningEffort' | 'enableThinking'> {
+function reasoningControls(model: ModelInfo | undefined, options: StoredOptions): Pick<ChatRequest, 'reasoningEffort' | 'enableThinking'> {
   const controls = model?.reasoning?.controls ?? [];
   return {
     ...(controls.includes('effort') && options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
@@ -185,7 +185,7 @@ export function reasoningControls(model: ModelInfo | undefined, options: StoredO
 }
 
 /** The newest audio attachment of a conversation, if any: such a conversation is answered by audio reasoning. */
-export function newestAudio(conversation: Conversation): { readonly name: string; readonly dataUrl: string } | undefined {
+function newestAudio(conversation: Conversation): { readonly name: string; readonly dataUrl: string } | undefined {
   return [...conversation.messages].reverse().find((message) => message.audio !== undefined)?.audio;
 }
 

@@ -116,7 +116,7 @@ export interface ToolLoopResult {
 const minResultTokens = 256;
 
 /** Tokens of a message as the context budget counts them. */
-export function chatMessageTokens(message: ChatMessage): number {
+function chatMessageTokens(message: ChatMessage): number {
   let text = '';
   if (typeof message.content === 'string') text = message.content;
   else if (Array.isArray(message.content)) text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -125,7 +125,7 @@ export function chatMessageTokens(message: ChatMessage): number {
 }
 
 /** What the model is told when the user said no. */
-export function deniedText(preview: ChangePreview): string {
+function deniedText(preview: ChangePreview): string {
   const what =
     preview.kind === 'edit'
       ? `the edit of ${preview.path}; the file was not changed`

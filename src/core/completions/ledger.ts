@@ -1,5 +1,6 @@
 // What completions cost today, kept apart from chat, and the daily cap. Pure: the host stores the state
 // in its global state and passes the local date.
+import { formatCost } from '../../shared/cost';
 
 /** One day's completion usage. */
 export interface CompletionUsageDay {
@@ -18,7 +19,7 @@ export function localDay(date: Date): string {
 }
 
 /** An empty day. */
-export function emptyDay(day: string): CompletionUsageDay {
+function emptyDay(day: string): CompletionUsageDay {
   return { day, requests: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 };
 }
 
@@ -50,11 +51,6 @@ export function overDailyCap(stored: CompletionUsageDay | undefined, today: stri
   return day.promptTokens + day.completionTokens >= capTokens;
 }
 
-/** A cost in dollars, short: `$0`, `<$0.0001`, four decimals under a cent, else two. */
-export function formatUsd(usd: number): string {
-  return usd === 0 ? '$0' : usd < 0.0001 ? '<$0.0001' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
-
 /**
  * One day's completion usage in words, for the status bars: requests, tokens (prompt and answer), cost, and
  * the daily limit when there is one (`capTokens` above 0).
@@ -63,7 +59,7 @@ export function describeUsage(day: CompletionUsageDay, capTokens: number): strin
   const tokens = day.promptTokens + day.completionTokens;
   const count = (value: number): string => value.toLocaleString('en-US');
   return (
-    `${count(day.requests)} ${day.requests === 1 ? 'request' : 'requests'}, ${count(tokens)} tokens (${count(day.promptTokens)} prompt, ${count(day.completionTokens)} answer), ${formatUsd(day.costUsd)}` +
+    `${count(day.requests)} ${day.requests === 1 ? 'request' : 'requests'}, ${count(tokens)} tokens (${count(day.promptTokens)} prompt, ${count(day.completionTokens)} answer), ${formatCost(day.costUsd, 'short')}` +
     (capTokens > 0 ? ` of a ${count(capTokens)}-token daily limit` : '')
   );
 }

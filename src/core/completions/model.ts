@@ -12,7 +12,7 @@ export interface CompletionModelChoice {
 }
 
 /** True when a model may write completions: a general chat model that does not reason. */
-export function canComplete(model: ModelInfo): boolean {
+function canComplete(model: ModelInfo): boolean {
   return isGeneralChatModel(model) && model.reasoning === undefined;
 }
 

@@ -20,18 +20,18 @@ export interface CleanedCompletion {
 }
 
 /** Lines a block completion may have at most. */
-export const MAX_BLOCK_LINES = 16;
+const MAX_BLOCK_LINES = 16;
 
 const OPENERS = '([{';
 const CLOSERS = ')]}';
 
 /** The text of the cursor's line before it. */
-export function linePrefixOf(prefix: string): string {
+function linePrefixOf(prefix: string): string {
   return prefix.slice(prefix.lastIndexOf('\n') + 1);
 }
 
 /** The text of the cursor's line after it. */
-export function lineSuffixOf(suffix: string): string {
+function lineSuffixOf(suffix: string): string {
   const end = suffix.indexOf('\n');
   return end < 0 ? suffix : suffix.slice(0, end);
 }

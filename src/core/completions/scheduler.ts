@@ -12,7 +12,7 @@ export interface Clock {
 }
 
 /** The real clock. */
-export const systemClock: Clock = {
+const systemClock: Clock = {
   now: () => performance.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

@@ -10,7 +10,7 @@ export type EmbedFunction = (texts: readonly string[], signal: AbortSignal) => P
 export type EmbedReplyProblem = 'wrongCount' | 'wrongDimension' | 'badValues';
 
 /** A reply that cannot be used (wrong count, wrong dimension, NaN or all-zero vectors). */
-export class EmbedReplyError extends Error {
+class EmbedReplyError extends Error {
   constructor(
     readonly reason: EmbedReplyProblem,
     message: string,
@@ -33,7 +33,7 @@ export type FailureAction = 'fatal' | 'split' | 'skip';
  * out; everything else (rate limits after the client's retries, network, server, bad replies) leaves
  * the batch pending and counts towards `maxConsecutiveFailures`.
  */
-export function defaultFailureAction(error: unknown): FailureAction {
+function defaultFailureAction(error: unknown): FailureAction {
   const reason = typeof error === 'object' && error !== null ? (error as { reason?: unknown }).reason : undefined;
   if (reason === 'auth' || reason === 'forbidden') return 'fatal';
   if (reason === 'badRequest' || reason === 'tooLarge') return 'split';

@@ -21,7 +21,7 @@ export interface IndexableContext {
 }
 
 /** A root-relative path in the index's form: `/`-separated, no empty, `.` or `..` segment, no backslash. */
-export function isPlainRelative(rel: string): boolean {
+function isPlainRelative(rel: string): boolean {
   return (
     rel !== '' &&
     !rel.includes('\\') &&

@@ -4,7 +4,7 @@
 // git ignores. They are often not git-ignored in a working copy, so the name alone decides.
 
 /** The names, in gitignore syntax, matched anywhere in a path (so `app/.env` and `~/.ssh/config` match). */
-export const SECRET_FILES = [
+const SECRET_FILES = [
   '.env',
   '.env.*',
   '*.env',

@@ -113,7 +113,7 @@ export function chunkSpan<T extends ChunkLocation>(location: T, maxLines: number
  * when `skipReason` (the local index's own rules: ignore files, `.git`, secrets' names, binary names,
  * links, size) has nothing against its file, and its span is cut to what a chunk can span.
  */
-export async function keepIndexable(lists: RankedLists, skipReason: (path: string) => Promise<string | undefined>, maxLines: number): Promise<RankedLists> {
+async function keepIndexable(lists: RankedLists, skipReason: (path: string) => Promise<string | undefined>, maxLines: number): Promise<RankedLists> {
   const paths = new Set([...lists.semantic.map((hit) => hit.location.path), ...lists.keyword.map((hit) => hit.path), ...lists.exact.map((hit) => hit.path)]);
   const verdicts = await Promise.all([...paths].map(async (path) => [path, (await skipReason(path)) === undefined] as const));
   const kept = new Set(verdicts.filter(([, keep]) => keep).map(([path]) => path));

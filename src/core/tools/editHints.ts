@@ -47,7 +47,7 @@ const maxSearchedChars = 400_000;
  * The lines of `text` most like `wanted` (as many lines as it has, at most three shown), with their 1-based
  * numbers; none when nothing is alike enough to help.
  */
-export function closestLines(text: string, wanted: string): { readonly line: number; readonly text: string }[] {
+function closestLines(text: string, wanted: string): { readonly line: number; readonly text: string }[] {
   if (text.length > maxSearchedChars) return [];
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const wantedLines = wanted

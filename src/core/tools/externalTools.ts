@@ -6,6 +6,7 @@
 // ones are asked before they run is core/tools/externalApproval.ts.
 import type { ToolDefinition } from '../api/types';
 import { estimateTokens } from '../chat/contextBudget';
+import { isRecord } from '../../shared/jsonObject';
 
 /** A tool as `vscode.lm.tools` describes it (LanguageModelToolInformation), without any `vscode` type. */
 export interface ExternalToolInfo {
@@ -129,10 +130,6 @@ export function wireNames(names: readonly string[], reserved: ReadonlySet<string
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A tool's input schema as the spec's `parameters` (always `type: "object"` with `properties`): a missing or
  * empty schema, or one of another type (VS Code passes tools an object), becomes an object without
@@ -204,7 +201,7 @@ export interface ToolOutput {
 /** Image types the panel shows (and the service would take). */
 const imageTypes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 /** A larger image is described, not kept with the conversation. */
-export const maxCardImageBytes = 1_000_000;
+const maxCardImageBytes = 1_000_000;
 
 function isTextType(mimeType: string): boolean {
   const type = mimeType.toLowerCase();

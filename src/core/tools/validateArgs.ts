@@ -3,13 +3,10 @@
 // minimum): ajv would cost a compile per schema and a module load on the agent's hot path for no gain.
 import type { ToolDefinition } from '../api/types';
 import type { ToolArgs } from './toolTypes';
+import { isRecord } from '../../shared/jsonObject';
 
 /** The outcome: the arguments, or what is wrong with them in words the model can act on. */
 export type ArgsCheck = { readonly ok: true; readonly args: ToolArgs } | { readonly ok: false; readonly problem: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';

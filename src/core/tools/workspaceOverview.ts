@@ -8,7 +8,7 @@ import type { WorkspacePort } from './workspacePort';
 /** Files asked of the port: more than fit the cap, so the shallow ones can be picked from them. */
 const FILES_ASKED = 1_000;
 /** Characters of paths at most (about 500 tokens). */
-export const OVERVIEW_MAX_CHARS = 2_000;
+const OVERVIEW_MAX_CHARS = 2_000;
 
 /** The list as the model reads it; '' when there are no files. `more`: the port had more than it gave. */
 export function overviewText(paths: readonly string[], more: boolean, maxChars: number = OVERVIEW_MAX_CHARS): string {

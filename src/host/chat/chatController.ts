@@ -4,7 +4,7 @@ import type { ModelChoice } from '../../core/chat/modelChoice';
 import type { HostContext } from '../context';
 import type { PanelChannel } from '../panel/panelChannel';
 import type { AgentService } from '../tools/agentService';
-import { Answering } from './answering';
+import { Answering } from '../../core/chat/answer/answering';
 import { ChatTurns } from './chatTurns';
 import { Condenser } from './condenser';
 import type { ServiceConnection } from '../service/connection';
@@ -14,7 +14,8 @@ import { ConversationSession } from './conversationSession';
 import { effectiveModel, lastModelKey, resolveMessageModel } from './modelResolution';
 import { ChatPanelState } from './panelState';
 import type { ProjectInstructions } from './projectInstructions';
-import type { PanelSink, WorkspaceContextProvider } from './turnTypes';
+import type { PanelSink, PanelTurnDeps, TurnOverrides, WorkspaceContextProvider } from './turnTypes';
+import { answerInPanel } from './panelTurn';
 
 /** What the chat panel's logic works with, built before it (activate() constructs in this order). */
 export interface ChatDeps {
@@ -42,7 +43,7 @@ export class ChatController implements vscode.Disposable {
   /** What the panel is told about the state around the conversation. */
   readonly panel: ChatPanelState;
   /** The conversation's one running answer (stop). */
-  readonly answering: Answering;
+  readonly answering: Answering<TurnOverrides>;
   /** Condensing a conversation, and the user's edits of its summary. */
   readonly condenser: Condenser;
   /** The ways to start an answer: send, ask about audio, regenerate, edit and resend, retry. */
@@ -86,7 +87,7 @@ export class ChatController implements vscode.Disposable {
         panel.meter(conversation);
       },
     });
-    this.answering = new Answering({
+    const turnDeps: PanelTurnDeps = {
       log: host.log,
       connection,
       sink,
@@ -99,7 +100,8 @@ export class ChatController implements vscode.Disposable {
       systemContext: (options) => [panel.instructions.provider(options), workspaceSearchProvider(deps.workspaceContext, options)],
       gathered: (options, gathered) => panel.instructions.remember(options, gathered.beforePrompt),
       autoCondense: (conversation, model, options, reserved, signal) => this.condenser.autoCondense(conversation, model, options, reserved, signal),
-    });
+    };
+    this.answering = new Answering<TurnOverrides>((conversation, signal, overrides) => answerInPanel(turnDeps, conversation, signal, overrides));
     this.turns = new ChatTurns({
       session: this.session,
       panel,

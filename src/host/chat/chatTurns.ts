@@ -7,7 +7,7 @@ import { titleFromText, type Conversation, type StoredMessage, type StoredOption
 import { normaliseOptions } from '../../core/chat/requestBuilder';
 import type { ImageAttachment } from '../../shared/protocol';
 import type { ChatOptions } from '../../shared/views';
-import type { Answering } from './answering';
+import type { Answering } from '../../core/chat/answer/answering';
 import type { ServiceConnection } from '../service/connection';
 import type { MentionService } from './context/mentionService';
 import { gatherContext, roomTokens } from './context/turnContext';
@@ -28,7 +28,7 @@ export interface PromptRun {
 export interface ChatTurnsHost {
   readonly session: ConversationSession;
   readonly panel: ChatPanelState;
-  readonly answering: Answering;
+  readonly answering: Answering<TurnOverrides>;
   readonly connection: ServiceConnection;
   readonly sink: PanelSink;
   /** The composer's @-mentions. */

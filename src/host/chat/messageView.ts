@@ -1,7 +1,8 @@
 // Stored messages as the panel shows them (`MessageView`), tool-call cards included.
 import { checkpointPlace } from '../../core/chat/checkpointPlace';
-import type { Conversation, StoredMessage, StoredToolCall } from '../../core/chat/conversation';
-import type { CheckpointView, ConversationView, MessageView, ToolCallView } from '../../shared/views';
+import type { Conversation, StoredMessage } from '../../core/chat/conversation';
+import { toolCallView } from '../../core/chat/answer/storedCall';
+import type { CheckpointView, ConversationView, MessageView } from '../../shared/views';
 import { folderRoots } from '../tools/portSupport';
 import { modeState } from './modeState';
 
@@ -17,21 +18,6 @@ export function checkpointView(checkpoint: NonNullable<StoredMessage['checkpoint
     files: checkpoint.files,
     ...(checkpoint.restoredAt !== undefined ? { restoredAt: checkpoint.restoredAt } : {}),
     ...(place.kind === 'elsewhere' ? { recordedIn: place.folders.map((folder) => folder.fsPath) } : {}),
-  };
-}
-
-/** A stored tool call as its card shows it. */
-export function toolCallView(call: StoredToolCall, index: number): ToolCallView {
-  return {
-    index,
-    id: call.id,
-    name: call.name,
-    arguments: call.arguments,
-    status: call.status,
-    ...(call.result !== undefined ? { result: call.result } : {}),
-    ...(call.change ? { change: call.change } : {}),
-    ...(call.origin !== undefined ? { origin: call.origin } : {}),
-    ...(call.images?.length ? { images: call.images } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
 // The chat panel's answer as one turn of core/chat/runTurn.ts. Its ports: the conversation's model
 // (modelResolution.ts), then the request: the system-prompt context gathered by its providers (project
 // instructions, workspace search: context/turnContext.ts), the agent's plan, automatic condensing and the
-// history fitted to the context. Its events go to the reply shown and stored: a plain answer
-// (plainAnswer.ts) or the agent's steps (agentTurn.ts).
+// history fitted to the context. Its events go to the reply shown and stored: a plain answer or the agent's
+// steps (core/chat/answer/: plainAnswer.ts, agentAnswer.ts; the agent's port: agentTurn.ts).
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { deferredStream } from '../../core/api/deferredStream';
@@ -11,11 +11,14 @@ import type { Conversation, StoredMessage } from '../../core/chat/conversation';
 import { buildAudioReasoningRequest, buildChatRequest } from '../../core/chat/requestBuilder';
 import { runTurn, type TurnEvent, type TurnModel, type TurnPorts, type TurnRequest } from '../../core/chat/runTurn';
 import { effectiveMode } from '../../core/tools/agentMode';
-import { AgentAnswer, type AgentRun } from './agentTurn';
+import { AgentAnswer } from '../../core/chat/answer/agentAnswer';
+import type { AnswerDeps } from '../../core/chat/answer/answerDeps';
+import { PlainAnswer } from '../../core/chat/answer/plainAnswer';
+import { agentAnswerRun, type AgentRun } from './agentTurn';
 import type { ServiceConnection } from '../service/connection';
+import { errorView } from '../service/errorView';
 import { applySystemContext, gatherContext, roomTokens } from './context/turnContext';
 import { toView } from './messageView';
-import { PlainAnswer } from './plainAnswer';
 import type { PanelTurnDeps, TurnOverrides } from './turnTypes';
 
 /** Streams the answer to the conversation's last user message; resolves with its text (empty on error or when no model can be chosen). */
@@ -141,6 +144,11 @@ class PanelTurn {
     };
   }
 
+  /** What the answer shown needs: the controller's deps, errors shown as the service shows them. */
+  private answerDeps(): AnswerDeps {
+    return { ...this.deps, errorView };
+  }
+
   /** One event: the reply is shown once the request is fitted; the rest goes to the answer shown. */
   async take(event: TurnEvent): Promise<void> {
     const { deps, conversation } = this;
@@ -154,11 +162,11 @@ class PanelTurn {
         conversation.messages.push(reply);
         deps.sink({ type: 'message/add', message: { ...toView(reply), streaming: true } });
         if (this.agentRun) {
-          const agentAnswer = new AgentAnswer(deps, conversation, reply, this.model, this.agentRun);
+          const agentAnswer = new AgentAnswer(this.answerDeps(), conversation, reply, this.model, agentAnswerRun(this.agentRun));
           this.shown = agentAnswer;
           agentAnswer.start();
         } else {
-          this.shown = new PlainAnswer(deps, conversation, reply, this.model);
+          this.shown = new PlainAnswer(this.answerDeps(), conversation, reply, this.model);
         }
         return;
       }

@@ -4,15 +4,14 @@
 // nothing from what coordinates them: no circle in src/host.
 import type { ModelInfo } from '../../core/api/types';
 import type { ContextPart, ContextPlacement, ContextProvider } from '../../core/chat/context/contextProvider';
-import type { Conversation, StoredMessage, StoredOptions, StoredUsage } from '../../core/chat/conversation';
-import type { Logger } from '../../core/logger';
+import type { Conversation, StoredMessage, StoredOptions } from '../../core/chat/conversation';
+import type { AnswerDeps, PanelSink } from '../../core/chat/answer/answerDeps';
 import type { PromptTools } from '../../core/prompts/promptRun';
-import type { ToWebview } from '../../shared/protocol';
 import type { AgentService } from '../tools/agentService';
 import type { ServiceConnection } from '../service/connection';
 
-/** Where the controller sends what the panel should show (the panel's channel queues until ready). */
-export type PanelSink = (message: ToWebview) => void;
+/** Where the controller sends what the panel should show (core/chat/answer/answerDeps.ts). */
+export type { PanelSink };
 
 /** The parts each placement of the turn's context received, in provider order. */
 export type GatheredContext = Record<ContextPlacement, ContextPart[]>;
@@ -41,22 +40,13 @@ export interface TurnOverrides {
   readonly tools?: PromptTools;
 }
 
-/** What the panel's turns need from the controller, given once to each part. */
-export interface PanelTurnDeps {
-  readonly log: Logger;
+/** What the panel's turns need from the controller, given once to each part (how an error is shown is the service's). */
+export interface PanelTurnDeps extends Omit<AnswerDeps, 'errorView'> {
   readonly connection: ServiceConnection;
-  readonly sink: PanelSink;
   /** The agent (tool loop, approvals, checkpoints). */
   readonly agent: AgentService;
   /** Resolves (and keeps) the conversation's model; undefined, with the reason shown, when none can be chosen. */
   resolveModel(conversation: Conversation, signal: AbortSignal): Promise<string | undefined>;
-  save(conversation: Conversation): Promise<void>;
-  /** The save at the end of an answer: never throws; resolves with the error to show under it (and Save again). */
-  saveAtEnd(conversation: Conversation): Promise<string | undefined>;
-  /** An answer's (or an agent step's) figures, for the session's spend. */
-  answered(usage: StoredUsage): void;
-  /** Posts the meter for what the next request will carry. */
-  meter(conversation: Conversation): void;
   /** The providers of the turn's system-prompt context, in prompt order. */
   systemContext(options: StoredOptions): readonly ContextProvider[];
   /** What the providers gave (the instructions' section is kept for the meter). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeUsage, formatUsd } from '../../core/completions/ledger';
+import { describeUsage } from '../../core/completions/ledger';
+import { formatCost } from '../../shared/cost';
 import { commandIds } from '../ids';
 import type { CompletionService, CompletionState } from './completionService';
 
@@ -50,7 +51,13 @@ export class CompletionStatusBar implements vscode.Disposable {
     );
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = {
-      label: vscode.l10n.t('Cadenza inline completions {0}; today {1} requests, {2} tokens, {3}', label, usage.requests, tokens, formatUsd(usage.costUsd)),
+      label: vscode.l10n.t(
+        'Cadenza inline completions {0}; today {1} requests, {2} tokens, {3}',
+        label,
+        usage.requests,
+        tokens,
+        formatCost(usage.costUsd, 'short'),
+      ),
     };
   }
 

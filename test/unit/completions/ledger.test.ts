@@ -1,6 +1,7 @@
 // Completion usage per day, apart from chat, and how the status bars say it.
 import assert from 'node:assert/strict';
-import { addUsage, describeUsage, formatUsd, overDailyCap, usageOn } from '../../../src/core/completions/ledger';
+import { addUsage, describeUsage, overDailyCap, usageOn } from '../../../src/core/completions/ledger';
+import { formatCost } from '../../../src/shared/cost';
 
 describe('completions/ledger', () => {
   it('adds requests to today and starts a new day from zero', () => {
@@ -20,7 +21,9 @@ describe('completions/ledger', () => {
     });
     assert.equal(describeUsage(day, 200_000), '2 requests, 13,035 tokens (12,355 prompt, 680 answer), $0.0031 of a 200,000-token daily limit');
     assert.equal(describeUsage(addUsage(undefined, 'd', { promptTokens: 3, completionTokens: 1 }), 0), '1 request, 4 tokens (3 prompt, 1 answer), $0');
-    assert.equal(formatUsd(0.00004), '<$0.0001');
-    assert.equal(formatUsd(1.5), '$1.50');
+    assert.equal(formatCost(0.00004, 'short'), '<$0.0001');
+    assert.equal(formatCost(0.0031, 'short'), '$0.0031');
+    assert.equal(formatCost(0.5, 'short'), '$0.50', 'the status bars keep two decimals from a cent up');
+    assert.equal(formatCost(1.5, 'short'), '$1.50');
   });
 });

@@ -12,11 +12,11 @@ import { GRAPH_SIZE_SQL, VECTOR_INDEXES_SQL, graphElementBytes, hnswIndexSql, hn
 export const SCHEMA_VERSION = 3;
 
 /** One schema change at a time when several CI jobs start together (a fixed advisory-lock key). */
-export const SCHEMA_LOCK_SQL = 'SELECT pg_advisory_lock(727274)';
-export const SCHEMA_UNLOCK_SQL = 'SELECT pg_advisory_unlock(727274)';
+const SCHEMA_LOCK_SQL = 'SELECT pg_advisory_lock(727274)';
+const SCHEMA_UNLOCK_SQL = 'SELECT pg_advisory_unlock(727274)';
 
 /** The tables of layout 3, created when missing. Idempotent. */
-export const SCHEMA_SQL: readonly string[] = [
+const SCHEMA_SQL: readonly string[] = [
   'CREATE EXTENSION IF NOT EXISTS vector',
   `CREATE TABLE IF NOT EXISTS cadenza_meta (
      key text PRIMARY KEY,
@@ -82,14 +82,14 @@ export const EMBEDDING_TYPE_SQL =
  * value plus 300 B of neighbours each: 4.5 GB for 1,000,000 folded 4,096-d vectors), and the session's
  * maintenance_work_mem, below which PostgreSQL builds the graph on disk, far slower.
  */
-export const VECTOR_COUNT_SQL = `SELECT count(*) AS n,
+const VECTOR_COUNT_SQL = `SELECT count(*) AS n,
     coalesce(sum(CASE WHEN m.dimension <= 2000 THEN 4 * m.dimension WHEN m.dimension % 2048 = 0 THEN 4096 ELSE 2 * least(m.dimension, 4000) END + 300), 0) AS need,
     pg_size_bytes(current_setting('maintenance_work_mem')) AS have
   FROM cadenza_vectors v JOIN cadenza_models m ON m.id = v.model_id`;
 const gb = (bytes: number): string => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`);
 
 /** What to tell a run whose session has less maintenance_work_mem (`have`) than a graph build needs (`need`), in bytes; undefined when enough. */
-export function graphMemoryAdvice(need: number, have: number): string | undefined {
+function graphMemoryAdvice(need: number, have: number): string | undefined {
   if (need <= have) return undefined;
   const setting = need * 1.2 >= 1e9 ? `${Math.ceil((need * 1.2) / 1e9)}GB` : `${Math.ceil((need * 1.2) / 1e6)}MB`;
   return `The graphs need about ${gb(need)} of maintenance_work_mem to be built in memory, and this session has ${gb(have)}, so PostgreSQL builds them on disk, which is far slower. If the server has the memory to spare, stop this run and start cadenza-index again with PGOPTIONS='-c maintenance_work_mem=${setting}'.`;
@@ -99,7 +99,7 @@ export function graphMemoryAdvice(need: number, have: number): string | undefine
  * indexes, HNSW graphs included, in the same transaction; searches wait for it or time out and fall back
  * to the local index). A one-off, run by the first `cadenza-index` of this release.
  */
-export const MIGRATE_V2_SQL: readonly string[] = [
+const MIGRATE_V2_SQL: readonly string[] = [
   'ALTER TABLE cadenza_vectors ALTER COLUMN embedding TYPE halfvec USING embedding::halfvec',
   // Layout 2 keyed chunks by line range alone, so a file with a line longer than a chunk could not be stored.
   // (Found by its columns: after a layout-1 migration the new table's key has another name.)
@@ -116,9 +116,9 @@ export const MIGRATE_V2_SQL: readonly string[] = [
 ];
 
 /** The recorded layout version (layout 1, before `cadenza_meta`, had `cadenza_files` and chunks per snapshot). */
-export const SCHEMA_VERSION_SQL = "SELECT value AS version FROM cadenza_meta WHERE key = 'schema_version'";
-export const META_EXISTS_SQL = "SELECT to_regclass('cadenza_meta') IS NOT NULL AS present";
-export const V1_EXISTS_SQL = "SELECT to_regclass('cadenza_files') IS NOT NULL AS present";
+const SCHEMA_VERSION_SQL = "SELECT value AS version FROM cadenza_meta WHERE key = 'schema_version'";
+const META_EXISTS_SQL = "SELECT to_regclass('cadenza_meta') IS NOT NULL AS present";
+const V1_EXISTS_SQL = "SELECT to_regclass('cadenza_files') IS NOT NULL AS present";
 
 /**
  * Layout 1 → 2, in one transaction, before SCHEMA_SQL: the per-snapshot tables are renamed away (with
@@ -126,13 +126,13 @@ export const V1_EXISTS_SQL = "SELECT to_regclass('cadenza_files') IS NOT NULL AS
  * file contents become blobs (one per content hash and chunker version, its chunks copied once), the
  * roles that could read the old tables get SELECT on the new ones, and the old tables are dropped.
  */
-export const MIGRATE_V1_RENAME_SQL: readonly string[] = [
+const MIGRATE_V1_RENAME_SQL: readonly string[] = [
   'ALTER TABLE cadenza_chunks RENAME TO cadenza_chunks_v1',
   'ALTER TABLE cadenza_files RENAME TO cadenza_files_v1',
   'ALTER INDEX IF EXISTS cadenza_chunks_terms RENAME TO cadenza_chunks_v1_terms',
   'ALTER INDEX IF EXISTS cadenza_chunks_hash RENAME TO cadenza_chunks_v1_hash',
 ];
-export const MIGRATE_V1_COPY_SQL: readonly string[] = [
+const MIGRATE_V1_COPY_SQL: readonly string[] = [
   `INSERT INTO cadenza_blobs (hash, chunker_version)
      SELECT DISTINCT f.hash, s.chunker_version FROM cadenza_files_v1 f JOIN cadenza_snapshots s ON s.id = f.snapshot_id
      ON CONFLICT (hash, chunker_version) DO NOTHING`,

@@ -8,8 +8,8 @@
 // e.path))` selects the snapshot's visible entry for a path, and is served by the entries' indexes.
 
 /** HNSW indexes a `vector` up to 2,000 dimensions and a `halfvec` up to 4,000. */
-export const MAX_FULL_HNSW_DIMENSION = 2000;
-export const MAX_HALF_HNSW_DIMENSION = 4000;
+const MAX_FULL_HNSW_DIMENSION = 2000;
+const MAX_HALF_HNSW_DIMENSION = 4000;
 
 /** A dimension fit to be written into SQL: an integer in pgvector's range, or a thrown error. */
 export function dimensionOf(value: number): number {
@@ -54,14 +54,14 @@ function fullPrecision(d: number, value: string): string {
  * The graphs' build settings: m 32, ef_construction 256 (pgvector's defaults are 16 and 64; up to 2,000
  * dimensions ef_construction is 512, see HALF_GRAPH_EF_CONSTRUCTION). Why: docs/decisions/0006-team-index-graph-build-and-walk.md.
  */
-export const WIDE_GRAPH_M = 32;
-export const WIDE_GRAPH_EF_CONSTRUCTION = 256;
+const WIDE_GRAPH_M = 32;
+const WIDE_GRAPH_EF_CONSTRUCTION = 256;
 
 /**
  * A graph on the vector itself, up to 2,000 dimensions, is built on its half-precision values (the
  * column's) with ef_construction 512. Why: docs/decisions/0007-team-index-graph-on-narrow-vectors.md.
  */
-export const HALF_GRAPH_EF_CONSTRUCTION = 512;
+const HALF_GRAPH_EF_CONSTRUCTION = 512;
 
 /**
  * This release's graph for a dimension: its build settings, what it indexes (in words, for figures) and its
@@ -99,7 +99,7 @@ export function hnswName(d: number): string {
  * components (or the whole vector); for 4,096 dimensions the fold with the default settings, then at m 32
  * with ef_construction 128; up to 2,000 dimensions the vector in full precision at m 32 / 256.
  */
-export function earlierHnswNames(dimension: number): string[] {
+function earlierHnswNames(dimension: number): string[] {
   const d = dimensionOf(dimension);
   if (folds(d)) return [`cadenza_vectors_hnsw_${d}`, `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}`, `cadenza_vectors_hnsw_${d}_fold${FOLD_WIDTH}_m32`];
   if (d <= MAX_FULL_HNSW_DIMENSION) return [`cadenza_vectors_hnsw_${d}`, `cadenza_vectors_hnsw_${d}_m32_efc256`];

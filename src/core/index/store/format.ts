@@ -28,9 +28,9 @@ import { VectorArena } from './vectorArena';
  * Chunk texts are not stored: previews and the keyword index re-read the files, which keeps a 4,096-d
  * chunk at ~4.1 KB (4,096 + 20 vector-table + 12 chunk + the file's share of its record).
  */
-export const SNAPSHOT_MAGIC = 'CDZINDEX';
+const SNAPSHOT_MAGIC = 'CDZINDEX';
 /** Bumped on any layout change; an older or newer file is discarded as `foreignVersion` and rebuilt. */
-export const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 1;
 const HEADER_BYTES = 64;
 const BLOCK_BYTES = 4 * 1024 * 1024;
 

@@ -1,14 +1,13 @@
 // One plain answer of the chat panel (no tools), as the panel shows and stores it: text and thinking
 // coalesced on their way (replyCoalescer.ts), then the end: usage and cost, the JSON check, a stop, or the
-// error with the action that fixes it. Saved at each end; core/chat/runTurn.ts runs the turn.
-import type { ChatResult, ModelInfo } from '../../core/api/types';
-import type { Conversation, StoredMessage } from '../../core/chat/conversation';
-import { parseJsonObject } from '../../shared/jsonObject';
-import type { TurnEvent } from '../../core/chat/runTurn';
-import type { PanelTurnDeps } from './turnTypes';
-import { storedUsage } from './presenters';
-import { errorView } from '../service/errorView';
+// error with the action that fixes it. Saved at each end; ../runTurn.ts runs the turn.
+import type { ChatResult, ModelInfo } from '../../api/types';
+import { parseJsonObject } from '../../../shared/jsonObject';
+import type { Conversation, StoredMessage } from '../conversation';
+import type { TurnEvent } from '../runTurn';
+import type { AnswerDeps } from './answerDeps';
 import { ReplyCoalescer } from './replyCoalescer';
+import { storedUsage } from './storedUsage';
 
 /** Shows and stores one plain answer from its events. */
 export class PlainAnswer {
@@ -16,7 +15,7 @@ export class PlainAnswer {
   private result: ChatResult | undefined;
 
   constructor(
-    private readonly deps: PanelTurnDeps,
+    private readonly deps: AnswerDeps,
     private readonly conversation: Conversation,
     private readonly reply: StoredMessage,
     private readonly model: ModelInfo | undefined,
@@ -54,9 +53,7 @@ export class PlainAnswer {
     const schema = options.jsonMode === 'schema' ? parseJsonObject(options.schema) : undefined;
     // Ajv is loaded only when a JSON-mode answer needs checking.
     const jsonCheck =
-      options.jsonMode === 'object' || options.jsonMode === 'schema'
-        ? (await import('../../core/chat/jsonCheck')).checkJsonAnswer(reply.text, schema)
-        : undefined;
+      options.jsonMode === 'object' || options.jsonMode === 'schema' ? (await import('../jsonCheck')).checkJsonAnswer(reply.text, schema) : undefined;
     const saveError = await deps.saveAtEnd(conversation);
     deps.answered(usage);
     deps.sink({
@@ -76,7 +73,7 @@ export class PlainAnswer {
   async failed(error: unknown): Promise<string> {
     const { deps, reply } = this;
     this.coalescer.finish(reply);
-    const view = errorView(error);
+    const view = deps.errorView(error);
     reply.error = { message: view.message, reason: view.reason };
     deps.log.warn(`Chat request failed (${view.reason}): ${view.message}`);
     const saveError = await deps.saveAtEnd(this.conversation);

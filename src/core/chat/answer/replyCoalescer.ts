@@ -2,8 +2,8 @@
 // (~32 ms): every postMessage costs the webview a task, so a fast stream of thousands of deltas becomes a
 // few hundred messages (bench/panel/render.mjs measures the cost). A reasoning model's thinking goes apart from
 // the answer (`chat/reasoning`), coalesced the same way, and is kept with the reply, never in its text.
-import type { StoredMessage } from '../../core/chat/conversation';
-import type { PanelSink } from './turnTypes';
+import type { StoredMessage } from '../conversation';
+import type { PanelSink } from './answerDeps';
 
 /** Collects and forwards the text and thinking of the answer `messageId`. */
 export class ReplyCoalescer {

@@ -1,0 +1,61 @@
+// A tool call of the agent as the conversation stores it (its change without the whole file) and as its
+// card in the panel shows it.
+import type { ChangeView, ToolCallView } from '../../../shared/views';
+import { contentPreview } from '../../tools/resultText';
+import type { ChangePreview } from '../../tools/toolTypes';
+import type { StoredToolCall } from '../conversation';
+import type { ToolCallRecord } from '../toolLoop';
+
+/** What a change looks like in the stored conversation (the whole file stays out of it). */
+function storedChange(preview: ChangePreview): ChangeView {
+  switch (preview.kind) {
+    case 'edit':
+      return {
+        kind: 'edit',
+        path: preview.path,
+        diff: preview.diff,
+        ...(preview.caution ? { caution: preview.caution } : {}),
+        ...(preview.replacements ? { replacements: preview.replacements } : {}),
+      };
+    case 'create': {
+      const { text, omitted } = contentPreview(preview.content);
+      return { kind: 'create', path: preview.path, content: text, ...(omitted ? { omitted } : {}), ...(preview.caution ? { caution: preview.caution } : {}) };
+    }
+    case 'read':
+      return { kind: 'read', path: preview.path, reason: preview.reason };
+    case 'terminal':
+      return { kind: 'terminal', command: preview.command, ...(preview.cwd ? { cwd: preview.cwd } : {}), timeoutSeconds: preview.timeoutSeconds };
+    case 'external':
+      // The input is the call's own arguments, stored beside it.
+      return { kind: 'external', tool: preview.tool, origin: preview.origin };
+  }
+}
+
+/** A call of the tool loop as the conversation stores it. */
+export function storedCall(record: ToolCallRecord): StoredToolCall {
+  return {
+    id: record.id,
+    name: record.name,
+    arguments: record.arguments,
+    status: record.status,
+    ...(record.result !== undefined ? { result: record.result } : {}),
+    ...(record.preview ? { change: storedChange(record.preview) } : {}),
+    ...(record.origin !== undefined ? { origin: record.origin } : {}),
+    ...(record.images ? { images: record.images } : {}),
+  };
+}
+
+/** A stored tool call as its card shows it. */
+export function toolCallView(call: StoredToolCall, index: number): ToolCallView {
+  return {
+    index,
+    id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    status: call.status,
+    ...(call.result !== undefined ? { result: call.result } : {}),
+    ...(call.change ? { change: call.change } : {}),
+    ...(call.origin !== undefined ? { origin: call.origin } : {}),
+    ...(call.images?.length ? { images: call.images } : {}),
+  };
+}
