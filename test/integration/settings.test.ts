@@ -42,6 +42,8 @@ const lighter = {
   'agent.maxSteps': 3,
   'agent.maxToolResultTokens': 1000,
   'agent.terminalTimeoutSeconds': 10,
+  // Plan does less than the user's Act: a workspace may choose it.
+  'agent.defaultMode': 'plan',
   'agent.checkpoints.maxAgeDays': 90,
   'agent.checkpoints.maxMegabytes': 500,
 } as const;
@@ -104,7 +106,14 @@ suite('Settings', () => {
       assert.equal(index.mode, 'ask');
       assert.equal(index.maxFileBytes, 1024 * 1024);
       assert.equal(teamRepository(), '');
-      assert.deepEqual(readAgentSettings(), { enabled: true, maxSteps: 8, maxToolResultTokens: 4000, terminalTimeoutSeconds: 60, requireToolCall: false });
+      assert.deepEqual(readAgentSettings(), {
+        enabled: true,
+        maxSteps: 8,
+        maxToolResultTokens: 4000,
+        terminalTimeoutSeconds: 60,
+        requireToolCall: false,
+        defaultMode: 'act',
+      });
       assert.deepEqual(readCheckpointPolicy(), { maxAgeDays: 30, maxBytes: 200 * 1024 * 1024 });
       // And the notice names each ignored value.
       const ignored = await api.settingsNotice.check();
@@ -122,7 +131,14 @@ suite('Settings', () => {
       const completions = readCompletionSettings();
       assert.deepEqual([completions.disabledLanguages, completions.debounceMs, completions.dailyTokenLimit], [['javascript'], 400, 5000]);
       assert.deepEqual([readIndexSettings().mode, readIndexSettings().maxFileBytes], ['off', 64 * 1024]);
-      assert.deepEqual(readAgentSettings(), { enabled: false, maxSteps: 3, maxToolResultTokens: 1000, terminalTimeoutSeconds: 10, requireToolCall: false });
+      assert.deepEqual(readAgentSettings(), {
+        enabled: false,
+        maxSteps: 3,
+        maxToolResultTokens: 1000,
+        terminalTimeoutSeconds: 10,
+        requireToolCall: false,
+        defaultMode: 'plan',
+      });
       assert.deepEqual(readCheckpointPolicy(), { maxAgeDays: 90, maxBytes: 500 * 1024 * 1024 });
     } finally {
       for (const key of new Set([...Object.keys(heavier), ...Object.keys(lighter)]))
