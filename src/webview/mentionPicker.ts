@@ -10,6 +10,7 @@ import type { FromWebview } from '../shared/protocol';
 import type { MentionCandidate, MentionChip } from '../shared/mentionCandidates';
 import { button, el, show, uniqueId } from './dom';
 import { t } from './l10n';
+import { listboxKey } from './listboxKeys';
 
 /** The `@query` just before the caret, or undefined when the caret is not in one. */
 export function mentionQueryAt(text: string, caret: number): { start: number; query: string } | undefined {
@@ -82,31 +83,17 @@ export class MentionPicker {
   /** Arrows, Enter, Tab and Escape while the list is open; returns whether the key was taken. */
   handleKey(event: KeyboardEvent): boolean {
     if (!this.open || event.isComposing) return false;
-    const count = this.candidates.length;
-    switch (event.key) {
-      case 'ArrowDown':
-        if (count > 0) this.setActive((this.active + 1) % count);
-        break;
-      case 'ArrowUp':
-        if (count > 0) this.setActive((this.active - 1 + count) % count);
-        break;
-      case 'Enter':
-      case 'Tab': {
-        if (event.shiftKey) return false;
-        const picked = this.candidates[this.active];
-        if (!picked) return false;
-        this.pick(picked);
-        break;
-      }
-      case 'Escape':
-        this.close();
-        break;
-      default:
-        return false;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    return true;
+    return listboxKey(event, {
+      count: this.candidates.length,
+      active: this.active,
+      setActive: (index) => this.setActive(index),
+      pickAt: (index) => {
+        const picked = this.candidates[index];
+        if (picked) this.pick(picked);
+        return picked !== undefined;
+      },
+      close: () => this.close(),
+    });
   }
 
   /**

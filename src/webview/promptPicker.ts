@@ -11,6 +11,7 @@ import type { FromWebview, PromptCandidate } from '../shared/protocol';
 import { el, show, uniqueId } from './dom';
 import './promptPicker.css';
 import { t } from './l10n';
+import { listboxKey } from './listboxKeys';
 
 /** The `/query` at the start of the text when the caret is in it, or undefined. */
 export function promptQueryAt(text: string, caret: number): string | undefined {
@@ -83,31 +84,17 @@ export class PromptPicker {
   /** Arrows, Enter, Tab and Escape while the list is open; returns whether the key was taken. */
   handleKey(event: KeyboardEvent): boolean {
     if (this.query === undefined || event.isComposing) return false;
-    const count = this.shown.length;
-    switch (event.key) {
-      case 'ArrowDown':
-        if (count > 0) this.setActive((this.active + 1) % count);
-        break;
-      case 'ArrowUp':
-        if (count > 0) this.setActive((this.active - 1 + count) % count);
-        break;
-      case 'Enter':
-      case 'Tab': {
-        if (event.shiftKey) return false;
-        const picked = this.shown[this.active];
-        if (!picked) return false;
-        this.pick(picked);
-        break;
-      }
-      case 'Escape':
-        this.close();
-        break;
-      default:
-        return false;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    return true;
+    return listboxKey(event, {
+      count: this.shown.length,
+      active: this.active,
+      setActive: (index) => this.setActive(index),
+      pickAt: (index) => {
+        const picked = this.shown[index];
+        if (picked) this.pick(picked);
+        return picked !== undefined;
+      },
+      close: () => this.close(),
+    });
   }
 
   /** The host's prompt files; an answer to an older question is ignored. */

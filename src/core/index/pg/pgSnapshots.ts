@@ -37,11 +37,12 @@ export interface ChunkText {
   readonly text: string;
 }
 
-/** `work` in one transaction on one pooled connection; rolled back when it throws. */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+/** `work` in one transaction (read-only when `readOnly`) on one pooled connection; rolled back when it throws. */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, readOnly = false): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    if (readOnly) await client.query('BEGIN READ ONLY');
+    else await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -1,3 +1,4 @@
+import { inTransaction } from './pgSnapshots';
 import type { Pool, PoolClient } from 'pg';
 import { compoundIdentifiers, tokenize } from '../tokenize';
 import {
@@ -183,19 +184,8 @@ export class PgTeamIndex {
   }
 
   /** Runs `work` in a read-only transaction on a connection of its own. */
-  private async readOnly<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN READ ONLY');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private readOnly<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work, true);
   }
 
   private async semanticList(query: HybridQuery, depth: number): Promise<SemanticHit[]> {
