@@ -153,7 +153,7 @@ export const tests = [
         check((await done.locator('.markdown ol li').count()) === 3, 'the numbered list is not rendered as a list of 3');
         check(await done.locator('.markdown pre code', { hasText: 'answer.split' }).isVisible(), 'the code block is not rendered');
         check(
-          (await done.getAttribute('aria-label')) === `Answer from ${chatModel}`,
+          (await done.getAttribute('aria-label')) === `Answer from ${chatModel}, Act mode`,
           `the answer is not labelled with its model: ${await done.getAttribute('aria-label')}`,
         );
 

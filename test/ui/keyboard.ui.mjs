@@ -69,7 +69,7 @@ export const tests = [
         await page.keyboard.press('Control+ArrowUp');
         const onAnswer = await focused(webview);
         check(
-          onAnswer.tag === 'article' && onAnswer.name === `Answer from ${toolModel}` && onAnswer.text.includes('Keep the count'),
+          onAnswer.tag === 'article' && onAnswer.name === `Answer from ${toolModel}, Act mode` && onAnswer.text.includes('Keep the count'),
           `Ctrl+Up focused ${JSON.stringify(onAnswer)}`,
         );
         await shot('answer focused');
