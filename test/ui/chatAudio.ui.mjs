@@ -77,7 +77,10 @@ export const tests = [
         await waitUntil(async () => (await reply.getAttribute('aria-busy')) === 'false', 'the answer to finish', 30_000);
         const text = (await reply.locator('.markdown').textContent()) ?? '';
         check(text.replace(/\s+/g, ' ').trim() === answer, `the answer shows ${JSON.stringify(text)}`);
-        check((await reply.getAttribute('aria-label')) === `Answer from ${audioModel}, Act mode`, `the answer is labelled ${await reply.getAttribute('aria-label')}`);
+        check(
+          (await reply.getAttribute('aria-label')) === `Answer from ${audioModel}, Act mode`,
+          `the answer is labelled ${await reply.getAttribute('aria-label')}`,
+        );
       } finally {
         emulator.setChunkDelay(0);
       }
