@@ -159,7 +159,6 @@ export class MentionPicker {
     this.requestId += 1;
     this.candidates = [];
     this.input?.removeAttribute('aria-activedescendant');
-    this.input?.setAttribute('aria-expanded', 'false');
     show(this.menu, false);
   }
 
@@ -193,7 +192,7 @@ export class MentionPicker {
     if (items.length === 0) items.push(el('li', { className: 'mention-empty', text: t('nothingMatches') }));
     this.menu.replaceChildren(...items);
     show(this.menu, true);
-    this.input?.setAttribute('aria-expanded', 'true');
+    // A text area may not carry aria-expanded: the active option (aria-activedescendant) says the list is in use.
     this.setActive(0);
   }
 

@@ -60,6 +60,13 @@ const scenarios = [
   // The panel with the German table the host gives a German VS Code (test/webview/languageChecks.mjs checks its texts).
   { name: 'german', scenario: 'agent', lang: 'de', height: 1100 },
   { name: 'prompts', height: 800, prepare: (page) => page.getByRole('textbox', { name: 'Message to Cadenza' }).pressSequentially('/') },
+  // The `@` list open (axe checks the text box that owns it).
+  {
+    name: 'mentions',
+    scenario: 'prompts',
+    height: 800,
+    prepare: (page) => page.getByRole('textbox', { name: 'Message to Cadenza' }).pressSequentially('@gre'),
+  },
 ];
 const themes = ['dark', 'light', 'hc'];
 /** A narrow side bar: VS Code lets the side bar shrink to 170 px; 240 px is a narrow one people use. */

@@ -779,6 +779,17 @@
       case 'prompts/query':
         send({ type: 'prompts/list', requestId: message.requestId, prompts: promptFiles });
         return;
+      case 'mention/query':
+        send({
+          type: 'mention/candidates',
+          requestId: message.requestId,
+          query: message.query,
+          candidates: [
+            { kind: 'file', id: 'src/greeting.ts', label: 'src/greeting.ts' },
+            { kind: 'symbol', id: 'greeting', label: 'greeting', detail: 'src/greeting.ts' },
+          ].filter((candidate) => candidate.label.includes(message.query)),
+        });
+        return;
       case 'agent/setMode':
         mode = active.modeLocked ? 'plan' : message.mode;
         active = { ...active, mode };
