@@ -87,7 +87,10 @@ suite('Settings', () => {
     }
   });
 
-  test("a workspace's values that would make Cadenza do or spend more are ignored and named; lighter ones count", async () => {
+  test("a workspace's values that would make Cadenza do or spend more are ignored and named; lighter ones count", async function () {
+    // About 80 writes of the workspace's settings.json, each reloaded by VS Code and seen by every listener: 9 s
+    // on an idle 2-core machine, over 30 s on a busy one (a CI run beside other work).
+    this.timeout(120_000);
     const api = await cadenzaApi();
     try {
       for (const [key, value] of Object.entries(heavier)) await config().update(key, value, vscode.ConfigurationTarget.Workspace);
