@@ -83,6 +83,15 @@ export interface SourceView {
 /** Where an agent's tool call is, as the tool loop records and the conversation saves it: waiting for the user, running, or how it ended. */
 export type ToolCallStatus = 'queued' | 'running' | 'awaitingApproval' | 'done' | 'failed' | 'denied' | 'invalid' | 'cancelled' | 'skipped';
 
+/**
+ * Why a tool call failed, by kind (core/tools/toolTypes.ts's ToolError reasons; `failed` for any other error): its
+ * card says it in the user's words, while the model is sent the function's own English text.
+ */
+export const toolFailures = ['outsideWorkspace', 'notFound', 'changed', 'exists', 'tooLarge', 'binary', 'invalid', 'restricted', 'timeout', 'failed'] as const;
+
+/** One of `toolFailures`. */
+export type ToolFailure = (typeof toolFailures)[number];
+
 /** Where an agent's tool call is as its card shows it: also `forming` while the call still streams in. */
 export type ToolCallStatusView = 'forming' | ToolCallStatus;
 
@@ -124,6 +133,8 @@ export interface ToolCallView {
   readonly status: ToolCallStatusView;
   /** What the model was sent back. */
   readonly result?: string;
+  /** Why a `failed` call failed; the card says it in the user's language above `result`. */
+  readonly failure?: ToolFailure;
   readonly change?: ChangeView;
   /** Where a VS Code tool comes from (an extension id, "MCP server x", "VS Code"); absent for Cadenza's own functions. */
   readonly origin?: string;

@@ -10,7 +10,7 @@ import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/vie
 import { button, el } from './dom';
 import { icon, type IconName } from './icons';
 import type { PanelContext } from './panelContext';
-import { callSummary, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, statusText } from './toolText';
+import { callSummary, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, resultTitle, statusText } from './toolText';
 import { t } from './l10n';
 
 const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
@@ -131,10 +131,7 @@ export class ToolCard {
     if (view.arguments !== '' && view.status !== 'forming' && view.change?.kind !== 'external')
       parts.push(section('tool-args', t('arguments'), prettyArguments(view.arguments), openArgs));
     else if (view.status === 'forming') parts.push(el('pre', { className: 'tool-forming', text: view.arguments }));
-    if (view.result !== undefined) {
-      const first = view.result.split('\n', 1)[0] ?? '';
-      parts.push(section('tool-result', t('toolResult', { first: first.length > 70 ? `${first.slice(0, 69)}\u2026` : first }), view.result, openResult));
-    }
+    if (view.result !== undefined) parts.push(section('tool-result', resultTitle(view), view.result, openResult));
     this.element.replaceChildren(...parts);
     if (announce && view.change) this.context.announce(t('toolAsks', { change: changeTitle(view.change) }));
   }

@@ -3,7 +3,8 @@
  * labels, the one-line summary of a call, what a change is called, and how a diff line is coloured.
  */
 import { parseJsonObject } from '../shared/jsonObject';
-import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/views';
+import type { PanelStringId } from '../shared/panelStrings';
+import type { ChangeView, ToolCallStatusView, ToolCallView, ToolFailure } from '../shared/views';
 import { formatCount } from './format';
 import { t } from './l10n';
 
@@ -20,6 +21,31 @@ export const statusText: Readonly<Record<ToolCallStatusView, string>> = {
   cancelled: t('toolCancelled'),
   skipped: t('toolSkipped'),
 };
+
+/** What each kind of failure reads as on a card. */
+const failureIds = {
+  outsideWorkspace: 'toolFailedOutsideWorkspace',
+  notFound: 'toolFailedNotFound',
+  changed: 'toolFailedChanged',
+  exists: 'toolFailedExists',
+  tooLarge: 'toolFailedTooLarge',
+  binary: 'toolFailedBinary',
+  invalid: 'toolFailedInvalid',
+  restricted: 'toolFailedRestricted',
+  timeout: 'toolFailedTimeout',
+  failed: 'toolFailedOther',
+} as const satisfies Readonly<Record<ToolFailure, PanelStringId>>;
+
+/**
+ * The line a card's result opens with: for a failed call, why it failed in the user's words (what the model was
+ * sent is English, and stays in the section), else "Result: " and the result's first line.
+ */
+export function resultTitle(view: ToolCallView): string {
+  // A view restored from the page's state may come from another version: a kind this one lacks is a plain result.
+  if (view.status === 'failed' && view.failure !== undefined && Object.hasOwn(failureIds, view.failure)) return t(failureIds[view.failure]);
+  const first = (view.result ?? '').split('\n', 1)[0] ?? '';
+  return t('toolResult', { first: first.length > 70 ? `${first.slice(0, 69)}\u2026` : first });
+}
 
 /** The argument a reader recognises the call by: the path, the glob, the query or the command. */
 export function callSummary(view: ToolCallView): string {

@@ -69,6 +69,11 @@ suite('Agent: repeated calls, the answer without tools, replace_all', () => {
       ['failed', 'skipped', 'skipped'],
     );
     assert.match(finalCards()[0]?.result ?? '', /^Error: old_text occurs 2 times in src\/steps-demo\.ts \(lines 1, 4\)\. Set replace_all to true/);
+    // The card says why in the panel's language (the catalogue's text for the kind); the model got the English above.
+    assert.deepEqual(
+      finalCards().map((card) => card.failure),
+      ['invalid', undefined, undefined],
+    );
     assert.match(
       finalCards()[1]?.result ?? '',
       /^Not run: this exact call already failed at step 1 of this answer .*Do not send it again: call a different function/,

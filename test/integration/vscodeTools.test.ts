@@ -279,11 +279,13 @@ suite('Agent: VS Code tools from other extensions', () => {
     );
     assert.match(results.get('call_chart') ?? '', /^Chart of 4 values\.\n\[The tool returned an image \(image\/png, \d+ bytes\)\. It is shown to the user/);
     assert.equal(finalCard('call_throw')?.status, 'failed');
+    assert.equal(finalCard('call_throw')?.failure, 'failed', "another extension's error is a failure of no known kind");
     assert.match(results.get('call_throw') ?? '', /^Error: .*The flaky fixture failed on purpose\./);
     assert.equal(finalCard('call_decline')?.status, 'denied');
     assert.match(results.get('call_decline') ?? '', /fixture_flaky was not run: the user declined it in VS Code's confirmation/);
     const saved = (await storedConversation(api, (await panel.conversation()).id))?.messages.flatMap((message) => message.toolCalls ?? []) ?? [];
     assert.equal(saved.find((call) => call.id === 'call_chart')?.images?.length, 1, 'the image is stored with the call, so a reload shows it');
+    assert.equal(saved.find((call) => call.id === 'call_throw')?.failure, 'failed', 'why it failed is stored, so a reload says it');
   });
 
   test('Restricted Mode offers only tools marked read-only: the menu holds the others back and a request never carries them', async () => {

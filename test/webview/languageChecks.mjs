@@ -66,6 +66,18 @@ export async function languageChecks({ check, open, expect }) {
   // Tool cards, approvals, a checkpoint, usage lines and the tools menu.
   await check('with the German table, the panel shows German and no English text of the catalogue (agent)', async (context) => {
     const page = await open(context, 'agent', 'dark', 'de');
+    // A failed call says why in German; what the model was sent (English) is the detail under it.
+    const failed = page.locator('.tool-card.status-failed .tool-result');
+    const why = german[panelStrings.toolFailedInvalid];
+    expect(typeof why === 'string' && why !== panelStrings.toolFailedInvalid, 'bundle.l10n.de.json does not translate the failure');
+    expect(
+      (await failed.locator('summary').textContent()) === why,
+      `the failed card opens with ${JSON.stringify(await failed.locator('summary').textContent())}, not ${JSON.stringify(why)}`,
+    );
+    expect(
+      /^Error: query is not a regular expression/.test((await failed.locator('pre').textContent()) ?? ''),
+      "the failed card does not keep the model's text",
+    );
     await page.getByRole('button', { name: new RegExp(`^${german['VS Code tools the agent may use']}`) }).click();
     return noEnglish(page);
   });

@@ -22,6 +22,18 @@ export type ApiErrorReason =
   | 'unsupported'
   | 'malformedResponse';
 
+/** What an `unsupported` error says the server lacks: an operation of the API, or an input kind the server named. */
+export type MissingFeature =
+  | 'chatCompletions'
+  | 'embeddings'
+  | 'audioTranscription'
+  | 'audioTranslation'
+  | 'audioReasoning'
+  | 'modelListing'
+  | 'modelProperties'
+  | 'imageInput'
+  | 'audioInput';
+
 /** Everything an ApiError can carry besides its reason and message. */
 export interface ApiErrorDetails {
   status?: number | undefined;
@@ -32,6 +44,8 @@ export interface ApiErrorDetails {
   retryAfterMs?: number | undefined;
   /** The server's `x-should-retry` header: true forces a retry, false forbids one (the official clients obey it). */
   shouldRetry?: boolean | undefined;
+  /** For an `unsupported` answer: what the server does not offer, when known (the host words it in the user's language). */
+  missing?: MissingFeature | undefined;
   cause?: unknown;
 }
 
@@ -45,6 +59,7 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly shouldRetry: boolean | undefined;
+  readonly missing: MissingFeature | undefined;
 
   constructor(reason: ApiErrorReason, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -57,6 +72,7 @@ export class ApiError extends Error {
     this.serverMessage = details.serverMessage;
     this.retryAfterMs = details.retryAfterMs;
     this.shouldRetry = details.shouldRetry;
+    this.missing = details.missing;
   }
 
   /** Type guard for callers (chat router, index builder): is `value` an ApiError, optionally of `reason`? */
@@ -135,15 +151,28 @@ const CONTEXT_MESSAGE = /maximum context length|context length exceeded|context 
 // body has no code to go by, so, as with CONTEXT_MESSAGE, this is read from the text.
 const MISSING_INPUT_MESSAGE = /\b(image|audio) input is not supported\b/i;
 
-/** What a request to `path` does, in words, for the message of an `unsupported` error. */
-const OPERATION_NAMES: Readonly<Record<string, string>> = {
-  '/v1/chat/completions': 'chat completions',
+/** What a request to `path` does, for an `unsupported` error. */
+const OPERATIONS: Readonly<Record<string, MissingFeature>> = {
+  '/v1/chat/completions': 'chatCompletions',
   '/v1/embeddings': 'embeddings',
-  '/v1/audio/transcriptions': 'audio transcription',
-  '/v1/audio/translations': 'audio translation',
-  '/v1/audio/reasoning': 'audio reasoning',
-  '/v1/models': 'a model listing',
-  '/props': "the server's model properties",
+  '/v1/audio/transcriptions': 'audioTranscription',
+  '/v1/audio/translations': 'audioTranslation',
+  '/v1/audio/reasoning': 'audioReasoning',
+  '/v1/models': 'modelListing',
+  '/props': 'modelProperties',
+};
+
+/** A missing feature in words, for the (English) message of an `unsupported` error. */
+const FEATURE_WORDS: Readonly<Record<MissingFeature, string>> = {
+  chatCompletions: 'chat completions',
+  embeddings: 'embeddings',
+  audioTranscription: 'audio transcription',
+  audioTranslation: 'audio translation',
+  audioReasoning: 'audio reasoning',
+  modelListing: 'a model listing',
+  modelProperties: "the server's model properties",
+  imageInput: 'image input',
+  audioInput: 'audio input',
 };
 
 /** Maps an HTTP status and the body's fields to a reason; used for every non-2xx answer. */
@@ -200,10 +229,10 @@ const SUMMARY: Record<ApiErrorReason, string> = {
  * What an `unsupported` answer says the server lacks: an input kind the server named ("image input"),
  * else the operation of `path` ("audio translation"); undefined when neither is known.
  */
-function missingFeature(path: string | undefined, serverMessage: string | undefined): string | undefined {
+function missingFeature(path: string | undefined, serverMessage: string | undefined): MissingFeature | undefined {
   const input = serverMessage === undefined ? null : MISSING_INPUT_MESSAGE.exec(serverMessage);
-  if (input !== null) return `${(input[1] ?? '').toLowerCase()} input`;
-  return path === undefined ? undefined : OPERATION_NAMES[path.split('?')[0] ?? ''];
+  if (input !== null) return (input[1] ?? '').toLowerCase() === 'audio' ? 'audioInput' : 'imageInput';
+  return path === undefined ? undefined : OPERATIONS[path.split('?')[0] ?? ''];
 }
 
 /**
@@ -226,7 +255,7 @@ export function errorFromResponse(
   const serverMessage = fields.message === undefined ? undefined : redact(fields.message, secret);
   // A self-hosted server (llama-server, say) lacks routes the service has: say which, not just "not found".
   const missing = reason === 'unsupported' ? missingFeature(path, serverMessage) : undefined;
-  const summary = missing === undefined ? SUMMARY[reason] : `This server does not offer ${missing}`;
+  const summary = missing === undefined ? SUMMARY[reason] : `This server does not offer ${FEATURE_WORDS[missing]}`;
   const message = `${summary} (HTTP ${status}${fields.code === undefined ? '' : `, ${fields.code}`}${missing !== undefined && path !== undefined ? ` from ${path}` : ''})${serverMessage === undefined ? '' : `: ${serverMessage}`}`;
   return new ApiError(reason, message, {
     status,
@@ -236,6 +265,7 @@ export function errorFromResponse(
     serverMessage,
     retryAfterMs,
     shouldRetry,
+    missing,
   });
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
 import type { FolderRoot } from '../tools/workspacePaths';
-import type { AgentMode, ChangeView, ToolCallStatus } from '../../shared/views';
+import type { AgentMode, ChangeView, ToolCallStatus, ToolFailure } from '../../shared/views';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
 export interface StoredUsage {
@@ -26,6 +26,8 @@ export interface StoredToolCall {
   readonly arguments: string;
   status: ToolCallStatus;
   result?: string;
+  /** Why a `failed` call failed, for its card (the model was sent `result`). */
+  failure?: ToolFailure;
   /** What the user was shown before the change ran. */
   change?: ChangeView;
   /** Where a VS Code tool comes from (its extension or MCP server); absent for the agent's own functions. */

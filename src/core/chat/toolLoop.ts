@@ -12,7 +12,7 @@ import type { CallOptions, ChatMessage, ChatRequest, ChatResult, ChatStream } fr
 import { charsPerToken, truncateResult } from '../tools/resultText';
 import { ToolError, type ChangePreview, type Tool, type ToolSession } from '../tools/toolTypes';
 import type { ResultImage } from '../tools/externalTools';
-import type { ToolCallStatus } from '../../shared/views';
+import type { ToolCallStatus, ToolFailure } from '../../shared/views';
 import { checkArguments } from '../tools/validateArgs';
 import { modeRefusal, toolsForMode, type AgentMode } from '../tools/agentMode';
 import { CallMemory, repeatText, withAnswerInstruction, type ToolsWithheld } from './callRepeats';
@@ -30,6 +30,8 @@ export interface ToolCallRecord {
   readonly arguments: string;
   readonly status: ToolCallStatus;
   readonly result?: string;
+  /** Why a `failed` call failed (a ToolError's reason, else `failed`), for its card; the model gets `result`. */
+  readonly failure?: ToolFailure;
   readonly preview?: ChangePreview;
   /** Where the function comes from when it is not the agent's own (a VS Code tool). */
   readonly origin?: string;
@@ -338,7 +340,8 @@ export async function* toolLoopEvents(options: ToolLoopOptions): AsyncGenerator<
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      yield { ...current, status: 'failed', result: truncateResult(`Error: ${message}`, budget) };
+      const failure: ToolFailure = ToolError.is(error) && error.reason !== 'declined' ? error.reason : 'failed';
+      yield { ...current, status: 'failed', result: truncateResult(`Error: ${message}`, budget), failure };
     }
   }
 }

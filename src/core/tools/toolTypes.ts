@@ -2,6 +2,7 @@
 // looks like before the user approves it, the per-conversation session, and the tool error.
 import type { ToolDefinition } from '../api/types';
 import type { ToolOutput } from './externalTools';
+import type { ToolFailure } from '../../shared/views';
 
 /** Arguments of a call after they parsed and passed the schema check. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -99,9 +100,11 @@ export interface ChangeTool {
 /** One function the model may call. */
 export type Tool = ReadTool | ChangeTool;
 
-/** Why a tool failed; the message goes back to the model as the call's result (`declined`: the user said no in VS Code's own confirmation). */
-export type ToolErrorReason =
-  'declined' | 'outsideWorkspace' | 'notFound' | 'changed' | 'exists' | 'tooLarge' | 'binary' | 'invalid' | 'restricted' | 'timeout' | 'failed';
+/**
+ * Why a tool failed; the message goes back to the model as the call's result, and the card says the reason in the
+ * user's language (shared/views.ts ToolFailure). `declined`: the user said no in VS Code's own confirmation.
+ */
+export type ToolErrorReason = 'declined' | ToolFailure;
 
 /** A tool's own failure, with a reason callers can branch on. */
 export class ToolError extends Error {

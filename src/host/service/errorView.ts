@@ -1,14 +1,17 @@
 // A service error as the user sees it, wherever it is shown (the panel, VS Code's chat, a notification):
-// what happened, and the action that fixes it. One presenter, so every entry point says the same thing.
+// what happened (in the user's language: errorMessage.ts), and the action that fixes it. One presenter, so
+// every entry point says the same thing.
 import { ApiError } from '../../core/api/errors';
 import type { ErrorView } from '../../shared/views';
+import { errorMessage } from './errorMessage';
+import { errorTexts } from './errorTexts';
 
 /** An error as the panel shows it: what happened, and the action that fixes it. */
 export function errorView(error: unknown): ErrorView {
   if (!ApiError.is(error)) {
     return { reason: 'unknown', message: error instanceof Error ? error.message : String(error), action: 'retry' };
   }
-  const message = error.message;
+  const message = errorMessage(error, errorTexts());
   switch (error.reason) {
     case 'auth':
       return { reason: error.reason, message, action: 'setApiKey' };

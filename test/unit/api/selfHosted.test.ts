@@ -82,6 +82,7 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     );
     assert.equal(error.status, 500);
     assert.match(error.message, /^This server does not offer image input \(HTTP 500 from \/v1\/chat\/completions\): image input is not supported/);
+    assert.equal(error.missing, 'imageInput', "the missing feature, for the host to word in the user's language");
     assert.equal(server.hits.length, 1, 'no retry');
   });
 
@@ -107,6 +108,7 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     assert.match(translation.message, /^This server does not offer audio translation \(HTTP 404 from \/v1\/audio\/translations\): File Not Found$/);
     const reasoning = await expectApiError(client.audioReasoning({ model, audio: makeWav(1), instruction: 'What is it?' }), 'unsupported');
     assert.match(reasoning.message, /^This server does not offer audio reasoning /);
+    assert.deepEqual([translation.missing, reasoning.missing], ['audioTranslation', 'audioReasoning']);
   });
 
   it('names embeddings for a 501 from a server started without --embeddings', async () => {
@@ -115,6 +117,7 @@ describe('api: self-hosted servers (llama-server differences)', () => {
     );
     const error = await expectApiError(client.embed('hello', 'any'), 'unsupported');
     assert.match(error.message, /^This server does not offer embeddings \(HTTP 501 from \/v1\/embeddings\): This server does not support embeddings/);
+    assert.equal(error.missing, 'embeddings');
   });
 
   it('reads the {"type":"transcript.text.done","text":...} transcription reply, with its token usage', async () => {

@@ -199,11 +199,12 @@ describe('tool loop (against the emulator)', () => {
     holder.emu.scriptChat({ content: 'That file does not exist.' });
     const result = await loop();
     assert.equal(result.stop, 'answered');
+    // The model is sent the function's own words; the card gets the kind, to say it in the user's language.
     assert.deepEqual(
-      calls().map((call) => [call.status, call.result]),
+      calls().map((call) => [call.status, call.result, call.failure]),
       [
-        ['failed', 'Error: missing.ts does not exist. Find the right path with find_files or list_directory.'],
-        ['failed', 'Error: ../outside.txt is outside the workspace folders; only files inside them can be used.'],
+        ['failed', 'Error: missing.ts does not exist. Find the right path with find_files or list_directory.', 'notFound'],
+        ['failed', 'Error: ../outside.txt is outside the workspace folders; only files inside them can be used.', 'outsideWorkspace'],
       ],
     );
   });

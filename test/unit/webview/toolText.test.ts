@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { ToolCallView } from '../../../src/shared/views';
-import { callSummary, changeTitle, diffLineKind, omittedText, prettyArguments, statusText } from '../../../src/webview/toolText';
+import { panelStrings } from '../../../src/shared/panelStrings';
+import { toolFailures, type ToolFailure } from '../../../src/shared/views';
+import { useStrings } from '../../../src/webview/l10n';
+import { callSummary, changeTitle, diffLineKind, omittedText, prettyArguments, resultTitle, statusText } from '../../../src/webview/toolText';
 
 const call = (args: string): ToolCallView => ({ index: 0, id: 'c', name: 'read_file', arguments: args, status: 'done' });
 
@@ -22,6 +25,30 @@ describe('tool card text', () => {
     assert.equal(statusText.awaitingApproval, 'Waiting for your approval');
     assert.equal(prettyArguments('{"a":1}'), '{\n  "a": 1\n}');
     assert.equal(prettyArguments('{"a":'), '{"a":');
+  });
+
+  it("opens a failed call's result with why it failed, in the user's language; the model's English stays in the section", () => {
+    const failed = (failure: string): ToolCallView => ({
+      ...call('{"path":"a.ts"}'),
+      status: 'failed',
+      result: 'Error: a.ts does not exist.',
+      failure: failure as ToolFailure,
+    });
+    assert.equal(resultTitle(failed('notFound')), 'Not found');
+    assert.equal(resultTitle({ ...call('{}'), result: 'export const a = 1;\nmore' }), 'Result: export const a = 1;');
+    // Every kind has its own text, and each is the translated one when the page has a translation.
+    const marked = Object.fromEntries(Object.entries(panelStrings).map(([id, text]) => [id, `«${text}»`]));
+    useStrings(marked);
+    try {
+      const titles = toolFailures.map((failure) => resultTitle(failed(failure)));
+      assert.equal(new Set(titles).size, toolFailures.length, titles.join(' | '));
+      for (const title of titles) assert.match(title, /^«[^«»]+»$/);
+      assert.equal(resultTitle(failed('changed')), '«The file changed since it was read»');
+      // A kind this version does not know (a view restored from another one) reads as a plain result.
+      assert.equal(resultTitle(failed('melted')), '«Result: Error: a.ts does not exist.»');
+    } finally {
+      useStrings(undefined);
+    }
   });
 
   it('says what a new file card leaves out', () => {

@@ -470,7 +470,11 @@
         send({ type: 'tool/call', messageId: 'ag2', call: { index, id: `call-${index}`, name, arguments: JSON.stringify(args), status, ...extra } });
       call(0, 'read_file', { path: 'src/greeting.ts' }, 'done', { result: 'export function greeting(name: string): string {\n  return `Hello, ${name}!`;\n}' });
       call(1, 'read_file', { path: '.env' }, 'denied', { result: 'The user denied reading .env; it was not read.' });
-      call(2, 'search_text', { pattern: '(' }, 'failed', { result: 'Error: the pattern is not a valid regular expression.' });
+      // The model is sent the function's English; the card says why it failed in the panel's language (failure).
+      call(2, 'search_text', { query: '(', regex: true }, 'failed', {
+        result: 'Error: query is not a regular expression this search supports (RE2 syntax: no backreferences or lookaround): missing closing )',
+        failure: 'invalid',
+      });
       call(3, 'edit_file', { path: 'src/greeting.ts', old_text: 'Hello', new_text: 'Welcome' }, 'awaitingApproval', {
         change: {
           kind: 'edit',

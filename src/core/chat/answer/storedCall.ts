@@ -1,6 +1,6 @@
 // A tool call of the agent as the conversation stores it (its change without the whole file) and as its
 // card in the panel shows it.
-import type { ChangeView, ToolCallView } from '../../../shared/views';
+import { toolFailures, type ChangeView, type ToolCallView, type ToolFailure } from '../../../shared/views';
 import { contentPreview } from '../../tools/resultText';
 import type { ChangePreview } from '../../tools/toolTypes';
 import type { StoredToolCall } from '../conversation';
@@ -39,10 +39,16 @@ export function storedCall(record: ToolCallRecord): StoredToolCall {
     arguments: record.arguments,
     status: record.status,
     ...(record.result !== undefined ? { result: record.result } : {}),
+    ...(record.failure !== undefined ? { failure: record.failure } : {}),
     ...(record.preview ? { change: storedChange(record.preview) } : {}),
     ...(record.origin !== undefined ? { origin: record.origin } : {}),
     ...(record.images ? { images: record.images } : {}),
   };
+}
+
+/** A failure kind the panel knows: a conversation file is read as it is, and may come from another version. */
+function isToolFailure(value: unknown): value is ToolFailure {
+  return (toolFailures as readonly unknown[]).includes(value);
 }
 
 /** A stored tool call as its card shows it. */
@@ -54,6 +60,7 @@ export function toolCallView(call: StoredToolCall, index: number): ToolCallView 
     arguments: call.arguments,
     status: call.status,
     ...(call.result !== undefined ? { result: call.result } : {}),
+    ...(call.status === 'failed' && isToolFailure(call.failure) ? { failure: call.failure } : {}),
     ...(call.change ? { change: call.change } : {}),
     ...(call.origin !== undefined ? { origin: call.origin } : {}),
     ...(call.images?.length ? { images: call.images } : {}),

@@ -3,6 +3,8 @@ import { ApiError } from '../../../../src/core/api/errors';
 import { AgentAnswer, type AgentAnswerRun, type StoredCheckpoint } from '../../../../src/core/chat/answer/agentAnswer';
 import { newConversation, type StoredMessage } from '../../../../src/core/chat/conversation';
 import type { ToolCallRecord } from '../../../../src/core/chat/toolLoop';
+import { toolCallView } from '../../../../src/core/chat/answer/storedCall';
+import type { ToolFailure } from '../../../../src/shared/views';
 import { fakeHost, pricedModel, result, sent } from './answerFakes';
 
 const checkpoint: StoredCheckpoint = { id: 'cp-1', files: [{ path: 'src/a.ts', change: 'edited' }] };
@@ -82,6 +84,25 @@ describe('core/chat/answer/agentAnswer (an agent answer in the panel)', () => {
     ]);
     assert.equal(host.spent.length, 2, 'each step is counted');
     assert.equal(host.meters, 1);
+  });
+
+  it("a failed call's card and stored call carry why it failed; a kind the panel does not know is left out", async () => {
+    const host = fakeHost();
+    const { conversation, reply } = asked();
+    const answer = new AgentAnswer(host.deps, conversation, reply, pricedModel, agentRun());
+    answer.event({ type: 'step', step: 1 });
+    answer.event({ type: 'usage', step: 1, result: result('', [call]) });
+    const failed = record('failed', { result: 'Error: src/a.ts changed since you read it. Read it again, then edit.', failure: 'changed' });
+    answer.event({ type: 'toolCall', step: 1, index: 0, call: failed });
+    await answer.done({ type: 'done', outcome: 'answered', text: '', steps: 1 });
+    const card = sent(host.posted, 'tool/call').at(-1)?.call;
+    assert.equal(card?.failure, 'changed');
+    assert.equal(card?.result, 'Error: src/a.ts changed since you read it. Read it again, then edit.', 'the card keeps what the model was sent');
+    const stored = conversation.messages.find((message) => message.toolCalls)?.toolCalls?.[0];
+    assert.equal(stored?.failure, 'changed');
+    // A conversation file is read as it is: a kind from elsewhere does not reach the panel.
+    assert.equal(toolCallView({ ...failed, failure: 'melted' as ToolFailure }, 0).failure, undefined);
+    assert.equal(toolCallView({ ...failed, status: 'done' }, 0).failure, undefined);
   });
 
   it('says first when the workspace is restricted', () => {
