@@ -20,7 +20,7 @@ import { AllowanceBar, Announcer, KeyBanner, Notices } from './notices';
 import { offersTranscription, supportsAudio, supportsVision } from './optionRules';
 import { OptionsPanel } from './optionsPanel';
 import { ToolsMenu } from './toolsMenu';
-import type { PanelContext } from './panelContext';
+import type { PanelContext, PlanDraftView } from './panelContext';
 import type { Host } from './vscodeApi';
 import { t } from './l10n';
 
@@ -151,6 +151,21 @@ export class App implements PanelContext {
   /** Why the mode switch is locked (Restricted Mode), or undefined. */
   modeLocked(): string | undefined {
     return this.mode.locked;
+  }
+
+  /** The edited plan kept for the conversation shown (one at a time: a draft of another conversation is not its). */
+  planDraft(): PlanDraftView | undefined {
+    const saved = this.host.state.planDraft;
+    if (!saved || saved.conversationId !== this.conversationId) return undefined;
+    return { messageId: saved.messageId, plan: saved.plan, text: saved.text };
+  }
+
+  /** Keeps (or forgets) the edited plan of the conversation shown; one of another conversation stays until replaced. */
+  savePlanDraft(draft: PlanDraftView | undefined): void {
+    const conversationId = this.conversationId;
+    if (conversationId === undefined) return;
+    if (draft) this.host.save({ planDraft: { conversationId, ...draft } });
+    else if (this.host.state.planDraft?.conversationId === conversationId) this.host.save({ planDraft: undefined });
   }
 
   /** The options for a request, or undefined (and the reason shown) when they cannot be sent. */

@@ -80,7 +80,7 @@ export class AssistantMessage {
       header.append(el('span', { className: `message-mode mode-${mode}`, text: mode === 'plan' ? t('modePlan') : t('modeAct'), attrs: { title } }));
     }
     if (model) header.append(el('span', { className: 'message-model', text: model }));
-    this.plan = mode === 'plan' ? new PlanBlock(context) : undefined;
+    this.plan = mode === 'plan' ? new PlanBlock(context, id) : undefined;
     this.copy = button({
       label: t('copyAnswer'),
       icon: 'copy',

@@ -1,36 +1,27 @@
 /**
  * How the panel writes numbers: token counts, durations, speed, cost, context fullness and model
- * facts. Pure (no DOM): unit-tested in plain Node.
+ * facts, in the panel's language (l10n.ts's `locale`: `1,234` in English, `1.234` in German). Pure (no DOM):
+ * unit-tested in plain Node.
  */
 import { formatCost } from '../shared/cost';
+import { formatCompact, formatDecimal, formatInteger, formatPrice } from '../shared/numbers';
 import type { ModelView, UsageView } from '../shared/views';
-import { t } from './l10n';
+import { locale, t } from './l10n';
 
-const grouped = new Intl.NumberFormat('en-US');
-
-/** `1,234`. */
+/** `1,234` (en), `1.234` (de). */
 export function formatCount(value: number): string {
-  return grouped.format(Math.round(value));
+  return formatInteger(value, locale());
 }
 
-/** `950`, `12.3k`, `128k`, `1.05M`: short token counts for tight spaces. */
+/** `950`, `12.3K`, `128K`, `1.05M` (en), `12.340`, `1,05 Mio.` (de): short token counts for tight spaces. */
 export function formatTokensShort(value: number): string {
-  if (value < 1000) return String(Math.round(value));
-  if (value < 1_000_000) {
-    const thousands = value / 1000;
-    return `${thousands < 100 ? trim(thousands.toFixed(1)) : Math.round(thousands)}k`;
-  }
-  return `${trim((value / 1_000_000).toFixed(2))}M`;
-}
-
-function trim(fixed: string): string {
-  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+  return formatCompact(value, locale());
 }
 
 /** `850 ms`, `2.4 s`, `1 min 5 s`. */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return t('durationMs', { ms: Math.round(ms) });
-  if (ms < 60_000) return t('durationSeconds', { seconds: trim((ms / 1000).toFixed(1)) });
+  if (ms < 1000) return t('durationMs', { ms: formatCount(ms) });
+  if (ms < 60_000) return t('durationSeconds', { seconds: formatDecimal(ms / 1000, 1, locale()) });
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms - minutes * 60_000) / 1000);
   return t('durationMinutes', { minutes, seconds });
@@ -63,9 +54,12 @@ export function usageParts(usage: UsageView): UsagePart[] {
   if (usage.timeToFirstTokenMs !== undefined)
     parts.push({ text: t('usageFirstToken', { duration: formatDuration(usage.timeToFirstTokenMs) }), title: t('usageFirstTokenTitle') });
   if (usage.tokensPerSecond !== undefined)
-    parts.push({ text: t('usageSpeed', { rate: trim(usage.tokensPerSecond.toFixed(usage.tokensPerSecond < 100 ? 1 : 0)) }), title: t('usageSpeedTitle') });
+    parts.push({
+      text: t('usageSpeed', { rate: formatDecimal(usage.tokensPerSecond, usage.tokensPerSecond < 100 ? 1 : 0, locale()) }),
+      title: t('usageSpeedTitle'),
+    });
   if (usage.totalTimeMs !== undefined) parts.push({ text: formatDuration(usage.totalTimeMs), title: t('usageTotalTitle') });
-  if (usage.costUsd !== undefined) parts.push({ text: formatCost(usage.costUsd), title: t('usageCostTitle') });
+  if (usage.costUsd !== undefined) parts.push({ text: formatCost(usage.costUsd, 'full', locale()), title: t('usageCostTitle') });
   parts.push(sourceText[usage.source]);
   return parts;
 }
@@ -84,7 +78,8 @@ export function meterText(usedTokens: number, limitTokens: number, droppedMessag
   const fraction = limitTokens > 0 ? Math.min(1, Math.max(0, usedTokens / limitTokens)) : 0;
   const percent = Math.round(fraction * 100);
   const used = formatTokensShort(usedTokens);
-  const label = limitTokens > 0 ? t('contextOfLimit', { used, limit: formatTokensShort(limitTokens), percent }) : t('contextTokens', { used });
+  const label =
+    limitTokens > 0 ? t('contextOfLimit', { used, limit: formatTokensShort(limitTokens), percent: formatCount(percent) }) : t('contextTokens', { used });
   const level = fraction >= 0.95 ? 'full' : fraction >= 0.8 ? 'warning' : 'ok';
   if (droppedMessages <= 0) return { fraction, label, level };
   const note = t(droppedMessages === 1 ? 'droppedOne' : 'droppedMany', { count: droppedMessages });
@@ -97,7 +92,7 @@ export function modelFacts(model: ModelView): string {
   if (model.contextLength !== undefined) facts.push(t('modelContext', { tokens: formatTokensShort(model.contextLength) }));
   if (model.maxCompletionTokens !== undefined) facts.push(t('modelMaxOutput', { tokens: formatTokensShort(model.maxCompletionTokens) }));
   if (model.pricePerMillionInput !== undefined || model.pricePerMillionOutput !== undefined) {
-    const price = (value: number | undefined): string => (value === undefined ? '?' : `$${trim(value.toFixed(2))}`);
+    const price = (value: number | undefined): string => (value === undefined ? '?' : formatPrice(value, locale()));
     facts.push(t('modelPrices', { input: price(model.pricePerMillionInput), output: price(model.pricePerMillionOutput) }));
   }
   const capabilities = model.capabilities.filter((capability) => capability !== 'chat');

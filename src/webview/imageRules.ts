@@ -2,7 +2,8 @@
  * What the panel accepts as an image before asking the host to check it. Pure (no DOM): unit-tested
  * in plain Node. The host checks again (it sniffs the bytes); this only spares a pointless round trip.
  */
-import { t } from './l10n';
+import { formatFixed } from '../shared/numbers';
+import { locale, t } from './l10n';
 
 /** The image types the service accepts. */
 export const acceptedImageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
@@ -20,9 +21,9 @@ export function imageProblem(type: string, bytes: number): string | undefined {
   return undefined;
 }
 
-/** A byte count for people: `512 B`, `3.4 KB`, `12.0 MB`. */
+/** A byte count for people, in the panel's language: `512 B`, `3.4 KB`, `12.0 MB` (en), `3,4 KB` (de). */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return `${formatFixed(bytes, 0, locale())} B`;
+  if (bytes < 1024 * 1024) return `${formatFixed(bytes / 1024, 1, locale())} KB`;
+  return `${formatFixed(bytes / (1024 * 1024), 1, locale())} MB`;
 }

@@ -9,6 +9,7 @@
 import type { FromWebview } from '../shared/protocol';
 import type { MentionCandidate, MentionChip } from '../shared/mentionCandidates';
 import { button, el, show, uniqueId } from './dom';
+import { formatCount } from './format';
 import { t } from './l10n';
 import { listboxKey } from './listboxKeys';
 
@@ -200,10 +201,10 @@ export class MentionPicker {
     show(this.chips, this.attached.length > 0);
     this.chips.replaceChildren(
       ...this.attached.map((chip, index) => {
-        const facts = t('tokenCount', { count: chip.tokens });
+        const facts = t('tokenCount', { count: formatCount(chip.tokens) });
         const title = chip.note
-          ? t('chipTitleNote', { label: chip.label, count: chip.tokens, note: chip.note })
-          : t('chipTitle', { label: chip.label, count: chip.tokens });
+          ? t('chipTitleNote', { label: chip.label, count: formatCount(chip.tokens), note: chip.note })
+          : t('chipTitle', { label: chip.label, count: formatCount(chip.tokens) });
         const remove = button({
           label: t('removeMention', { label: chip.label }),
           icon: 'close',

@@ -5,6 +5,13 @@
 import type { FromWebview } from '../shared/protocol';
 import type { ChatOptions } from '../shared/views';
 
+/** An edited plan: the answer it is under, the plan the box was filled with, the box's text. */
+export interface PlanDraftView {
+  readonly messageId: string;
+  readonly plan: string;
+  readonly text: string;
+}
+
 /** Services the panel offers its parts. */
 export interface PanelContext {
   /** Sends a message to the extension host. */
@@ -18,4 +25,8 @@ export interface PanelContext {
   announce(text: string): void;
   /** Why the conversation's mode cannot be switched (Restricted Mode), or undefined: Act on this plan is locked meanwhile. */
   modeLocked(): string | undefined;
+  /** The edited plan of the conversation shown, kept in the panel's saved state (a reload or hide-show keeps it). */
+  planDraft(): PlanDraftView | undefined;
+  /** Keeps the edited plan of answer `messageId` (filled with `plan`) in the saved state; `undefined` forgets it. */
+  savePlanDraft(draft: PlanDraftView | undefined): void;
 }

@@ -7,6 +7,7 @@
 import type { FromWebview } from '../shared/protocol';
 import type { VscodeToolView } from '../shared/views';
 import { button, el, show, uniqueId } from './dom';
+import { formatCount } from './format';
 import { t } from './l10n';
 
 /** The tools menu and its toolbar button. */
@@ -65,8 +66,7 @@ export class ToolsMenu {
     this.list.replaceChildren(...tools.map((tool) => this.row(tool)));
     const enabled = tools.filter((tool) => tool.enabled && !tool.blocked);
     const tokens = enabled.reduce((sum, tool) => sum + tool.tokens, 0);
-    this.summary.textContent =
-      enabled.length === 0 ? t('toolsNoneEnabled') : t('toolsEnabled', { count: enabled.length, tokens: tokens.toLocaleString('en-US') });
+    this.summary.textContent = enabled.length === 0 ? t('toolsNoneEnabled') : t('toolsEnabled', { count: enabled.length, tokens: formatCount(tokens) });
     this.button.title = enabled.length === 0 ? t('vscodeToolsNone') : t('vscodeToolsEnabled', { count: enabled.length });
     this.button.setAttribute('aria-label', this.button.title);
     this.button.classList.toggle('has-tools', enabled.length > 0);
@@ -83,7 +83,7 @@ export class ToolsMenu {
       { className: 'tools-item', attrs: { title: tool.description } },
       box,
       el('span', { className: 'tools-name', text: name }),
-      el('span', { className: 'tools-tokens', text: t('toolTokens', { count: tool.tokens.toLocaleString('en-US') }) }),
+      el('span', { className: 'tools-tokens', text: t('toolTokens', { count: formatCount(tool.tokens) }) }),
     );
     // The source goes on the line below the name, where a narrow side bar still has room for it.
     const detail = el(

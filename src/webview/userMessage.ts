@@ -8,6 +8,7 @@ import { button, el, show } from './dom';
 import { icon } from './icons';
 import { MarkdownBody } from './markdownBody';
 import type { PanelContext } from './panelContext';
+import { formatCount } from './format';
 import { t } from './l10n';
 
 /** A user message in the conversation. */
@@ -56,13 +57,13 @@ export class UserMessage {
           { className: 'message-context', attrs: { role: 'group', 'aria-label': t('attachedContext') } },
           ...message.context.map((part) => {
             const title = part.note
-              ? t('chipTitleNote', { label: part.label, count: part.tokens, note: part.note })
-              : t('chipTitle', { label: part.label, count: part.tokens });
+              ? t('chipTitleNote', { label: part.label, count: formatCount(part.tokens), note: part.note })
+              : t('chipTitle', { label: part.label, count: formatCount(part.tokens) });
             return el(
               'span',
               { className: `mention-chip${part.note ? ' has-note' : ''}`, attrs: { title, 'data-kind': part.kind } },
               el('span', { className: 'mention-chip-label', text: `@${part.label}` }),
-              el('span', { className: 'mention-chip-tokens', text: t('tokenCount', { count: part.tokens }) }),
+              el('span', { className: 'mention-chip-tokens', text: t('tokenCount', { count: formatCount(part.tokens) }) }),
             );
           }),
         ),

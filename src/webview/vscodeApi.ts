@@ -1,6 +1,6 @@
 /**
  * The webview's side of VS Code: typed `postMessage` and the state kept with `getState`/`setState`
- * (the draft, the scroll position, which panels are open, unsent option edits). The panel does not
+ * (the draft, the edited plan, the scroll position, which panels are open, unsent option edits). The panel does not
  * use `retainContextWhenHidden`: everything else comes back from the host after `ready`.
  */
 import type { FromWebview } from '../shared/protocol';
@@ -22,9 +22,21 @@ export interface PendingOptions {
   readonly schemaName?: string;
 }
 
+/**
+ * The user's edits of the plan under the last Plan answer (planBlock.ts): the answer's message, the plan the box
+ * was filled with (a changed answer does not get an old edit) and the box's text.
+ */
+export interface PlanDraft {
+  readonly conversationId: string;
+  readonly messageId: string;
+  readonly plan: string;
+  readonly text: string;
+}
+
 /** What survives the panel being hidden and shown again. */
 export interface PersistedState {
   readonly draft: string;
+  readonly planDraft?: PlanDraft;
   readonly scrollTop: number;
   readonly atBottom: boolean;
   readonly conversationId?: string;
@@ -40,6 +52,13 @@ function readPending(value: unknown): PendingOptions | undefined {
   return typeof value['schemaName'] === 'string' ? { ...pending, schemaName: value['schemaName'] } : pending;
 }
 
+function readPlanDraft(value: unknown): PlanDraft | undefined {
+  if (!isRecord(value)) return undefined;
+  const { conversationId, messageId, plan, text } = value;
+  if (typeof conversationId !== 'string' || typeof messageId !== 'string' || typeof plan !== 'string' || typeof text !== 'string') return undefined;
+  return { conversationId, messageId, plan, text };
+}
+
 /** Reads saved state defensively: it may come from an older version of the panel. */
 function readState(value: unknown): PersistedState {
   if (!isRecord(value)) return empty;
@@ -51,10 +70,12 @@ function readState(value: unknown): PersistedState {
   };
   const conversationId = typeof value['conversationId'] === 'string' ? value['conversationId'] : undefined;
   const options = readPending(value['options']);
+  const planDraft = readPlanDraft(value['planDraft']);
   return {
     ...state,
     ...(conversationId !== undefined ? { conversationId } : {}),
     ...(options !== undefined ? { options } : {}),
+    ...(planDraft !== undefined ? { planDraft } : {}),
   };
 }
 

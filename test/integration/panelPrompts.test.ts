@@ -1,10 +1,11 @@
 // Prompt files run from the chat panel (`/name` picked in the composer's `/` list, sent as `chat/send` with
 // `prompt`), in the real extension host against the emulator: the list as the host reads it, the selection,
 // the file and an input filled in, the text after `/name` added, the message's chip, the file's `mode`
-// (ask: no tools) and `model` (a listed one answers this message; an unknown one is named in a notice and the
-// conversation's answers), and a dismissed input that runs nothing. The suite's title holds "real workspace
-// trust", so it also runs in the Restricted Mode tier: there a workspace's prompt is marked untrusted, its
-// model text says so, and in agent mode it gets only the reading tools (a write it forces is refused).
+// (ask: no tools) and `model` (a listed one answers this message, and again when it is regenerated; an unknown
+// one is named in a notice and the conversation's answers), and a dismissed input that runs nothing. The
+// suite's title holds "real workspace trust", so it also runs in the Restricted Mode tier: there a workspace's
+// prompt is marked untrusted, its model text says so, and in agent mode it gets only the reading tools (a
+// write it forces is refused).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -106,6 +107,16 @@ suite('Prompt files in the panel under the real workspace trust', () => {
     assert.equal(panel().selectedModel(), 'Meta-Llama-3.3-70B-Instruct', "the conversation's model changed");
     const conversation = await panel().conversation();
     assert.equal(conversation.title, '/review keep it short');
+    // Regenerate answers the message as its first run did: with the file's model and no tools, not the conversation's.
+    emulator().scriptChat({ content: 'Still fine.' });
+    const again = await panel().regenerate();
+    assert.equal(again.answer, 'Still fine.');
+    assert.equal(bodies().length, 2);
+    const regenerated = bodies()[1];
+    assert.equal(regenerated?.model, 'Meta-Llama-3.1-8B-Instruct', "regenerate did not use the file's model");
+    assert.equal(regenerated?.tools, undefined, 'regenerate of a mode ask prompt was offered tools');
+    assert.equal(String(regenerated?.messages?.at(-1)?.content), sent, 'regenerate sent another message');
+    assert.equal(panel().selectedModel(), 'Meta-Llama-3.3-70B-Instruct', "the conversation's model changed");
   });
 
   test('a dismissed input runs nothing and says so; the composer is told the send failed', async () => {

@@ -58,6 +58,13 @@ export const tests = [
         await planBox.fill(edited);
         await planBox.evaluate((element) => element.scrollIntoView({ block: 'center' }));
         await shot('2 plan edited');
+        // The panel keeps no context while hidden: hiding the side bar drops the webview, showing it makes it anew
+        // from its saved state, which holds the edit.
+        await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
+        await waitUntil(async () => !(await page.locator('.part.sidebar').isVisible()), 'the side bar hidden');
+        await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
+        await planBox.waitFor({ timeout: 30_000 });
+        check((await planBox.inputValue()) === edited, `after hiding and showing the panel, the plan box holds ${JSON.stringify(await planBox.inputValue())}`);
 
         // 3. Act on this plan: the switch goes to Act, the edited plan is the next message, the edit waits for approval.
         emulator.scriptChat({ content: 'Acting on the plan.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/greeting.ts' } }, editCall] });

@@ -2,7 +2,8 @@
 // The webview tier's language check (issue #38, "in the user's language"): the panel draws its texts from the
 // table the host puts in the page (src/host/views/webviewHtml.ts; the sandbox's server builds it the same way).
 // With the German table, no English text of the catalogue (src/shared/panelStrings.ts) is left on screen, in a
-// tooltip or in an accessible name, and the German ones are there, on the first paint.
+// tooltip or in an accessible name, and the German ones are there, on the first paint; numbers are written the
+// German way.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,17 @@ export async function languageChecks({ check, open, expect }) {
     await help.waitFor();
     expect(await help.getByText(german[panelStrings.keyAltF1Does], { exact: true }).isVisible(), 'the keyboard help is not in German');
     await page.keyboard.press('Escape');
+    // Its numbers as German writes them (Intl, in the page's language): thousands grouped with a point, a decimal
+    // comma, the dollar sign after the amount. The sandbox's meter says 18,240 of 131,072 tokens; the first
+    // answer's usage 1,240 tokens in, 268.4 tok/s, 1,570 ms and $0.00112.
+    const nbsp = (text) => text?.replace(/[\u00a0\u202f]/g, ' ');
+    const meter = page.locator('.meter-label');
+    expect(await meter.isVisible(), 'the context meter is not shown');
+    const meterText = nbsp(await meter.textContent());
+    expect(meterText === 'Kontext 18.240 / 131.072 Token (14 %)', `the context meter says ${JSON.stringify(meterText)}`);
+    const usage = nbsp(await page.locator('.usage-line').first().innerText());
+    for (const figure of ['1.240 ', ' 268 Tok./s', ' 1,6 s', ' 0,0011 $'])
+      expect(usage.includes(figure), `the usage line ${JSON.stringify(usage)} lacks ${JSON.stringify(figure)}`);
     await page.getByRole('button', { name: german['Show conversations'] }).click();
     await page.getByRole('button', { name: german['Conversation options'] }).click();
     return noEnglish(page);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
 import type { FolderRoot } from '../tools/workspacePaths';
+import type { PromptTools } from '../prompts/promptRun';
 import type { AgentMode, ChangeView, ToolCallStatus, ToolFailure } from '../../shared/views';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
@@ -74,6 +75,12 @@ export interface StoredMessage {
    * got it. `untrusted`: from a workspace in Restricted Mode, run read-only.
    */
   prompt?: { readonly name: string; readonly source: string; readonly untrusted: boolean };
+  /**
+   * What that prompt file's run used (core/prompts/promptRun.ts): the model its front matter named (absent: the
+   * conversation's) and its tools. Regenerate, retry and edit-and-resend answer the message the same way again,
+   * whatever the file says by then.
+   */
+  promptRun?: { readonly model?: string; readonly tools: PromptTools };
   /**
    * The checkpoint of the agent turn this message closes, when the turn changed files (the texts live in
    * the checkpoint store, core/chat/checkpoints.ts); `restoredAt` once the user restored it. `folders`: the

@@ -24,6 +24,11 @@ export interface PromptRun {
   readonly overrides: TurnOverrides;
 }
 
+/** What a prompt file's run used, as the message stores it. */
+function promptRunOf(overrides: TurnOverrides): NonNullable<StoredMessage['promptRun']> {
+  return { ...(overrides.model !== undefined ? { model: overrides.model } : {}), tools: overrides.tools ?? 'default' };
+}
+
 /** What the turns need from the controller. */
 export interface ChatTurnsHost {
   readonly session: ConversationSession;
@@ -59,7 +64,7 @@ export class ChatTurns {
       createdAt: Date.now(),
       ...(image ? { imageDataUrl: image.dataUrl } : {}),
       ...(audio ? { audio } : {}),
-      ...(prompt ? { prompt: prompt.chip } : {}),
+      ...(prompt ? { prompt: prompt.chip, promptRun: promptRunOf(prompt.overrides) } : {}),
     };
     if (!conversation.titleSetByUser && !conversation.messages.some((entry) => entry.role === 'user'))
       conversation.title = titleFromText(prompt?.title ?? (text.trim() || (audio?.name ?? '')));
@@ -122,11 +127,15 @@ export class ChatTurns {
     return this.answerAgain(conversation);
   }
 
-  /** Saves a conversation whose history changed, shows it, and answers its last user message. */
+  /**
+   * Saves a conversation whose history changed, shows it, and answers its last user message; a message that ran
+   * a prompt file is answered with the model and tools its first run used.
+   */
   private async answerAgain(conversation: Conversation): Promise<string> {
     await this.host.session.save(conversation);
     this.host.panel.conversation(conversation);
-    return this.host.answering.answer(conversation);
+    const run = conversation.messages.at(-1)?.promptRun;
+    return this.host.answering.answer(conversation, run && { ...(run.model !== undefined ? { model: run.model } : {}), tools: run.tools });
   }
 
   /** The panel's options, fixed for the conversation's model (what was changed is said). */

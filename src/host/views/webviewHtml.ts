@@ -9,7 +9,8 @@ import { readAnnounceProgress } from '../settings';
  * The page carries the settings the panel reads once, at its start (progress announcements), as data attributes:
  * they need no message of the protocol, and a change applies the next time the panel is created. The panel's texts
  * come the same way, translated into VS Code's display language (`vscode.l10n.t`, keyed by the English text of
- * src/shared/panelStrings.ts), as a JSON script element the page reads before it draws anything.
+ * src/shared/panelStrings.ts), as a JSON script element the page reads before it draws anything; the page's `lang`
+ * (VS Code's display language) is the language the panel writes its numbers in (src/webview/l10n.ts).
  */
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
   const nonce = randomBytes(16).toString('base64');

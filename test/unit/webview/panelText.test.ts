@@ -3,12 +3,16 @@ import { contextBlock, insertBlock, insertInline } from '../../../src/webview/co
 import { formatCost } from '../../../src/shared/cost';
 import { formatAge, formatDuration, formatTokensShort, meterText, modelFacts, usageParts } from '../../../src/webview/format';
 import { formatBytes, imageProblem, maxImageBytes } from '../../../src/webview/imageRules';
+import { useLocale } from '../../../src/webview/l10n';
+
+// Intl puts a no-break space (U+00A0) or a narrow one (U+202F) between a German number and its unit.
+const spaces = (text: string): string => text.replace(/[\u00a0\u202f]/g, ' ');
 
 describe('panel text', () => {
   it('writes token counts short', () => {
     assert.equal(formatTokensShort(950), '950');
-    assert.equal(formatTokensShort(12_340), '12.3k');
-    assert.equal(formatTokensShort(131_072), '131k');
+    assert.equal(formatTokensShort(12_340), '12.3K');
+    assert.equal(formatTokensShort(131_072), '131K');
     assert.equal(formatTokensShort(1_048_576), '1.05M');
   });
 
@@ -45,7 +49,7 @@ describe('panel text', () => {
   });
 
   it('describes how full the context is', () => {
-    assert.deepEqual(meterText(18_240, 131_072, 0), { fraction: 18_240 / 131_072, label: 'Context 18.2k / 131k tokens (14%)', level: 'ok' });
+    assert.deepEqual(meterText(18_240, 131_072, 0), { fraction: 18_240 / 131_072, label: 'Context 18.2K / 131K tokens (14%)', level: 'ok' });
     assert.equal(meterText(110_000, 131_072, 0).level, 'warning');
     const full = meterText(140_000, 131_072, 3);
     assert.equal(full.fraction, 1);
@@ -65,9 +69,35 @@ describe('panel text', () => {
         pricePerMillionInput: 0.6,
         pricePerMillionOutput: 1.2,
       }),
-      '131k context \u00b7 max 4.1k out \u00b7 $0.6 in / $1.2 out per 1M \u00b7 vision, json',
+      '131K context \u00b7 max 4.1K out \u00b7 $0.6 in / $1.2 out per 1M \u00b7 vision, json',
     );
     assert.equal(modelFacts({ id: 'm', capabilities: ['chat'] }), '');
+  });
+
+  it('writes its numbers in the language of the page', () => {
+    useLocale('de');
+    try {
+      assert.deepEqual(
+        usageParts({
+          promptTokens: 1240,
+          completionTokens: 312,
+          timeToFirstTokenMs: 410,
+          tokensPerSecond: 41.25,
+          totalTimeMs: 1570,
+          costUsd: 0.00112,
+          source: 'service',
+        }).map((part) => spaces(part.text)),
+        ['1.240 in', '312 out', 'first token 410 ms', '41,3 tok/s', '1,6 s', '0,0011 $', 'reported by the service'],
+      );
+      assert.equal(meterText(18_240, 1_048_576, 0).label.replace(/\u00a0/g, ' '), 'Context 18.240 / 1,05 Mio. tokens (2%)');
+      assert.equal(
+        spaces(modelFacts({ id: 'm', capabilities: ['chat'], contextLength: 131_072, pricePerMillionInput: 0.6, pricePerMillionOutput: 1.25 })),
+        '131.072 context \u00b7 0,6 $ in / 1,25 $ out per 1M',
+      );
+      assert.equal(formatBytes(3482), '3,4 KB');
+    } finally {
+      useLocale('en');
+    }
   });
 
   it('writes how long ago a conversation changed', () => {
