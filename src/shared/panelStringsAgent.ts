@@ -31,6 +31,8 @@ export const agentStrings = {
   toolImage: 'Image {index} the tool returned ({type})',
   arguments: 'Arguments',
   toolResult: 'Result: {first}',
+  // A denied, invalid, skipped or cancelled call's result: what the model was sent instead of a result (English).
+  toolToldModel: 'What the model was told',
   // Why a call failed (a failed card's result, over what the model was sent in English).
   toolFailedOutsideWorkspace: 'Outside the workspace folders',
   toolFailedNotFound: 'Not found',

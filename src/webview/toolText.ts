@@ -43,6 +43,8 @@ const failureIds = {
 export function resultTitle(view: ToolCallView): string {
   // A view restored from the page's state may come from another version: a kind this one lacks is a plain result.
   if (view.status === 'failed' && view.failure !== undefined && Object.hasOwn(failureIds, view.failure)) return t(failureIds[view.failure]);
+  // The result of a call that did not run is our English sentence to the model: name it, and keep it in the section.
+  if (view.status === 'denied' || view.status === 'invalid' || view.status === 'skipped' || view.status === 'cancelled') return t('toolToldModel');
   const first = (view.result ?? '').split('\n', 1)[0] ?? '';
   return t('toolResult', { first: first.length > 70 ? `${first.slice(0, 69)}\u2026` : first });
 }

@@ -51,6 +51,20 @@ describe('tool card text', () => {
     }
   });
 
+  it("opens a denied, invalid, skipped or cancelled call's result with what it is, in the user's language, not the model's English", () => {
+    const ended = (status: ToolCallView['status']): ToolCallView => ({ ...call('{"path":".env"}'), status, result: 'The user denied reading .env.' });
+    for (const status of ['denied', 'invalid', 'skipped', 'cancelled'] as const) assert.equal(resultTitle(ended(status)), 'What the model was told', status);
+    const marked = Object.fromEntries(Object.entries(panelStrings).map(([id, text]) => [id, `«${text}»`]));
+    useStrings(marked);
+    try {
+      assert.equal(resultTitle(ended('denied')), '«What the model was told»');
+      // A call that ran keeps its result's first line: that is the tool's output, not a sentence of ours.
+      assert.equal(resultTitle({ ...call('{}'), result: 'export const a = 1;' }), '«Result: export const a = 1;»');
+    } finally {
+      useStrings(undefined);
+    }
+  });
+
   it('says what a new file card leaves out', () => {
     assert.equal(omittedText({ lines: 1234, characters: 56789 }), '\u2026 1,234 more lines (56,789 characters) not shown');
     assert.equal(omittedText({ lines: 1, characters: 30 }), '\u2026 1 more line (30 characters) not shown');
