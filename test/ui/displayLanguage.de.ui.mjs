@@ -128,6 +128,31 @@ export const tests = [
     },
   },
   {
+    name: "German display language: the index's question and its buttons are in German, and the German Build Index builds (the answer is compared as shown)",
+    async run({ page, shot }) {
+      // Asked once the workbench is up (cadenza.index.mode "ask"), with the embeddings model in the middle.
+      const question = germanMessage(
+        "Build a semantic index of this workspace? Its text files are sent to the service's embeddings ({0}); the index stays on this machine.",
+      );
+      const toasts = page.locator('.notifications-toasts .notification-toast');
+      const asked = toasts.filter({ hasText: question.slice(0, question.indexOf('{0}')).trim() }).first();
+      await asked.waitFor({ timeout: 30_000 });
+      const build = germanMessage('Build Index');
+      await asked
+        .locator('.monaco-button', { hasText: germanMessage('Not Now') })
+        .first()
+        .waitFor({ timeout: 5_000 });
+      await shot('index question in German');
+      await asked.locator('.monaco-button', { hasText: build }).first().click();
+      // The German answer counts as yes: the index builds (its progress), or says in German why it could not.
+      const title = germanMessage('Cadenza: indexing the workspace');
+      const failed = germanMessage('Cadenza could not index the workspace: {0}');
+      const outcome = new RegExp(`${escapeRegExp(title)}|${escapeRegExp(failed.slice(0, failed.indexOf('{0}')).trim())}`);
+      await toasts.filter({ hasText: outcome }).first().waitFor({ timeout: 30_000 });
+      await shot('index building in German');
+    },
+  },
+  {
     name: "German display language: the completions status bar's tooltip says today's usage in German, its numbers in German format",
     async run({ page, shot }) {
       const status = page.locator('.statusbar-item', { hasText: germanMessage('Complete') }).first();
