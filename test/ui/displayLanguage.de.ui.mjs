@@ -32,6 +32,25 @@ const plain = (markdown) => markdown.replace(/`/g, '').replace(/\s+/g, ' ').trim
  */
 const composerPlaceholder = 'Ask Cadenza\u2026 (Enter to send, Shift+Enter for a new line)';
 
+/** The German of a host message (its key is its English text), failing when the German bundle lacks it or leaves it English. */
+function germanMessage(key) {
+  const text = bundleGerman[key];
+  check(typeof text === 'string' && key in bundleEnglish, `l10n/bundle.l10n.de.json has no German for ${JSON.stringify(key)}`);
+  check(text !== key, `l10n/bundle.l10n.de.json leaves ${JSON.stringify(key)} English`);
+  return text;
+}
+
+/** A pattern for a message with its `{n}` placeholders filled by the given patterns (the rest matched as written). */
+function filled(message, values) {
+  return message
+    .split(/(\{\d+\})/)
+    .map((part) => {
+      const slot = /^\{(\d+)\}$/.exec(part);
+      return slot ? `(?:${values[Number(slot[1])]})` : escapeRegExp(part);
+    })
+    .join('');
+}
+
 /** @type {{ name: string, run: (ui: import('./cadenza.ui.mjs').Ui & Record<string, any>) => Promise<void> }[]} */
 export const tests = [
   {
@@ -106,6 +125,56 @@ export const tests = [
         );
       }
       await shot('panel in German');
+    },
+  },
+  {
+    name: "German display language: the index's question and its buttons are in German, and the German Build Index builds (the answer is compared as shown)",
+    async run({ page, shot }) {
+      // Asked once the workbench is up (cadenza.index.mode "ask"), with the embeddings model in the middle.
+      const question = germanMessage(
+        "Build a semantic index of this workspace? Its text files are sent to the service's embeddings ({0}); the index stays on this machine.",
+      );
+      const toasts = page.locator('.notifications-toasts .notification-toast');
+      const asked = toasts.filter({ hasText: question.slice(0, question.indexOf('{0}')).trim() }).first();
+      await asked.waitFor({ timeout: 30_000 });
+      const build = germanMessage('Build Index');
+      await asked
+        .locator('.monaco-button', { hasText: germanMessage('Not Now') })
+        .first()
+        .waitFor({ timeout: 5_000 });
+      await shot('index question in German');
+      await asked.locator('.monaco-button', { hasText: build }).first().click();
+      // The German answer counts as yes: the index builds (its progress), or says in German why it could not.
+      const title = germanMessage('Cadenza: indexing the workspace');
+      const failed = germanMessage('Cadenza could not index the workspace: {0}');
+      const outcome = new RegExp(`${escapeRegExp(title)}|${escapeRegExp(failed.slice(0, failed.indexOf('{0}')).trim())}`);
+      await toasts.filter({ hasText: outcome }).first().waitFor({ timeout: 30_000 });
+      await shot('index building in German');
+    },
+  },
+  {
+    name: "German display language: the completions status bar's tooltip says today's usage in German, its numbers in German format",
+    async run({ page, shot }) {
+      const status = page.locator('.statusbar-item', { hasText: germanMessage('Complete') }).first();
+      await status.waitFor({ timeout: 30_000 });
+      await status.hover();
+      // The usage phrase (one request or several, with the default daily limit of 1,000,000 tokens), written
+      // with German digit grouping ("1.000.000"), inside its German line.
+      const limit = new Intl.NumberFormat('de').format(1_000_000);
+      check(limit === '1.000.000', `Node's German number format is ${limit}`);
+      const number = '\\d{1,3}(?:\\.\\d{3})*';
+      const values = [number, number, number, number, '\\S+', escapeRegExp(limit)];
+      const phrases = [
+        '{0} request, {1} tokens ({2} prompt, {3} answer), {4} of a {5}-token daily limit',
+        '{0} requests, {1} tokens ({2} prompt, {3} answer), {4} of a {5}-token daily limit',
+      ].map((key) => filled(germanMessage(key), values));
+      const line = filled(germanMessage('Today (apart from chat): {0}.'), [phrases.join('|')]);
+      const hover = page.locator('.monaco-hover:visible', { hasText: new RegExp(filled(germanMessage('Today (apart from chat): {0}.'), ['.*'])) }).first();
+      await hover.waitFor({ timeout: 15_000 });
+      const text = ((await hover.textContent()) ?? '').replace(/\s+/g, ' ');
+      check(new RegExp(line).test(text), `the completions tooltip ${JSON.stringify(text)} does not say the usage in German (${line})`);
+      await shot('completions tooltip in German');
+      await page.mouse.move(5, 5);
     },
   },
   {

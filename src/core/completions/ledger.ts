@@ -1,6 +1,6 @@
 // What completions cost today, kept apart from chat, and the daily cap. Pure: the host stores the state
-// in its global state and passes the local date.
-import { formatCost } from '../../shared/cost';
+// in its global state and passes the local date, and says the usage in the user's language
+// (host/completions/usageText.ts).
 
 /** One day's completion usage. */
 export interface CompletionUsageDay {
@@ -49,17 +49,4 @@ export function overDailyCap(stored: CompletionUsageDay | undefined, today: stri
   if (!(capTokens > 0)) return false;
   const day = usageOn(stored, today);
   return day.promptTokens + day.completionTokens >= capTokens;
-}
-
-/**
- * One day's completion usage in words, for the status bars: requests, tokens (prompt and answer), cost, and
- * the daily limit when there is one (`capTokens` above 0).
- */
-export function describeUsage(day: CompletionUsageDay, capTokens: number): string {
-  const tokens = day.promptTokens + day.completionTokens;
-  const count = (value: number): string => value.toLocaleString('en-US');
-  return (
-    `${count(day.requests)} ${day.requests === 1 ? 'request' : 'requests'}, ${count(tokens)} tokens (${count(day.promptTokens)} prompt, ${count(day.completionTokens)} answer), ${formatCost(day.costUsd, 'short')}` +
-    (capTokens > 0 ? ` of a ${count(capTokens)}-token daily limit` : '')
-  );
 }

@@ -3,7 +3,7 @@
 // `${input:name}` / `${input:name:placeholder}`, asked of the user through a port. Everything is checked
 // before anything is asked, so a prompt that cannot run (no selection) never asks a question first.
 // HTML comments are notes for the prompt's author: they are removed, never filled in or sent.
-import { PromptError } from './promptError';
+import { PromptError, type PromptNote } from './promptError';
 
 /** What the editor offers a prompt when it runs; absent (or empty) parts are not available. */
 export interface PromptContext {
@@ -25,8 +25,8 @@ export interface ExpandedPrompt {
   readonly text: string;
   /** Each `${input:…}` name and what the user answered. */
   readonly inputs: Readonly<Record<string, string>>;
-  /** Variables left as written, one sentence each. */
-  readonly notes: readonly string[];
+  /** Variables left as written, one note each. */
+  readonly notes: readonly PromptNote[];
 }
 
 const variable = /\$\{([^}\n]+)\}/g;
@@ -108,13 +108,18 @@ function value(name: string, context: PromptContext): string | undefined {
   }
 }
 
-/** Why a known variable has no value now, as the message the user reads. */
+/** Why a known variable has no value now (the English message is for the log; the host words it for the user). */
 function missing(prompt: string, name: string): PromptError {
+  const fault = { kind: 'noValue', prompt, variable: name } as const;
   if (name === 'selection' || name === 'selectedText')
-    return new PromptError('noSelection', `/${prompt} uses \${${name}}, but no text is selected: select some code in an editor, then run /${prompt} again.`);
+    return new PromptError(
+      'noSelection',
+      fault,
+      `/${prompt} uses \${${name}}, but no text is selected: select some code in an editor, then run /${prompt} again.`,
+    );
   if (name.startsWith('workspace'))
-    return new PromptError('noWorkspace', `/${prompt} uses \${${name}}, but no folder is open: open one, then run /${prompt} again.`);
-  return new PromptError('noFile', `/${prompt} uses \${${name}}, but no file is active: open a file in an editor, then run /${prompt} again.`);
+    return new PromptError('noWorkspace', fault, `/${prompt} uses \${${name}}, but no folder is open: open one, then run /${prompt} again.`);
+  return new PromptError('noFile', fault, `/${prompt} uses \${${name}}, but no file is active: open a file in an editor, then run /${prompt} again.`);
 }
 
 /**
@@ -137,12 +142,19 @@ export async function expandPrompt(
   for (const use of uses) {
     if (use.parsed.kind !== 'input' || Object.hasOwn(inputs, use.parsed.name)) continue;
     const answer = await input.ask(use.parsed.name, use.parsed.placeholder);
-    if (answer === undefined) throw new PromptError('cancelled', `/${prompt.name} was not run: no value was given for ${use.parsed.name}.`);
+    if (answer === undefined)
+      throw new PromptError(
+        'cancelled',
+        { kind: 'noInput', prompt: prompt.name, input: use.parsed.name },
+        `/${prompt.name} was not run: no value was given for ${use.parsed.name}.`,
+      );
     inputs[use.parsed.name] = answer;
   }
-  const notes = [...new Set(uses.filter((use) => use.parsed.kind === 'unknown').map((use) => use.inner))].map(
-    (inner) => `/${prompt.name} uses \${${inner}}, which Cadenza does not fill in; it is sent as written.`,
-  );
+  const notes = [...new Set(uses.filter((use) => use.parsed.kind === 'unknown').map((use) => use.inner))].map((inner): PromptNote => ({
+    kind: 'unknownVariable',
+    prompt: prompt.name,
+    variable: inner,
+  }));
   const text = body.replace(variable, (whole, inner: string) => {
     const parsed = parse(inner);
     if (parsed.kind === 'input') return inputs[parsed.name] ?? whole;

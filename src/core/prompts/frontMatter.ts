@@ -2,7 +2,7 @@
 // `key: value` lines and simple lists (`tools: [a, b]` or `- item` lines under the key), so that is what is
 // read: plain, quoted and commented values. Anything richer (nested maps, `|` and `>` blocks, anchors) is
 // refused with its line rather than half-read, so a user never runs a prompt whose settings were misread.
-import { PromptError } from './promptError';
+import { PromptError, type PromptFault } from './promptError';
 
 /** A front matter value: one string, or a list of them. */
 export type FrontMatterValue = string | readonly string[];
@@ -46,6 +46,11 @@ function inlineList(raw: string): string[] | undefined {
   return items.every((item): item is string => item !== undefined) ? items.filter((item) => item !== '') : undefined;
 }
 
+/** A front matter error on `line` (the English message is for the log; the user reads the host's words for `fault`). */
+function refused(line: number, fault: PromptFault, message: string): PromptError {
+  return new PromptError('frontMatter', fault, `Line ${line}: ${message}`, { line });
+}
+
 /**
  * Splits a prompt file into its front matter fields and its body. Front matter is present only when the
  * first line is `---`; it ends at the next `---` line. Throws a `PromptError` (`frontMatter`, with the line)
@@ -55,7 +60,10 @@ export function readFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trimEnd() !== '---') return { fields: {}, lines: {}, body: text.replace(/^\uFEFF/, '').trim(), bodyLine: 1 };
   const close = lines.findIndex((line, index) => index > 0 && line.trimEnd() === '---');
-  if (close < 0) throw new PromptError('frontMatter', 'The front matter opened on line 1 never closes: end it with a line holding only ---.', 1);
+  if (close < 0)
+    throw new PromptError('frontMatter', { kind: 'unclosed' }, 'The front matter opened on line 1 never closes: end it with a line holding only ---.', {
+      line: 1,
+    });
   const fields: Record<string, FrontMatterValue> = {};
   const keyLines: Record<string, number> = {};
   let listKey: string | undefined;
@@ -66,18 +74,17 @@ export function readFrontMatter(text: string): FrontMatter {
     const item = listItem.exec(line);
     if (item) {
       const value = scalar(item[1] ?? '');
-      if (listKey === undefined)
-        throw new PromptError('frontMatter', `Line ${lineNumber}: a list item without its key (write \`key:\` on the line above).`, lineNumber);
-      if (value === undefined) throw new PromptError('frontMatter', `Line ${lineNumber}: a quote is left open.`, lineNumber);
+      if (listKey === undefined) throw refused(lineNumber, { kind: 'itemWithoutKey' }, 'a list item without its key (write `key:` on the line above).');
+      if (value === undefined) throw refused(lineNumber, { kind: 'openQuote', inList: false }, 'a quote is left open.');
       const list = fields[listKey];
       fields[listKey] = [...(Array.isArray(list) ? list : []), value];
       continue;
     }
     const field = keyLine.exec(line);
-    if (!field) throw new PromptError('frontMatter', `Line ${lineNumber}: expected \`key: value\`, found \`${line.trim()}\`.`, lineNumber);
+    if (!field) throw refused(lineNumber, { kind: 'notAField', found: line.trim() }, `expected \`key: value\`, found \`${line.trim()}\`.`);
     const key = field[1] ?? '';
     const raw = (field[2] ?? '').trim();
-    if (Object.hasOwn(fields, key)) throw new PromptError('frontMatter', `Line ${lineNumber}: \`${key}\` is given twice.`, lineNumber);
+    if (Object.hasOwn(fields, key)) throw refused(lineNumber, { kind: 'givenTwice', key }, `\`${key}\` is given twice.`);
     listKey = undefined;
     keyLines[key] = lineNumber;
     if (raw === '' || raw.startsWith('#')) {
@@ -87,17 +94,16 @@ export function readFrontMatter(text: string): FrontMatter {
       continue;
     }
     if (raw.startsWith('|') || raw.startsWith('>'))
-      throw new PromptError('frontMatter', `Line ${lineNumber}: multi-line values are not supported; put \`${key}\`'s value on one line.`, lineNumber);
+      throw refused(lineNumber, { kind: 'multiLine', key }, `multi-line values are not supported; put \`${key}\`'s value on one line.`);
     if (raw.startsWith('[') && raw.endsWith(']')) {
       const list = inlineList(raw);
-      if (!list) throw new PromptError('frontMatter', `Line ${lineNumber}: a quote is left open in the list.`, lineNumber);
+      if (!list) throw refused(lineNumber, { kind: 'openQuote', inList: true }, 'a quote is left open in the list.');
       fields[key] = list;
       continue;
     }
-    if (raw.startsWith('{') || raw.startsWith('['))
-      throw new PromptError('frontMatter', `Line ${lineNumber}: \`${key}\` must be a plain value or a simple list.`, lineNumber);
+    if (raw.startsWith('{') || raw.startsWith('[')) throw refused(lineNumber, { kind: 'notPlain', key }, `\`${key}\` must be a plain value or a simple list.`);
     const value = scalar(raw);
-    if (value === undefined) throw new PromptError('frontMatter', `Line ${lineNumber}: a quote is left open.`, lineNumber);
+    if (value === undefined) throw refused(lineNumber, { kind: 'openQuote', inList: false }, 'a quote is left open.');
     fields[key] = value;
   }
   const rest = lines.slice(close + 1);

@@ -10,7 +10,7 @@
 // Names compare without regard to case (`/Review` and `/review` are one command). A file that loses is kept
 // in `shadowed` with what hid it, so the list can say why a prompt does not appear.
 import { readFrontMatter, type FrontMatterValue } from './frontMatter';
-import { PromptError } from './promptError';
+import { PromptError, type PromptNote } from './promptError';
 
 /** Prompt files larger than this are refused (a prompt is a page of text; this is twenty). */
 export const maxPromptFileBytes = 64 * 1024;
@@ -49,7 +49,7 @@ export interface PromptFile {
   readonly body: string;
   readonly source: PromptSource;
   /** Things in the file that were read differently than written (an unknown mode, an invalid name). */
-  readonly notes: readonly string[];
+  readonly notes: readonly PromptNote[];
 }
 
 const validName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -73,7 +73,11 @@ export function promptNameFromFile(fileName: string, kind: PromptFolderKind): st
 
 function text(value: FrontMatterValue | undefined, key: string, line: number | undefined, where: string): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new PromptError('frontMatter', `${where}, line ${line ?? 1}: \`${key}\` must be one value, not a list.`, line);
+  if (typeof value !== 'string')
+    throw new PromptError('frontMatter', { kind: 'notOneValue', key }, `${where}, line ${line ?? 1}: \`${key}\` must be one value, not a list.`, {
+      line: line ?? 1,
+      file: where,
+    });
   return value === '' ? undefined : value;
 }
 
@@ -85,25 +89,36 @@ function text(value: FrontMatterValue | undefined, key: string, line: number | u
 export function parsePromptFile(content: string, source: PromptSource): PromptFile {
   const where = source.path;
   if (Buffer.byteLength(content, 'utf8') > maxPromptFileBytes) {
-    throw new PromptError('tooLarge', `${where} is larger than ${maxPromptFileBytes / 1024} KB, the most a prompt file may hold; shorten it or split it.`);
+    const limitKb = maxPromptFileBytes / 1024;
+    throw new PromptError(
+      'tooLarge',
+      { kind: 'tooLarge', limitKb },
+      `${where} is larger than ${limitKb} KB, the most a prompt file may hold; shorten it or split it.`,
+      {
+        file: where,
+      },
+    );
   }
   let read;
   try {
     read = readFrontMatter(content);
   } catch (error) {
-    if (PromptError.is(error, 'frontMatter')) throw new PromptError('frontMatter', `${where}: ${error.message.replace(/^Line/, 'line')}`, error.line);
+    if (PromptError.is(error, 'frontMatter'))
+      throw new PromptError('frontMatter', error.fault, `${where}: ${error.message.replace(/^Line/, 'line')}`, {
+        ...(error.line !== undefined ? { line: error.line } : {}),
+        file: where,
+      });
     throw error;
   }
   const field = (key: string): string | undefined => text(read.fields[key], key, read.lines[key], where);
-  const notes: string[] = [];
+  const notes: PromptNote[] = [];
   const fileName = source.path.split('/').at(-1) ?? source.path;
   const fromFile = promptNameFromFile(fileName, source.kind) ?? fileName.replace(/(\.prompt)?\.md$/i, '');
   const declared = field('name');
-  if (declared !== undefined && !isValidPromptName(declared)) notes.push(`The name "${declared}" cannot be typed after /; the prompt is /${fromFile}.`);
+  if (declared !== undefined && !isValidPromptName(declared)) notes.push({ kind: 'invalidName', declared, name: fromFile });
   const modeValue = field('agent') ?? field('mode');
   const mode = modeValue === 'ask' || modeValue === 'edit' || modeValue === 'agent' ? modeValue : undefined;
-  if (modeValue !== undefined && mode === undefined)
-    notes.push(`The mode "${modeValue}" is not one Cadenza knows (ask, edit, agent); the prompt runs in the chat's current mode.`);
+  if (modeValue !== undefined && mode === undefined) notes.push({ kind: 'unknownMode', mode: modeValue });
   const tools = read.fields['tools'];
   return {
     name: declared !== undefined && isValidPromptName(declared) ? declared : fromFile,

@@ -7,11 +7,11 @@
 import * as vscode from 'vscode';
 import { expandPrompt, promptMessage } from '../../core/prompts/expand';
 import { PromptError } from '../../core/prompts/promptError';
-import { promptLabel } from '../../core/prompts/promptFile';
 import { planPromptRun, type PromptTools } from '../../core/prompts/promptRun';
 import type { PromptCandidate } from '../../shared/protocol';
 import { editorPromptContext, inputBoxPort } from '../prompts/promptContext';
 import type { PromptLibrary } from '../prompts/promptLibrary';
+import { promptErrorText, promptNoteText, promptRunNoticeText, promptSourceText } from '../prompts/promptTexts';
 import type { ServiceConnection } from '../service/connection';
 import type { PanelSink } from './turnTypes';
 
@@ -40,7 +40,7 @@ export class PanelPrompts {
     return (await this.library.catalog()).prompts.map((prompt) => ({
       name: prompt.name,
       description: prompt.description,
-      source: promptLabel(prompt.source, folders),
+      source: promptSourceText(prompt.source, folders),
       ...(prompt.argumentHint !== undefined ? { argumentHint: prompt.argumentHint } : {}),
       untrusted: prompt.untrusted,
     }));
@@ -65,19 +65,20 @@ export class PanelPrompts {
       expanded = await expandPrompt(prompt, await editorPromptContext(), inputBoxPort(prompt.name));
     } catch (error) {
       if (!PromptError.is(error)) throw error;
-      const text = error.reason === 'cancelled' ? vscode.l10n.t('{0} Your message is still in the box.', error.message) : error.message;
+      const text = error.reason === 'cancelled' ? vscode.l10n.t('{0} Your message is still in the box.', promptErrorText(error)) : promptErrorText(error);
       this.sink({ type: 'notice', level: 'error', text });
       return undefined;
     }
     await this.connection.ensureModels();
     const listed = this.connection.models.models.map((model) => model.id);
-    const plan = planPromptRun(prompt, listed, prompt.untrusted, "the conversation's model");
-    for (const note of [...prompt.notes, ...expanded.notes, plan.modelNotice, plan.readOnlyNotice])
-      if (note !== undefined) this.sink({ type: 'notice', level: 'warning', text: note });
+    const plan = planPromptRun(prompt, listed, prompt.untrusted, 'conversation');
+    const notes = [...prompt.notes, ...expanded.notes].map(promptNoteText);
+    for (const notice of [plan.modelNotice, plan.readOnlyNotice]) if (notice !== undefined) notes.push(promptRunNoticeText(notice));
+    for (const note of notes) this.sink({ type: 'notice', level: 'warning', text: note });
     const folders = vscode.workspace.workspaceFolders?.length ?? 0;
     return {
       text: promptMessage(prompt.name, expanded.text, rest, prompt.untrusted),
-      chip: { name: prompt.name, source: promptLabel(prompt.source, folders), untrusted: prompt.untrusted },
+      chip: { name: prompt.name, source: promptSourceText(prompt.source, folders), untrusted: prompt.untrusted },
       model: plan.model,
       tools: plan.tools,
     };

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isLoopbackTarget, teamPoolConfig, TeamConnectionError } from '../../core/index/pg/pgConnect';
+import { isLoopbackTarget, teamPoolConfig, TeamConnectionError, type TeamConnectionFault } from '../../core/index/pg/pgConnect';
 import type { HostContext } from '../context';
 import type { IndexService } from '../index/indexService';
 import { TEAM_CONNECTION_SECRET } from '../index/teamConnection';
@@ -38,7 +38,7 @@ export async function setTeamConnection(host: HostContext, index: IndexService, 
               teamPoolConfig(text);
               return undefined;
             } catch (error) {
-              return TeamConnectionError.is(error) ? error.message : String(error);
+              return TeamConnectionError.is(error) ? connectionFaultText(error.fault) : String(error);
             }
           },
         });
@@ -54,7 +54,7 @@ export async function setTeamConnection(host: HostContext, index: IndexService, 
   try {
     parsed = teamPoolConfig(trimmed);
   } catch (error) {
-    void vscode.window.showErrorMessage(TeamConnectionError.is(error) ? error.message : String(error));
+    void vscode.window.showErrorMessage(TeamConnectionError.is(error) ? connectionFaultText(error.fault) : String(error));
     return false;
   }
   await host.extension.secrets.store(TEAM_CONNECTION_SECRET, trimmed);
@@ -75,5 +75,31 @@ function offeredTarget(offered: string): string {
     return `it connects to ${teamPoolConfig(offered).target}`;
   } catch {
     return 'it is not a connection string Cadenza can use';
+  }
+}
+
+/** What is wrong with a connection string, in the user's language. */
+function connectionFaultText(fault: TeamConnectionFault): string {
+  switch (fault.kind) {
+    case 'notUrl':
+      return vscode.l10n.t('The team index connection is not a URL: use the form postgresql://user:password@host:5432/database?sslmode=verify-full');
+    case 'wrongScheme':
+      return vscode.l10n.t('The team index connection must start with postgresql:// (it starts with {0}://)', fault.scheme);
+    case 'refusedParameters':
+      return vscode.l10n.t(
+        'The team index connection cannot set {0}: put the host, port and database in the address itself (postgresql://user:password@host:5432/database); the query may carry only sslmode, sslrootcert, options, application_name and connect_timeout.',
+        new Intl.ListFormat(vscode.env.language, { type: 'conjunction' }).format(fault.names.map((name) => `"${name}"`)),
+      );
+    case 'optionsBackslash':
+      return vscode.l10n.t("The team index connection's options end with a backslash: remove it.");
+    case 'badHost':
+      return vscode.l10n.t("The team index connection's host is not a valid name: {0}", fault.host);
+    case 'unencrypted':
+      return vscode.l10n.t(
+        'The team index connection to {0} would not be encrypted: add ?sslmode=verify-full to the connection string (or sslmode=disable if you mean it).',
+        fault.host,
+      );
+    case 'unknownSslMode':
+      return vscode.l10n.t('Unknown sslmode "{0}": use disable, require, verify-ca or verify-full.', fault.mode);
   }
 }

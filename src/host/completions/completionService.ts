@@ -4,7 +4,7 @@ import { CompletionRouter } from '../../core/completions/completionRoute';
 import { fetchCompletion, type CompletionAnswer } from '../../core/completions/fetchCompletion';
 import { fetchInfill } from '../../core/completions/fetchInfill';
 import { buildInfillPrompt } from '../../core/completions/infillPrompt';
-import { addUsage, describeUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
+import { addUsage, localDay, overDailyCap, usageOn, type CompletionUsageDay } from '../../core/completions/ledger';
 import { resolveCompletionModel } from '../../core/completions/model';
 import { buildCompletionPrompt } from '../../core/completions/prompt';
 import { CompletionScheduler, type CompletionRequest, type SchedulerStats, type SuggestionSource } from '../../core/completions/scheduler';
@@ -14,6 +14,7 @@ import type { IndexService } from '../index/indexService';
 import { readCompletionSettings, type CompletionSettings } from '../settings';
 import { CompletionGate } from './completionGate';
 import { ContextSnippets } from './contextSnippets';
+import { usageText } from './usageText';
 
 /** What the provider did for one call (the status bar, the log and the integration tests watch this). */
 export interface CompletionDecision {
@@ -117,7 +118,7 @@ export class CompletionService implements vscode.Disposable {
   /** Today's usage in words for the status bars; undefined before the day's first request. */
   usageSummary(): string | undefined {
     const day = this.usageToday();
-    return day.requests === 0 ? undefined : describeUsage(day, this.settings.dailyTokenLimit);
+    return day.requests === 0 ? undefined : usageText(day, this.settings.dailyTokenLimit);
   }
 
   /** The scheduler's counters since activation. */

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { describeUsage } from '../../core/completions/ledger';
 import { formatCost } from '../../shared/cost';
 import { commandIds } from '../ids';
 import type { CompletionService, CompletionState } from './completionService';
+import { count, usageText } from './usageText';
 
 function describe(state: CompletionState): { icon: string; label: string } {
   switch (state.kind) {
@@ -45,19 +45,17 @@ export class CompletionStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = { enabledCommands: [commandIds.toggleCompletions, commandIds.snoozeCompletions] };
     tooltip.appendMarkdown(`${vscode.l10n.t('**Cadenza inline completions:** {0}', label)}\n\n`);
-    tooltip.appendMarkdown(`${vscode.l10n.t('Today (apart from chat): {0}.', describeUsage(usage, this.service.dailyLimit()))}\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('Today (apart from chat): {0}.', usageText(usage, this.service.dailyLimit()))}\n\n`);
     tooltip.appendMarkdown(
       `[${state.kind === 'off' ? vscode.l10n.t('Turn on') : vscode.l10n.t('Turn off')}](command:${commandIds.toggleCompletions}) · [${vscode.l10n.t('Snooze')}](command:${commandIds.snoozeCompletions})`,
     );
     this.item.tooltip = tooltip;
+    const cost = formatCost(usage.costUsd, 'short');
     this.item.accessibilityInformation = {
-      label: vscode.l10n.t(
-        'Cadenza inline completions {0}; today {1} requests, {2} tokens, {3}',
-        label,
-        usage.requests,
-        tokens,
-        formatCost(usage.costUsd, 'short'),
-      ),
+      label:
+        usage.requests === 1
+          ? vscode.l10n.t('Cadenza inline completions {0}; today {1} request, {2} tokens, {3}', label, count(usage.requests), count(tokens), cost)
+          : vscode.l10n.t('Cadenza inline completions {0}; today {1} requests, {2} tokens, {3}', label, count(usage.requests), count(tokens), cost),
     };
   }
 

@@ -61,14 +61,19 @@ export class IndexConsent {
   async ask(model: string): Promise<boolean> {
     const stored = this.state.get<boolean>(consentKey);
     if (stored !== undefined) return stored;
+    // The buttons are compared by their label, so each is translated once and compared as shown.
+    const build = vscode.l10n.t('Build Index');
     const choice = await vscode.window.showInformationMessage(
-      `Build a semantic index of this workspace? Its text files are sent to the service's embeddings (${model}); the index stays on this machine.`,
-      'Build Index',
-      'Not Now',
+      vscode.l10n.t(
+        "Build a semantic index of this workspace? Its text files are sent to the service's embeddings ({0}); the index stays on this machine.",
+        model,
+      ),
+      build,
+      vscode.l10n.t('Not Now'),
     );
     // The user may have run Rebuild Index while this prompt was open: that explicit consent stands.
     if (this.state.get<boolean>(consentKey) === true) return false;
-    await this.state.update(consentKey, choice === 'Build Index');
-    return choice === 'Build Index';
+    await this.state.update(consentKey, choice === build);
+    return choice === build;
   }
 }

@@ -1,7 +1,7 @@
-// What the index says to the user and the log when a file was discarded or a run ended, apart from the
-// service that runs it.
+// What the index says to the user and the log when a file was discarded, while a run goes and when it ended,
+// apart from the service that runs it.
 import * as vscode from 'vscode';
-import type { IndexRunResult } from '../../core/index/indexRun';
+import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
 import type { LoadStatus } from '../../core/index/types';
 import type { HostContext } from '../context';
 
@@ -34,4 +34,16 @@ export function reportRun(log: HostContext['log'], result: IndexRunResult): void
       )
       .then((choice) => choice && log.show(true));
   }
+}
+
+/** A run's progress in the notification: files scanned, then chunks embedded (one message per plural form). */
+export function progressMessage(update: IndexProgress): string {
+  const count = (value: number): string => value.toLocaleString(vscode.env.language);
+  if (update.phase === 'scanning')
+    return update.filesProcessed === 1
+      ? vscode.l10n.t('{0} file scanned', count(update.filesProcessed))
+      : vscode.l10n.t('{0} files scanned', count(update.filesProcessed));
+  return update.chunksToEmbed === 1
+    ? vscode.l10n.t('{0} of {1} chunk embedded', count(update.chunksEmbedded), count(update.chunksToEmbed))
+    : vscode.l10n.t('{0} of {1} chunks embedded', count(update.chunksEmbedded), count(update.chunksToEmbed));
 }

@@ -11,7 +11,7 @@ import type { HostContext } from '../context';
 import { IndexConsent } from './indexConsent';
 import { indexExcludes, readIndexSettings } from './indexSettings';
 import { IndexStatusBar } from './indexStatusBar';
-import { reportLoad, reportRun } from './indexNotices';
+import { progressMessage, reportLoad, reportRun } from './indexNotices';
 import { TEAM_CONNECTION_SECRET, TeamConnection, teamRepository } from './teamConnection';
 import { TeamIndexState, type TeamState } from './teamIndexState';
 import { searchHit, workspaceContextOf, type SearchHit } from './searchHits';
@@ -210,7 +210,7 @@ export class IndexService implements vscode.Disposable {
     if (fromScratch) await this.discard();
     const index = await this.open();
     if (!index) {
-      void vscode.window.showWarningMessage('Open a folder to build a workspace index.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder to build a workspace index.'));
       return undefined;
     }
     this.paused = false;
@@ -222,7 +222,7 @@ export class IndexService implements vscode.Disposable {
     try {
       const result = notify
         ? await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Notification, title: 'Cadenza: indexing the workspace', cancellable: true },
+            { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cadenza: indexing the workspace'), cancellable: true },
             (progress, token) => {
               token.onCancellationRequested(() => controller.abort());
               return run(progress);
@@ -233,9 +233,10 @@ export class IndexService implements vscode.Disposable {
       return result;
     } catch (error) {
       this.host.log.error(`Indexing failed: ${errorView(error).message}`);
+      const showLog = vscode.l10n.t('Show Log');
       void vscode.window
-        .showErrorMessage(`Cadenza could not index the workspace: ${errorView(error).message}`, 'Show Log')
-        .then((choice) => choice && this.host.log.show(true));
+        .showErrorMessage(vscode.l10n.t('Cadenza could not index the workspace: {0}', errorView(error).message), showLog)
+        .then((choice) => choice === showLog && this.host.log.show(true));
       return undefined;
     } finally {
       if (this.running === controller) this.running = undefined;
@@ -245,9 +246,7 @@ export class IndexService implements vscode.Disposable {
 
   private progress(update: IndexProgress, progress?: vscode.Progress<{ message?: string }>): void {
     this.statusBar.progress(update);
-    const message =
-      update.phase === 'scanning' ? `${update.filesProcessed} files scanned` : `${update.chunksEmbedded} of ${update.chunksToEmbed} chunks embedded`;
-    progress?.report({ message });
+    progress?.report({ message: progressMessage(update) });
   }
 
   private async discard(): Promise<void> {
@@ -375,11 +374,11 @@ export class IndexService implements vscode.Disposable {
    * many as fit in `budgetTokens` (about four characters a token). A string says why there is none.
    */
   async workspaceContext(query: string, budgetTokens: number, signal: AbortSignal): Promise<WorkspaceContext | string> {
-    if (!this.available) return 'Workspace context needs an open folder.';
+    if (!this.available) return vscode.l10n.t('Workspace context needs an open folder.');
     const stats = await this.stats();
     const teamMode = teamRepository() !== '' && (await this.team.configured());
     if (!teamMode && (!stats || stats.chunks === 0))
-      return 'The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.';
+      return vscode.l10n.t('The workspace index is empty: run "Cadenza: Rebuild Index" first. The question was sent without workspace context.');
     return workspaceContextOf(await this.search(query, 8, signal), (hit) => this.chunkText(hit), budgetTokens);
   }
 

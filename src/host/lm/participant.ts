@@ -171,7 +171,7 @@ async function runPrompt(
     prompt,
     deps.connection.models.models.map((listed) => listed.id),
     prompt.untrusted,
-    "the chat's model",
+    'chat',
   );
   const model = (plan.model !== undefined ? deps.connection.model(plan.model) : undefined) ?? (await chooseModel(deps, request.model));
   if (!model) return await explainMissingSetup(deps, stream);

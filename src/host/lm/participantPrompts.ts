@@ -6,10 +6,12 @@
 // user attaches or the prompt names) and is marked untrusted, to the user and to the model.
 import * as vscode from 'vscode';
 import { expandPrompt, promptMessage } from '../../core/prompts/expand';
-import { isValidPromptName, promptLabel } from '../../core/prompts/promptFile';
+import { isValidPromptName } from '../../core/prompts/promptFile';
 import { PromptError } from '../../core/prompts/promptError';
+import type { UnknownModelNotice } from '../../core/prompts/promptRun';
 import { editorPromptContext, inputBoxPort } from '../prompts/promptContext';
 import type { LibraryPrompt, PromptLibrary } from '../prompts/promptLibrary';
+import { promptErrorText, promptNoteText, promptRunNoticeText, promptSourceText } from '../prompts/promptTexts';
 import { participantCommandNames } from '../ids';
 import type { Question } from './participantAnswer';
 
@@ -36,7 +38,7 @@ function list(prompts: readonly LibraryPrompt[], folderCount: number): string {
   return prompts
     .map(
       (prompt) =>
-        `- \`/${prompt.name}\`${prompt.description ? ` ${prompt.description}` : ''} (${prompt.untrusted ? vscode.l10n.t('{0}, untrusted', promptLabel(prompt.source, folderCount)) : promptLabel(prompt.source, folderCount)})`,
+        `- \`/${prompt.name}\`${prompt.description ? ` ${prompt.description}` : ''} (${prompt.untrusted ? vscode.l10n.t('{0}, untrusted', promptSourceText(prompt.source, folderCount)) : promptSourceText(prompt.source, folderCount)})`,
     )
     .join('\n');
 }
@@ -55,7 +57,7 @@ export async function listPrompts(library: PromptLibrary, name: string, stream: 
 
 /** The line that says which prompt runs, and how. */
 function ranLine(prompt: LibraryPrompt, notes: readonly string[], attachedTools: number): string {
-  const where = promptLabel(prompt.source, vscode.workspace.workspaceFolders?.length ?? 0);
+  const where = promptSourceText(prompt.source, vscode.workspace.workspaceFolders?.length ?? 0);
   const line = !prompt.untrusted
     ? vscode.l10n.t('*Prompt file `/{0}` ({1}).*', prompt.name, where)
     : attachedTools > 0
@@ -78,18 +80,18 @@ export async function promptQuestion(
   request: vscode.ChatRequest,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
-  modelNotice?: string,
+  modelNotice?: UnknownModelNotice,
 ): Promise<Question | undefined> {
   let expanded;
   try {
     expanded = await expandPrompt(prompt, await editorPromptContext(request.references), inputBoxPort(prompt.name, token));
   } catch (error) {
     if (!PromptError.is(error)) throw error;
-    stream.markdown(error.message);
+    stream.markdown(promptErrorText(error));
     return undefined;
   }
   // Its own line says when it runs without tools (Restricted Mode); an unknown model is said here.
-  const notes = [...prompt.notes, ...expanded.notes, ...(modelNotice !== undefined ? [modelNotice] : [])];
+  const notes = [...[...prompt.notes, ...expanded.notes].map(promptNoteText), ...(modelNotice !== undefined ? [promptRunNoticeText(modelNotice)] : [])];
   stream.markdown(ranLine(prompt, notes, request.toolReferences.length));
   return {
     command: 'prompt',

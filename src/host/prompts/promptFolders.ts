@@ -15,6 +15,7 @@ import {
   type PromptSource,
 } from '../../core/prompts/promptFile';
 import { PromptError } from '../../core/prompts/promptError';
+import { promptErrorText } from './promptTexts';
 
 /** A prompt file that could not be read, for the list and the log. */
 export interface PromptProblem {
@@ -126,14 +127,16 @@ export async function readPromptFolder(folder: PromptFolder, problems: PromptPro
       if (stat.size > maxPromptFileBytes)
         throw new PromptError(
           'tooLarge',
-          vscode.l10n.t('{0} is larger than {1} KB, the most a prompt file may hold; shorten it or split it.', relative, maxPromptFileBytes / 1024),
+          { kind: 'tooLarge', limitKb: maxPromptFileBytes / 1024 },
+          `${relative} is larger than ${maxPromptFileBytes / 1024} KB, the most a prompt file may hold.`,
+          { file: relative },
         );
       prompts.push(parsePromptFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), source));
     } catch (error) {
       problems.push({
         uri: uri.toString(),
         message: PromptError.is(error)
-          ? error.message
+          ? promptErrorText(error)
           : vscode.l10n.t('{0} could not be read: {1}', relative, error instanceof Error ? error.message : String(error)),
       });
     }

@@ -1,6 +1,7 @@
-// Completion usage per day, apart from chat, and how the status bars say it.
+// Completion usage per day, apart from chat, and how the status bars write its cost (the words are the
+// host's, in the user's language: test/integration/completions.test.ts reads them).
 import assert from 'node:assert/strict';
-import { addUsage, describeUsage, overDailyCap, usageOn } from '../../../src/core/completions/ledger';
+import { addUsage, overDailyCap, usageOn } from '../../../src/core/completions/ledger';
 import { formatCost } from '../../../src/shared/cost';
 
 describe('completions/ledger', () => {
@@ -13,14 +14,17 @@ describe('completions/ledger', () => {
     assert.ok(overDailyCap(day, '2026-11-24', 2_000) && !overDailyCap(day, '2026-11-24', 0) && !overDailyCap(day, '2026-11-25', 2_000));
   });
 
-  it("says the day's requests, tokens with their split, cost and the limit", () => {
+  it("sums the day's requests, tokens with their split and cost; the status bars' short cost", () => {
     const day = addUsage(addUsage(undefined, 'd', { promptTokens: 12_345, completionTokens: 678, costUsd: 0.0031 }), 'd', {
       promptTokens: 10,
       completionTokens: 2,
       costUsd: 0.00002,
     });
-    assert.equal(describeUsage(day, 200_000), '2 requests, 13,035 tokens (12,355 prompt, 680 answer), $0.0031 of a 200,000-token daily limit');
-    assert.equal(describeUsage(addUsage(undefined, 'd', { promptTokens: 3, completionTokens: 1 }), 0), '1 request, 4 tokens (3 prompt, 1 answer), $0');
+    assert.deepEqual(
+      { ...day, costUsd: Number(day.costUsd.toFixed(5)) },
+      { day: 'd', requests: 2, promptTokens: 12_355, completionTokens: 680, costUsd: 0.00312 },
+    );
+    assert.equal(formatCost(day.costUsd, 'short'), '$0.0031');
     assert.equal(formatCost(0.00004, 'short'), '<$0.0001');
     assert.equal(formatCost(0.0031, 'short'), '$0.0031');
     assert.equal(formatCost(0.5, 'short'), '$0.50', 'the status bars keep two decimals from a cent up');

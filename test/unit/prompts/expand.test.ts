@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { expandPrompt, promptMessage, promptVariables, type PromptContext, type PromptInputPort } from '../../../src/core/prompts/expand';
 import { promptFileTemplate } from '../../../src/core/prompts/template';
 import { parsePromptFile } from '../../../src/core/prompts/promptFile';
-import { PromptError } from '../../../src/core/prompts/promptError';
+import { PromptError, promptNoteMessage } from '../../../src/core/prompts/promptError';
 
 const context: PromptContext = {
   selection: 'return a + b;',
@@ -64,9 +64,14 @@ describe('prompts/expand', () => {
   it('is cancelled when the user dismisses an input, and leaves unknown variables as written with a note', async () => {
     const cancelled = await expandError('Topic ${input:topic}', context, answers({}));
     assert.equal(cancelled.reason, 'cancelled');
+    assert.deepEqual(cancelled.fault, { kind: 'noInput', prompt: 'p', input: 'topic' });
     const expanded = await expandPrompt({ name: 'p', body: 'Use ${env:HOME} and ${config:x} with ${selection}.' }, context, answers({}));
     assert.equal(expanded.text, 'Use ${env:HOME} and ${config:x} with return a + b;.');
     assert.deepEqual(expanded.notes, [
+      { kind: 'unknownVariable', prompt: 'p', variable: 'env:HOME' },
+      { kind: 'unknownVariable', prompt: 'p', variable: 'config:x' },
+    ]);
+    assert.deepEqual(expanded.notes.map(promptNoteMessage), [
       '/p uses ${env:HOME}, which Cadenza does not fill in; it is sent as written.',
       '/p uses ${config:x}, which Cadenza does not fill in; it is sent as written.',
     ]);
@@ -77,12 +82,14 @@ describe('prompts/expand', () => {
     const noSelection = await expandError('${input:topic} about ${selection}', { ...context, selection: '' }, input);
     assert.equal(noSelection.reason, 'noSelection');
     assert.match(noSelection.message, /\/p uses \$\{selection\}, but no text is selected.*select/i);
+    assert.deepEqual(noSelection.fault, { kind: 'noValue', prompt: 'p', variable: 'selection' });
     assert.deepEqual(input.asked, [], 'nothing was asked before the refusal');
     const noFile = await expandError('Look at ${fileBasename}', { workspaceFolder: '/w' });
     assert.equal(noFile.reason, 'noFile');
     assert.match(noFile.message, /open a file/i);
     const noFolder = await expandError('In ${workspaceFolder}', {});
     assert.equal(noFolder.reason, 'noWorkspace');
+    assert.deepEqual(noFolder.fault, { kind: 'noValue', prompt: 'p', variable: 'workspaceFolder' });
   });
 
   it('does not fill variables inside HTML comments: they are notes for the author and are not sent', async () => {

@@ -66,17 +66,29 @@ describe('prompts/frontMatter', () => {
     assert.equal(error.reason, 'frontMatter');
     assert.equal(error.line, 3);
     assert.match(error.message, /line 3/i);
+    // What the user is told is data the host words in their language: the fault and the line it found.
+    assert.deepEqual(error.fault, { kind: 'notAField', found: 'this is not a field' });
   });
 
   it('reports front matter that never closes, a duplicate key, a list item without its key and a multi-line value', () => {
-    assert.equal(failure('---\ndescription: x\nBody without the closing line').line, 1);
+    const unclosed = failure('---\ndescription: x\nBody without the closing line');
+    assert.equal(unclosed.line, 1);
+    assert.deepEqual(unclosed.fault, { kind: 'unclosed' });
     const duplicate = failure('---\nmode: ask\nmode: agent\n---\n');
     assert.equal(duplicate.line, 3);
     assert.match(duplicate.message, /mode.*twice|twice.*mode/);
-    assert.equal(failure('---\n  - stray\n---\n').line, 2);
+    assert.deepEqual(duplicate.fault, { kind: 'givenTwice', key: 'mode' });
+    const stray = failure('---\n  - stray\n---\n');
+    assert.equal(stray.line, 2);
+    assert.deepEqual(stray.fault, { kind: 'itemWithoutKey' });
     const folded = failure('---\ndescription: >\n  long text\n---\n');
     assert.equal(folded.line, 2);
     assert.match(folded.message, /one line/);
-    assert.equal(failure('---\ntitle: "unclosed\n---\n').line, 2);
+    assert.deepEqual(folded.fault, { kind: 'multiLine', key: 'description' });
+    const quote = failure('---\ntitle: "unclosed\n---\n');
+    assert.equal(quote.line, 2);
+    assert.deepEqual(quote.fault, { kind: 'openQuote', inList: false });
+    assert.deepEqual(failure('---\ntools: [a, "b]\n---\n').fault, { kind: 'openQuote', inList: true });
+    assert.deepEqual(failure('---\ntools: {a: b}\n---\n').fault, { kind: 'notPlain', key: 'tools' });
   });
 });

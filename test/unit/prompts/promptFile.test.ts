@@ -2,7 +2,7 @@
 // Copilot's format defines, the size limit, and which file wins when two have the same name.
 import assert from 'node:assert/strict';
 import { maxPromptFileBytes, mergePrompts, parsePromptFile, promptNameFromFile, type PromptSource } from '../../../src/core/prompts/promptFile';
-import { PromptError } from '../../../src/core/prompts/promptError';
+import { PromptError, promptNoteMessage } from '../../../src/core/prompts/promptError';
 
 const github = (file: string, folder = 'app'): PromptSource => ({
   origin: 'workspace',
@@ -59,14 +59,16 @@ describe('prompts/promptFile', () => {
     assert.equal(parsePromptFile('---\nagent: agent\n---\nGo.', github('go.prompt.md')).mode, 'agent');
     const custom = parsePromptFile('---\nagent: my-planner\n---\nGo.', github('go.prompt.md'));
     assert.equal(custom.mode, undefined);
-    assert.match(custom.notes.join('\n'), /my-planner/);
+    assert.deepEqual(custom.notes, [{ kind: 'unknownMode', mode: 'my-planner' }]);
+    assert.match(promptNoteMessage(custom.notes[0]!), /my-planner/);
   });
 
   it("takes the front matter's name when it is a valid one, and a file without front matter is all body", () => {
     assert.equal(parsePromptFile('---\nname: pr\n---\nWrite the PR text.', github('pull-request.prompt.md')).name, 'pr');
     const invalid = parsePromptFile('---\nname: two words\n---\nText', github('fallback.prompt.md'));
     assert.equal(invalid.name, 'fallback');
-    assert.match(invalid.notes.join('\n'), /two words/);
+    assert.deepEqual(invalid.notes, [{ kind: 'invalidName', declared: 'two words', name: 'fallback' }]);
+    assert.match(promptNoteMessage(invalid.notes[0]!), /two words/);
     const plain = parsePromptFile('Just text.', cadenza('plain.md'));
     assert.equal(plain.description, '');
     assert.equal(plain.body, 'Just text.');
@@ -77,11 +79,16 @@ describe('prompts/promptFile', () => {
     const big = parseError(`---\ndescription: big\n---\n${'x'.repeat(maxPromptFileBytes)}`, github('big.prompt.md'));
     assert.equal(big.reason, 'tooLarge');
     assert.match(big.message, /64 KB/);
+    assert.deepEqual(big.fault, { kind: 'tooLarge', limitKb: 64 });
+    assert.equal(big.file, '.github/prompts/big.prompt.md');
     const bad = parseError('---\ndescription: ok\nnot a field\n---\nBody', github('bad.prompt.md'));
     assert.equal(bad.reason, 'frontMatter');
     assert.equal(bad.line, 3);
     assert.match(bad.message, /\.github\/prompts\/bad\.prompt\.md.*line 3/);
-    assert.equal(parseError('---\ndescription: [a, b]\n---\nBody', github('list.prompt.md')).line, 2);
+    assert.deepEqual([bad.file, bad.fault], ['.github/prompts/bad.prompt.md', { kind: 'notAField', found: 'not a field' }]);
+    const list = parseError('---\ndescription: [a, b]\n---\nBody', github('list.prompt.md'));
+    assert.equal(list.line, 2);
+    assert.deepEqual([list.file, list.fault], ['.github/prompts/list.prompt.md', { kind: 'notOneValue', key: 'description' }]);
   });
 
   it("merges by precedence: a workspace's .cadenza beats its .github, the workspace beats the profile, the first folder beats later ones, a built-in beats all", () => {

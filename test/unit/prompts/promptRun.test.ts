@@ -3,13 +3,13 @@
 // agent and edit may use them) and Restricted Mode (a workspace's prompt never gets a tool that changes
 // anything).
 import assert from 'node:assert/strict';
-import { planPromptRun } from '../../../src/core/prompts/promptRun';
+import { planPromptRun, promptRunNoticeMessage } from '../../../src/core/prompts/promptRun';
 
 const listed = ['small-chat', 'Big-Coder', 'vision-1'];
 
 describe('prompts/promptRun', () => {
   it('runs with the model the file names when the service lists it (its id compared without case)', () => {
-    assert.deepEqual(planPromptRun({ name: 'review', mode: undefined, model: 'big-coder' }, listed, false, "the conversation's model"), {
+    assert.deepEqual(planPromptRun({ name: 'review', mode: undefined, model: 'big-coder' }, listed, false, 'conversation'), {
       model: 'Big-Coder',
       tools: 'default',
       modelNotice: undefined,
@@ -17,15 +17,22 @@ describe('prompts/promptRun', () => {
     });
   });
 
-  it('names an unknown model in a notice and leaves the choice to the fallback', () => {
-    const plan = planPromptRun({ name: 'review', mode: undefined, model: 'gpt-9' }, listed, false, "the conversation's model");
+  it('names an unknown model in a notice (data the host words: the prompt, the model, which fallback runs) and leaves the choice to the fallback', () => {
+    const plan = planPromptRun({ name: 'review', mode: undefined, model: 'gpt-9' }, listed, false, 'conversation');
     assert.equal(plan.model, undefined);
-    assert.equal(plan.modelNotice, `/review names the model "gpt-9", which the service does not list; it runs with the conversation's model.`);
+    assert.deepEqual(plan.modelNotice, { kind: 'unknownModel', prompt: 'review', model: 'gpt-9', fallback: 'conversation' });
+    assert.equal(
+      promptRunNoticeMessage(plan.modelNotice!),
+      `/review names the model "gpt-9", which the service does not list; it runs with the conversation's model.`,
+    );
     assert.equal(plan.readOnlyNotice, undefined);
+    const inChat = planPromptRun({ name: 'review', mode: undefined, model: 'gpt-9' }, listed, false, 'chat');
+    assert.deepEqual(inChat.modelNotice, { kind: 'unknownModel', prompt: 'review', model: 'gpt-9', fallback: 'chat' });
+    assert.match(promptRunNoticeMessage(inChat.modelNotice!), /it runs with the chat's model\.$/);
   });
 
   it('a file without a model keeps the fallback, without a notice', () => {
-    assert.deepEqual(planPromptRun({ name: 'p', mode: undefined, model: undefined }, listed, false, 'x'), {
+    assert.deepEqual(planPromptRun({ name: 'p', mode: undefined, model: undefined }, listed, false, 'conversation'), {
       model: undefined,
       tools: 'default',
       modelNotice: undefined,
@@ -34,22 +41,23 @@ describe('prompts/promptRun', () => {
   });
 
   it('mode ask answers without tools; agent and edit may use them', () => {
-    assert.equal(planPromptRun({ name: 'p', mode: 'ask', model: undefined }, listed, false, 'x').tools, 'none');
-    assert.equal(planPromptRun({ name: 'p', mode: 'agent', model: undefined }, listed, false, 'x').tools, 'all');
-    assert.equal(planPromptRun({ name: 'p', mode: 'edit', model: undefined }, listed, false, 'x').tools, 'all');
+    assert.equal(planPromptRun({ name: 'p', mode: 'ask', model: undefined }, listed, false, 'conversation').tools, 'none');
+    assert.equal(planPromptRun({ name: 'p', mode: 'agent', model: undefined }, listed, false, 'conversation').tools, 'all');
+    assert.equal(planPromptRun({ name: 'p', mode: 'edit', model: undefined }, listed, false, 'conversation').tools, 'all');
   });
 
   it('an untrusted workspace prompt in agent mode gets only the reading tools, and says so', () => {
-    const plan = planPromptRun({ name: 'fix', mode: 'agent', model: undefined }, listed, true, 'x');
+    const plan = planPromptRun({ name: 'fix', mode: 'agent', model: undefined }, listed, true, 'conversation');
     assert.equal(plan.tools, 'readOnly');
+    assert.deepEqual(plan.readOnlyNotice, { kind: 'readOnly', prompt: 'fix' });
     assert.equal(
-      plan.readOnlyNotice,
+      promptRunNoticeMessage(plan.readOnlyNotice!),
       '/fix comes from a workspace you have not trusted (Restricted Mode): it runs read-only, without any tool that changes files.',
     );
   });
 
   it('an untrusted prompt without a mode is read-only too; in ask mode it stays without tools', () => {
-    assert.equal(planPromptRun({ name: 'p', mode: undefined, model: undefined }, listed, true, 'x').tools, 'readOnly');
-    assert.equal(planPromptRun({ name: 'p', mode: 'ask', model: undefined }, listed, true, 'x').tools, 'none');
+    assert.equal(planPromptRun({ name: 'p', mode: undefined, model: undefined }, listed, true, 'conversation').tools, 'readOnly');
+    assert.equal(planPromptRun({ name: 'p', mode: 'ask', model: undefined }, listed, true, 'conversation').tools, 'none');
   });
 });

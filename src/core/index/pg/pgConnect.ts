@@ -23,9 +23,33 @@ export interface TeamTlsOptions {
   readonly connectTimeoutMs?: number | undefined;
 }
 
-/** A connection string Cadenza cannot use, with what to do instead. */
+/** What is wrong with a connection string, with the names the message needs (the host words it for the user). */
+export type TeamConnectionFault =
+  | { readonly kind: 'notUrl' }
+  /** It starts with another scheme than postgresql:// (`scheme` without its colon). */
+  | { readonly kind: 'wrongScheme'; readonly scheme: string }
+  /** Query parameters that could connect elsewhere or lift the session guard. */
+  | { readonly kind: 'refusedParameters'; readonly names: readonly string[] }
+  /** The `options` end with a backslash (it would swallow the guard's first switch). */
+  | { readonly kind: 'optionsBackslash' }
+  | { readonly kind: 'badHost'; readonly host: string }
+  /** Another machine without sslmode: it would not be encrypted. */
+  | { readonly kind: 'unencrypted'; readonly host: string }
+  | { readonly kind: 'unknownSslMode'; readonly mode: string };
+
+/**
+ * A connection string Cadenza cannot use, with what to do instead: `fault` for the user (the host words it in
+ * their language), the English message for the CLI and the log.
+ */
 export class TeamConnectionError extends Error {
   readonly reason = 'badConnectionString' as const;
+  constructor(
+    readonly fault: TeamConnectionFault,
+    message: string,
+  ) {
+    super(message);
+  }
+
   static is(error: unknown): error is TeamConnectionError {
     return error instanceof TeamConnectionError;
   }
@@ -60,30 +84,39 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
   try {
     url = new URL(connectionString.trim());
   } catch {
-    throw new TeamConnectionError('The team index connection is not a URL: use the form postgresql://user:password@host:5432/database?sslmode=verify-full');
+    throw new TeamConnectionError(
+      { kind: 'notUrl' },
+      'The team index connection is not a URL: use the form postgresql://user:password@host:5432/database?sslmode=verify-full',
+    );
   }
   if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
-    throw new TeamConnectionError(`The team index connection must start with postgresql:// (it starts with ${url.protocol}//)`);
+    throw new TeamConnectionError(
+      { kind: 'wrongScheme', scheme: url.protocol.replace(/:$/, '') },
+      `The team index connection must start with postgresql:// (it starts with ${url.protocol}//)`,
+    );
   }
   const refused = [...new Set(url.searchParams.keys())].filter((name) => !ALLOWED_PARAMETERS.has(name));
   if (refused.length > 0) {
     throw new TeamConnectionError(
+      { kind: 'refusedParameters', names: refused },
       `The team index connection cannot set ${refused.map((name) => `"${name}"`).join(', ')}: put the host, port and database in the address itself (postgresql://user:password@host:5432/database); the query may carry only sslmode, sslrootcert, options, application_name and connect_timeout.`,
     );
   }
   const own = url.searchParams.get('options')?.trim() ?? '';
   // Postgres reads a backslash in `options` as escaping the next character: a trailing one would swallow the space before the guard's first switch.
-  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(own)) throw new TeamConnectionError("The team index connection's options end with a backslash: remove it.");
+  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(own))
+    throw new TeamConnectionError({ kind: 'optionsBackslash' }, "The team index connection's options end with a backslash: remove it.");
   url.searchParams.delete('options');
   let hostname: string;
   try {
     hostname = decodeURIComponent(url.hostname);
   } catch {
-    throw new TeamConnectionError(`The team index connection's host is not a valid name: ${url.hostname}`);
+    throw new TeamConnectionError({ kind: 'badHost', host: url.hostname }, `The team index connection's host is not a valid name: ${url.hostname}`);
   }
   const explicitTls = url.searchParams.has('sslmode') || url.searchParams.get('ssl') === 'true';
   if (!explicitTls && !isLoopbackHost(hostname)) {
     throw new TeamConnectionError(
+      { kind: 'unencrypted', host: hostname },
       `The team index connection to ${hostname} would not be encrypted: add ?sslmode=verify-full to the connection string (or sslmode=disable if you mean it).`,
     );
   }
@@ -129,7 +162,7 @@ export function teamPoolConfig(connectionString: string, options: TeamTlsOptions
       ssl = { ca: ca(), rejectUnauthorized: true };
       break;
     default:
-      throw new TeamConnectionError(`Unknown sslmode "${mode}": use disable, require, verify-ca or verify-full.`);
+      throw new TeamConnectionError({ kind: 'unknownSslMode', mode }, `Unknown sslmode "${mode}": use disable, require, verify-ca or verify-full.`);
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
   const target = `${hostname}:${url.port || '5432'}/${database}`;

@@ -6,6 +6,17 @@ import { startPostgres, type TestPostgres } from '../../../support/pg/pgServer';
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----';
 const OTHER = '-----BEGIN CERTIFICATE-----\nMIIBother\n-----END CERTIFICATE-----';
 
+/** The fault a refused connection string carries (what the host words for the user). */
+function faultOf(connectionString: string): unknown {
+  try {
+    teamPoolConfig(connectionString);
+  } catch (error) {
+    if (TeamConnectionError.is(error)) return error.fault;
+    throw error;
+  }
+  throw new Error(`${connectionString} was accepted`);
+}
+
 describe('team index connection settings', () => {
   it("sslmode=verify-full verifies the chain and the host against Node's roots, the OS store, NODE_EXTRA_CA_CERTS and sslrootcert", () => {
     const files: Record<string, string> = { '/etc/extra.pem': OTHER, '/team/ca.pem': PEM };
@@ -47,6 +58,8 @@ describe('team index connection settings', () => {
       () => teamPoolConfig('postgres://u@db.example.com/db'),
       (e: unknown) => TeamConnectionError.is(e) && /sslmode=verify-full/.test(e.message),
     );
+    // What the user is told is data the host words in their language.
+    assert.deepEqual(faultOf('postgres://u@db.example.com/db'), { kind: 'unencrypted', host: 'db.example.com' });
     assert.throws(() => teamPoolConfig('postgresql://alice:pw@10.0.0.5/db'), TeamConnectionError);
     for (const local of ['postgres://u@localhost/db', 'postgres://u@127.0.0.1:6543/db', 'postgres://u@[::1]/db'])
       assert.equal(teamPoolConfig(local).tls, 'none', local);
@@ -69,6 +82,10 @@ describe('team index connection settings', () => {
         query,
       );
     }
+    assert.deepEqual(faultOf('postgresql://u@db.example.com/idx?sslmode=verify-full&host=a&port=1&host=b'), {
+      kind: 'refusedParameters',
+      names: ['host', 'port'],
+    });
     // pg copies every query parameter over the pool's settings: what reaches the client must still connect to the target shown.
     const { config, target } = teamPoolConfig('postgresql://u@db.example.com:6543/idx?sslmode=verify-full&application_name=team');
     assert.equal(target, 'db.example.com:6543/idx');
@@ -84,6 +101,7 @@ describe('team index connection settings', () => {
     assert.doesNotMatch(String(config.connectionString), /options/, "pg would put the string's options over the merged ones");
     // A trailing backslash would escape the space before Cadenza's first switch and swallow it.
     assert.throws(() => teamPoolConfig('postgresql://u@db.example.com/idx?sslmode=verify-full&options=-c%20search_path%3Dteam%5C'), TeamConnectionError);
+    assert.deepEqual(faultOf('postgresql://u@db.example.com/idx?sslmode=verify-full&options=-c%20search_path%3Dteam%5C'), { kind: 'optionsBackslash' });
   });
 
   it('the target never carries the user or password, and bad strings are refused with what to write', () => {
@@ -94,6 +112,9 @@ describe('team index connection settings', () => {
     );
     assert.throws(() => teamPoolConfig('mysql://db/x'), TeamConnectionError);
     assert.throws(() => teamPoolConfig('postgres://db/x?sslmode=sometimes'), /Unknown sslmode/);
+    assert.deepEqual(faultOf('host=db user=x'), { kind: 'notUrl' });
+    assert.deepEqual(faultOf('mysql://db/x'), { kind: 'wrongScheme', scheme: 'mysql' });
+    assert.deepEqual(faultOf('postgres://db/x?sslmode=sometimes'), { kind: 'unknownSslMode', mode: 'sometimes' });
     assert.equal(isLoopbackTarget('127.0.0.1:5432/x'), true);
     assert.equal(isLoopbackTarget('localhost:5432/x'), true);
     assert.equal(isLoopbackTarget('db.example.com:5432/x'), false);
