@@ -24,6 +24,32 @@ export const agentStrings = {
   omittedMany: '… {lines} more lines ({characters} characters) not shown',
   proposedDiff: 'Proposed change, as a diff',
   alwaysAsked: 'Always asked: {reason}',
+  // Why a file is always asked (the reasons of src/core/tools/sensitivePaths.ts, by their ids in shared/views.ts).
+  cautionGit: 'Files under .git can run code: hooks, and settings such as core.fsmonitor that git runs on its next command.',
+  cautionGitSettings: 'It tells git which submodules to fetch and which filters and diff drivers to run.',
+  cautionGitHooks: 'Git hooks run code on commits and checkouts.',
+  cautionVscode: 'Workspace settings, tasks and launch configurations change how VS Code behaves, and tasks can run commands when the folder opens.',
+  cautionCodeWorkspace: 'A workspace file carries settings, tasks and launch configurations for VS Code.',
+  cautionDevContainer: 'A dev container definition runs commands when the container is built or opened.',
+  cautionInstructions: 'Cadenza reads it as project instructions: every later conversation in this workspace follows what it says.',
+  cautionCi: "A CI definition: CI runs the commands it holds on the next push, with the CI's secrets.",
+  cautionContainer: 'A container definition: building or starting the container runs the commands it holds.',
+  cautionBuildWrapper:
+    "A build wrapper or a package manager's hook: builds and installs run it in place of (or beside) the installed tool, and editors run the Gradle and Maven wrappers when they import the project.",
+  cautionPythonStartup: 'Python runs it at every interpreter start (.pth files in site-packages, sitecustomize and usercustomize), before any of your code.',
+  cautionCompiledPython: 'Compiled Python: the interpreter runs it in place of the source file beside it.',
+  cautionInstalledPackages:
+    'Installed packages (node_modules, vendor, site-packages, a virtual environment): the project and its tools import and run this code without anyone reading it.',
+  cautionPackageManifest: 'Package manifests and their configuration hold scripts that install, build and test commands run.',
+  cautionBuildFile: 'A build or package file: the commands that build, install or test the project run what it says.',
+  cautionToolsOnTheirOwn: 'Tools run or apply it on their own (direnv and mise on entering the folder, pre-commit on commits, editors on every save).',
+  cautionToolConfig:
+    "A tool's configuration (ESLint, Prettier, Jest, Vite, Babel and the like): the tool loads it, running the code it holds, the next time it starts, some in the editor on their own (the ESLint extension on its next lint).",
+  cautionToolFile: "A tool's definition file: the tool runs the commands it holds.",
+  cautionDotName: "{name} starts with a dot: such files and folders hold tools' and editors' settings and state, which they load and act on by themselves.",
+  cautionVirtualEnv: "It is inside a Python virtual environment (a folder above it holds pyvenv.cfg): that environment's Python imports and runs these files.",
+  cautionIgnored:
+    "It is ignored by .gitignore or .cadenzaignore: ignored files are tools' output, installed packages and local settings, which tools load without anyone reviewing a change.",
   contentOf: 'Content of {path}',
   command: 'Command',
   argumentsSent: 'Arguments {tool} is sent',

@@ -96,19 +96,65 @@ export type ToolFailure = (typeof toolFailures)[number];
 export type ToolCallStatusView = 'forming' | ToolCallStatus;
 
 /**
+ * Why a file is always asked (core/tools/sensitivePaths.ts has the English text of each), by id: the card shows
+ * the catalogue's text of it (src/shared/panelStringsAgent.ts) in the user's language.
+ */
+export const cautionIds = [
+  'git',
+  'gitSettings',
+  'gitHooks',
+  'vscode',
+  'codeWorkspace',
+  'devContainer',
+  'instructions',
+  'ci',
+  'container',
+  'buildWrapper',
+  'pythonStartup',
+  'compiledPython',
+  'installedPackages',
+  'packageManifest',
+  'buildFile',
+  'toolsOnTheirOwn',
+  'toolConfig',
+  'toolFile',
+  'dotName',
+  'virtualEnv',
+  'ignored',
+] as const;
+
+/** One of `cautionIds`. */
+export type CautionId = (typeof cautionIds)[number];
+
+/** A caution by id, with the values its text uses (`name`: the dot-named segment of `dotName`). */
+export interface CautionRule {
+  readonly id: CautionId;
+  readonly values?: Readonly<Record<string, string>>;
+}
+
+/**
  * A change an agent's call proposes, as its card shows it before and after the user decides, and as the
  * conversation saves it (the editor's diff view has the whole file; this is the card's). `caution` says why
- * the file can run code or change the editor: the card shows it and offers no allowance.
+ * the file can run code or change the editor, in English: the card shows it (or the translation of
+ * `cautionRule`, beside it) and offers no allowance.
  */
 export type ChangeView =
   /** edit_file: a compact diff of the replaced region (the editor's diff view shows the whole file); `replacements` when replace_all changes more than one place. */
-  | { readonly kind: 'edit'; readonly path: string; readonly diff: string; readonly caution?: string; readonly replacements?: number }
+  | {
+      readonly kind: 'edit';
+      readonly path: string;
+      readonly diff: string;
+      readonly caution?: string;
+      readonly cautionRule?: CautionRule;
+      readonly replacements?: number;
+    }
   /** create_file: the head of the new file (`omitted`: the lines and characters not shown; "Show diff" opens it all). */
   | {
       readonly kind: 'create';
       readonly path: string;
       readonly content: string;
       readonly caution?: string;
+      readonly cautionRule?: CautionRule;
       readonly omitted?: { readonly lines: number; readonly characters: number };
     }
   /** read_file of a git-ignored secret: asked first, with why. */

@@ -10,7 +10,7 @@ import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/vie
 import { button, el } from './dom';
 import { icon, type IconName } from './icons';
 import type { PanelContext } from './panelContext';
-import { callSummary, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, resultTitle, statusText } from './toolText';
+import { callSummary, cautionText, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, resultTitle, statusText } from './toolText';
 import { t } from './l10n';
 
 const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
@@ -36,7 +36,13 @@ function diffBlock(diff: string): HTMLElement {
 function changeBlock(change: ChangeView, args: string): HTMLElement {
   const block = el('div', { className: `tool-change tool-change-${change.kind}` }, el('p', { className: 'tool-change-title', text: changeTitle(change) }));
   if ((change.kind === 'edit' || change.kind === 'create') && change.caution) {
-    block.append(el('p', { className: 'tool-caution', text: t('alwaysAsked', { reason: change.caution }), attrs: { role: 'note' } }));
+    block.append(
+      el('p', {
+        className: 'tool-caution',
+        text: cautionText({ caution: change.caution, ...(change.cautionRule ? { cautionRule: change.cautionRule } : {}) }),
+        attrs: { role: 'note' },
+      }),
+    );
   }
   switch (change.kind) {
     case 'edit':

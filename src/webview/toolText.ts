@@ -4,7 +4,7 @@
  */
 import { parseJsonObject } from '../shared/jsonObject';
 import type { PanelStringId } from '../shared/panelStrings';
-import type { ChangeView, ToolCallStatusView, ToolCallView, ToolFailure } from '../shared/views';
+import type { CautionId, CautionRule, ChangeView, ToolCallStatusView, ToolCallView, ToolFailure } from '../shared/views';
 import { formatCount } from './format';
 import { t } from './l10n';
 
@@ -21,6 +21,41 @@ export const statusText: Readonly<Record<ToolCallStatusView, string>> = {
   cancelled: t('toolCancelled'),
   skipped: t('toolSkipped'),
 };
+
+/** Why a file is always asked, in the user's words, by id (core/tools/sensitivePaths.ts writes the English). */
+const cautionTexts: Readonly<Record<CautionId, (values: Readonly<Record<string, string>>) => string | undefined>> = {
+  git: () => t('cautionGit'),
+  gitSettings: () => t('cautionGitSettings'),
+  gitHooks: () => t('cautionGitHooks'),
+  vscode: () => t('cautionVscode'),
+  codeWorkspace: () => t('cautionCodeWorkspace'),
+  devContainer: () => t('cautionDevContainer'),
+  instructions: () => t('cautionInstructions'),
+  ci: () => t('cautionCi'),
+  container: () => t('cautionContainer'),
+  buildWrapper: () => t('cautionBuildWrapper'),
+  pythonStartup: () => t('cautionPythonStartup'),
+  compiledPython: () => t('cautionCompiledPython'),
+  installedPackages: () => t('cautionInstalledPackages'),
+  packageManifest: () => t('cautionPackageManifest'),
+  buildFile: () => t('cautionBuildFile'),
+  toolsOnTheirOwn: () => t('cautionToolsOnTheirOwn'),
+  toolConfig: () => t('cautionToolConfig'),
+  toolFile: () => t('cautionToolFile'),
+  dotName: ({ name }) => (name ? t('cautionDotName', { name }) : undefined),
+  virtualEnv: () => t('cautionVirtualEnv'),
+  ignored: () => t('cautionIgnored'),
+};
+
+/**
+ * A sensitive file's "Always asked" line: the catalogue's text of its reason's id, or the English reason the
+ * change carries when the id (or a value its text needs) is one this version does not know.
+ */
+export function cautionText(change: { readonly caution: string; readonly cautionRule?: CautionRule }): string {
+  const rule = change.cautionRule;
+  const translated = rule && Object.hasOwn(cautionTexts, rule.id) ? cautionTexts[rule.id](rule.values ?? {}) : undefined;
+  return t('alwaysAsked', { reason: translated ?? change.caution });
+}
 
 /** What each kind of failure reads as on a card. */
 const failureIds = {

@@ -90,6 +90,11 @@ export async function languageChecks({ check, open, expect }) {
       /^Error: query is not a regular expression/.test((await failed.locator('pre').textContent()) ?? ''),
       "the failed card does not keep the model's text",
     );
+    // A file that can run code says why it is always asked, in German: the reason's id, not the core's English.
+    const caution = await page.locator('.tool-change-create .tool-caution').textContent();
+    const asked = german[panelStrings.alwaysAsked].replace('{reason}', german[panelStrings.cautionVscode]);
+    expect(german[panelStrings.cautionVscode] !== panelStrings.cautionVscode, 'bundle.l10n.de.json does not translate the caution');
+    expect(caution === asked, `the caution reads ${JSON.stringify(caution)}, not ${JSON.stringify(asked)}`);
     await page.getByRole('button', { name: new RegExp(`^${german['VS Code tools the agent may use']}`) }).click();
     return noEnglish(page);
   });

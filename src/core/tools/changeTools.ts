@@ -5,9 +5,10 @@ import { changeToolDefinitions } from './definitions';
 import { findPathHint, lineList, linesOf, notFoundText, withPathHint } from './editHints';
 import { stringArg } from './readTools';
 import { compactDiff } from './resultText';
-import { sensitivePathReason } from './sensitivePaths';
+import { sensitivePathCaution } from './sensitivePaths';
 import { ToolError, type ChangeTool, type PreparedChange, type ToolArgs, type ToolContext } from './toolTypes';
 import type { CommandOutcome, WorkspacePort } from './workspacePort';
+import type { CautionRule } from '../../shared/views';
 
 /** Options of the changing functions. */
 export interface ChangeOptions {
@@ -38,15 +39,20 @@ function occurrences(text: string, part: string, mode: 'count' | 'replace' = 'co
  * leads, by name first, then (only when the name says nothing) by what the port knows of it: ignored, or
  * inside a virtual environment. A port that cannot tell leaves the fact out.
  */
-async function cautionFor(port: WorkspacePort, path: string, realPath: string | undefined, signal: AbortSignal): Promise<{ caution?: string }> {
+async function cautionFor(
+  port: WorkspacePort,
+  path: string,
+  realPath: string | undefined,
+  signal: AbortSignal,
+): Promise<{ caution?: string; cautionRule?: CautionRule }> {
   const paths = realPath === undefined ? [path] : [path, realPath];
-  let caution = paths.map((candidate) => sensitivePathReason(candidate)).find((reason) => reason !== undefined);
+  let caution = paths.map((candidate) => sensitivePathCaution(candidate)).find((reason) => reason !== undefined);
   for (const candidate of paths) {
     if (caution !== undefined) break;
     const facts = { ignored: (await port.isIgnored?.(candidate, signal)) ?? false, inVirtualEnv: (await port.isInVirtualEnv?.(candidate, signal)) ?? false };
-    caution = sensitivePathReason(candidate, facts);
+    caution = sensitivePathCaution(candidate, facts);
   }
-  return caution === undefined ? {} : { caution };
+  return caution === undefined ? {} : { caution: caution.text, cautionRule: caution.rule };
 }
 
 function lineCount(text: string): number {

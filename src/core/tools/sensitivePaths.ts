@@ -10,6 +10,7 @@
 // is ignored or inside a virtual environment only the host can tell, so it passes that in (PathFacts).
 import { nestedInstructionFile, rootInstructionFiles } from '../chat/instructions';
 import { isSecretPath, windowsSegments } from '../index/secretFiles';
+import type { CautionId, CautionRule } from '../../shared/views';
 
 /** What the host knows of a path that its name does not say. */
 export interface PathFacts {
@@ -19,10 +20,21 @@ export interface PathFacts {
   readonly inVirtualEnv?: boolean;
 }
 
-/** One rule: when it applies to a path's lower-cased segments, and why the file is always asked. */
+/**
+ * One rule: its id (the card shows the catalogue's text of it in the user's language), when it applies to a
+ * path's lower-cased segments, and why the file is always asked, in English (with the values its text uses).
+ */
 interface Rule {
+  readonly id: CautionId;
   readonly matches: (segments: readonly string[]) => boolean;
   readonly why: string | ((segments: readonly string[]) => string);
+  readonly values?: (segments: readonly string[]) => Readonly<Record<string, string>>;
+}
+
+/** Why a file is always asked: the English text, and which reason it is (its id and values) for the card. */
+export interface SensitiveReason {
+  readonly text: string;
+  readonly rule: CautionRule;
 }
 
 const last = (segments: readonly string[]): string => segments[segments.length - 1] ?? '';
@@ -47,20 +59,35 @@ const endsWith = (segments: readonly string[], tail: readonly string[]): boolean
   tail.length <= segments.length && tail.every((part, index) => segments[segments.length - tail.length + index] === part);
 
 const rules: readonly Rule[] = [
-  { matches: anySegment(['.git']), why: 'Files under .git can run code: hooks, and settings such as core.fsmonitor that git runs on its next command.' },
-  { matches: fileNamed(['.gitmodules', '.gitattributes']), why: 'It tells git which submodules to fetch and which filters and diff drivers to run.' },
-  { matches: anySegment(['.githooks', '.husky']), why: 'Git hooks run code on commits and checkouts.' },
   {
+    id: 'git',
+    matches: anySegment(['.git']),
+    why: 'Files under .git can run code: hooks, and settings such as core.fsmonitor that git runs on its next command.',
+  },
+  {
+    id: 'gitSettings',
+    matches: fileNamed(['.gitmodules', '.gitattributes']),
+    why: 'It tells git which submodules to fetch and which filters and diff drivers to run.',
+  },
+  { id: 'gitHooks', matches: anySegment(['.githooks', '.husky']), why: 'Git hooks run code on commits and checkouts.' },
+  {
+    id: 'vscode',
     matches: anySegment(['.vscode']),
     why: 'Workspace settings, tasks and launch configurations change how VS Code behaves, and tasks can run commands when the folder opens.',
   },
-  { matches: (segments) => last(segments).endsWith('.code-workspace'), why: 'A workspace file carries settings, tasks and launch configurations for VS Code.' },
-  { matches: anySegment(['.devcontainer']), why: 'A dev container definition runs commands when the container is built or opened.' },
   {
+    id: 'codeWorkspace',
+    matches: (segments) => last(segments).endsWith('.code-workspace'),
+    why: 'A workspace file carries settings, tasks and launch configurations for VS Code.',
+  },
+  { id: 'devContainer', matches: anySegment(['.devcontainer']), why: 'A dev container definition runs commands when the container is built or opened.' },
+  {
+    id: 'instructions',
     matches: (segments) => last(segments) === nestedInstructionFile.toLowerCase() || instructionFiles.some((file) => endsWith(segments, file)),
     why: 'Cadenza reads it as project instructions: every later conversation in this workspace follows what it says.',
   },
   {
+    id: 'ci',
     matches: (segments) =>
       folderPair('.github', ['workflows', 'actions'])(segments) ||
       anySegment(['.circleci', '.buildkite', '.woodpecker'])(segments) ||
@@ -79,10 +106,12 @@ const rules: readonly Rule[] = [
     why: "A CI definition: CI runs the commands it holds on the next push, with the CI's secrets.",
   },
   {
+    id: 'container',
     matches: (segments) => /^(dockerfile|containerfile)(\..+)?$|\.(dockerfile|containerfile)$|^(docker-)?compose(\.[^.]+)?\.ya?ml$/.test(last(segments)),
     why: 'A container definition: building or starting the container runs the commands it holds.',
   },
   {
+    id: 'buildWrapper',
     matches: (segments) =>
       fileNamed(['gradlew', 'gradlew.bat', 'mvnw', 'mvnw.cmd', '.pnpmfile.cjs', '.pnpmfile.js'])(segments) ||
       anySegment(['.mvn'])(segments) ||
@@ -91,14 +120,17 @@ const rules: readonly Rule[] = [
     why: "A build wrapper or a package manager's hook: builds and installs run it in place of (or beside) the installed tool, and editors run the Gradle and Maven wrappers when they import the project.",
   },
   {
+    id: 'pythonStartup',
     matches: (segments) => last(segments).endsWith('.pth') || fileNamed(['sitecustomize.py', 'usercustomize.py'])(segments),
     why: 'Python runs it at every interpreter start (.pth files in site-packages, sitecustomize and usercustomize), before any of your code.',
   },
   {
+    id: 'compiledPython',
     matches: (segments) => last(segments).endsWith('.pyc') || anySegment(['__pycache__'])(segments),
     why: 'Compiled Python: the interpreter runs it in place of the source file beside it.',
   },
   {
+    id: 'installedPackages',
     matches: anySegment([
       'node_modules',
       'bower_components',
@@ -115,10 +147,12 @@ const rules: readonly Rule[] = [
     why: 'Installed packages (node_modules, vendor, site-packages, a virtual environment): the project and its tools import and run this code without anyone reading it.',
   },
   {
+    id: 'packageManifest',
     matches: fileNamed(['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', 'pnpm-workspace.yaml', 'bunfig.toml', 'deno.json', 'deno.jsonc']),
     why: 'Package manifests and their configuration hold scripts that install, build and test commands run.',
   },
   {
+    id: 'buildFile',
     matches: fileNamed([
       'pyproject.toml',
       'setup.py',
@@ -148,6 +182,7 @@ const rules: readonly Rule[] = [
     why: 'A build or package file: the commands that build, install or test the project run what it says.',
   },
   {
+    id: 'toolsOnTheirOwn',
     matches: fileNamed([
       '.envrc',
       '.pre-commit-config.yaml',
@@ -162,20 +197,27 @@ const rules: readonly Rule[] = [
   },
   {
     // `vite.config.ts`, `webpack.config.babel.js`; `.eslintrc.js`, `.prettierrc`, `.babelrc.cjs`.
+    id: 'toolConfig',
     matches: (segments) => last(segments).includes('.config.') || /^\.[^.]*rc(\.[^.]+)?$/.test(last(segments)),
     why: "A tool's configuration (ESLint, Prettier, Jest, Vite, Babel and the like): the tool loads it, running the code it holds, the next time it starts, some in the editor on their own (the ESLint extension on its next lint).",
   },
   {
     // Extension-less files named after their tool (Vagrantfile, Procfile, Podfile, Brewfile, Tiltfile).
+    id: 'toolFile',
     matches: (segments) => /^[a-z]+file$/.test(last(segments)),
     why: "A tool's definition file: the tool runs the commands it holds.",
   },
   {
+    id: 'dotName',
     matches: (segments) => dotSegment(segments) !== undefined,
+    values: (segments) => ({ name: dotSegment(segments) ?? 'A name' }),
     why: (segments) =>
       `${dotSegment(segments) ?? 'A name'} starts with a dot: such files and folders hold tools' and editors' settings and state, which they load and act on by themselves.`,
   },
 ];
+
+/** The rules' ids in their order (tests: each is its own). */
+export const sensitiveRuleIds: readonly CautionId[] = rules.map((rule) => rule.id);
 
 /**
  * Why writing `path` (workspace-relative, `/` or `\\` separated; a multi-root prefix is harmless) is always
@@ -183,7 +225,7 @@ const rules: readonly Rule[] = [
  * first; `facts` (what the host knows: ignored, inside a virtual environment) decide a name that says
  * nothing. Case-insensitive, as file systems on macOS and Windows are.
  */
-export function sensitivePathReason(path: string, facts: PathFacts = {}): string | undefined {
+export function sensitivePathCaution(path: string, facts: PathFacts = {}): SensitiveReason | undefined {
   // Windows drops trailing dots and spaces (".git." is .git) and reads "name:stream" as the file "name".
   const segments = path
     .toLowerCase()
@@ -192,12 +234,26 @@ export function sensitivePathReason(path: string, facts: PathFacts = {}): string
     .filter((segment) => segment !== '');
   if (segments.length === 0) return undefined;
   const rule = rules.find((entry) => entry.matches(segments));
-  if (rule) return typeof rule.why === 'string' ? rule.why : rule.why(segments);
+  if (rule) {
+    const text = typeof rule.why === 'string' ? rule.why : rule.why(segments);
+    return { text, rule: rule.values ? { id: rule.id, values: rule.values(segments) } : { id: rule.id } };
+  }
   if (facts.inVirtualEnv === true)
-    return "It is inside a Python virtual environment (a folder above it holds pyvenv.cfg): that environment's Python imports and runs these files.";
+    return {
+      text: "It is inside a Python virtual environment (a folder above it holds pyvenv.cfg): that environment's Python imports and runs these files.",
+      rule: { id: 'virtualEnv' },
+    };
   if (facts.ignored === true)
-    return "It is ignored by .gitignore or .cadenzaignore: ignored files are tools' output, installed packages and local settings, which tools load without anyone reviewing a change.";
+    return {
+      text: "It is ignored by .gitignore or .cadenzaignore: ignored files are tools' output, installed packages and local settings, which tools load without anyone reviewing a change.",
+      rule: { id: 'ignored' },
+    };
   return undefined;
+}
+
+/** The English text of `sensitivePathCaution`: why writing `path` is always asked, or undefined. */
+export function sensitivePathReason(path: string, facts: PathFacts = {}): string | undefined {
+  return sensitivePathCaution(path, facts)?.text;
 }
 
 /**

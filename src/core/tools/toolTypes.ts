@@ -2,7 +2,7 @@
 // looks like before the user approves it, the per-conversation session, and the tool error.
 import type { ToolDefinition } from '../api/types';
 import type { ToolOutput } from './externalTools';
-import type { ToolFailure } from '../../shared/views';
+import type { CautionRule, ToolFailure } from '../../shared/views';
 
 /** Arguments of a call after they parsed and passed the schema check. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -10,8 +10,9 @@ export type ToolArgs = Readonly<Record<string, unknown>>;
 /** What the user sees before a change runs. */
 /**
  * What a proposed change does. `caution` (edits and new files) says why the file is not an ordinary source
- * or text file (it can make code run, or steer the tools or later conversations: core/tools/sensitivePaths.ts):
- * such a change is always asked, whatever the conversation's allowance.
+ * or text file (it can make code run, or steer the tools or later conversations: core/tools/sensitivePaths.ts),
+ * in English, and `cautionRule` which reason it is, for the card to say in the user's language: such a change is
+ * always asked, whatever the conversation's allowance.
  */
 export type ChangePreview =
   /** edit_file: the whole file before and after, a compact diff of the replaced region, and how many places change when more than one (replace_all). */
@@ -22,10 +23,11 @@ export type ChangePreview =
       readonly after: string;
       readonly diff: string;
       readonly caution?: string;
+      readonly cautionRule?: CautionRule;
       readonly replacements?: number;
     }
   /** create_file: the new file and its content. */
-  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string }
+  | { readonly kind: 'create'; readonly path: string; readonly content: string; readonly caution?: string; readonly cautionRule?: CautionRule }
   /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd: string | undefined; readonly timeoutSeconds: number }
   /** read_file of a git-ignored secret (`.env`, keys): asked first, since its text goes to the service. */

@@ -3,7 +3,9 @@
 // the card shows; the ordinary ones must not be.
 import { strict as assert } from 'node:assert';
 import { changeTools } from '../../../src/core/tools/changeTools';
-import { sensitivePathReason } from '../../../src/core/tools/sensitivePaths';
+import { sensitivePathCaution, sensitivePathReason, sensitiveRuleIds } from '../../../src/core/tools/sensitivePaths';
+import { cautionIds } from '../../../src/shared/views';
+import { cautionExamples } from './cautionExamples';
 import { ToolSession, type ChangeTool, type ToolContext } from '../../../src/core/tools/toolTypes';
 import { MemoryPort } from './memoryPort';
 
@@ -144,5 +146,19 @@ describe('agent tools: what the allowance covers', () => {
     assert.match((await cautionOfCreate(port, 'pyenv/bin/activate')) ?? '', /virtual environment/);
     assert.equal(await cautionOfCreate(port, 'src/b.ts'), undefined);
     assert.equal(await cautionOfCreate(port, 'scratch2/notes.md'), undefined);
+  });
+
+  it('every reason comes with an id of its own (and the values its text uses), beside the same English text', () => {
+    assert.deepEqual([...new Set(sensitiveRuleIds)], sensitiveRuleIds, 'two rules share an id');
+    assert.deepEqual([...sensitiveRuleIds, 'virtualEnv', 'ignored'].sort(), [...cautionIds].sort());
+    const wrong = cautionIds.flatMap((id) => {
+      const [path, facts] = cautionExamples[id];
+      const caution = sensitivePathCaution(path, facts);
+      const text = sensitivePathReason(path, facts);
+      return caution?.rule.id === id && text !== undefined && caution.text === text ? [] : [`${id}: ${path} gives ${JSON.stringify(caution)}`];
+    });
+    assert.deepEqual(wrong, []);
+    assert.deepEqual(sensitivePathCaution('.idea/workspace.xml')?.rule, { id: 'dotName', values: { name: '.idea' } });
+    assert.equal(sensitivePathCaution('src/app.ts'), undefined);
   });
 });

@@ -487,7 +487,9 @@
           kind: 'create',
           path: '.vscode/tasks.json',
           content: '{ "version": "2.0.0", "tasks": [] }',
-          caution: '.vscode/tasks.json defines tasks that VS Code can run.',
+          // The core's English reason and its id (src/core/tools/sensitivePaths.ts): the card shows the id's text in the panel's language.
+          caution: 'Workspace settings, tasks and launch configurations change how VS Code behaves, and tasks can run commands when the folder opens.',
+          cautionRule: { id: 'vscode' },
         },
       });
     },

@@ -1,6 +1,6 @@
 // A tool call of the agent as the conversation stores it (its change without the whole file) and as its
 // card in the panel shows it.
-import { toolFailures, type ChangeView, type ToolCallView, type ToolFailure } from '../../../shared/views';
+import { cautionIds, toolFailures, type CautionRule, type ChangeView, type ToolCallView, type ToolFailure } from '../../../shared/views';
 import { contentPreview } from '../../tools/resultText';
 import type { ChangePreview } from '../../tools/toolTypes';
 import type { StoredToolCall } from '../conversation';
@@ -15,11 +15,19 @@ function storedChange(preview: ChangePreview): ChangeView {
         path: preview.path,
         diff: preview.diff,
         ...(preview.caution ? { caution: preview.caution } : {}),
+        ...(preview.cautionRule ? { cautionRule: preview.cautionRule } : {}),
         ...(preview.replacements ? { replacements: preview.replacements } : {}),
       };
     case 'create': {
       const { text, omitted } = contentPreview(preview.content);
-      return { kind: 'create', path: preview.path, content: text, ...(omitted ? { omitted } : {}), ...(preview.caution ? { caution: preview.caution } : {}) };
+      return {
+        kind: 'create',
+        path: preview.path,
+        content: text,
+        ...(omitted ? { omitted } : {}),
+        ...(preview.caution ? { caution: preview.caution } : {}),
+        ...(preview.cautionRule ? { cautionRule: preview.cautionRule } : {}),
+      };
     }
     case 'read':
       return { kind: 'read', path: preview.path, reason: preview.reason };
@@ -51,6 +59,21 @@ function isToolFailure(value: unknown): value is ToolFailure {
   return (toolFailures as readonly unknown[]).includes(value);
 }
 
+/** A caution id the panel knows, with string values: a conversation file may come from another version. */
+function isCautionRule(value: unknown): value is CautionRule {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, values } = value as { readonly id?: unknown; readonly values?: unknown };
+  const valuesOk = values === undefined || (typeof values === 'object' && values !== null && Object.values(values).every((text) => typeof text === 'string'));
+  return (cautionIds as readonly unknown[]).includes(id) && valuesOk;
+}
+
+/** A stored change as its card shows it: a caution id it does not know leaves the English `caution` alone. */
+function knownChange(change: ChangeView): ChangeView {
+  if ((change.kind !== 'edit' && change.kind !== 'create') || change.cautionRule === undefined || isCautionRule(change.cautionRule)) return change;
+  const { cautionRule: _unknown, ...rest } = change;
+  return rest;
+}
+
 /** A stored tool call as its card shows it. */
 export function toolCallView(call: StoredToolCall, index: number): ToolCallView {
   return {
@@ -61,7 +84,7 @@ export function toolCallView(call: StoredToolCall, index: number): ToolCallView 
     status: call.status,
     ...(call.result !== undefined ? { result: call.result } : {}),
     ...(call.status === 'failed' && isToolFailure(call.failure) ? { failure: call.failure } : {}),
-    ...(call.change ? { change: call.change } : {}),
+    ...(call.change ? { change: knownChange(call.change) } : {}),
     ...(call.origin !== undefined ? { origin: call.origin } : {}),
     ...(call.images?.length ? { images: call.images } : {}),
   };

@@ -3,8 +3,8 @@ import { ApiError } from '../../../../src/core/api/errors';
 import { AgentAnswer, type AgentAnswerRun, type StoredCheckpoint } from '../../../../src/core/chat/answer/agentAnswer';
 import { newConversation, type StoredMessage } from '../../../../src/core/chat/conversation';
 import type { ToolCallRecord } from '../../../../src/core/chat/toolLoop';
-import { toolCallView } from '../../../../src/core/chat/answer/storedCall';
-import type { ToolFailure } from '../../../../src/shared/views';
+import { storedCall, toolCallView } from '../../../../src/core/chat/answer/storedCall';
+import type { CautionRule, ToolFailure } from '../../../../src/shared/views';
 import { fakeHost, pricedModel, result, sent } from './answerFakes';
 
 const checkpoint: StoredCheckpoint = { id: 'cp-1', files: [{ path: 'src/a.ts', change: 'edited' }] };
@@ -103,6 +103,25 @@ describe('core/chat/answer/agentAnswer (an agent answer in the panel)', () => {
     // A conversation file is read as it is: a kind from elsewhere does not reach the panel.
     assert.equal(toolCallView({ ...failed, failure: 'melted' as ToolFailure }, 0).failure, undefined);
     assert.equal(toolCallView({ ...failed, status: 'done' }, 0).failure, undefined);
+  });
+
+  it("a caution's id travels with its English text to the card and the stored call; an id this version does not know is left out", () => {
+    const preview = { kind: 'create', path: '.vscode/tasks.json', content: '{}', caution: 'Workspace settings.', cautionRule: { id: 'vscode' } } as const;
+    const stored = storedCall(record('awaitingApproval', { preview }));
+    assert.deepEqual(stored.change, {
+      kind: 'create',
+      path: '.vscode/tasks.json',
+      content: '{}',
+      caution: 'Workspace settings.',
+      cautionRule: { id: 'vscode' },
+    });
+    assert.deepEqual(toolCallView(stored, 0).change, stored.change);
+    // A conversation file is read as it is: an id from elsewhere leaves the English text alone on the card.
+    const melted = {
+      ...stored,
+      change: { kind: 'edit', path: 'x.cfg', diff: '', caution: 'It melts.', cautionRule: { id: 'melted' } as unknown as CautionRule },
+    } as const;
+    assert.deepEqual(toolCallView(melted, 0).change, { kind: 'edit', path: 'x.cfg', diff: '', caution: 'It melts.' });
   });
 
   it('says first when the workspace is restricted', () => {
