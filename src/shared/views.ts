@@ -247,6 +247,9 @@ export interface ContextChipView {
   readonly note?: string;
 }
 
+/** The title core gives a conversation before its first message; the panel shows it in the user's language. */
+export const untitledConversationTitle = 'New chat';
+
 /** An entry of the conversation list. */
 export interface ConversationSummary {
   readonly id: string;

@@ -6,7 +6,7 @@
 import type { FromWebview } from '../shared/protocol';
 import type { ConversationSummary } from '../shared/views';
 import { button, el, show, uniqueId } from './dom';
-import { formatAge } from './format';
+import { conversationTitle, formatAge } from './format';
 import { t } from './l10n';
 
 /** The header bar and the list it opens. */
@@ -46,8 +46,8 @@ export class ConversationList {
 
   /** Sets the open conversation's title (from `conversation/show`). */
   setTitle(title: string): void {
-    this.title.textContent = title || t('newChat');
-    this.title.title = title;
+    this.title.textContent = conversationTitle(title);
+    this.title.title = this.title.textContent;
   }
 
   private setOpen(open: boolean): void {
@@ -69,7 +69,7 @@ export class ConversationList {
     }
     const now = Date.now();
     const items = this.conversations.map((conversation) => {
-      const name = conversation.title || t('untitled');
+      const name = conversation.title === '' ? t('untitled') : conversationTitle(conversation.title);
       const current = conversation.id === this.activeId;
       const open = el(
         'button',

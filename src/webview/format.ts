@@ -5,7 +5,7 @@
  */
 import { formatCost } from '../shared/cost';
 import { formatCompact, formatDecimal, formatInteger, formatPrice } from '../shared/numbers';
-import type { ModelView, UsageView } from '../shared/views';
+import { untitledConversationTitle, type ModelView, type UsageView } from '../shared/views';
 import { locale, t } from './l10n';
 
 /** `1,234` (en), `1.234` (de). */
@@ -111,4 +111,9 @@ export function formatAge(timestamp: number, now: number): string {
     return t(days === 1 ? 'daysAgoOne' : 'daysAgoMany', { count: days });
   }
   return new Date(timestamp).toISOString().slice(0, 10);
+}
+
+/** A conversation's title as the panel shows it: core's untitled title (or none) in the panel's language, else as given. */
+export function conversationTitle(title: string): string {
+  return title === '' || title === untitledConversationTitle ? t('newChat') : title;
 }

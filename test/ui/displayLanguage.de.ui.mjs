@@ -124,6 +124,9 @@ export const tests = [
           `the composer's placeholder is ${JSON.stringify(shown)}, and l10n/bundle.l10n.json has no ${JSON.stringify(composerPlaceholder)}: point composerPlaceholder at the placeholder's key`,
         );
       }
+      // The open conversation's title: core names an empty conversation in English, the panel shows it in German.
+      const title = webview.locator('h1.conversation-title');
+      await waitForText(title, new RegExp(`^${escapeRegExp(germanMessage('New chat'))}$`), 15_000);
       await shot('panel in German');
     },
   },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContextPart } from './context/contextProvider';
 import type { FolderRoot } from '../tools/workspacePaths';
 import type { PromptTools } from '../prompts/promptRun';
-import type { AgentMode, ChangeView, ToolCallStatus, ToolFailure } from '../../shared/views';
+import { untitledConversationTitle, type AgentMode, type ChangeView, type ToolCallStatus, type ToolFailure } from '../../shared/views';
 
 /** The speed and cost figures kept with an answer (see api/usage for how they are measured). */
 export interface StoredUsage {
@@ -149,7 +149,7 @@ export interface Conversation {
 /** Creates an empty conversation with a fresh id. */
 export function newConversation(model?: string): Conversation {
   const now = Date.now();
-  return { id: randomUUID(), title: 'New chat', createdAt: now, updatedAt: now, ...(model ? { model } : {}), options: {}, messages: [] };
+  return { id: randomUUID(), title: untitledConversationTitle, createdAt: now, updatedAt: now, ...(model ? { model } : {}), options: {}, messages: [] };
 }
 
 /**
@@ -170,7 +170,7 @@ export function settleInterrupted(conversation: Conversation): Conversation {
 /** A title from the first line of a message, at most 60 characters. */
 export function titleFromText(text: string): string {
   const line = text.trim().split('\n', 1)[0]?.trim() ?? '';
-  if (!line) return 'New chat';
+  if (!line) return untitledConversationTitle;
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 

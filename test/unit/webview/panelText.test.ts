@@ -141,3 +141,22 @@ describe('panel text', () => {
     assert.deepEqual(insertInline('line\n', 99, 99, 'next'), { text: 'line\nnext', caret: 9 });
   });
 });
+
+describe("a conversation's title", () => {
+  it("shows the untitled conversation's title in the panel's language, and a title someone gave as it is", async () => {
+    const { conversationTitle } = await import('../../../src/webview/format');
+    const { useStrings } = await import('../../../src/webview/l10n');
+    const { panelStrings } = await import('../../../src/shared/panelStrings');
+    const { newConversation, titleFromText } = await import('../../../src/core/chat/conversation');
+    useStrings(Object.fromEntries(Object.entries(panelStrings).map(([id, text]) => [id, `«${text}»`])));
+    try {
+      // What core names a conversation before its first message, and what a blank first line gives.
+      assert.equal(conversationTitle(newConversation().title), '«New chat»');
+      assert.equal(conversationTitle(titleFromText('  ')), '«New chat»');
+      assert.equal(conversationTitle(''), '«New chat»');
+      assert.equal(conversationTitle('Friendlier greeting'), 'Friendlier greeting');
+    } finally {
+      useStrings(undefined);
+    }
+  });
+});
