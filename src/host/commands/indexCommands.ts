@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { IndexRunResult } from '../../core/index/indexRun';
 import type { IndexStats } from '../../core/index/workspaceIndex';
+import { formatFixed, numberLocale } from '../../shared/numbers';
 import type { IndexService } from '../index/indexService';
 
 /**
@@ -68,7 +69,7 @@ function describe(stats: IndexStats): string {
     'Cadenza index: {0} files, {1} chunks, {2} MB on disk, model {3}, {4}.',
     number(stats.files),
     number(stats.chunks),
-    (stats.diskBytes / 1048576).toFixed(2),
+    formatFixed(stats.diskBytes / 1048576, 2, numberLocale(vscode.env.language)),
     stats.modelId,
     when,
   );
