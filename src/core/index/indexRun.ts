@@ -29,9 +29,19 @@ export interface IndexRunResult {
   readonly chunksPending: number;
   /** Symbolic links skipped because their real path leaves the workspace folder (set by the index's runs). */
   readonly linksOutside?: number;
+  /** Why the run stopped early, in English (the log and the CLI). */
   readonly stopReason?: string;
+  /** The same as data, for the host to word in the user's language. */
+  readonly stop?: IndexStop;
   readonly elapsedMs: number;
 }
+
+/**
+ * Why a run stopped before every chunk was embedded: the embedding service refused in a way retrying cannot fix
+ * (`fatal`), failed too often in a row (`tooManyFailures`), with its error's message as `detail`; or the team
+ * indexer's `--max-files` was reached (`maxFiles`).
+ */
+export type IndexStop = { readonly kind: 'fatal' | 'tooManyFailures'; readonly detail?: string } | { readonly kind: 'maxFiles'; readonly maxFiles: number };
 
 /** What a run needs from its index. */
 export interface RunContext {
@@ -218,7 +228,9 @@ export class IndexRun {
     for (const file of this.pending.values()) chunksPending += file.missing.size;
     const cancelled = this.ctx.signal.aborted || outcome.stopped?.why === 'cancelled';
     const stop = outcome.stopped;
-    const stopReason = stop && stop.why !== 'cancelled' ? `${stop.why}${stop.error instanceof Error ? `: ${stop.error.message}` : ''}` : undefined;
+    const stopped: IndexStop | undefined =
+      stop && stop.why !== 'cancelled' ? { kind: stop.why, ...(stop.error instanceof Error ? { detail: stop.error.message } : {}) } : undefined;
+    const stopReason = stopped && ('detail' in stopped ? `${stopped.kind}: ${stopped.detail}` : stopped.kind);
     const result: IndexRunResult = {
       status: cancelled ? 'cancelled' : chunksPending > 0 || stop ? 'incomplete' : 'complete',
       filesSeen: this.counts.seen,
@@ -229,7 +241,7 @@ export class IndexRun {
       chunksEmbedded: outcome.embedded,
       chunksReused: this.counts.reused,
       chunksPending,
-      ...(stopReason ? { stopReason } : {}),
+      ...(stopped && stopReason ? { stopReason, stop: stopped } : {}),
       elapsedMs: Date.now() - this.started,
     };
     this.progressed('done', true);

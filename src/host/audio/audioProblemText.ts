@@ -2,11 +2,15 @@
 // AudioProblem (core/audio/limits.ts says the same in English for the service client's own validation).
 import * as vscode from 'vscode';
 import { acceptedAudioExtensions, type AudioProblem, type AudioUse } from '../../core/audio/limits';
+import { formatFixed, numberLocale } from '../../shared/numbers';
 
-const megabytes = (bytes: number): string => vscode.l10n.t('{0} MB', (bytes / 1_000_000).toFixed(1));
+/** A number with one decimal in the display language: `25.4` (en), `25,4` (de). */
+const oneDecimal = (value: number): string => formatFixed(value, 1, numberLocale(vscode.env.language));
+
+const megabytes = (bytes: number): string => vscode.l10n.t('{0} MB', oneDecimal(bytes / 1_000_000));
 
 const duration = (value: number): string =>
-  value >= 90 ? vscode.l10n.t('{0} min {1} s', Math.floor(value / 60), Math.round(value % 60)) : vscode.l10n.t('{0} s', value.toFixed(1));
+  value >= 90 ? vscode.l10n.t('{0} min {1} s', Math.floor(value / 60), Math.round(value % 60)) : vscode.l10n.t('{0} s', oneDecimal(value));
 
 /** A sentence for the user: what is wrong and what they can do about it (for that `use` of the audio). */
 export function audioProblemText(problem: AudioProblem, use: AudioUse = 'transcribe'): string {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { InferenceClient } from '../../core/api/client';
 import { inspectAudio, inspectAudioFile, type AudioInspection } from '../../core/audio/audioFile';
 import { checkAudioForFamily, type AudioFamily, type AudioProblem } from '../../core/audio/limits';
+import { formatFixed, numberLocale } from '../../shared/numbers';
 import { audioProblemText } from './audioProblemText';
 import { splitWav } from '../../core/audio/wavSplit';
 
@@ -24,7 +25,13 @@ export async function askToSplit(uri: vscode.Uri, modelId: string, problem: Extr
   const split = vscode.l10n.t('Cadenza can cut it into parts of at most {0} s and join their transcripts.', problem.limit);
   const all = files > 1 ? vscode.l10n.t('The answer holds for every over-long WAV file of these {0}.', files) : undefined;
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('{0} is {1} s long; {2} takes at most {3} s per file.', baseName(uri), problem.seconds.toFixed(1), modelId, problem.limit),
+    vscode.l10n.t(
+      '{0} is {1} s long; {2} takes at most {3} s per file.',
+      baseName(uri),
+      formatFixed(problem.seconds, 1, numberLocale(vscode.env.language)),
+      modelId,
+      problem.limit,
+    ),
     { modal: true, detail: all === undefined ? split : `${split} ${all}` },
     vscode.l10n.t('Split into {0} s parts', problem.limit),
   );

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { StoredUsage } from '../../core/chat/conversation';
+import { numberLocale } from '../../shared/numbers';
 import { commandIds } from '../ids';
+import { chatStatusText } from './statusBarText';
 
 /** The status bar item: the conversation's model and what this session's answers cost. */
 export class ChatStatusBar implements vscode.Disposable {
@@ -40,17 +42,14 @@ export class ChatStatusBar implements vscode.Disposable {
   }
 
   private render(): void {
-    const cost = this.spend === 0 ? '$0' : this.spend < 0.01 ? `$${this.spend.toFixed(4)}` : `$${this.spend.toFixed(2)}`;
-    this.item.text = `$(comment-discussion) ${this.model ?? vscode.l10n.t('no model')} · ${cost}`;
-    const model = this.model ?? vscode.l10n.t('no model selected');
-    const lines = [
-      this.answers === 1
-        ? vscode.l10n.t("Cadenza: {0}. This session's chat: 1 answer, {1}.", model, cost)
-        : vscode.l10n.t("Cadenza: {0}. This session's chat: {1} answers, {2}.", model, this.answers, cost),
-      ...(this.completions === undefined ? [] : [vscode.l10n.t('Inline completions today (counted apart from chat): {0}.', this.completions)]),
-      vscode.l10n.t('Click to pick a model.'),
-    ];
-    this.item.tooltip = lines.join('\n');
+    const { text, tooltip } = chatStatusText(vscode, numberLocale(vscode.env.language), {
+      model: this.model,
+      answers: this.answers,
+      spendUsd: this.spend,
+      completions: this.completions,
+    });
+    this.item.text = `$(comment-discussion) ${text}`;
+    this.item.tooltip = tooltip;
   }
 
   dispose(): void {

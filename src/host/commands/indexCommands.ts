@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { IndexRunResult } from '../../core/index/indexRun';
 import type { IndexStats } from '../../core/index/workspaceIndex';
+import { formatFixed, formatInteger, numberLocale } from '../../shared/numbers';
 import type { IndexService } from '../index/indexService';
 
 /**
@@ -37,6 +38,8 @@ export function pauseIndex(index: IndexService): boolean {
 }
 
 function describe(stats: IndexStats): string {
+  const locale = numberLocale(vscode.env.language);
+  const number = (value: number): string => formatInteger(value, locale);
   const last = stats.lastRun;
   const status = !last
     ? ''
@@ -48,27 +51,26 @@ function describe(stats: IndexStats): string {
   const when = !last
     ? vscode.l10n.t('not updated this session')
     : !last.linksOutside
-      ? vscode.l10n.t('last update {0} ({1} embedded, {2} pending)', status, last.chunksEmbedded, last.chunksPending)
+      ? vscode.l10n.t('last update {0} ({1} embedded, {2} pending)', status, number(last.chunksEmbedded), number(last.chunksPending))
       : last.linksOutside === 1
         ? vscode.l10n.t(
             'last update {0} ({1} embedded, {2} pending, 1 link out of the workspace folder skipped)',
             status,
-            last.chunksEmbedded,
-            last.chunksPending,
+            number(last.chunksEmbedded),
+            number(last.chunksPending),
           )
         : vscode.l10n.t(
             'last update {0} ({1} embedded, {2} pending, {3} links out of the workspace folder skipped)',
             status,
-            last.chunksEmbedded,
-            last.chunksPending,
-            last.linksOutside,
+            number(last.chunksEmbedded),
+            number(last.chunksPending),
+            number(last.linksOutside),
           );
-  const number = (value: number): string => value.toLocaleString(vscode.env.language);
   return vscode.l10n.t(
     'Cadenza index: {0} files, {1} chunks, {2} MB on disk, model {3}, {4}.',
     number(stats.files),
     number(stats.chunks),
-    (stats.diskBytes / 1048576).toFixed(2),
+    formatFixed(stats.diskBytes / 1048576, 2, locale),
     stats.modelId,
     when,
   );

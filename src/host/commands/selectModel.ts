@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/api/types';
+import { formatUsd, numberLocale } from '../../shared/numbers';
 import type { ChatController } from '../chat/chatController';
 import type { ServiceConnection } from '../service/connection';
 import { errorView } from '../service/errorView';
 
+/** A price per million tokens in the display language: `$0.15`, `$3`, `$2.50` (en); `2,50 $` (de). */
 function price(perToken: number): string {
   const perMillion = perToken * 1e6;
-  return `$${perMillion < 1 ? perMillion.toFixed(2) : perMillion.toFixed(perMillion % 1 === 0 ? 0 : 2)}`;
+  return formatUsd(perMillion, perMillion >= 1 && perMillion % 1 === 0 ? 0 : 2, numberLocale(vscode.env.language));
 }
 
 /** One quick-pick line: capabilities, context length, max completion tokens, price per million in/out. */

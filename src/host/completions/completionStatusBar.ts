@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { formatCost } from '../../shared/cost';
+import { numberLocale } from '../../shared/numbers';
 import { commandIds } from '../ids';
 import type { CompletionService, CompletionState } from './completionService';
 import { count, usageText } from './usageText';
@@ -50,7 +51,7 @@ export class CompletionStatusBar implements vscode.Disposable {
       `[${state.kind === 'off' ? vscode.l10n.t('Turn on') : vscode.l10n.t('Turn off')}](command:${commandIds.toggleCompletions}) · [${vscode.l10n.t('Snooze')}](command:${commandIds.snoozeCompletions})`,
     );
     this.item.tooltip = tooltip;
-    const cost = formatCost(usage.costUsd, 'short');
+    const cost = formatCost(usage.costUsd, 'short', numberLocale(vscode.env.language));
     this.item.accessibilityInformation = {
       label:
         usage.requests === 1

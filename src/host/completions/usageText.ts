@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { CompletionUsageDay } from '../../core/completions/ledger';
 import { formatCost } from '../../shared/cost';
+import { numberLocale } from '../../shared/numbers';
 
 /** A count in the display language's format (13,035; 13.035; 13 035). */
 export function count(value: number): string {
@@ -16,7 +17,7 @@ export function usageText(day: CompletionUsageDay, capTokens: number): string {
   const tokens = count(day.promptTokens + day.completionTokens);
   const prompt = count(day.promptTokens);
   const answer = count(day.completionTokens);
-  const cost = formatCost(day.costUsd, 'short');
+  const cost = formatCost(day.costUsd, 'short', numberLocale(vscode.env.language));
   if (capTokens > 0) {
     const cap = count(capTokens);
     return day.requests === 1

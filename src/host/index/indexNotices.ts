@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import type { IndexProgress, IndexRunResult } from '../../core/index/indexRun';
 import type { LoadStatus } from '../../core/index/types';
+import { numberLocale } from '../../shared/numbers';
 import type { HostContext } from '../context';
+import { incompleteReason } from './incompleteText';
 
 /** An index file that could not be used: logged, and the user told why it is rebuilt. */
 export function reportLoad(log: HostContext['log'], status: LoadStatus): void {
@@ -28,7 +30,7 @@ export function reportRun(log: HostContext['log'], result: IndexRunResult): void
       .showWarningMessage(
         vscode.l10n.t(
           'The workspace index is incomplete: {0}. What was embedded is kept; the rest is retried on the next update.',
-          result.stopReason ?? vscode.l10n.t('some chunks could not be embedded'),
+          incompleteReason(vscode, numberLocale(vscode.env.language), result),
         ),
         vscode.l10n.t('Show Log'),
       )

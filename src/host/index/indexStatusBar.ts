@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress } from '../../core/index/indexRun';
 import type { IndexStats } from '../../core/index/workspaceIndex';
 import { shortCommit } from '../../core/index/teamStatus';
+import { formatFixed, formatInteger, numberLocale } from '../../shared/numbers';
 
 /** What the status bar shows about a team index that answers. */
 export interface TeamStatusView {
@@ -42,12 +43,13 @@ export class IndexStatusBar implements vscode.Disposable {
   }
 
   idle(stats: IndexStats): void {
+    const locale = numberLocale(vscode.env.language);
     this.item.text = `$(database) ${vscode.l10n.t('{0} chunks', stats.chunks.toLocaleString(vscode.env.language))}`;
     this.item.tooltip = vscode.l10n.t(
       'Cadenza index: {0} files, {1} chunks, {2} MB, {3}. Click for details.',
-      stats.files,
-      stats.chunks,
-      (stats.diskBytes / 1048576).toFixed(1),
+      formatInteger(stats.files, locale),
+      formatInteger(stats.chunks, locale),
+      formatFixed(stats.diskBytes / 1048576, 1, locale),
       stats.modelId,
     );
     this.item.show();

@@ -88,6 +88,7 @@ describe('index/workspaceIndex', () => {
     assert.equal(first.chunksEmbedded, 12);
     assert.ok(first.chunksPending > 0);
     assert.match(first.stopReason ?? '', /tooManyFailures/);
+    assert.deepEqual(first.stop, { kind: 'tooManyFailures', detail: 'connect ECONNREFUSED' }, 'the kind and detail the host words');
     assert.ok(logger.has('warn', /failed.*stay pending/));
     await index.close(); // a reload
 

@@ -121,6 +121,7 @@ describe('index/workspaceIndex when embedding fails', () => {
     });
     const r1 = await auth.sync();
     assert.match(r1.stopReason ?? '', /fatal: invalid key/);
+    assert.deepEqual(r1.stop, { kind: 'fatal', detail: 'invalid key' }, 'the kind and detail the host words');
     assert.ok(calls <= 2, `${calls} calls after an auth error`);
     await auth.close();
 

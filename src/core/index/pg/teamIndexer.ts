@@ -81,7 +81,12 @@ export async function buildTeamIndex(options: TeamIndexOptions): Promise<TeamInd
   const finished = await run.finish();
   const result: IndexRunResult =
     stats.truncated && finished.status === 'complete'
-      ? { ...finished, status: 'incomplete', stopReason: `stopped after ${maxFiles} files (--max-files); raise it, or leave files out with .cadenzaignore` }
+      ? {
+          ...finished,
+          status: 'incomplete',
+          stopReason: `stopped after ${maxFiles} files (--max-files); raise it, or leave files out with .cadenzaignore`,
+          stop: { kind: 'maxFiles', maxFiles },
+        }
       : finished;
   let deleted = 0;
   if (!signal.aborted && !stats.truncated && !stats.failedRoots.has(root.name)) {

@@ -208,6 +208,7 @@ describe('team index across commits (shared file contents, delta snapshots)', fu
     const capped = await buildTeamIndex({ root: ws.root, repository: 'capped', commit: 'm1', model: MODEL, pool, embed, dimension: 64, maxFiles: 5 });
     assert.equal(capped.status, 'incomplete');
     assert.match(capped.stopReason ?? '', /stopped after 5 files/);
+    assert.deepEqual(capped.stop, { kind: 'maxFiles', maxFiles: 5 });
     assert.equal(await PgTeamIndex.open(pool, 'capped', MODEL), undefined, 'no complete snapshot to search');
     // Without --max-files the whole checkout is indexed, and the capped run's files are taken up again.
     // (The walker's own limit, the extension's 250,000 files, does not apply to the indexer: bench/teamIndex/teamIndex
