@@ -95,6 +95,11 @@ export async function languageChecks({ check, open, expect }) {
     const asked = german[panelStrings.alwaysAsked].replace('{reason}', german[panelStrings.cautionVscode]);
     expect(german[panelStrings.cautionVscode] !== panelStrings.cautionVscode, 'bundle.l10n.de.json does not translate the caution');
     expect(caution === asked, `the caution reads ${JSON.stringify(caution)}, not ${JSON.stringify(asked)}`);
+    // Reading a secret says why it is asked first in German, with the file's name.
+    const secret = await page.locator('.tool-change-read .tool-caution').textContent();
+    const secretWhy = german[panelStrings.readSecretFile].replace('{name}', '.env');
+    expect(german[panelStrings.readSecretFile] !== panelStrings.readSecretFile, 'bundle.l10n.de.json does not translate the secret reason');
+    expect(secret === secretWhy, `the secret's reason reads ${JSON.stringify(secret)}, not ${JSON.stringify(secretWhy)}`);
     await page.getByRole('button', { name: new RegExp(`^${german['VS Code tools the agent may use']}`) }).click();
     return noEnglish(page);
   });
