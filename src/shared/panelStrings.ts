@@ -61,6 +61,14 @@ export const panelStrings = {
   modelContext: '{tokens} context',
   modelMaxOutput: 'max {tokens} out',
   modelPrices: '{input} in / {output} out per 1M',
+  // The capabilities a model line names (shared/views.ts Capability; chat goes unsaid).
+  capabilityVision: 'vision',
+  capabilityTools: 'tools',
+  capabilityJson: 'json',
+  capabilityAudioReasoning: 'audio reasoning',
+  capabilityTranscription: 'transcription',
+  capabilityEmbeddings: 'embeddings',
+  capabilityFim: 'fill in the middle',
 
   // The composer and its attachments.
   composeMessage: 'Compose a message',

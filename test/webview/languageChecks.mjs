@@ -71,6 +71,10 @@ export async function languageChecks({ check, open, expect }) {
     const usage = nbsp(await page.locator('.usage-line').first().innerText());
     for (const figure of ['1.240 ', ' 268 Tok./s', ' 1,6 s', ' 0,0011 $'])
       expect(usage.includes(figure), `the usage line ${JSON.stringify(usage)} lacks ${JSON.stringify(figure)}`);
+    // The model line's capabilities in German words, joined as German joins a list.
+    const facts = nbsp(await page.locator('.model-facts').textContent());
+    const capabilities = `${german[panelStrings.capabilityTools]} und ${german[panelStrings.capabilityJson]}`;
+    expect(facts?.endsWith(capabilities), `the model line ${JSON.stringify(facts)} does not end with ${JSON.stringify(capabilities)}`);
     await page.getByRole('button', { name: german['Show conversations'] }).click();
     await page.getByRole('button', { name: german['Conversation options'] }).click();
     return noEnglish(page);
