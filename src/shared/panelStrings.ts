@@ -117,6 +117,9 @@ export const panelStrings = {
   mentionTerminal: 'terminal',
   mentionGit: 'git',
   mentionCodebase: 'search',
+  // The host's fixed @ entries (host/chat/context/mentionCatalog.ts) as the list shows them.
+  mentionProblemsWorkspace: 'problems (workspace)',
+  mentionGitStaged: 'git diff (staged)',
 
   // Project instructions.
   projectInstructions: 'Project instructions',
