@@ -61,6 +61,14 @@ export const panelStrings = {
   modelContext: '{tokens} context',
   modelMaxOutput: 'max {tokens} out',
   modelPrices: '{input} in / {output} out per 1M',
+  // The capabilities a model line names (shared/views.ts Capability; chat goes unsaid).
+  capabilityVision: 'vision',
+  capabilityTools: 'tools',
+  capabilityJson: 'json',
+  capabilityAudioReasoning: 'audio reasoning',
+  capabilityTranscription: 'transcription',
+  capabilityEmbeddings: 'embeddings',
+  capabilityFim: 'fill in the middle',
 
   // The composer and its attachments.
   composeMessage: 'Compose a message',
@@ -109,6 +117,9 @@ export const panelStrings = {
   mentionTerminal: 'terminal',
   mentionGit: 'git',
   mentionCodebase: 'search',
+  // The host's fixed @ entries (host/chat/context/mentionCatalog.ts) as the list shows them.
+  mentionProblemsWorkspace: 'problems (workspace)',
+  mentionGitStaged: 'git diff (staged)',
 
   // Project instructions.
   projectInstructions: 'Project instructions',

@@ -50,6 +50,9 @@ export const agentStrings = {
   cautionVirtualEnv: "It is inside a Python virtual environment (a folder above it holds pyvenv.cfg): that environment's Python imports and runs these files.",
   cautionIgnored:
     "It is ignored by .gitignore or .cadenzaignore: ignored files are tools' output, installed packages and local settings, which tools load without anyone reviewing a change.",
+  // Why reading a file is asked first (core/tools/sensitivePaths.ts secretFileCaution, by readReasonIds).
+  readSecretFile: '{name} is ignored by git and looks like a secret (keys, passwords, tokens): its text would be sent to the service.',
+  readLeadsTo: '{path} leads to {target}. {reason}',
   contentOf: 'Content of {path}',
   command: 'Command',
   argumentsSent: 'Arguments {tool} is sent',

@@ -133,6 +133,19 @@ export interface CautionRule {
 }
 
 /**
+ * Why reading a file is asked first (core/tools/sensitivePaths.ts has the English text), by id: `secretFile`
+ * with `name` (the file's name), and `path` and `target` when the path asked for is a link leading to it. The
+ * card shows the catalogue's text of it in the user's language.
+ */
+export const readReasonIds = ['secretFile'] as const;
+
+/** A read's reason by id, with the values its text uses. */
+export interface ReadReasonRule {
+  readonly id: (typeof readReasonIds)[number];
+  readonly values: Readonly<Record<string, string>>;
+}
+
+/**
  * A change an agent's call proposes, as its card shows it before and after the user decides, and as the
  * conversation saves it (the editor's diff view has the whole file; this is the card's). `caution` says why
  * the file can run code or change the editor, in English: the card shows it (or the translation of
@@ -157,8 +170,8 @@ export type ChangeView =
       readonly cautionRule?: CautionRule;
       readonly omitted?: { readonly lines: number; readonly characters: number };
     }
-  /** read_file of a git-ignored secret: asked first, with why. */
-  | { readonly kind: 'read'; readonly path: string; readonly reason: string }
+  /** read_file of a git-ignored secret: asked first, with why (in English; `reasonRule` for the card's translation). */
+  | { readonly kind: 'read'; readonly path: string; readonly reason: string; readonly reasonRule?: ReadReasonRule }
   /** run_in_terminal: the command in full, where it runs, and its time limit. */
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd?: string; readonly timeoutSeconds: number }
   /**

@@ -5,7 +5,7 @@
  */
 import { formatCost } from '../shared/cost';
 import { formatCompact, formatDecimal, formatInteger, formatPrice } from '../shared/numbers';
-import { untitledConversationTitle, type ModelView, type UsageView } from '../shared/views';
+import { untitledConversationTitle, type Capability, type ModelView, type UsageView } from '../shared/views';
 import { locale, t } from './l10n';
 
 /** `1,234` (en), `1.234` (de). */
@@ -86,6 +86,26 @@ export function meterText(usedTokens: number, limitTokens: number, droppedMessag
   return { fraction, label, level, note };
 }
 
+/** What the model line calls each capability, in the user's words (chat goes unsaid). */
+const capabilityText: Readonly<Record<Exclude<Capability, 'chat'>, () => string>> = {
+  vision: () => t('capabilityVision'),
+  tools: () => t('capabilityTools'),
+  json: () => t('capabilityJson'),
+  audioReasoning: () => t('capabilityAudioReasoning'),
+  transcription: () => t('capabilityTranscription'),
+  embeddings: () => t('capabilityEmbeddings'),
+  fim: () => t('capabilityFim'),
+};
+
+/** `a, b, c` (en), `a, b und c` (de), `a、b、c` (ja): a list as the page's language writes one. */
+function formatList(items: readonly string[]): string {
+  try {
+    return new Intl.ListFormat(locale(), { type: 'conjunction', style: 'narrow' }).format(items);
+  } catch {
+    return items.join(', ');
+  }
+}
+
 /** One line about a model: context, output limit, prices and capabilities. */
 export function modelFacts(model: ModelView): string {
   const facts: string[] = [];
@@ -95,8 +115,8 @@ export function modelFacts(model: ModelView): string {
     const price = (value: number | undefined): string => (value === undefined ? '?' : formatPrice(value, locale()));
     facts.push(t('modelPrices', { input: price(model.pricePerMillionInput), output: price(model.pricePerMillionOutput) }));
   }
-  const capabilities = model.capabilities.filter((capability) => capability !== 'chat');
-  if (capabilities.length > 0) facts.push(capabilities.join(', '));
+  const capabilities = model.capabilities.flatMap((capability) => (capability === 'chat' ? [] : [capabilityText[capability]()]));
+  if (capabilities.length > 0) facts.push(formatList(capabilities));
   return facts.join(' \u00b7 ');
 }
 

@@ -12,6 +12,7 @@ import { button, el, show, uniqueId } from './dom';
 import { formatCount } from './format';
 import { t } from './l10n';
 import { listboxKey } from './listboxKeys';
+import { mentionLabel } from './mentionText';
 
 /** The `@query` just before the caret, or undefined when the caret is not in one. */
 export function mentionQueryAt(text: string, caret: number): { start: number; query: string } | undefined {
@@ -180,7 +181,7 @@ export class MentionPicker {
         'li',
         { className: 'mention-item', attrs: { role: 'option', id: `${this.menu.id}-${index}`, 'data-kind': candidate.kind } },
         el('span', { className: 'mention-kind', text: kindLabel[candidate.kind] }),
-        el('span', { className: 'mention-label', text: candidate.label }),
+        el('span', { className: 'mention-label', text: mentionLabel(candidate) }),
         ...(candidate.detail ? [el('span', { className: 'mention-detail', text: candidate.detail })] : []),
       );
       // mousedown, not click: a click would blur the text box first and close the list.

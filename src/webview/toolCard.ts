@@ -10,7 +10,18 @@ import type { ChangeView, ToolCallStatusView, ToolCallView } from '../shared/vie
 import { button, el } from './dom';
 import { icon, type IconName } from './icons';
 import type { PanelContext } from './panelContext';
-import { callSummary, cautionText, changeTitle, diffLineKind, externalToolNote, omittedText, prettyArguments, resultTitle, statusText } from './toolText';
+import {
+  callSummary,
+  cautionText,
+  changeTitle,
+  diffLineKind,
+  externalToolNote,
+  omittedText,
+  prettyArguments,
+  readReasonText,
+  resultTitle,
+  statusText,
+} from './toolText';
 import { t } from './l10n';
 
 const statusIcon: Partial<Readonly<Record<ToolCallStatusView, IconName>>> = {
@@ -53,7 +64,7 @@ function changeBlock(change: ChangeView, args: string): HTMLElement {
       if (change.omitted) block.append(el('p', { className: 'tool-omitted', text: omittedText(change.omitted) }));
       break;
     case 'read':
-      block.append(el('p', { className: 'tool-caution', text: change.reason, attrs: { role: 'note' } }));
+      block.append(el('p', { className: 'tool-caution', text: readReasonText(change), attrs: { role: 'note' } }));
       break;
     case 'terminal':
       block.append(el('pre', { className: 'tool-command', text: change.command, attrs: { 'aria-label': t('command') } }));

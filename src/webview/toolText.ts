@@ -4,7 +4,7 @@
  */
 import { parseJsonObject } from '../shared/jsonObject';
 import type { PanelStringId } from '../shared/panelStrings';
-import type { CautionId, CautionRule, ChangeView, ToolCallStatusView, ToolCallView, ToolFailure } from '../shared/views';
+import type { CautionId, CautionRule, ChangeView, ReadReasonRule, ToolCallStatusView, ToolCallView, ToolFailure } from '../shared/views';
 import { formatCount } from './format';
 import { t } from './l10n';
 
@@ -55,6 +55,18 @@ export function cautionText(change: { readonly caution: string; readonly caution
   const rule = change.cautionRule;
   const translated = rule && Object.hasOwn(cautionTexts, rule.id) ? cautionTexts[rule.id](rule.values ?? {}) : undefined;
   return t('alwaysAsked', { reason: translated ?? change.caution });
+}
+
+/**
+ * Why reading a file is asked first, in the user's words: the catalogue's text of its id (with "path leads to
+ * target." before it for a link), or the English reason the change carries for an id this version does not know.
+ */
+export function readReasonText(change: { readonly reason: string; readonly reasonRule?: ReadReasonRule }): string {
+  const { id, values } = change.reasonRule ?? {};
+  if (id !== 'secretFile' || !values?.['name']) return change.reason;
+  const reason = t('readSecretFile', { name: values['name'] });
+  const { path, target } = values;
+  return path && target ? t('readLeadsTo', { path, target, reason }) : reason;
 }
 
 /** What each kind of failure reads as on a card. */

@@ -71,6 +71,10 @@ export async function languageChecks({ check, open, expect }) {
     const usage = nbsp(await page.locator('.usage-line').first().innerText());
     for (const figure of ['1.240 ', ' 268 Tok./s', ' 1,6 s', ' 0,0011 $'])
       expect(usage.includes(figure), `the usage line ${JSON.stringify(usage)} lacks ${JSON.stringify(figure)}`);
+    // The model line's capabilities in German words, joined as German joins a list.
+    const facts = nbsp(await page.locator('.model-facts').textContent());
+    const capabilities = `${german[panelStrings.capabilityTools]} und ${german[panelStrings.capabilityJson]}`;
+    expect(facts?.endsWith(capabilities), `the model line ${JSON.stringify(facts)} does not end with ${JSON.stringify(capabilities)}`);
     await page.getByRole('button', { name: german['Show conversations'] }).click();
     await page.getByRole('button', { name: german['Conversation options'] }).click();
     return noEnglish(page);
@@ -95,6 +99,11 @@ export async function languageChecks({ check, open, expect }) {
     const asked = german[panelStrings.alwaysAsked].replace('{reason}', german[panelStrings.cautionVscode]);
     expect(german[panelStrings.cautionVscode] !== panelStrings.cautionVscode, 'bundle.l10n.de.json does not translate the caution');
     expect(caution === asked, `the caution reads ${JSON.stringify(caution)}, not ${JSON.stringify(asked)}`);
+    // Reading a secret says why it is asked first in German, with the file's name.
+    const secret = await page.locator('.tool-change-read .tool-caution').textContent();
+    const secretWhy = german[panelStrings.readSecretFile].replace('{name}', '.env');
+    expect(german[panelStrings.readSecretFile] !== panelStrings.readSecretFile, 'bundle.l10n.de.json does not translate the secret reason');
+    expect(secret === secretWhy, `the secret's reason reads ${JSON.stringify(secret)}, not ${JSON.stringify(secretWhy)}`);
     await page.getByRole('button', { name: new RegExp(`^${german['VS Code tools the agent may use']}`) }).click();
     return noEnglish(page);
   });

@@ -4,7 +4,7 @@ import type { ToolDefinition } from '../api/types';
 import { readToolDefinitions } from './definitions';
 import { withPathHint } from './editHints';
 import { windowsSegments } from '../index/secretFiles';
-import { secretFileReason } from './sensitivePaths';
+import { secretFileCaution } from './sensitivePaths';
 import { checkQuery } from './textSearch';
 import { ToolError, type ReadTool, type ToolArgs, type ToolContext } from './toolTypes';
 import type { SymbolInfo, WorkspacePort } from './workspacePort';
@@ -92,9 +92,9 @@ export function readTools(port: WorkspacePort, limits: ReadLimits = defaultReadL
         const realPath = (await port.exists(path, context.signal).catch(() => undefined))?.realPath;
         const candidates = new Set([path, windowsSegments(path).join('/'), ...(realPath === undefined ? [] : [realPath])]);
         for (const candidate of candidates) {
-          const reason = secretFileReason(candidate);
-          if (reason === undefined || !(await port.isIgnored?.(candidate, context.signal))) continue;
-          return { kind: 'read', path, reason: candidate === realPath ? `${path} leads to ${realPath}. ${reason}` : reason };
+          const secret = secretFileCaution(candidate === realPath ? path : candidate, candidate === realPath ? realPath : undefined);
+          if (secret === undefined || !(await port.isIgnored?.(candidate, context.signal))) continue;
+          return { kind: 'read', path, reason: secret.text, reasonRule: secret.rule };
         }
         return undefined;
       },

@@ -10,7 +10,7 @@
 // is ignored or inside a virtual environment only the host can tell, so it passes that in (PathFacts).
 import { nestedInstructionFile, rootInstructionFiles } from '../chat/instructions';
 import { isSecretPath, windowsSegments } from '../index/secretFiles';
-import type { CautionId, CautionRule } from '../../shared/views';
+import type { CautionId, CautionRule, ReadReasonRule } from '../../shared/views';
 
 /** What the host knows of a path that its name does not say. */
 export interface PathFacts {
@@ -265,4 +265,18 @@ export function secretFileReason(path: string): string | undefined {
   const name = windowsSegments(path.toLowerCase()).pop() ?? '';
   if (name.endsWith('.pub') || /\.(example|sample|template|dist)$/.test(name) || !isSecretPath(path)) return undefined;
   return `${name} is ignored by git and looks like a secret (keys, passwords, tokens): its text would be sent to the service.`;
+}
+
+/**
+ * `secretFileReason` with its id for the card (in the user's language there): `path` as asked, and `target`,
+ * where it leads when that is the secret (the English then opens with "path leads to target.").
+ */
+export function secretFileCaution(path: string, target?: string): { readonly text: string; readonly rule: ReadReasonRule } | undefined {
+  const secret = target ?? path;
+  const reason = secretFileReason(secret);
+  if (reason === undefined) return undefined;
+  const name = windowsSegments(secret.toLowerCase()).pop() ?? '';
+  return target === undefined
+    ? { text: reason, rule: { id: 'secretFile', values: { name } } }
+    : { text: `${path} leads to ${target}. ${reason}`, rule: { id: 'secretFile', values: { name, path, target } } };
 }

@@ -2,7 +2,7 @@
 // looks like before the user approves it, the per-conversation session, and the tool error.
 import type { ToolDefinition } from '../api/types';
 import type { ToolOutput } from './externalTools';
-import type { CautionRule, ToolFailure } from '../../shared/views';
+import type { CautionRule, ReadReasonRule, ToolFailure } from '../../shared/views';
 
 /** Arguments of a call after they parsed and passed the schema check. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -31,7 +31,7 @@ export type ChangePreview =
   /** run_in_terminal: the command exactly as it will run, where, and for how long at most. */
   | { readonly kind: 'terminal'; readonly command: string; readonly cwd: string | undefined; readonly timeoutSeconds: number }
   /** read_file of a git-ignored secret (`.env`, keys): asked first, since its text goes to the service. */
-  | { readonly kind: 'read'; readonly path: string; readonly reason: string }
+  | { readonly kind: 'read'; readonly path: string; readonly reason: string; readonly reasonRule?: ReadReasonRule }
   /**
    * A tool of another extension or an MCP server not marked read-only (core/tools/externalApproval.ts): its
    * name in VS Code, where it comes from, and its input as it will be sent (indented JSON). What it does is

@@ -469,7 +469,16 @@
       const call = (index, name, args, status, extra = {}) =>
         send({ type: 'tool/call', messageId: 'ag2', call: { index, id: `call-${index}`, name, arguments: JSON.stringify(args), status, ...extra } });
       call(0, 'read_file', { path: 'src/greeting.ts' }, 'done', { result: 'export function greeting(name: string): string {\n  return `Hello, ${name}!`;\n}' });
-      call(1, 'read_file', { path: '.env' }, 'denied', { result: 'The user denied reading .env; it was not read.' });
+      // The core's English reason for asking first and its id (src/core/tools/sensitivePaths.ts secretFileCaution).
+      call(1, 'read_file', { path: '.env' }, 'denied', {
+        result: 'The user denied reading .env; it was not read.',
+        change: {
+          kind: 'read',
+          path: '.env',
+          reason: '.env is ignored by git and looks like a secret (keys, passwords, tokens): its text would be sent to the service.',
+          reasonRule: { id: 'secretFile', values: { name: '.env' } },
+        },
+      });
       // The model is sent the function's English; the card says why it failed in the panel's language (failure).
       call(2, 'search_text', { query: '(', regex: true }, 'failed', {
         result: 'Error: query is not a regular expression this search supports (RE2 syntax: no backreferences or lookaround): missing closing )',

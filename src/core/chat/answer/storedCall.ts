@@ -1,6 +1,6 @@
 // A tool call of the agent as the conversation stores it (its change without the whole file) and as its
 // card in the panel shows it.
-import { cautionIds, toolFailures, type CautionRule, type ChangeView, type ToolCallView, type ToolFailure } from '../../../shared/views';
+import { cautionIds, readReasonIds, toolFailures, type ChangeView, type ToolCallView, type ToolFailure } from '../../../shared/views';
 import { contentPreview } from '../../tools/resultText';
 import type { ChangePreview } from '../../tools/toolTypes';
 import type { StoredToolCall } from '../conversation';
@@ -30,7 +30,7 @@ function storedChange(preview: ChangePreview): ChangeView {
       };
     }
     case 'read':
-      return { kind: 'read', path: preview.path, reason: preview.reason };
+      return { kind: 'read', path: preview.path, reason: preview.reason, ...(preview.reasonRule ? { reasonRule: preview.reasonRule } : {}) };
     case 'terminal':
       return { kind: 'terminal', command: preview.command, ...(preview.cwd ? { cwd: preview.cwd } : {}), timeoutSeconds: preview.timeoutSeconds };
     case 'external':
@@ -59,17 +59,22 @@ function isToolFailure(value: unknown): value is ToolFailure {
   return (toolFailures as readonly unknown[]).includes(value);
 }
 
-/** A caution id the panel knows, with string values: a conversation file may come from another version. */
-function isCautionRule(value: unknown): value is CautionRule {
+/** A reason id the panel knows (one of `ids`), with string values: a conversation file may come from another version. */
+function isKnownRule(value: unknown, ids: readonly string[]): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { id, values } = value as { readonly id?: unknown; readonly values?: unknown };
   const valuesOk = values === undefined || (typeof values === 'object' && values !== null && Object.values(values).every((text) => typeof text === 'string'));
-  return (cautionIds as readonly unknown[]).includes(id) && valuesOk;
+  return (ids as readonly unknown[]).includes(id) && valuesOk;
 }
 
-/** A stored change as its card shows it: a caution id it does not know leaves the English `caution` alone. */
+/** A stored change as its card shows it: a reason id it does not know leaves the English `caution` or `reason` alone. */
 function knownChange(change: ChangeView): ChangeView {
-  if ((change.kind !== 'edit' && change.kind !== 'create') || change.cautionRule === undefined || isCautionRule(change.cautionRule)) return change;
+  if (change.kind === 'read') {
+    if (change.reasonRule === undefined || isKnownRule(change.reasonRule, readReasonIds)) return change;
+    const { reasonRule: _unknown, ...rest } = change;
+    return rest;
+  }
+  if ((change.kind !== 'edit' && change.kind !== 'create') || change.cautionRule === undefined || isKnownRule(change.cautionRule, cautionIds)) return change;
   const { cautionRule: _unknown, ...rest } = change;
   return rest;
 }
