@@ -166,7 +166,9 @@ export const tests = [
       const limit = new Intl.NumberFormat('de').format(1_000_000);
       check(limit === '1.000.000', `Node's German number format is ${limit}`);
       const number = '\\d{1,3}(?:\\.\\d{3})*';
-      const values = [number, number, number, number, '\\S+', escapeRegExp(limit)];
+      // The cost the German way too: "0 $", "0,0011 $" (the sign after the number, a space between).
+      const cost = '<?\\d[\\d.,]*\\s\\$';
+      const values = [number, number, number, number, cost, escapeRegExp(limit)];
       const phrases = [
         '{0} request, {1} tokens ({2} prompt, {3} answer), {4} of a {5}-token daily limit',
         '{0} requests, {1} tokens ({2} prompt, {3} answer), {4} of a {5}-token daily limit',
