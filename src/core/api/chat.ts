@@ -4,8 +4,8 @@
 // by `index` whether they arrive whole or in fragments, with `arguments` as a string or an object.
 import { ApiError } from './errors';
 import { ThinkTagSplitter } from './reasoning';
-import { readServiceUsage } from './usage';
-import { type ChatMessage, type ChatRequest, type ChatStreamEvent, type FinishReason, type ServiceUsage, type ToolCall } from './types';
+import { buildUsageReport, readServiceUsage } from './usage';
+import { type ChatMessage, type ChatRequest, type ChatResult, type ChatStreamEvent, type FinishReason, type ServiceUsage, type ToolCall } from './types';
 import { isRecord } from '../../shared/jsonObject';
 
 type WirePart =
@@ -293,5 +293,18 @@ export class ChatAccumulator {
       calls.push({ id: call.id ?? `call_${index}`, name: call.name, arguments: call.args.join('') });
     });
     return calls;
+  }
+
+  /** The whole answer, with its usage report from the service's counts and the client's timings. */
+  result(timing: { startedAt: number; firstTokenAt: number | undefined; endedAt: number; promptChars: number }): ChatResult {
+    return {
+      id: this.id,
+      model: this.model,
+      text: this.text(),
+      reasoning: this.reasoning(),
+      toolCalls: this.toolCalls(),
+      finishReason: this.finishReason,
+      usage: buildUsageReport(this.usage, { ...timing, outputChars: this.outputChars }),
+    };
   }
 }

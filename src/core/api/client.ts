@@ -301,21 +301,7 @@ export class InferenceClient {
     const response = await this.remember(model, capability, this.http.fetchJson(req));
     const acc = new ChatAccumulator();
     acc.pushCompletion(response.value, response.headersAt);
-    return {
-      id: acc.id,
-      model: acc.model,
-      text: acc.text(),
-      reasoning: acc.reasoning(),
-      toolCalls: acc.toolCalls(),
-      finishReason: acc.finishReason,
-      usage: buildUsageReport(acc.usage, {
-        startedAt: response.startedAt,
-        firstTokenAt: response.headersAt,
-        endedAt: response.endedAt,
-        outputChars: acc.outputChars,
-        promptChars: prompt,
-      }),
-    };
+    return acc.result({ startedAt: response.startedAt, firstTokenAt: response.headersAt, endedAt: response.endedAt, promptChars: prompt });
   }
 
   /** Builds the request lazily, inside the stream, so validation errors reach the caller through the stream. */

@@ -9,7 +9,6 @@ import { headerValue, MAX_REPLY_BYTES, type HttpCore, type HttpRequest } from '.
 import { retriedStream, type StreamEnvelope, type StreamTimeouts } from './retriedStream';
 import { canceledError } from './retry';
 import { parseDataEvent, readSse } from './sse';
-import { buildUsageReport } from './usage';
 import { type ChatResult, type ChatStreamEvent } from './types';
 import { isRecord } from '../../shared/jsonObject';
 
@@ -147,21 +146,7 @@ export async function* driveStream(job: StreamJob): AsyncGenerator<ChatStreamEve
       }
     }
     const endedAt = performance.now();
-    const result: ChatResult = {
-      id: acc.id,
-      model: acc.model,
-      text: acc.text(),
-      reasoning: acc.reasoning(),
-      toolCalls: acc.toolCalls(),
-      finishReason: acc.finishReason,
-      usage: buildUsageReport(acc.usage, {
-        startedAt,
-        firstTokenAt: acc.firstTokenAt,
-        endedAt,
-        outputChars: acc.outputChars,
-        promptChars: job.promptChars,
-      }),
-    };
+    const result = acc.result({ startedAt, firstTokenAt: acc.firstTokenAt, endedAt, promptChars: job.promptChars });
     yield [{ type: 'usage', usage: result.usage }];
     return result;
   });
